@@ -1,0 +1,53 @@
+# Finds what ufx builds on and collects it into the interface target ufx_deps:
+# C++20, OpenMP (ufx::host), Thrust (CUDA toolkit's CCCL, else Debian's libthrust-dev),
+# Eigen 3 (optional: the Eigen adapter), and the CUDA toolkit (optional: ufx::cuda).
+include(GNUInstallDirs)
+include(CheckLanguage)
+
+set(UFX_WITH_CUDA OFF)
+if(UFX_ENABLE_CUDA)
+  if(NOT CMAKE_CUDA_COMPILER AND NOT DEFINED ENV{CUDACXX} AND EXISTS "$ENV{CUDA_HOME}/bin/nvcc")
+    set(CMAKE_CUDA_COMPILER "$ENV{CUDA_HOME}/bin/nvcc")
+  endif()
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    enable_language(CUDA)
+    find_package(CUDAToolkit)
+    if(CUDAToolkit_FOUND)
+      set(UFX_WITH_CUDA ON)
+    endif()
+  endif()
+endif()
+
+find_package(OpenMP COMPONENTS CXX)
+find_package(Eigen3 3.3 NO_MODULE QUIET)
+
+# Thrust: CCCL from the toolkit when present, else the system's.
+if(UFX_WITH_CUDA AND EXISTS "${CUDAToolkit_INCLUDE_DIRS}/cccl/thrust/version.h")
+  set(UFX_THRUST_INCLUDE_DIR "${CUDAToolkit_INCLUDE_DIRS}/cccl")
+elseif(NOT UFX_WITH_CUDA AND DEFINED ENV{CUDA_HOME} AND EXISTS "$ENV{CUDA_HOME}/include/cccl/thrust/version.h")
+  set(UFX_THRUST_INCLUDE_DIR "$ENV{CUDA_HOME}/include/cccl")
+else()
+  find_path(UFX_THRUST_INCLUDE_DIR thrust/version.h PATHS /usr/include /usr/local/include)
+endif()
+if(NOT UFX_THRUST_INCLUDE_DIR)
+  message(FATAL_ERROR "ufx needs Thrust: install the CUDA toolkit or Debian's libthrust-dev")
+endif()
+
+add_library(ufx_deps INTERFACE)
+if(OpenMP_CXX_FOUND)
+  target_link_libraries(ufx_deps INTERFACE OpenMP::OpenMP_CXX)
+  target_compile_options(ufx_deps INTERFACE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-fopenmp>)
+else()
+  message(WARNING "OpenMP not found: ufx::host will run on one thread")
+endif()
+if(Eigen3_FOUND)
+  target_link_libraries(ufx_deps INTERFACE Eigen3::Eigen)
+endif()
+if(UFX_WITH_CUDA)
+  target_link_libraries(ufx_deps INTERFACE CUDA::cudart)
+  target_compile_options(ufx_deps INTERFACE
+    $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda --expt-relaxed-constexpr -Xcudafe=--diag_suppress=20012,--diag_suppress=20011,--diag_suppress=20013,--diag_suppress=20014,--diag_suppress=20015>)
+  target_compile_features(ufx_deps INTERFACE cuda_std_20)
+endif()
+message(STATUS "ufx: CUDA ${UFX_WITH_CUDA}, OpenMP ${OpenMP_CXX_FOUND}, Eigen ${Eigen3_FOUND}, Thrust ${UFX_THRUST_INCLUDE_DIR}")

@@ -1,0 +1,13 @@
+# Install rules and a package config, so that find_package(ufx) gives ufx::ufx.
+include(CMakePackageConfigHelpers)
+install(TARGETS ufx ufx_deps EXPORT ufxTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY include/ufx DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT ufxTargets NAMESPACE ufx:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ufx)
+configure_package_config_file(cmake/ufxConfig.cmake.in "${CMAKE_CURRENT_BINARY_DIR}/ufxConfig.cmake"
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ufx)
+write_basic_package_version_file("${CMAKE_CURRENT_BINARY_DIR}/ufxConfigVersion.cmake" COMPATIBILITY SameMinorVersion)
+install(FILES "${CMAKE_CURRENT_BINARY_DIR}/ufxConfig.cmake" "${CMAKE_CURRENT_BINARY_DIR}/ufxConfigVersion.cmake"
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ufx)

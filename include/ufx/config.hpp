@@ -1,0 +1,35 @@
+#pragma once
+/// \file config.hpp
+/// Attribute macro, index type and build facts shared by every ufx header.
+
+#include <cstddef>
+#include <cstdint>
+
+#if defined(__CUDACC__)
+/// Marks a function (or lambda) as callable on host and device. Empty when not compiled by nvcc.
+#  define UFX_HD __host__ __device__
+#  define UFX_CUDA_TU 1
+#else
+#  define UFX_HD
+#  define UFX_CUDA_TU 0
+#endif
+
+// Front doors compiled by nvcc can launch CUDA kernels; the same templates compiled by a host
+// compiler cannot. Giving them different (inline) namespaces keeps both versions in one program
+// without an ODR violation.
+#if UFX_CUDA_TU
+#  define UFX_TU_NAMESPACE_BEGIN inline namespace cuda_tu {
+#else
+#  define UFX_TU_NAMESPACE_BEGIN inline namespace host_tu {
+#endif
+#define UFX_TU_NAMESPACE_END }
+
+namespace ufx {
+
+/// Signed index type for shapes, strides and offsets (as NumPy's npy_intp).
+using index_t = std::ptrdiff_t;
+
+/// The largest rank a loop can have after broadcasting.
+inline constexpr int max_rank = 16;
+
+} // namespace ufx

@@ -1,0 +1,178 @@
+#pragma once
+// Step 1 of a call: adapt each argument into an operand (a strided view plus its memory space).
+// An adapter is the only place that knows a container type; adding a container means adding an
+// adapter specialisation. Eigen's adapter is in ufx/eigen.hpp.
+#include <array>
+#include <memory>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+#include "ufx/config.hpp"
+#include "ufx/detail/device_array_decl.hpp"
+#include "ufx/detail/memory.hpp"
+#include "ufx/ndarray.hpp"
+#include "ufx/ndview.hpp"
+
+namespace ufx {
+
+/// How an argument's container decides the result container (DESIGN.md, "Result containers").
+enum class container_kind { scalar, sequence, eigen, ufx_host, device };
+
+/// Specialise to teach ufx a container. Members: `kind`, `rank`, `value_type`, `in(const C&)`,
+/// and for writable containers `out(C&)`.
+template <class C, class Enable = void>
+struct adapter;
+
+namespace detail {
+
+template <class E, int R>
+struct array_operand {
+  using element_type = E;
+  using value_type = std::remove_cv_t<E>;
+  static constexpr int rank = R;
+  ndview<E, R> view;
+  memory_space space = memory_space::host;
+  std::shared_ptr<void> keep; // owns a temporary when the argument had to be evaluated first
+};
+
+template <class V>
+struct scalar_operand {
+  using value_type = V;
+  static constexpr int rank = 0;
+  V value;
+};
+
+inline memory_space space_of_pointer(const void* p) {
+  return in_sim_arena(p, p) ? memory_space::sim : memory_space::host;
+}
+
+template <class T>
+struct is_std_vector_bool : std::false_type {};
+template <class A>
+struct is_std_vector_bool<std::vector<bool, A>> : std::true_type {};
+
+} // namespace detail
+
+template <class C>
+concept array_like = requires { adapter<std::remove_cvref_t<C>>::rank; };
+
+template <class C>
+concept scalar_like = std::is_arithmetic_v<std::remove_cvref_t<C>>;
+
+/// Anything a ufx call accepts as an operand.
+template <class C>
+concept operand_like = array_like<C> || scalar_like<C>;
+
+template <class T, class A>
+struct adapter<std::vector<T, A>> {
+  static_assert(!std::is_same_v<T, bool>, "ufx: std::vector<bool> has no element storage; use std::vector<char> or ufx::ndarray<bool, 1>");
+  static constexpr container_kind kind = container_kind::sequence;
+  static constexpr int rank = 1;
+  using value_type = T;
+  static detail::array_operand<const T, 1> in(const std::vector<T, A>& v) {
+    return {ndview<const T, 1>(v.data(), {static_cast<index_t>(v.size())}), memory_space::host, {}};
+  }
+  static detail::array_operand<T, 1> out(std::vector<T, A>& v) {
+    return {ndview<T, 1>(v.data(), {static_cast<index_t>(v.size())}), memory_space::host, {}};
+  }
+};
+
+template <class T, std::size_t N>
+struct adapter<std::array<T, N>> {
+  static constexpr container_kind kind = container_kind::sequence;
+  static constexpr int rank = 1;
+  using value_type = T;
+  static detail::array_operand<const T, 1> in(const std::array<T, N>& v) {
+    return {ndview<const T, 1>(v.data(), {static_cast<index_t>(N)}), memory_space::host, {}};
+  }
+  static detail::array_operand<T, 1> out(std::array<T, N>& v) {
+    return {ndview<T, 1>(v.data(), {static_cast<index_t>(N)}), memory_space::host, {}};
+  }
+};
+
+template <class T, std::size_t E>
+struct adapter<std::span<T, E>> {
+  static constexpr container_kind kind = container_kind::sequence;
+  static constexpr int rank = 1;
+  using value_type = std::remove_cv_t<T>;
+  static detail::array_operand<const value_type, 1> in(const std::span<T, E>& v) {
+    return {ndview<const value_type, 1>(v.data(), {static_cast<index_t>(v.size())}), detail::space_of_pointer(v.data()), {}};
+  }
+  static detail::array_operand<T, 1> out(const std::span<T, E>& v)
+    requires(!std::is_const_v<T>)
+  {
+    return {ndview<T, 1>(v.data(), {static_cast<index_t>(v.size())}), detail::space_of_pointer(v.data()), {}};
+  }
+};
+
+template <class T, int R>
+struct adapter<ndarray<T, R>> {
+  static constexpr container_kind kind = container_kind::ufx_host;
+  static constexpr int rank = R;
+  using value_type = T;
+  static detail::array_operand<const T, R> in(const ndarray<T, R>& a) { return {a.view(), memory_space::host, {}}; }
+  static detail::array_operand<T, R> out(ndarray<T, R>& a) { return {a.view(), memory_space::host, {}}; }
+};
+
+/// A view is host memory unless it points into the ufx::sim arena. Pass CUDA memory as a
+/// device_array (or a view of one through ufx::device_view) so ufx knows where it lives.
+template <class T, int R>
+struct adapter<ndview<T, R>> {
+  static constexpr container_kind kind = container_kind::ufx_host;
+  static constexpr int rank = R;
+  using value_type = std::remove_cv_t<T>;
+  static detail::array_operand<const value_type, R> in(const ndview<T, R>& v) {
+    return {ndview<const value_type, R>(v.data(), v.shape(), v.strides()), detail::space_of_pointer(v.data()), {}};
+  }
+  static detail::array_operand<T, R> out(const ndview<T, R>& v)
+    requires(!std::is_const_v<T>)
+  {
+    return {v, detail::space_of_pointer(v.data()), {}};
+  }
+};
+
+template <class T, int R>
+struct adapter<device_array<T, R>> {
+  static constexpr container_kind kind = container_kind::device;
+  static constexpr int rank = R;
+  using value_type = T;
+  static detail::array_operand<const T, R> in(const device_array<T, R>& a) { return {a.view(), a.space(), {}}; }
+  static detail::array_operand<T, R> out(device_array<T, R>& a) { return {a.view(), a.space(), {}}; }
+};
+
+namespace detail {
+
+/// Adapts one input argument.
+template <class A>
+auto adapt_in(const A& a) {
+  using C = std::remove_cvref_t<A>;
+  if constexpr (scalar_like<C>) {
+    return scalar_operand<C>{a};
+  } else {
+    static_assert(array_like<C>, "ufx: no adapter for this argument type. ufx accepts arithmetic scalars, "
+                                 "std::vector, std::array, std::span, ufx::ndarray, ufx::ndview, ufx::device_array "
+                                 "and (with <ufx/eigen.hpp>) Eigen dense objects");
+    return adapter<C>::in(a);
+  }
+}
+
+template <class A>
+concept writable = requires(A&& a) { adapter<std::remove_cvref_t<A>>::out(a); };
+
+/// Adapts one `out` destination.
+template <class A>
+auto adapt_out(A&& a) {
+  using C = std::remove_cvref_t<A>;
+  static_assert(array_like<C>, "ufx::out: the destination must be an array container (a scalar cannot be written)");
+  static_assert(writable<A>, "ufx::out: this destination is not writable (const, or an expression without storage)");
+  return adapter<C>::out(a);
+}
+
+template <class Op>
+struct is_scalar_operand : std::false_type {};
+template <class V>
+struct is_scalar_operand<scalar_operand<V>> : std::true_type {};
+
+} // namespace detail
+} // namespace ufx

@@ -1,0 +1,83 @@
+#pragma once
+// Step 2 of a call: broadcast operand shapes to the loop shape, with NumPy's rules and messages.
+#include <algorithm>
+#include <array>
+#include <span>
+#include <string>
+
+#include "ufx/config.hpp"
+#include "ufx/errors.hpp"
+
+namespace ufx::detail {
+
+/// A shape of run-time rank (at most max_rank), kept on the stack.
+struct dims {
+  int rank = 0;
+  index_t v[max_rank] = {};
+
+  dims() = default;
+  template <std::size_t R>
+  explicit dims(const std::array<index_t, R>& a) : rank(static_cast<int>(R)) {
+    std::copy(a.begin(), a.end(), v);
+  }
+  index_t operator[](int k) const { return v[k]; }
+  index_t& operator[](int k) { return v[k]; }
+  index_t size() const {
+    index_t n = 1;
+    for (int k = 0; k < rank; ++k) n *= v[k];
+    return n;
+  }
+  friend bool operator==(const dims& a, const dims& b) {
+    return a.rank == b.rank && std::equal(a.v, a.v + a.rank, b.v);
+  }
+};
+
+/// NumPy's spelling of a shape: "()", "(3,)", "(3,4)".
+inline std::string format_shape(const dims& d) {
+  std::string s = "(";
+  for (int k = 0; k < d.rank; ++k) {
+    if (k) s += ',';
+    s += std::to_string(d[k]);
+  }
+  if (d.rank == 1) s += ',';
+  return s + ")";
+}
+
+inline std::string format_shapes(std::span<const dims> shapes) {
+  std::string s;
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    if (i) s += ' ';
+    s += format_shape(shapes[i]);
+  }
+  return s;
+}
+
+/// Broadcasts `shapes` together (NumPy's rules: align right, extents equal or 1).
+/// Throws shape_error naming every operand's shape.
+inline dims broadcast(std::span<const dims> shapes, const char* who) {
+  dims out;
+  for (const dims& s : shapes) out.rank = std::max(out.rank, s.rank);
+  for (int k = 0; k < out.rank; ++k) out[k] = 1;
+  for (const dims& s : shapes) {
+    for (int k = 0; k < s.rank; ++k) {
+      index_t& o = out[out.rank - s.rank + k];
+      const index_t e = s[k];
+      if (e == o || e == 1) continue;
+      if (o == 1) {
+        o = e;
+        continue;
+      }
+      throw shape_error(std::string(who) + ": operands could not be broadcast together with shapes " + format_shapes(shapes));
+    }
+  }
+  return out;
+}
+
+/// Checks an output operand against the loop shape: outputs are never broadcast.
+inline void check_output_shape(const dims& out, const dims& loop, int which, const char* who) {
+  if (out == loop) return;
+  throw shape_error(std::string(who) + ": non-broadcastable output operand " + std::to_string(which) + " with shape " +
+                    format_shape(out) + " doesn't match the broadcast shape " + format_shape(loop));
+}
+
+} // namespace ufx::detail

@@ -1,0 +1,88 @@
+#pragma once
+// The device_array class. Transfers from and to containers are in ufx/device_array.hpp, after the
+// adapters they need.
+#include <array>
+#include <utility>
+
+#include "ufx/config.hpp"
+#include "ufx/detail/memory.hpp"
+#include "ufx/errors.hpp"
+#include "ufx/ndarray.hpp"
+#include "ufx/ndview.hpp"
+#include "ufx/targets.hpp"
+
+namespace ufx {
+
+/// An owning, row-major array in a device memory space (`ufx::cuda` or `ufx::sim`).
+/// Move-only; `ufx::to_device(x)` makes one from a container, `to_host()` brings it back.
+template <class T, int R>
+class device_array {
+  static_assert(std::is_trivially_copyable_v<T>, "ufx::device_array: the element type must be trivially copyable");
+
+public:
+  using value_type = T;
+  using shape_type = std::array<index_t, R>;
+  static constexpr int rank = R;
+
+  device_array() = default;
+  /// Allocates uninitialised storage for `shape` on the device target `where` (cuda or sim).
+  explicit device_array(const shape_type& shape, ufx::target where = default_device()) : shape_(shape), space_(where.space()) {
+    if (space_ == memory_space::host)
+      throw device_error(std::string("ufx::device_array: ") + std::string(name(where.kind)) +
+                         " is not a device target; use ufx::cuda or ufx::sim");
+    for (index_t e : shape)
+      if (e < 0) throw shape_error("ufx::device_array: negative extent in shape");
+    data_ = static_cast<T*>(detail::device_malloc(space_, sizeof(T) * static_cast<std::size_t>(size())));
+  }
+  device_array(device_array&& o) noexcept
+      : data_(std::exchange(o.data_, nullptr)), shape_(o.shape_), space_(o.space_) {}
+  device_array& operator=(device_array&& o) noexcept {
+    if (this != &o) {
+      reset();
+      data_ = std::exchange(o.data_, nullptr);
+      shape_ = o.shape_;
+      space_ = o.space_;
+    }
+    return *this;
+  }
+  device_array(const device_array&) = delete;
+  device_array& operator=(const device_array&) = delete;
+  ~device_array() { reset(); }
+
+  const shape_type& shape() const { return shape_; }
+  index_t extent(int k) const { return shape_[k]; }
+  index_t size() const {
+    index_t n = 1;
+    for (index_t e : shape_) n *= e;
+    return n;
+  }
+  /// Device pointer: dereference it only in device code (or on ufx::sim).
+  T* data() const { return data_; }
+  memory_space space() const { return space_; }
+  ufx::target target() const { return space_ == memory_space::cuda ? ufx::target(cuda) : ufx::target(sim); }
+  ndview<T, R> view() const { return ndview<T, R>(data_, shape_); }
+
+  /// Copies the elements back into a new host ndarray.
+  ndarray<T, R> to_host() const {
+    ndarray<T, R> h(shape_);
+    detail::copy_bytes(memory_space::host, h.data(), space_, data_, sizeof(T) * static_cast<std::size_t>(size()));
+    return h;
+  }
+  /// Copies into an existing host container of the same shape (defined in ufx/device_array.hpp).
+  template <class C>
+  void copy_to_host(C&& dst) const;
+  /// Copies from a host container of the same shape (defined in ufx/device_array.hpp).
+  template <class C>
+  void copy_from_host(const C& src);
+
+private:
+  void reset() noexcept {
+    detail::device_free(space_, data_);
+    data_ = nullptr;
+  }
+  T* data_ = nullptr;
+  shape_type shape_{};
+  memory_space space_ = memory_space::sim;
+};
+
+} // namespace ufx

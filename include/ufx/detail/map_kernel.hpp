@@ -1,0 +1,118 @@
+#pragma once
+// The elementwise kernel: a user function applied at each loop position. Outputs come first in the
+// operand list; array operands are read through pointers, scalar operands are held by value.
+#include <type_traits>
+#include <utility>
+
+#include "ufx/config.hpp"
+#include "ufx/detail/loop.hpp"
+#include "ufx/detail/tuple.hpp"
+
+namespace ufx::detail {
+
+template <class T>
+struct array_acc {
+  using element_type = T;
+  static constexpr bool is_array = true;
+  T* p;
+  UFX_HD T& at(index_t o) const { return p[o]; }
+  UFX_HD array_acc shift(index_t o) const { return {p + o}; }
+};
+
+template <class T>
+struct strided_acc {
+  T* p;
+  index_t s;
+  UFX_HD T& at(index_t i) const { return p[i * s]; }
+};
+
+template <class V>
+struct scalar_acc {
+  using element_type = const V;
+  static constexpr bool is_array = false;
+  V v;
+  UFX_HD const V& at(index_t) const { return v; }
+  UFX_HD scalar_acc shift(index_t) const { return *this; }
+};
+
+template <class A>
+auto with_stride(const A& a, index_t s) {
+  if constexpr (A::is_array) return strided_acc<typename A::element_type>{a.p, s};
+  else return a;
+}
+
+template <class F, int NOut, class... Acc>
+struct map_kernel {
+  static constexpr int N = sizeof...(Acc);
+  static constexpr int NIn = N - NOut;
+  F f;
+  tuple<Acc...> acc;
+
+  /// Computes the element at per-operand offsets `off` (device targets: one call per thread).
+  UFX_HD void operator()(const index_t (&off)[N]) const {
+    apply(off, std::make_index_sequence<NOut>{}, std::make_index_sequence<NIn>{});
+  }
+
+  /// Computes a run of `n` elements starting at offsets `off`, with innermost strides `str`.
+  void row(const index_t (&off)[N], const index_t (&str)[N], index_t n, bool unit) const {
+    if constexpr (NOut == 1) {
+      if (unit) row_unit(off, n, std::make_index_sequence<N>{});
+      else row_strided(off, str, n, std::make_index_sequence<N>{});
+    } else {
+      index_t o[N];
+      for (index_t i = 0; i < n; ++i) {
+        for (int k = 0; k < N; ++k) o[k] = off[k] + i * str[k];
+        (*this)(o);
+      }
+    }
+  }
+
+  /// Calls `fn(k, pointer, element_size)` for each array operand.
+  template <class Fn>
+  void for_each_array(Fn&& fn) const {
+    each_array(fn, std::make_index_sequence<N>{});
+  }
+
+private:
+  template <std::size_t... O, std::size_t... I>
+  UFX_HD void apply(const index_t (&off)[N], std::index_sequence<O...>, std::index_sequence<I...>) const {
+    if constexpr (NOut == 1) {
+      get<0>(acc).at(off[0]) = f(get<NOut + I>(acc).at(off[NOut + I])...);
+    } else {
+      auto r = f(get<NOut + I>(acc).at(off[NOut + I])...);
+      ((get<O>(acc).at(off[O]) = result_get<O>(r)), ...);
+    }
+  }
+  template <class Out, class... In>
+  static void run_row(const F& f, index_t n, Out o, In... in) {
+    for (index_t i = 0; i < n; ++i) o.at(i) = f(in.at(i)...);
+  }
+  template <std::size_t... K>
+  void row_unit(const index_t (&off)[N], index_t n, std::index_sequence<K...>) const {
+    run_row(f, n, get<K>(acc).shift(off[K])...);
+  }
+  template <std::size_t... K>
+  void row_strided(const index_t (&off)[N], const index_t (&str)[N], index_t n, std::index_sequence<K...>) const {
+    run_row(f, n, with_stride(get<K>(acc).shift(off[K]), str[K])...);
+  }
+  template <class Fn, std::size_t... K>
+  void each_array(Fn& fn, std::index_sequence<K...>) const {
+    (
+        [&] {
+          using A = std::remove_cvref_t<decltype(get<K>(acc))>;
+          if constexpr (A::is_array)
+            fn(static_cast<int>(K), static_cast<const void*>(get<K>(acc).p), sizeof(std::remove_cv_t<typename A::element_type>));
+        }(),
+        ...);
+  }
+};
+
+/// Copies element by element (the identity kernel), used for packing and copy-back.
+struct identity {
+  template <class T>
+  UFX_HD T operator()(const T& x) const {
+    return x;
+  }
+};
+
+} // namespace ufx::detail

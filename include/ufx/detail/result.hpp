@@ -1,0 +1,59 @@
+#pragma once
+// Step 5: which container a call returns (DESIGN.md, "Result containers"), and how to make one.
+#include <type_traits>
+#include <vector>
+
+#include "ufx/detail/adapt.hpp"
+#include "ufx/detail/broadcast.hpp"
+#include "ufx/detail/device_array_decl.hpp"
+#include "ufx/ndarray.hpp"
+
+namespace ufx::detail {
+
+template <class C>
+constexpr container_kind kind_of() {
+  using D = std::remove_cvref_t<C>;
+  if constexpr (scalar_like<D>) return container_kind::scalar;
+  else return adapter<D>::kind;
+}
+
+template <class First, class... Rest>
+struct first_eigen {
+  using type = std::conditional_t<kind_of<First>() == container_kind::eigen, std::remove_cvref_t<First>,
+                                  typename first_eigen<Rest...>::type>;
+};
+template <class First>
+struct first_eigen<First> {
+  using type = std::remove_cvref_t<First>;
+};
+
+/// The result container for element type T and loop rank R, given the call's argument types.
+template <class T, int R, class... C>
+struct result_rule {
+  static constexpr int arrays = ((kind_of<C>() != container_kind::scalar) + ... + 0);
+  static constexpr bool any_device = ((kind_of<C>() == container_kind::device) || ...);
+  static constexpr bool all_eigen = arrays > 0 && ((kind_of<C>() == container_kind::eigen || kind_of<C>() == container_kind::scalar) && ...);
+  static constexpr bool all_sequence = arrays > 0 && ((kind_of<C>() == container_kind::sequence || kind_of<C>() == container_kind::scalar) && ...);
+
+  static auto pick() {
+    if constexpr (arrays == 0) return std::type_identity<T>{};
+    else if constexpr (any_device) return std::type_identity<device_array<T, R>>{};
+    else if constexpr (all_eigen && R == 2) return std::type_identity<typename adapter<typename first_eigen<C...>::type>::template result<T>>{};
+    else if constexpr (all_sequence && R == 1) return std::type_identity<std::vector<T>>{};
+    else return std::type_identity<ndarray<T, R>>{};
+  }
+  using type = typename decltype(pick())::type;
+
+  /// Makes the container for `shape` (device results in `space`).
+  static type make(const dims& shape, memory_space space) {
+    std::array<index_t, R> s{};
+    for (int k = 0; k < R; ++k) s[k] = shape[k];
+    if constexpr (arrays == 0) return T{};
+    else if constexpr (any_device) return device_array<T, R>(s, space == memory_space::cuda ? target(cuda) : target(sim));
+    else if constexpr (all_eigen && R == 2) return adapter<typename first_eigen<C...>::type>::template make<T>(s[0], s[1]);
+    else if constexpr (all_sequence && R == 1) return std::vector<T>(static_cast<std::size_t>(s[0]));
+    else return ndarray<T, R>(s);
+  }
+};
+
+} // namespace ufx::detail

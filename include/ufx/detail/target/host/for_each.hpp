@@ -1,0 +1,17 @@
+#pragma once
+// ufx::host: the loop's linear index range is split into one contiguous block per thread; each
+// thread walks its block row by row. Small loops stay on the calling thread, where a parallel
+// region costs more than it saves (DESIGN.md: about 2^16 elements on two cores).
+#include <exception>
+
+#include "ufx/detail/target/host/parallel.hpp"
+#include "ufx/detail/target/serial/for_each.hpp"
+
+namespace ufx::detail {
+
+template <int N, class Kernel>
+void for_each(host_t, const layout<N>& L, const Kernel& k) {
+  parallel_blocks(L.size(), [&](index_t b, index_t e) { run_rows(L, k, b, e); });
+}
+
+} // namespace ufx::detail

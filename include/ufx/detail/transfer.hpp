@@ -1,0 +1,148 @@
+#pragma once
+// Step 3's data movement: buffers in any memory space and copies between strided views in any two
+// spaces. Strided data crossing spaces is packed once on the source side, copied in one block, and
+// unpacked on the destination side; dense data with matching strides is one block copy.
+#include <algorithm>
+#include <memory>
+#include <numeric>
+
+#include "ufx/detail/broadcast.hpp"
+#include "ufx/detail/loop.hpp"
+#include "ufx/detail/map_kernel.hpp"
+#include "ufx/detail/memory.hpp"
+#include "ufx/detail/target/cuda/for_each.hpp"
+#include "ufx/detail/target/host/for_each.hpp"
+#include "ufx/detail/target/serial/for_each.hpp"
+#include "ufx/detail/target/sim/for_each.hpp"
+#include "ufx/ndview.hpp"
+#include "ufx/targets.hpp"
+
+namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
+
+/// Owning, uninitialised storage for n elements in a memory space.
+template <class T>
+class buffer {
+public:
+  buffer() = default;
+  buffer(memory_space s, index_t n) : space_(s), n_(n) {
+    if (s == memory_space::host) host_.reset(new T[static_cast<std::size_t>(std::max<index_t>(n, 1))]);
+    else dev_ = static_cast<T*>(device_malloc(s, sizeof(T) * static_cast<std::size_t>(n)));
+  }
+  buffer(buffer&& o) noexcept : space_(o.space_), n_(o.n_), host_(std::move(o.host_)), dev_(std::exchange(o.dev_, nullptr)) {}
+  buffer& operator=(buffer&& o) noexcept {
+    std::swap(space_, o.space_);
+    std::swap(n_, o.n_);
+    std::swap(host_, o.host_);
+    std::swap(dev_, o.dev_);
+    return *this;
+  }
+  ~buffer() {
+    if (dev_) device_free(space_, dev_);
+  }
+  T* data() const { return space_ == memory_space::host ? host_.get() : dev_; }
+  memory_space space() const { return space_; }
+
+private:
+  memory_space space_ = memory_space::host;
+  index_t n_ = 0;
+  std::unique_ptr<T[]> host_;
+  T* dev_ = nullptr;
+};
+
+/// True when the view's elements fill [data, data + size) exactly, in some order of dimensions.
+template <class T, int R>
+bool is_dense(const ndview<T, R>& v) {
+  int order[R == 0 ? 1 : R];
+  int n = 0;
+  for (int k = 0; k < R; ++k)
+    if (v.extent(k) != 1) order[n++] = k;
+  for (int i = 1; i < n; ++i) // insertion sort by stride: ranks are small
+    for (int j = i; j > 0 && v.stride(order[j - 1]) > v.stride(order[j]); --j) std::swap(order[j - 1], order[j]);
+  index_t s = 1;
+  for (int i = 0; i < n; ++i) {
+    if (v.stride(order[i]) != s) return false;
+    s *= v.extent(order[i]);
+  }
+  return true;
+}
+
+/// Strides of a dense buffer laid out like `v` when `v` is dense (so one block copy moves it),
+/// else row-major.
+template <class T, int R>
+std::array<index_t, R> strides_like(const ndview<T, R>& v) {
+  if (is_dense(v)) {
+    std::array<index_t, R> s = v.strides();
+    for (int k = 0; k < R; ++k)
+      if (v.extent(k) == 1) s[k] = 0;
+    return s;
+  }
+  std::array<index_t, R> s{};
+  index_t acc = 1;
+  for (int k = R - 1; k >= 0; --k) {
+    s[k] = acc;
+    acc *= v.extent(k);
+  }
+  return s;
+}
+
+template <class Tag, int N, class Kernel>
+void run_on(Tag tag, layout<N>& L, const Kernel& k) {
+  simplify(L);
+  if (L.size() == 0) return;
+  for_each(tag, L, k);
+}
+
+/// Runs a kernel on the target that executes in memory space `s`.
+template <int N, class Kernel>
+void run_in_space(memory_space s, layout<N>& L, const Kernel& k) {
+  switch (s) {
+  case memory_space::host: return run_on(host, L, k);
+  case memory_space::sim: return run_on(sim, L, k);
+  case memory_space::cuda: return run_on(cuda, L, k);
+  }
+}
+
+/// Copies src into dst (same shape, same space), any strides.
+template <class T, int R>
+void copy_within(memory_space s, const ndview<T, R>& dst, const ndview<const T, R>& src) {
+  layout<2> L;
+  L.rank = R;
+  for (int d = 0; d < R; ++d) L.shape[d] = dst.extent(d);
+  set_strides(L, 0, dst);
+  set_strides(L, 1, src);
+  map_kernel<identity, 1, array_acc<T>, array_acc<const T>> k{identity{}, make_tuple(array_acc<T>{dst.data()}, array_acc<const T>{src.data()})};
+  run_in_space(s, L, k);
+}
+
+/// Copies src (in src_space) into dst (in dst_space); shapes must match.
+template <class T, int R>
+void transfer(memory_space dst_space, const ndview<T, R>& dst, memory_space src_space, const ndview<const T, R>& src) {
+  if (dst.size() == 0) return;
+  if (dst_space == src_space) return copy_within(dst_space, dst, src);
+  const bool same_dense = is_dense(dst) && is_dense(src) && strides_like(dst) == strides_like(src);
+  if (same_dense) {
+    copy_bytes(dst_space, dst.data(), src_space, src.data(), sizeof(T) * static_cast<std::size_t>(dst.size()));
+    return;
+  }
+  // pack on the source side in dst's layout when dst is dense, so the far side needs no unpacking
+  const auto strides = strides_like(dst);
+  const index_t n = dst.size();
+  buffer<T> packed;
+  const T* from = src.data();
+  if (!(is_dense(src) && strides_like(src) == strides)) {
+    packed = buffer<T>(src_space, n);
+    copy_within(src_space, ndview<T, R>(packed.data(), dst.shape(), strides), src);
+    from = packed.data();
+  }
+  if (is_dense(dst)) {
+    copy_bytes(dst_space, dst.data(), src_space, from, sizeof(T) * static_cast<std::size_t>(n));
+    return;
+  }
+  buffer<T> landed(dst_space, n);
+  copy_bytes(dst_space, landed.data(), src_space, from, sizeof(T) * static_cast<std::size_t>(n));
+  copy_within(dst_space, dst, ndview<const T, R>(landed.data(), dst.shape(), strides));
+}
+
+UFX_TU_NAMESPACE_END
+} // namespace ufx::detail

@@ -1,0 +1,128 @@
+#pragma once
+// The body of ufx::vectorize: the five steps of a call for an elementwise function.
+#include <algorithm>
+#include <optional>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "ufx/detail/adapt.hpp"
+#include "ufx/detail/broadcast.hpp"
+#include "ufx/detail/call.hpp"
+#include "ufx/detail/elementwise.hpp"
+#include "ufx/detail/result.hpp"
+#include "ufx/detail/tuple.hpp"
+#include "ufx/out.hpp"
+
+namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
+
+template <class Op>
+dims shape_of(const Op& op) {
+  if constexpr (is_scalar_operand<Op>::value) return dims{};
+  else return dims(op.view.shape());
+}
+
+template <class F, class... V>
+struct vectorize_result {
+  static_assert(std::is_invocable_v<const F&, const V&...>,
+                "ufx::vectorize: the function cannot be called with the operands' element types "
+                "(check the number of arguments and their types)");
+  using type = std::invoke_result_t<const F&, const V&...>;
+  using outputs = typename result_tuple<type>::types;
+  static constexpr std::size_t nout = std::tuple_size_v<outputs>;
+};
+
+template <class OutT, class Outputs, std::size_t... J>
+constexpr bool out_types_ok(std::index_sequence<J...>) {
+  return (same_kind_castable<std::tuple_element_t<J, Outputs>,
+                             typename decltype(adapt_out(std::get<J>(std::declval<OutT&>().dst)))::value_type>() &&
+          ...);
+}
+
+/// Step 2 with outputs: loop shape = broadcast of all operands; outputs must equal it.
+template <class Ins, class Outs>
+dims loop_shape(const Ins& ins, const Outs* outs, const char* who) {
+  constexpr std::size_t NIn = std::tuple_size_v<Ins>;
+  dims shapes[NIn + std::tuple_size_v<Outs> + 1];
+  std::size_t n = 0;
+  std::apply([&](const auto&... op) { ((shapes[n++] = shape_of(op)), ...); }, ins);
+  if (!outs) return broadcast(std::span<const dims>(shapes, n), who);
+  std::apply([&](const auto&... op) { ((shapes[n++] = shape_of(op)), ...); }, *outs);
+  const dims loop = broadcast(std::span<const dims>(shapes, n), who);
+  for (std::size_t j = NIn; j < n; ++j) check_output_shape(shapes[j], loop, static_cast<int>(j - NIn), who);
+  return loop;
+}
+
+template <class F, class OutT, class TargetT, class... Args>
+auto vectorize_run(const F& f, const TargetT* given, OutT* out, const Args&... args) {
+  constexpr const char* who = "ufx::vectorize";
+  auto ins = std::make_tuple(adapt_in(args)...);
+  using info = vectorize_result<F, typename decltype(adapt_in(args))::value_type...>;
+  constexpr int R = std::max({0, decltype(adapt_in(args))::rank...});
+
+  std::optional<memory_space> device;
+  std::apply(
+      [&](const auto&... op) {
+        (
+            [&](const auto& o) {
+              if constexpr (!is_scalar_operand<std::remove_cvref_t<decltype(o)>>::value) note_space(o.space, device, who);
+            }(op),
+            ...);
+      },
+      ins);
+
+  if constexpr (!std::is_void_v<OutT>) {
+    constexpr std::size_t n_dst = std::tuple_size_v<decltype(out->dst)>;
+    static_assert(n_dst == info::nout, "ufx::out: the number of destinations differs from the number of outputs the "
+                                       "function returns");
+    static_assert(out_types_ok<OutT, typename info::outputs>(std::make_index_sequence<n_dst>{}),
+                  "ufx::out: a destination's element type cannot hold the function's result without changing kind "
+                  "(NumPy's same_kind rule: e.g. a float result into an integer destination)");
+    auto outs = std::apply([](auto&... d) { return std::make_tuple(adapt_out(d)...); }, out->dst);
+    const dims loop = loop_shape(ins, &outs, who);
+    std::apply([&](const auto&... o) { (note_space(o.space, device, who), ...); }, outs);
+    with_target(given, device, [&](auto tag) { elementwise(tag, f, loop, outs, ins); });
+  } else {
+    const dims loop = loop_shape(ins, static_cast<const std::tuple<>*>(nullptr), who);
+    const memory_space result_space = device.value_or(memory_space::host);
+    auto results = [&]<std::size_t... J>(std::index_sequence<J...>) {
+      return std::make_tuple(result_rule<std::tuple_element_t<J, typename info::outputs>, R, Args...>::make(loop, result_space)...);
+    }(std::make_index_sequence<info::nout>{});
+    auto outs = std::apply(
+        [](auto&... r) {
+          return std::make_tuple([](auto& x) {
+            using X = std::remove_cvref_t<decltype(x)>;
+            if constexpr (std::is_arithmetic_v<X>) return array_operand<X, 0>{ndview<X, 0>(&x, {}), memory_space::host, {}};
+            else return adapter<X>::out(x);
+          }(r)...);
+        },
+        results);
+    with_target(given, device, [&](auto tag) { elementwise(tag, f, loop, outs, ins); });
+    if constexpr (info::nout == 1) return std::move(std::get<0>(results));
+    else return results;
+  }
+}
+
+template <class F, class... A>
+decltype(auto) vectorize_call(const F& f, A&&... a) {
+  using S = call_shape<A...>;
+  static_assert(S::operands > 0, "ufx::vectorize: call the kernel with at least one operand");
+  auto args = std::forward_as_tuple(a...);
+  auto* t = [&] {
+    if constexpr (S::has_target) return &std::get<0>(args);
+    else return static_cast<const void*>(nullptr);
+  }();
+  using TargetT = std::remove_cvref_t<std::remove_pointer_t<decltype(t)>>;
+  auto* out = [&] {
+    if constexpr (S::has_out) return &std::get<S::n - 1>(args);
+    else return static_cast<void*>(nullptr);
+  }();
+  using OutT = std::conditional_t<S::has_out, std::remove_pointer_t<decltype(out)>, void>;
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return vectorize_run<F, std::remove_cvref_t<OutT>, TargetT>(f, t, const_cast<std::remove_cvref_t<OutT>*>(out), std::get<S::first + I>(args)...);
+  }(std::make_index_sequence<S::operands>{});
+}
+
+UFX_TU_NAMESPACE_END
+} // namespace ufx::detail

@@ -1,0 +1,71 @@
+#pragma once
+/// \file device_array.hpp
+/// `ufx::device_array<T, R>` and transfers between containers and device memory.
+///
+///   auto d = ufx::to_device(x);              // ufx::cuda if a GPU answers, else ufx::sim
+///   auto e = ufx::to_device(x, ufx::sim);    // explicit device target
+///   auto y = add(d, d);                      // runs where the data is; y is a device_array
+///   ufx::ndarray<float, 1> h = y.to_host();
+///   y.copy_to_host(vec);                     // into an existing container of the same shape
+///   auto z = ufx::device_array_like(x);      // same shape and element type, uninitialised
+///
+/// Errors. Shape mismatches in copy_to_host / copy_from_host throw ufx::shape_error; a target that
+/// is not a device, or a device that is not available, throws ufx::device_error.
+
+#include "ufx/detail/adapt.hpp"
+#include "ufx/detail/broadcast.hpp"
+#include "ufx/detail/device_array_decl.hpp"
+#include "ufx/detail/transfer.hpp"
+
+namespace ufx {
+UFX_TU_NAMESPACE_BEGIN
+
+/// Copies any supported container to a new device_array (strided data is packed on the host).
+template <array_like C>
+auto to_device(const C& x, target where = default_device()) {
+  auto op = detail::adapt_in(x);
+  using V = typename decltype(op)::value_type;
+  device_array<V, decltype(op)::rank> d(op.view.shape(), where);
+  detail::transfer(d.space(), d.view(), op.space, op.view);
+  return d;
+}
+
+/// A new, uninitialised device_array with x's shape and element type.
+template <array_like C>
+auto device_array_like(const C& x, target where = default_device()) {
+  auto op = detail::adapt_in(x);
+  return device_array<typename decltype(op)::value_type, decltype(op)::rank>(op.view.shape(), where);
+}
+
+UFX_TU_NAMESPACE_END
+
+namespace detail {
+template <class A, class B>
+void check_same_shape(const A& a, const B& b, const char* who) {
+  const dims da(a.shape()), db(b.shape());
+  if (!(da == db))
+    throw shape_error(std::string(who) + ": shapes differ: device array " + format_shape(da) + ", container " + format_shape(db));
+}
+} // namespace detail
+
+template <class T, int R>
+template <class C>
+void device_array<T, R>::copy_to_host(C&& dst) const {
+  auto o = detail::adapt_out(dst);
+  static_assert(std::is_same_v<typename decltype(o)::value_type, T>, "device_array::copy_to_host: element types differ");
+  static_assert(decltype(o)::rank == R, "device_array::copy_to_host: ranks differ");
+  detail::check_same_shape(view(), o.view, "ufx::device_array::copy_to_host");
+  detail::transfer(o.space, o.view, space_, ndview<const T, R>(view()));
+}
+
+template <class T, int R>
+template <class C>
+void device_array<T, R>::copy_from_host(const C& src) {
+  auto o = detail::adapt_in(src);
+  static_assert(std::is_same_v<typename decltype(o)::value_type, T>, "device_array::copy_from_host: element types differ");
+  static_assert(decltype(o)::rank == R, "device_array::copy_from_host: ranks differ");
+  detail::check_same_shape(view(), o.view, "ufx::device_array::copy_from_host");
+  detail::transfer(space_, view(), o.space, o.view);
+}
+
+} // namespace ufx

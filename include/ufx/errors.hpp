@@ -1,0 +1,28 @@
+#pragma once
+/// \file errors.hpp
+/// Exceptions thrown by ufx. Every message names what was wrong in the caller's terms.
+
+#include <stdexcept>
+#include <string>
+
+namespace ufx {
+
+/// Shapes that do not broadcast, a wrong `out` shape, a core dimension mismatch, a bad axis.
+class shape_error : public std::invalid_argument {
+public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// A device target that cannot run here (no GPU, not compiled with CUDA), or a failed device call.
+class device_error : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A value that the operation cannot accept, e.g. an empty reduction without an identity.
+class value_error : public std::invalid_argument {
+public:
+  using std::invalid_argument::invalid_argument;
+};
+
+} // namespace ufx

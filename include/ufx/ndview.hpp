@@ -1,0 +1,102 @@
+#pragma once
+/// \file ndview.hpp
+/// `ufx::ndview<T, R>`: a non-owning strided view (pointer, shape, strides in elements).
+///
+/// Element access `v(i, j, ...)` works on host and device. A view never owns memory; it may point
+/// into host memory or into a device allocation (see device_array.hpp).
+///
+/// Example.
+///   float buf[12];
+///   ufx::ndview<float, 2> v(buf, {3, 4});   // row-major 3x4
+///   v(1, 2) = 5.0f;
+
+#include <array>
+#include <type_traits>
+
+#include "ufx/config.hpp"
+
+namespace ufx {
+
+template <class T, int R>
+class ndview {
+  static_assert(R >= 0 && R <= max_rank, "ufx::ndview: rank must be between 0 and ufx::max_rank");
+
+public:
+  using element_type = T;
+  using value_type = std::remove_cv_t<T>;
+  static constexpr int rank = R;
+
+  constexpr ndview() = default;
+
+  /// A row-major contiguous view of `shape`.
+  UFX_HD ndview(T* data, const std::array<index_t, R>& shape) : data_(data) {
+    index_t s = 1;
+    for (int k = R - 1; k >= 0; --k) {
+      ext_[k] = shape[k];
+      str_[k] = s;
+      s *= shape[k];
+    }
+  }
+
+  /// A view with explicit strides, counted in elements (not bytes).
+  UFX_HD ndview(T* data, const std::array<index_t, R>& shape, const std::array<index_t, R>& strides) : data_(data) {
+    for (int k = 0; k < R; ++k) {
+      ext_[k] = shape[k];
+      str_[k] = strides[k];
+    }
+  }
+
+  /// A `const` view of a mutable one.
+  template <class U>
+    requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>)
+  UFX_HD ndview(const ndview<U, R>& other) : data_(other.data()) {
+    for (int k = 0; k < R; ++k) {
+      ext_[k] = other.extent(k);
+      str_[k] = other.stride(k);
+    }
+  }
+
+  template <class... I>
+    requires(sizeof...(I) == R && (std::is_integral_v<I> && ...))
+  UFX_HD T& operator()(I... i) const {
+    const index_t idx[R == 0 ? 1 : R] = {static_cast<index_t>(i)...};
+    index_t off = 0;
+    for (int k = 0; k < R; ++k) off += idx[k] * str_[k];
+    return data_[off];
+  }
+
+  UFX_HD T* data() const { return data_; }
+  UFX_HD index_t extent(int k) const { return ext_[k]; }
+  UFX_HD index_t stride(int k) const { return str_[k]; }
+  UFX_HD index_t size() const {
+    index_t n = 1;
+    for (int k = 0; k < R; ++k) n *= ext_[k];
+    return n;
+  }
+  std::array<index_t, R> shape() const {
+    std::array<index_t, R> s{};
+    for (int k = 0; k < R; ++k) s[k] = ext_[k];
+    return s;
+  }
+  std::array<index_t, R> strides() const {
+    std::array<index_t, R> s{};
+    for (int k = 0; k < R; ++k) s[k] = str_[k];
+    return s;
+  }
+  /// True when the elements are dense and in row-major order.
+  UFX_HD bool is_contiguous() const {
+    index_t s = 1;
+    for (int k = R - 1; k >= 0; --k) {
+      if (ext_[k] != 1 && str_[k] != s) return false;
+      s *= ext_[k];
+    }
+    return true;
+  }
+
+private:
+  T* data_ = nullptr;
+  index_t ext_[R == 0 ? 1 : R] = {};
+  index_t str_[R == 0 ? 1 : R] = {};
+};
+
+} // namespace ufx

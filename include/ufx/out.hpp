@@ -1,0 +1,53 @@
+#pragma once
+/// \file out.hpp
+/// `ufx::out(dst...)`: write a call's results into existing containers instead of new ones.
+///
+/// The last argument of a call may be `ufx::out(dst)` (one output) or `ufx::out(d0, d1, ...)`
+/// (functions with several outputs). Each destination must have exactly the broadcast shape of
+/// the call (outputs are never broadcast) and an element type the result converts to without
+/// changing kind (NumPy's same_kind rule: no float to integer, nothing to bool but bool).
+/// A destination may be one of the inputs (in place); partial overlap with an input is handled as
+/// NumPy does, by reading from a copy of that input.
+///
+/// Example.
+///   std::vector<float> z(x.size());
+///   add(x, y, ufx::out(z));
+///   add(x, y, ufx::out(x));     // in place
+
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace ufx {
+
+template <class... D>
+struct out_t {
+  static_assert(sizeof...(D) > 0, "ufx::out: name at least one destination");
+  std::tuple<D...> dst; // lvalue destinations by reference, temporaries (Eigen blocks, views) by value
+};
+
+/// Destinations for a call's outputs.
+template <class... D>
+out_t<D...> out(D&&... d) {
+  return out_t<D...>{std::tuple<D...>(std::forward<D>(d)...)};
+}
+
+namespace detail {
+template <class T>
+struct is_out : std::false_type {};
+template <class... D>
+struct is_out<out_t<D...>> : std::true_type {};
+
+/// NumPy's same_kind casting between arithmetic types.
+template <class From, class To>
+constexpr bool same_kind_castable() {
+  if constexpr (std::is_same_v<From, To>) return true;
+  else if constexpr (!std::is_arithmetic_v<From> || !std::is_arithmetic_v<To>) return std::is_convertible_v<From, To>;
+  else if constexpr (std::is_same_v<To, bool>) return std::is_same_v<From, bool>;
+  else if constexpr (std::is_same_v<From, bool>) return true;
+  else if constexpr (std::is_floating_point_v<To>) return true;
+  else if constexpr (std::is_floating_point_v<From>) return false;
+  else return !(std::is_signed_v<From> && std::is_unsigned_v<To>); // signed to unsigned changes kind
+}
+} // namespace detail
+} // namespace ufx

@@ -1,0 +1,14 @@
+#pragma once
+/// \file ufx.hpp
+/// Umbrella header: everything in ufx. Eigen support is included when Eigen is on the include path.
+#include "ufx/config.hpp"
+#include "ufx/device_array.hpp"
+#include "ufx/errors.hpp"
+#include "ufx/ndarray.hpp"
+#include "ufx/ndview.hpp"
+#include "ufx/out.hpp"
+#include "ufx/targets.hpp"
+#include "ufx/vectorize.hpp"
+#if __has_include(<Eigen/Core>)
+#  include "ufx/eigen.hpp"
+#endif

@@ -1,0 +1,49 @@
+#pragma once
+// Shared by every test file: the list of targets a test body runs on, and the run-time skip of
+// ufx::cuda when no device answers.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <ufx/ufx.hpp>
+
+#if defined(__CUDACC__)
+#  define UFX_TEST_TARGETS ufx::serial_t, ufx::host_t, ufx::sim_t, ufx::cuda_t
+#else
+#  define UFX_TEST_TARGETS ufx::serial_t, ufx::host_t, ufx::sim_t
+#endif
+
+namespace ufx_test {
+
+/// False (with a message) when Target is ufx::cuda and no device answers.
+template <class Target>
+bool runnable() {
+  if constexpr (std::is_same_v<Target, ufx::cuda_t>) {
+    if (!ufx::cuda_available()) {
+      MESSAGE("skipping ufx::cuda: " << std::string(ufx::cuda_unavailable_reason()));
+      return false;
+    }
+  }
+  return true;
+}
+
+/// True when the call's message contains `part`.
+template <class Fn>
+std::string error_message(Fn&& fn) {
+  try {
+    fn();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "<no exception>";
+}
+
+inline std::vector<float> iota_f(int n, float start = 0.f) {
+  std::vector<float> v(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = start + static_cast<float>(i);
+  return v;
+}
+
+} // namespace ufx_test

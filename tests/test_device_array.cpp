@@ -1,0 +1,151 @@
+// device_array and transfers: to_device, to_host, copy_to_host, staging rules, the sim arena.
+#include "common.hpp"
+
+#include <ufx/detail/memory.hpp>
+
+using ufx_test::error_message;
+using ufx_test::iota_f;
+
+namespace {
+struct add_f {
+  template <class T>
+  UFX_HD T operator()(T a, T b) const {
+    return a + b;
+  }
+};
+
+/// The device targets runnable here: sim always, cuda when a device answers.
+std::vector<ufx::target> devices() {
+  std::vector<ufx::target> d{ufx::sim};
+  if (ufx::cuda_available()) d.push_back(ufx::cuda);
+  return d;
+}
+} // namespace
+
+TEST_CASE("to_device and to_host round-trip a std::vector") {
+  for (ufx::target where : devices()) {
+    const auto x = iota_f(100);
+    auto d = ufx::to_device(x, where);
+    CHECK(d.space() == where.space());
+    CHECK(d.shape() == std::array<ufx::index_t, 1>{100});
+    ufx::ndarray<float, 1> h = d.to_host();
+    CHECK(std::equal(h.begin(), h.end(), x.begin()));
+    std::vector<float> back(100);
+    d.copy_to_host(back);
+    CHECK(back == x);
+  }
+}
+
+TEST_CASE("to_device packs strided data and device_array_like copies the shape") {
+  float buf[6] = {0, 1, 2, 3, 4, 5};
+  ufx::ndview<float, 2> t(buf, {3, 2}, {1, 3});
+  auto d = ufx::to_device(t, ufx::sim);
+  auto h = d.to_host();
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 2; ++j) CHECK(h(i, j) == t(i, j));
+  auto e = ufx::device_array_like(t, ufx::sim);
+  CHECK(e.shape() == std::array<ufx::index_t, 2>{3, 2});
+  // and back into a strided host destination
+  float dst[6] = {};
+  ufx::ndview<float, 2> dt(dst, {3, 2}, {1, 3});
+  d.copy_to_host(dt);
+  for (int i = 0; i < 6; ++i) CHECK(dst[i] == buf[i]);
+}
+
+TEST_CASE("copy_to_host and copy_from_host check the shape") {
+  auto d = ufx::to_device(iota_f(4), ufx::sim);
+  std::vector<float> wrong(5);
+  CHECK(error_message([&] { d.copy_to_host(wrong); }) ==
+        "ufx::device_array::copy_to_host: shapes differ: device array (4,), container (5,)");
+  CHECK_THROWS_AS(d.copy_from_host(wrong), ufx::shape_error);
+  d.copy_from_host(std::vector<float>{9, 8, 7, 6});
+  CHECK(d.to_host()(3) == 6.f);
+}
+
+TEST_CASE("a device_array on a host target or an absent device is an error") {
+  CHECK_THROWS_AS((ufx::device_array<float, 1>({4}, ufx::host)), ufx::device_error);
+  if (!ufx::cuda_available()) {
+    CHECK(error_message([] { ufx::to_device(std::vector<float>(4), ufx::cuda); }).find("ufx::cuda is not available here") !=
+          std::string::npos);
+    CHECK(ufx::default_device() == ufx::target(ufx::sim));
+  }
+}
+
+TEST_CASE("a call on device arrays runs there and returns a device_array") {
+  for (ufx::target where : devices()) {
+    auto add = ufx::vectorize(add_f{});
+    auto d = ufx::to_device(iota_f(5), where);
+    auto r = add(d, d);
+    static_assert(std::is_same_v<decltype(r), ufx::device_array<float, 1>>);
+    CHECK(r.space() == where.space());
+    auto h = r.to_host();
+    CHECK(h(4) == 8.f);
+    // a host operand is staged next to the device one; the result stays on the device
+    auto r2 = add(d, std::vector<float>{1, 1, 1, 1, 1});
+    CHECK(r2.to_host()(0) == 1.f);
+    // an explicit host target computes on the host and still returns where the data lives
+    auto r3 = add(ufx::serial, d, 1.f);
+    CHECK(r3.space() == where.space());
+    CHECK(r3.to_host()(2) == 3.f);
+  }
+}
+
+TEST_CASE("ufx::sim stages host inputs once and copies nothing already on the device") {
+  auto add = ufx::vectorize(add_f{});
+  const auto x = iota_f(64);
+  auto before = ufx::detail::sim_stats();
+  std::vector<float> r = add(ufx::sim, x, x);
+  auto after = ufx::detail::sim_stats();
+  CHECK(after.host_to_device - before.host_to_device == 2);
+  CHECK(after.device_to_host - before.device_to_host == 1);
+  CHECK(after.live_allocations == before.live_allocations);
+  CHECK(r[63] == 126.f);
+
+  auto d = ufx::to_device(x, ufx::sim);
+  ufx::device_array<float, 1> o({64}, ufx::sim);
+  before = ufx::detail::sim_stats();
+  add(d, d, ufx::out(o));
+  after = ufx::detail::sim_stats();
+  CHECK(after.host_to_device == before.host_to_device);
+  CHECK(after.device_to_host == before.device_to_host);
+  CHECK(after.allocations == before.allocations);
+}
+
+TEST_CASE("operands on two different device spaces are an error") {
+  if (!ufx::cuda_available()) return;
+  auto add = ufx::vectorize(add_f{});
+  auto a = ufx::to_device(iota_f(3), ufx::sim);
+  auto b = ufx::to_device(iota_f(3), ufx::cuda);
+  CHECK_THROWS_AS(add(a, b), ufx::device_error);
+}
+
+TEST_CASE("a host pointer that leaks into a sim launch is caught, naming the operand") {
+  using namespace ufx::detail;
+  std::vector<float> host_mem(8, 1.f);
+  ufx::device_array<float, 1> dev({8}, ufx::sim);
+  layout<2> L;
+  L.rank = 1;
+  L.shape[0] = 8;
+  L.stride[0][0] = 1;
+  L.stride[1][0] = 1;
+  map_kernel<identity, 1, array_acc<float>, array_acc<const float>> k{
+      identity{}, make_tuple(array_acc<float>{dev.data()}, array_acc<const float>{host_mem.data()})};
+  const std::string msg = error_message([&] { for_each(ufx::sim, L, k); });
+  CHECK(msg.find("input 0 points to host memory") != std::string::npos);
+  map_kernel<identity, 1, array_acc<float>, array_acc<const float>> k2{
+      identity{}, make_tuple(array_acc<float>{host_mem.data()}, array_acc<const float>{dev.data()})};
+  CHECK(error_message([&] { for_each(ufx::sim, L, k2); }).find("output 0 points to host memory") != std::string::npos);
+}
+
+TEST_CASE("sim allocations are tracked and released") {
+  const auto before = ufx::detail::sim_stats();
+  {
+    ufx::device_array<double, 2> a({100, 100}, ufx::sim);
+    ufx::device_array<double, 2> b({3, 3}, ufx::sim);
+    CHECK(ufx::detail::sim_stats().live_allocations == before.live_allocations + 2);
+    CHECK(ufx::detail::in_sim_arena(a.data(), a.data() + a.size()));
+    ufx::device_array<double, 2> c = std::move(a);
+    CHECK(ufx::detail::sim_stats().live_allocations == before.live_allocations + 2);
+  }
+  CHECK(ufx::detail::sim_stats().live_allocations == before.live_allocations);
+}

@@ -1,0 +1,231 @@
+// ufx::vectorize on every target: values, broadcasting, result containers, out, errors.
+#include "common.hpp"
+
+#include <span>
+#include <stdexcept>
+
+using ufx_test::error_message;
+using ufx_test::iota_f;
+
+namespace {
+struct add_f {
+  template <class T>
+  UFX_HD T operator()(T a, T b) const {
+    return a + b;
+  }
+};
+struct divmod_f {
+  UFX_HD std::tuple<int, int> operator()(int a, int b) const { return {a / b, a % b}; }
+};
+} // namespace
+
+TEST_CASE_TEMPLATE("vectorize adds two std::vectors into a std::vector", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto add = ufx::vectorize([] UFX_HD(float a, float b) { return a + b; });
+  const auto x = iota_f(1000), y = iota_f(1000, 10.f);
+  std::vector<float> z = add(Target{}, x, y);
+  REQUIRE(z.size() == 1000);
+  for (int i = 0; i < 1000; ++i) CHECK(z[i] == 2.f * i + 10.f);
+}
+
+TEST_CASE_TEMPLATE("scalars broadcast on either side and a scalar call returns a scalar", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto axpy = ufx::vectorize([] UFX_HD(float a, float x, float y) { return a * x + y; });
+  const auto x = iota_f(5);
+  std::vector<float> r = axpy(Target{}, 2.f, x, 1.f);
+  CHECK(r == std::vector<float>{1, 3, 5, 7, 9});
+  float s = axpy(Target{}, 2.f, 3.f, 1.f);
+  CHECK(s == 7.f);
+}
+
+TEST_CASE_TEMPLATE("(3,1) + (1,4) broadcasts to a (3,4) ndarray", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  ufx::ndarray<int, 2> col({3, 1}), row({1, 4});
+  for (int i = 0; i < 3; ++i) col(i, 0) = 10 * i;
+  for (int j = 0; j < 4; ++j) row(0, j) = j;
+  auto add = ufx::vectorize(add_f{});
+  ufx::ndarray<int, 2> r = add(Target{}, col, row);
+  REQUIRE(r.shape() == std::array<ufx::index_t, 2>{3, 4});
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j) CHECK(r(i, j) == 10 * i + j);
+}
+
+TEST_CASE_TEMPLATE("a large (n,1) + (1,n) broadcast is right on the parallel path", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  const int n = 700; // 490000 elements: above the host target's serial cutoff
+  ufx::ndarray<double, 2> a({n, 1}), b({1, n});
+  for (int i = 0; i < n; ++i) a(i, 0) = i, b(0, i) = 1000.0 * i;
+  auto sub = ufx::vectorize([] UFX_HD(double x, double y) { return y - x; });
+  auto r = sub(Target{}, a, b);
+  long bad = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) bad += r(i, j) != 1000.0 * j - i;
+  CHECK(bad == 0);
+}
+
+TEST_CASE_TEMPLATE("the result element type is the function's return type", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto half = ufx::vectorize([] UFX_HD(int a) { return a / 2.0; });
+  std::vector<double> r = half(Target{}, std::vector<int>{1, 2, 3});
+  CHECK(r == std::vector<double>{0.5, 1.0, 1.5});
+  auto is_pos = ufx::vectorize([] UFX_HD(float a) { return a > 0.f; });
+  ufx::ndarray<bool, 1> b = is_pos(Target{}, ufx::ndarray<float, 1>::of({-1.f, 2.f}));
+  CHECK(b(0) == false);
+  CHECK(b(1) == true);
+}
+
+TEST_CASE_TEMPLATE("containers mix: std::array, std::span, ndview, ndarray", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto add = ufx::vectorize(add_f{});
+  std::array<float, 3> a{1, 2, 3};
+  std::vector<float> v{10, 20, 30};
+  std::vector<float> r1 = add(Target{}, a, std::span<const float>(v));
+  CHECK(r1 == std::vector<float>{11, 22, 33});
+  float buf[6] = {0, 1, 2, 3, 4, 5};
+  ufx::ndview<float, 2> t(buf, {3, 2}, {1, 3}); // transpose of a 2x3 buffer
+  ufx::ndarray<float, 2> r2 = add(Target{}, t, ufx::ndarray<float, 1>::of({100, 200}));
+  CHECK(r2(2, 0) == 102.f);
+  CHECK(r2(1, 1) == 204.f);
+  CHECK_THROWS_AS(add(Target{}, t, v), ufx::shape_error); // (3,2) + (3,) does not broadcast
+}
+
+TEST_CASE_TEMPLATE("out writes into an existing container, in place included", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto add = ufx::vectorize(add_f{});
+  auto x = iota_f(6);
+  const auto y = iota_f(6, 1.f);
+  std::vector<float> z(6, -1.f);
+  add(Target{}, x, y, ufx::out(z));
+  CHECK(z == std::vector<float>{1, 3, 5, 7, 9, 11});
+  add(Target{}, x, y, ufx::out(x));
+  CHECK(x == std::vector<float>{1, 3, 5, 7, 9, 11});
+  std::vector<double> wide(6);
+  add(Target{}, y, y, ufx::out(wide)); // float results into double: same kind
+  CHECK(wide[5] == 12.0);
+  ufx::ndarray<float, 2> big({2, 6}, 0.f); // inputs broadcast to the out's shape
+  add(Target{}, y, 1.f, ufx::out(big));
+  CHECK(big(1, 5) == 7.f);
+}
+
+TEST_CASE_TEMPLATE("an out that partially overlaps an input reads the input as it was", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  // np.add(x[:-1], 0, out=x[1:]) shifts x right by one
+  auto copy = ufx::vectorize([] UFX_HD(float a, float b) { return a + b; });
+  auto x = iota_f(8);
+  ufx::ndview<const float, 1> head(x.data(), {7});
+  ufx::ndview<float, 1> tail(x.data() + 1, {7});
+  copy(Target{}, head, 0.f, ufx::out(tail));
+  CHECK(x == std::vector<float>{0, 0, 1, 2, 3, 4, 5, 6});
+  // a reversed view onto the same memory: out = x[::-1] + 0 reverses x
+  auto y = iota_f(5);
+  ufx::ndview<const float, 1> rev(y.data() + 4, {5}, {-1});
+  copy(Target{}, rev, 0.f, ufx::out(y));
+  CHECK(y == std::vector<float>{4, 3, 2, 1, 0});
+}
+
+TEST_CASE_TEMPLATE("a function returning a tuple has several outputs, like np.divmod", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto divmod = ufx::vectorize(divmod_f{});
+  const std::vector<int> a{7, 9, 20, 3};
+  auto [q, r] = divmod(Target{}, a, 4);
+  CHECK(q == std::vector<int>{1, 2, 5, 0});
+  CHECK(r == std::vector<int>{3, 1, 0, 3});
+  std::vector<int> q2(4), r2(4);
+  divmod(Target{}, a, 4, ufx::out(q2, r2));
+  CHECK(q2 == q);
+  CHECK(r2 == r);
+}
+
+TEST_CASE_TEMPLATE("zero-size operands give empty results without calling the function", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto add = ufx::vectorize(add_f{});
+  std::vector<float> e = add(Target{}, std::vector<float>{}, 1.f);
+  CHECK(e.empty());
+  ufx::ndarray<float, 2> a({3, 0}), b({1, 0});
+  auto r = add(Target{}, a, b);
+  CHECK(r.shape() == std::array<ufx::index_t, 2>{3, 0});
+  ufx::ndarray<float, 2> c({0, 1}), d({1, 5});
+  CHECK(add(Target{}, c, d).shape() == std::array<ufx::index_t, 2>{0, 5});
+  CHECK_THROWS_AS(add(Target{}, ufx::ndarray<float, 1>({0}), ufx::ndarray<float, 1>({2})), ufx::shape_error);
+}
+
+TEST_CASE_TEMPLATE("shapes that do not broadcast name every operand's shape", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto add = ufx::vectorize(add_f{});
+  const std::vector<float> x(3), y(4);
+  CHECK(error_message([&] { add(Target{}, x, y); }) ==
+        "ufx::vectorize: operands could not be broadcast together with shapes (3,) (4,)");
+  ufx::ndarray<float, 2> a({2, 3});
+  auto fma = ufx::vectorize([] UFX_HD(float p, float q, float r) { return p * q + r; });
+  CHECK(error_message([&] { fma(Target{}, a, 1.f, y); }) ==
+        "ufx::vectorize: operands could not be broadcast together with shapes (2,3) () (4,)");
+  CHECK_THROWS_AS(add(Target{}, a, y), ufx::shape_error);
+}
+
+TEST_CASE_TEMPLATE("a wrong out shape is an error and nothing is written", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto add = ufx::vectorize(add_f{});
+  ufx::ndarray<float, 2> a({2, 3}, 1.f);
+  std::vector<float> small(3, -7.f);
+  CHECK(error_message([&] { add(Target{}, a, a, ufx::out(small)); }) ==
+        "ufx::vectorize: non-broadcastable output operand 0 with shape (3,) doesn't match the broadcast shape (2,3)");
+  CHECK(small == std::vector<float>(3, -7.f));
+  std::vector<float> other(4, -7.f);
+  CHECK_THROWS_AS(add(Target{}, a, a, ufx::out(other)), ufx::shape_error);
+  CHECK(other == std::vector<float>(4, -7.f));
+  auto divmod = ufx::vectorize(divmod_f{});
+  std::vector<int> q(2, -1), r(3, -1);
+  CHECK_THROWS_AS(divmod(Target{}, std::vector<int>{1, 2}, 3, ufx::out(q, r)), ufx::shape_error);
+  CHECK(q == std::vector<int>(2, -1));
+}
+
+TEST_CASE("a run-time ufx::target value picks the target") {
+  auto add = ufx::vectorize(add_f{});
+  const auto x = iota_f(4);
+  for (ufx::target t : {ufx::target(ufx::serial), ufx::target(ufx::host), ufx::target(ufx::sim)}) {
+    std::vector<float> r = add(t, x, x);
+    CHECK(r == std::vector<float>{0, 2, 4, 6});
+  }
+#if !defined(__CUDACC__)
+  CHECK(ufx::default_target() == ufx::target(ufx::host));
+#endif
+}
+
+TEST_CASE("ufx::cuda that cannot run throws device_error saying why") {
+  if (ufx::cuda_available()) return;
+  auto add = ufx::vectorize(add_f{});
+  const auto x = iota_f(4);
+  const std::string msg = error_message([&] { add(ufx::cuda, x, x); });
+  CHECK(msg.find("ufx::cuda is not available here") != std::string::npos);
+  CHECK_THROWS_AS(add(ufx::cuda, x, x), ufx::device_error);
+}
+
+#if !defined(__CUDACC__) // host-only function (it throws)
+TEST_CASE("an exception thrown by the function reaches the caller from every host thread") {
+  auto check_positive = ufx::vectorize([](double v) {
+    if (v < 0) throw std::domain_error("negative input");
+    return v;
+  });
+  std::vector<double> x(1 << 18, 1.0);
+  x[200000] = -1.0;
+  CHECK_THROWS_AS(check_positive(ufx::host, x), std::domain_error);
+  CHECK_THROWS_AS(check_positive(ufx::serial, x), std::domain_error);
+}
+#endif
+
+TEST_CASE_TEMPLATE("ranks up to four broadcast against each other", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  ufx::ndarray<int, 4> a({2, 1, 3, 1});
+  ufx::ndarray<int, 3> b({4, 1, 5});
+  for (int i = 0; i < 6; ++i) a.data()[i] = i * 100;
+  for (int i = 0; i < 20; ++i) b.data()[i] = i;
+  auto add = ufx::vectorize(add_f{});
+  ufx::ndarray<int, 4> r = add(Target{}, a, b);
+  REQUIRE(r.shape() == std::array<ufx::index_t, 4>{2, 4, 3, 5});
+  long bad = 0;
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 4; ++j)
+      for (int k = 0; k < 3; ++k)
+        for (int l = 0; l < 5; ++l) bad += r(i, j, k, l) != a(i, 0, k, 0) + b(j, 0, l);
+  CHECK(bad == 0);
+}
