@@ -1,0 +1,118 @@
+// ufx::vectorize against hand-written loops: add, exp(-x*x)*sin(y)+1, and an (n,1)+(1,n)
+// broadcast, on ufx::serial and ufx::host. Bytes/s count every operand once (reads + writes).
+#include <benchmark/benchmark.h>
+#include <omp.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include <ufx/ufx.hpp>
+
+namespace {
+
+std::vector<float> random_vector(std::size_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(-1.f, 1.f);
+  std::vector<float> v(n);
+  for (auto& x : v) x = d(gen);
+  return v;
+}
+
+struct add_op {
+  float operator()(float a, float b) const { return a + b; }
+};
+struct expsin_op {
+  float operator()(float x, float y) const { return std::exp(-x * x) * std::sin(y) + 1.f; }
+};
+
+template <class Op>
+__attribute__((noinline)) void serial_loop(const float* x, const float* y, float* z, std::size_t n) {
+  const Op op;
+  for (std::size_t i = 0; i < n; ++i) z[i] = op(x[i], y[i]);
+}
+
+template <class Op>
+__attribute__((noinline)) void omp_loop(const float* x, const float* y, float* z, std::size_t n) {
+  const Op op;
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < n; ++i) z[i] = op(x[i], y[i]);
+}
+
+enum class how { serial_loop, omp_loop, ufx_serial, ufx_host, ufx_host_new };
+
+template <class Op, how H>
+void bm_binary(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto x = random_vector(n, 1), y = random_vector(n, 2);
+  std::vector<float> z(n);
+  auto k = ufx::vectorize(Op{});
+  for (auto _ : state) {
+    if constexpr (H == how::serial_loop) serial_loop<Op>(x.data(), y.data(), z.data(), n);
+    else if constexpr (H == how::omp_loop) omp_loop<Op>(x.data(), y.data(), z.data(), n);
+    else if constexpr (H == how::ufx_serial) k(ufx::serial, x, y, ufx::out(z));
+    else if constexpr (H == how::ufx_host) k(ufx::host, x, y, ufx::out(z));
+    else {
+      auto r = k(ufx::host, x, y); // a freshly allocated result each time
+      benchmark::DoNotOptimize(r.data());
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * 3 * sizeof(float)));
+}
+
+// (n,1) + (1,n) -> (n,n)
+template <how H>
+void bm_outer(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto a = random_vector(n, 3), b = random_vector(n, 4);
+  ufx::ndarray<float, 2> col({static_cast<ufx::index_t>(n), 1}), row({1, static_cast<ufx::index_t>(n)});
+  std::copy(a.begin(), a.end(), col.begin());
+  std::copy(b.begin(), b.end(), row.begin());
+  ufx::ndarray<float, 2> z({static_cast<ufx::index_t>(n), static_cast<ufx::index_t>(n)});
+  auto k = ufx::vectorize(add_op{});
+  for (auto _ : state) {
+    if constexpr (H == how::serial_loop) {
+      float* out = z.data();
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) out[i * n + j] = a[i] + b[j];
+    } else if constexpr (H == how::omp_loop) {
+      float* out = z.data();
+#pragma omp parallel for schedule(static)
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) out[i * n + j] = a[i] + b[j];
+    } else if constexpr (H == how::ufx_serial) {
+      k(ufx::serial, col, row, ufx::out(z));
+    } else {
+      k(ufx::host, col, row, ufx::out(z));
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * n * sizeof(float)));
+}
+
+void sizes(benchmark::internal::Benchmark* b) {
+  for (int e = 12; e <= 26; e += 2) b->Arg(int64_t{1} << e);
+  b->UseRealTime();
+}
+void outer_sizes(benchmark::internal::Benchmark* b) {
+  b->Arg(1 << 10)->Arg(1 << 12)->UseRealTime();
+}
+
+} // namespace
+
+BENCHMARK(bm_binary<add_op, how::serial_loop>)->Name("add/serial_loop")->Apply(sizes);
+BENCHMARK(bm_binary<add_op, how::ufx_serial>)->Name("add/ufx_serial")->Apply(sizes);
+BENCHMARK(bm_binary<add_op, how::omp_loop>)->Name("add/omp_loop")->Apply(sizes);
+BENCHMARK(bm_binary<add_op, how::ufx_host>)->Name("add/ufx_host")->Apply(sizes);
+BENCHMARK(bm_binary<add_op, how::ufx_host_new>)->Name("add/ufx_host_new_result")->Apply(sizes);
+BENCHMARK(bm_binary<expsin_op, how::serial_loop>)->Name("expsin/serial_loop")->Apply(sizes);
+BENCHMARK(bm_binary<expsin_op, how::ufx_serial>)->Name("expsin/ufx_serial")->Apply(sizes);
+BENCHMARK(bm_binary<expsin_op, how::omp_loop>)->Name("expsin/omp_loop")->Apply(sizes);
+BENCHMARK(bm_binary<expsin_op, how::ufx_host>)->Name("expsin/ufx_host")->Apply(sizes);
+BENCHMARK(bm_outer<how::serial_loop>)->Name("outer/serial_loop")->Apply(outer_sizes);
+BENCHMARK(bm_outer<how::ufx_serial>)->Name("outer/ufx_serial")->Apply(outer_sizes);
+BENCHMARK(bm_outer<how::omp_loop>)->Name("outer/omp_loop")->Apply(outer_sizes);
+BENCHMARK(bm_outer<how::ufx_host>)->Name("outer/ufx_host")->Apply(outer_sizes);
+
+BENCHMARK_MAIN();
