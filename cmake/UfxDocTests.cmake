@@ -1,16 +1,26 @@
-# Doc tests: every ```cpp block of docs/*.md is a complete program. At configure time each block
-# is written to <build>/docs/<page>_<n>.cpp, built against ufx::ufx and registered as the CTest
+# Doc tests: every ```cpp block of docs/*.md and README.md is a complete program. At configure time each block
+# is written to <current binary dir>/docs/<page>_<n>.cpp, built against ufx::ufx and registered as the CTest
 # docs.<page>.<n>; a block that returns non-zero or throws fails its test. Editing or adding a page
 # re-runs the configure step (CMAKE_CONFIGURE_DEPENDS / CONFIGURE_DEPENDS).
 #
 # Blocks fenced as ```cpp are compiled; use ```c++ or ```text for fragments that are not programs.
 # A block that includes <Eigen/...> is skipped when Eigen was not found.
 
-# ufx_add_doc_tests(<docs dir>): one executable and one CTest per ```cpp block of <docs dir>/*.md.
-function(ufx_add_doc_tests docs_dir)
-  file(GLOB pages CONFIGURE_DEPENDS "${docs_dir}/*.md")
-  list(SORT pages)
+# ufx_add_doc_tests(<dir or .md file>...): one executable and one CTest per ```cpp block of each
+# named .md file and of each directory's *.md.
+function(ufx_add_doc_tests)
+  set(pages "")
+  foreach(arg IN LISTS ARGN)
+    if(IS_DIRECTORY "${arg}")
+      file(GLOB found CONFIGURE_DEPENDS "${arg}/*.md")
+      list(SORT found)
+      list(APPEND pages ${found})
+    else()
+      list(APPEND pages "${arg}")
+    endif()
+  endforeach()
   set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/docs")
+  file(GLOB stale "${out_dir}/*.cpp" "${out_dir}/*.cpp.tmp") # blocks deleted since the last run
   foreach(md IN LISTS pages)
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${md}")
     get_filename_component(page "${md}" NAME_WE)
@@ -49,6 +59,7 @@ function(ufx_add_doc_tests docs_dir)
         continue()
       endif()
       set(src "${out_dir}/${page}_${n}.cpp")
+      list(REMOVE_ITEM stale "${src}" "${src}.tmp")
       # write through a scratch file so an unchanged block keeps its timestamp (no rebuild)
       file(WRITE "${src}.tmp" "#line ${line} \"${md}\"\n${body}")
       configure_file("${src}.tmp" "${src}" COPYONLY)
@@ -63,4 +74,7 @@ function(ufx_add_doc_tests docs_dir)
       add_test(NAME ${name} COMMAND ${exe})
     endwhile()
   endforeach()
+  if(stale)
+    file(REMOVE ${stale})
+  endif()
 endfunction()

@@ -1,0 +1,49 @@
+# Builds and runs one consumer project (cmake -P). Variables:
+#   MODE           find_package | add_subdirectory
+#   UFX_SOURCE_DIR ufx's source tree
+#   WORK_DIR       scratch directory (emptied first)
+#   GENERATOR, BUILD_TYPE, CXX_COMPILER, ENABLE_CUDA, CUDA_COMPILER (may be empty)
+#                  mirrored from the enclosing build
+# find_package: configure, build and install ufx into WORK_DIR/prefix, then build the consumer
+# against that prefix. add_subdirectory: build the consumer, which adds ufx's source tree.
+foreach(v MODE UFX_SOURCE_DIR WORK_DIR GENERATOR BUILD_TYPE CXX_COMPILER ENABLE_CUDA)
+  if(NOT DEFINED ${v})
+    message(FATAL_ERROR "run_consumer.cmake: -D${v}=... is required")
+  endif()
+endforeach()
+
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+set(common_args -G "${GENERATOR}" -DCMAKE_BUILD_TYPE=${BUILD_TYPE} -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
+                -DUFX_ENABLE_CUDA=${ENABLE_CUDA})
+if(ENABLE_CUDA AND CUDA_COMPILER)
+  list(APPEND common_args -DCMAKE_CUDA_COMPILER=${CUDA_COMPILER})
+endif()
+
+function(step)
+  string(REPLACE ";" " " shown "${ARGN}")
+  message(STATUS "consumer.${MODE}: ${shown}")
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "consumer.${MODE}: step failed (${rc}): ${shown}")
+  endif()
+endfunction()
+
+set(consumer_dir "${CMAKE_CURRENT_LIST_DIR}/${MODE}")
+if(MODE STREQUAL "find_package")
+  set(prefix "${WORK_DIR}/prefix")
+  step(${CMAKE_COMMAND} -S "${UFX_SOURCE_DIR}" -B "${WORK_DIR}/ufx-build" ${common_args}
+       -DCMAKE_INSTALL_PREFIX=${prefix} -DUFX_BUILD_TESTS=OFF -DUFX_BUILD_EXAMPLES=OFF -DUFX_BUILD_BENCH=OFF
+       -DUFX_INSTALL=ON)
+  step(${CMAKE_COMMAND} --build "${WORK_DIR}/ufx-build" --parallel 2)
+  step(${CMAKE_COMMAND} --install "${WORK_DIR}/ufx-build")
+  step(${CMAKE_COMMAND} -S "${consumer_dir}" -B "${WORK_DIR}/consumer-build" ${common_args}
+       -DCMAKE_PREFIX_PATH=${prefix})
+elseif(MODE STREQUAL "add_subdirectory")
+  step(${CMAKE_COMMAND} -S "${consumer_dir}" -B "${WORK_DIR}/consumer-build" ${common_args}
+       -DUFX_SOURCE_DIR=${UFX_SOURCE_DIR})
+else()
+  message(FATAL_ERROR "run_consumer.cmake: unknown MODE '${MODE}'")
+endif()
+step(${CMAKE_COMMAND} --build "${WORK_DIR}/consumer-build" --parallel 2)
+step("${WORK_DIR}/consumer-build/consumer")
