@@ -7,6 +7,7 @@
 #include "ufx/ndarray.hpp"
 #include "ufx/ndview.hpp"
 #include "ufx/out.hpp"
+#include "ufx/reduce.hpp"
 #include "ufx/targets.hpp"
 #include "ufx/vectorize.hpp"
 #if __has_include(<Eigen/Core>)

@@ -50,4 +50,31 @@ void parallel_blocks(index_t n, Body&& body, index_t cutoff = host_serial_cutoff
   if (error) std::rethrow_exception(error);
 }
 
+/// Calls `body(begin, end)` on one even, contiguous share of [0, n) per thread (no alignment:
+/// the items are tasks, such as partial reductions, not elements). Runs on the calling thread
+/// when n < 2 or there is one thread. Exceptions are rethrown on the calling thread.
+template <class Body>
+void parallel_ranges(index_t n, Body&& body) {
+  const int threads = host_threads();
+  if (n < 2 || threads == 1) {
+    body(index_t{0}, n);
+    return;
+  }
+  std::exception_ptr error;
+#if defined(_OPENMP)
+#  pragma omp parallel num_threads(static_cast<int>(std::min<index_t>(threads, n)))
+  {
+    const index_t t = omp_get_thread_num(), nt = omp_get_num_threads();
+    const index_t b = n * t / nt, e = n * (t + 1) / nt;
+    try {
+      body(b, e);
+    } catch (...) {
+#  pragma omp critical(ufx_parallel_error)
+      if (!error) error = std::current_exception();
+    }
+  }
+#endif
+  if (error) std::rethrow_exception(error);
+}
+
 } // namespace ufx::detail

@@ -1,0 +1,304 @@
+#pragma once
+// The body of ufx::reduce, ufx::reducer, ufx::transform_reduce, ufx::argmin / argmax: the five
+// steps of a call for a reduction.
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "ufx/detail/adapt.hpp"
+#include "ufx/detail/broadcast.hpp"
+#include "ufx/detail/call.hpp"
+#include "ufx/detail/elementwise.hpp"
+#include "ufx/detail/reduce_args.hpp"
+#include "ufx/detail/reduce_kernel.hpp"
+#include "ufx/detail/reduce_ops.hpp"
+#include "ufx/detail/reduce_plan.hpp"
+#include "ufx/detail/result.hpp"
+#include "ufx/detail/target/cuda/reduce.hpp"
+#include "ufx/detail/target/host/reduce.hpp"
+#include "ufx/detail/target/serial/reduce.hpp"
+#include "ufx/detail/target/sim/reduce.hpp"
+#include "ufx/errors.hpp"
+#include "ufx/out.hpp"
+
+namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
+
+/// How argmin / argmax number positions: not at all, flat (C order), or along the one axis.
+enum class index_mode { none, flat, along_axis };
+
+/// What is reduced: `map` over the inputs' elements, combined by `op`; an optional identity
+/// (the value of an empty reduction) and init (combined into every result, Numba's `init`).
+template <class Map, class Op, class Id, class Init, index_mode IM>
+struct reduce_spec {
+  Map map;
+  Op op;
+  Id identity;
+  Init init;
+  const char* who;
+  const char* empty_message; // used when there is no identity
+  static constexpr index_mode indexing = IM;
+  static constexpr bool has_identity = !std::is_same_v<Id, no_value>;
+  static constexpr bool has_init = !std::is_same_v<Init, no_value>;
+};
+
+template <class Map, class Op, class... V>
+struct reduce_types {
+  static_assert(std::is_invocable_v<const Map&, const V&...>,
+                "ufx::transform_reduce: the map cannot be called with the operands' element types "
+                "(check the number of arguments and their types)");
+  using mapped = std::decay_t<std::invoke_result_t<const Map&, const V&...>>;
+  static_assert(std::is_invocable_v<const Op&, const mapped&, const mapped&>,
+                "ufx::reduce: the operator cannot combine two elements (it must take two values of the element "
+                "type, or of the map's result type)");
+  using acc = std::decay_t<std::invoke_result_t<const Op&, const mapped&, const mapped&>>;
+  static_assert(std::is_invocable_v<const Op&, const acc&, const acc&> &&
+                    std::is_convertible_v<std::invoke_result_t<const Op&, const acc&, const acc&>, acc>,
+                "ufx::reduce: the operator's result must be combinable with itself (op(op(a, b), c))");
+};
+
+/// Finishes a result: combines Numba's `init` into it when given.
+template <class Acc, class Op>
+struct init_finish {
+  Op op;
+  Acc init;
+  bool has_init;
+  UFX_HD Acc operator()(const Acc& a) const { return has_init ? static_cast<Acc>(op(init, a)) : a; }
+};
+
+template <class Op>
+dims operand_shape(const Op& op) {
+  if constexpr (is_scalar_operand<Op>::value) return dims{};
+  else return dims(op.view.shape());
+}
+
+/// Strides of the index operand: C-order positions, or the index along the one reduced axis.
+template <int N>
+void set_index_strides(layout<N>& L, int k, index_mode im, unsigned mask) {
+  index_t s = 1;
+  for (int d = L.rank - 1; d >= 0; --d) {
+    if (im == index_mode::flat) {
+      L.stride[k][d] = s;
+      s *= L.shape[d];
+    } else {
+      L.stride[k][d] = (mask & (1u << d)) ? 1 : 0;
+    }
+  }
+}
+
+/// Steps 3 and 4 on one target: stage, plan, run, copy back.
+template <class Acc, class Tag, class Spec, class Fin, class Res, class OutOp, class... Ins>
+void reduce_on_target(Tag tag, const Spec& spec, const Fin& fin, const Res& empty, const OutOp& o, const dims& loop,
+                      unsigned mask, Ins... ins) {
+  constexpr memory_space space = Tag::space;
+  if constexpr (space == memory_space::cuda) require_space(space);
+  constexpr bool indexed = Spec::indexing != index_mode::none;
+  constexpr int N = 1 + static_cast<int>(sizeof...(Ins)) + (indexed ? 1 : 0);
+  if (reduced_shape(loop, mask, true).size() == 0) return; // no outputs
+  (stage_input(ins, space), ...);
+  auto staged = stage_output(o, space);
+
+  layout<N> L;
+  L.rank = loop.rank;
+  for (int d = 0; d < loop.rank; ++d) L.shape[d] = loop[d];
+  set_output_strides(L, staged.view, mask);
+  int primary = 0, k = 1;
+  (
+      [&](const auto& op) {
+        set_input_strides(L, k, op);
+        if (!primary && !is_scalar_operand<std::remove_cvref_t<decltype(op)>>::value) primary = k;
+        ++k;
+      }(ins),
+      ...);
+  if constexpr (indexed) set_index_strides(L, N - 1, Spec::indexing, mask);
+  const reduce_plan<N> plan = make_reduce_plan(L, mask, primary ? primary : 1);
+
+  auto run = [&](auto... acc) {
+    const reduce_kernel<Acc, decltype(spec.map), decltype(spec.op), decltype(acc)...> kern{spec.map, spec.op, make_tuple(acc...)};
+    reduce_on(tag, plan, kern, staged.view.data(), fin, empty);
+  };
+  if constexpr (indexed) run(make_acc(ins)..., index_acc{0});
+  else run(make_acc(ins)...);
+  copy_back(staged, space);
+}
+
+template <int NA, bool Keep, class Spec, class TargetT, class OutT, class... Args>
+auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* axes, const Args&... args) {
+  const char* who = spec.who;
+  constexpr bool indexed = Spec::indexing != index_mode::none;
+  // 1. adapt
+  auto ins = std::make_tuple(adapt_in(args)...);
+  constexpr int R = std::max({0, decltype(adapt_in(args))::rank...});
+  static_assert(R > 0, "ufx::reduce: reduce at least one array (scalars alone have nothing to reduce)");
+  using types = std::conditional_t<indexed, reduce_types<decltype(spec.map), decltype(spec.op), typename decltype(adapt_in(args))::value_type..., index_t>,
+                                   reduce_types<decltype(spec.map), decltype(spec.op), typename decltype(adapt_in(args))::value_type...>>;
+  using Acc = typename types::acc;
+  using Fin = std::conditional_t<indexed, arg_index, init_finish<Acc, decltype(spec.op)>>;
+  const Fin fin = [&] {
+    if constexpr (indexed) return arg_index{};
+    else if constexpr (Spec::has_init) return Fin{spec.op, static_cast<Acc>(spec.init), true};
+    else return Fin{spec.op, Acc{}, false};
+  }();
+  using Res = std::decay_t<std::invoke_result_t<const Fin&, const Acc&>>;
+
+  std::optional<memory_space> device;
+  std::apply(
+      [&](const auto&... op) {
+        (
+            [&](const auto& o) {
+              if constexpr (!is_scalar_operand<std::remove_cvref_t<decltype(o)>>::value) note_space(o.space, device, who);
+            }(op),
+            ...);
+      },
+      ins);
+
+  // 2. shape
+  dims shapes[sizeof...(Args)];
+  {
+    std::size_t n = 0;
+    std::apply([&](const auto&... op) { ((shapes[n++] = operand_shape(op)), ...); }, ins);
+  }
+  const dims loop = broadcast(std::span<const dims>(shapes, sizeof...(Args)), who);
+  unsigned mask = (1u << loop.rank) - 1;
+  if constexpr (NA > 0) mask = reduced_mask(axes, NA, loop.rank, who);
+  constexpr bool eigen_shape = NA > 0 && result_rule<Res, 2, Args...>::all_eigen;
+  constexpr bool keep = Keep || eigen_shape;
+  constexpr int RR = keep ? R : (NA == 0 ? 0 : std::max(0, R - NA));
+  const dims rshape = reduced_shape(loop, mask, keep), kshape = reduced_shape(loop, mask, true);
+  const bool empty_reduction = reduced_count(loop, mask) == 0;
+  const Res empty = [&] {
+    if constexpr (indexed) return Res{};
+    else if constexpr (Spec::has_init) return static_cast<Res>(static_cast<Acc>(spec.init));
+    else if constexpr (Spec::has_identity) return static_cast<Res>(static_cast<Acc>(spec.identity));
+    else return Res{};
+  }();
+  if (empty_reduction && (indexed || !(Spec::has_init || Spec::has_identity)))
+    throw value_error(std::string(who) + ": " + spec.empty_message);
+
+  auto on_target = [&](const auto& o) {
+    with_target(given, device, [&](auto tag) {
+      std::apply([&](const auto&... op) { reduce_on_target<Acc>(tag, spec, fin, empty, o, loop, mask, op...); }, ins);
+    });
+  };
+
+  // 3-5. place, run, return
+  if constexpr (!std::is_void_v<OutT>) {
+    static_assert(std::tuple_size_v<decltype(out->dst)> == 1, "ufx::out: a reduction has one output; name one destination");
+    auto o = adapt_out(std::get<0>(const_cast<std::remove_const_t<OutT>*>(out)->dst));
+    static_assert(same_kind_castable<Res, typename decltype(o)::value_type>(),
+                  "ufx::out: the destination's element type cannot hold the reduction's result without changing kind "
+                  "(NumPy's same_kind rule: e.g. a float result into an integer destination)");
+    check_reduce_output(dims(o.view.shape()), rshape, kshape, who);
+    note_space(o.space, device, who);
+    on_target(o);
+  } else if constexpr (RR == 0) {
+    Res r{};
+    on_target(array_operand<Res, 0>{ndview<Res, 0>(&r, {}), memory_space::host, {}});
+    return r;
+  } else {
+    using rule = result_rule<Res, RR, Args...>;
+    auto result = rule::make(rshape, device.value_or(memory_space::host));
+    on_target(adapter<typename rule::type>::out(result));
+    return result;
+  }
+}
+
+/// Splits `a...` (target?, positional..., axis?, keepdims?, out?) and calls
+/// `body.template operator()<NA, Keep>(target_ptr, out_ptr, axes, positional...)`.
+template <class Body, class... A>
+decltype(auto) with_reduce_args(const Body& body, const A&... a) {
+  using S = reduce_arg_shape<A...>;
+  auto t = std::forward_as_tuple(a...);
+  int axes[S::n_axes > 0 ? S::n_axes : 1] = {};
+  S::axes(t, axes);
+  auto* tp = S::target_ptr(t);
+  auto* op = S::out_ptr(t);
+  return [&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
+    return body.template operator()<S::n_axes, S::keep>(tp, op, static_cast<const int*>(axes), std::get<S::first + I>(t)...);
+  }(std::make_index_sequence<S::positional>{});
+}
+
+/// `sum(x)`, `sum(x, init)` and their options, for a reducer with operator `op` and identity `id`.
+template <class Op, class Id, class... A>
+decltype(auto) reducer_call(const Op& op, const Id& id, const A&... a) {
+  return with_reduce_args(
+      [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
+        constexpr std::size_t n = sizeof...(pos);
+        static_assert(n == 1 || n == 2, "ufx::reducer: call it as r(x), r(x, init), r(target, x, ...), with optional "
+                                        "ufx::axis{...}, ufx::keepdims and ufx::out(dst) after them");
+        const auto p = std::forward_as_tuple(pos...);
+        constexpr const char* msg = "zero-size array to reduction operation which has no identity";
+        if constexpr (n == 1) {
+          const reduce_spec<identity, Op, Id, no_value, index_mode::none> spec{identity{}, op, id, no_value{}, "ufx::reducer", msg};
+          return reduce_run<NA, Keep>(spec, tp, outp, axes, std::get<0>(p));
+        } else {
+          using I = std::remove_cvref_t<std::tuple_element_t<1, decltype(p)>>;
+          static_assert(scalar_like<I>, "ufx::reducer: the second argument is Numba's `init`, a scalar; reduce one array "
+                                        "at a time (ufx::transform_reduce maps several)");
+          const reduce_spec<identity, Op, Id, I, index_mode::none> spec{identity{}, op, id, std::get<1>(p), "ufx::reducer", msg};
+          return reduce_run<NA, Keep>(spec, tp, outp, axes, std::get<0>(p));
+        }
+      },
+      a...);
+}
+
+/// `reduce(x, op, identity)` and its options.
+template <class... A>
+decltype(auto) reduce_call(const A&... a) {
+  return with_reduce_args(
+      [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
+        static_assert(sizeof...(pos) == 3, "ufx::reduce: call it as reduce(x, op, identity), with an optional target "
+                                           "first and ufx::axis{...}, ufx::keepdims, ufx::out(dst) last");
+        const auto p = std::forward_as_tuple(pos...);
+        using Op = std::remove_cvref_t<std::tuple_element_t<1, decltype(p)>>;
+        using Id = std::remove_cvref_t<std::tuple_element_t<2, decltype(p)>>;
+        const reduce_spec<identity, Op, Id, no_value, index_mode::none> spec{
+            identity{}, std::get<1>(p), std::get<2>(p), no_value{}, "ufx::reduce", ""};
+        return reduce_run<NA, Keep>(spec, tp, outp, axes, std::get<0>(p));
+      },
+      a...);
+}
+
+/// `transform_reduce(x, y, ..., map, op, identity)` and its options.
+template <class... A>
+decltype(auto) transform_reduce_call(const A&... a) {
+  return with_reduce_args(
+      [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
+        constexpr std::size_t n = sizeof...(pos);
+        static_assert(n >= 4, "ufx::transform_reduce: call it as transform_reduce(x, ..., map, op, identity), with an "
+                              "optional target first and ufx::axis{...}, ufx::keepdims, ufx::out(dst) last");
+        const auto p = std::forward_as_tuple(pos...);
+        using Map = std::remove_cvref_t<std::tuple_element_t<n - 3, decltype(p)>>;
+        using Op = std::remove_cvref_t<std::tuple_element_t<n - 2, decltype(p)>>;
+        using Id = std::remove_cvref_t<std::tuple_element_t<n - 1, decltype(p)>>;
+        const reduce_spec<Map, Op, Id, no_value, index_mode::none> spec{
+            std::get<n - 3>(p), std::get<n - 2>(p), std::get<n - 1>(p), no_value{}, "ufx::transform_reduce", ""};
+        return [&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
+          return reduce_run<NA, Keep>(spec, tp, outp, axes, std::get<I>(p)...);
+        }(std::make_index_sequence<n - 3>{});
+      },
+      a...);
+}
+
+/// `argmin(x)` / `argmax(x)` and their options (one axis at most).
+template <bool Max, class... A>
+decltype(auto) arg_call(const A&... a) {
+  return with_reduce_args(
+      [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
+        static_assert(sizeof...(pos) == 1, "ufx::argmin / argmax: call it as argmin(x), with an optional target first "
+                                           "and ufx::axis{k}, ufx::keepdims, ufx::out(dst) last");
+        static_assert(NA <= 1, "ufx::argmin / argmax: name one axis at most (NumPy's axis is an int here)");
+        constexpr index_mode im = NA == 0 ? index_mode::flat : index_mode::along_axis;
+        const reduce_spec<arg_map, arg_better<Max>, no_value, no_value, im> spec{
+            arg_map{}, arg_better<Max>{}, no_value{}, no_value{}, Max ? "ufx::argmax" : "ufx::argmin",
+            Max ? "attempt to get argmax of an empty sequence" : "attempt to get argmin of an empty sequence"};
+        return reduce_run<NA, Keep>(spec, tp, outp, axes, pos...);
+      },
+      a...);
+}
+
+UFX_TU_NAMESPACE_END
+} // namespace ufx::detail

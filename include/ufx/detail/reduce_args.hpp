@@ -1,0 +1,91 @@
+#pragma once
+// Splits a reduction call's arguments: (target?, positional..., axis?, keepdims?, out?).
+// The options may come in either order; each at most once.
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+
+#include "ufx/axis.hpp"
+#include "ufx/out.hpp"
+#include "ufx/targets.hpp"
+
+namespace ufx::detail {
+
+/// Absent identity / init.
+struct no_value {};
+
+template <class... A>
+struct reduce_arg_shape {
+  static constexpr std::size_t n = sizeof...(A);
+  template <std::size_t I>
+  using arg = std::remove_cvref_t<std::tuple_element_t<I, std::tuple<A...>>>;
+
+  static constexpr bool has_target = [] {
+    if constexpr (n == 0) return false;
+    else return any_target<arg<0>>;
+  }();
+  static constexpr bool has_out = [] {
+    if constexpr (n == 0) return false;
+    else return is_out<arg<n - 1>>::value;
+  }();
+  static constexpr std::size_t first = has_target ? 1 : 0;
+  static constexpr std::size_t opt_end = n - (has_out ? 1 : 0);
+
+  template <std::size_t I>
+  static constexpr bool is_option() {
+    if constexpr (I >= opt_end || I < first) return false;
+    else return is_axis_v<arg<I>> || is_keepdims_v<arg<I>>;
+  }
+  static constexpr std::size_t options = [] {
+    if constexpr (opt_end == first) return std::size_t{0};
+    else if constexpr (!is_option<opt_end - 1>()) return std::size_t{0};
+    else if constexpr (opt_end - first >= 2 && is_option<opt_end - 2>()) return std::size_t{2};
+    else return std::size_t{1};
+  }();
+  static constexpr std::size_t last = opt_end - options; // one past the last positional argument
+  static constexpr std::size_t positional = last - first;
+
+  template <std::size_t... I>
+  static constexpr int count_axes(std::index_sequence<I...>) {
+    return (0 + ... + axis_count<arg<last + I>>::value);
+  }
+  template <std::size_t... I>
+  static constexpr int count_keep(std::index_sequence<I...>) {
+    return (0 + ... + (is_keepdims_v<arg<last + I>> ? 1 : 0));
+  }
+  template <std::size_t... I>
+  static constexpr int count_axis_args(std::index_sequence<I...>) {
+    return (0 + ... + (is_axis_v<arg<last + I>> ? 1 : 0));
+  }
+  static constexpr int n_axes = count_axes(std::make_index_sequence<options>{});
+  static constexpr bool keep = count_keep(std::make_index_sequence<options>{}) > 0;
+  static_assert(count_keep(std::make_index_sequence<options>{}) <= 1, "ufx: ufx::keepdims given twice");
+  static_assert(count_axis_args(std::make_index_sequence<options>{}) <= 1,
+                "ufx: give all axes in one ufx::axis{...}, e.g. ufx::axis{0, 2}");
+
+  /// The axes as ints (n_axes of them; none when the call names no axis).
+  template <class Tuple>
+  static void axes(const Tuple& t, int* out) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (
+          [&] {
+            if constexpr (is_axis_v<arg<last + I>>)
+              for (int k = 0; k < axis_count<arg<last + I>>::value; ++k) out[k] = std::get<last + I>(t).v[k];
+          }(),
+          ...);
+    }(std::make_index_sequence<options>{});
+  }
+
+  template <class Tuple>
+  static auto target_ptr(const Tuple& t) {
+    if constexpr (has_target) return &std::get<0>(t);
+    else return static_cast<const void*>(nullptr);
+  }
+  template <class Tuple>
+  static auto out_ptr(const Tuple& t) {
+    if constexpr (has_out) return &std::get<n - 1>(t);
+    else return static_cast<const void*>(nullptr);
+  }
+};
+
+} // namespace ufx::detail

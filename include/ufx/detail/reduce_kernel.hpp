@@ -1,0 +1,211 @@
+#pragma once
+// The reduction kernel every target runs: a map from the inputs' elements to an accumulator
+// value, and the binary operator that combines two accumulators. Host targets call its runs
+// (a vectorisable leaf with independent accumulators, and rows of outputs); device targets call
+// `lane_reduce`, one thread's share of one output.
+#include <type_traits>
+#include <utility>
+
+#include "ufx/config.hpp"
+#include "ufx/detail/loop.hpp"
+#include "ufx/detail/map_kernel.hpp"
+#include "ufx/detail/reduce_plan.hpp"
+#include "ufx/detail/tuple.hpp"
+
+namespace ufx::detail {
+
+/// An operand whose "element" is the loop position itself (argmin / argmax): at(o) is the offset,
+/// so with C-order strides it is the flat index, with a unit stride along one axis the index there.
+struct index_acc {
+  using element_type = const index_t;
+  static constexpr bool is_array = false;
+  index_t base = 0;
+  UFX_HD index_t at(index_t o) const { return base + o; }
+};
+
+// Accessors of one run of elements: unit stride, or strided.
+template <class T>
+struct unit_run {
+  T* p;
+  UFX_HD T& at(index_t i) const { return p[i]; }
+  UFX_HD unit_run skip(index_t n) const { return {p + n}; }
+};
+template <class T>
+struct strided_run {
+  T* p;
+  index_t s;
+  UFX_HD T& at(index_t i) const { return p[i * s]; }
+  UFX_HD strided_run skip(index_t n) const { return {p + n * s, s}; }
+};
+template <class V>
+struct scalar_run {
+  V v;
+  UFX_HD const V& at(index_t) const { return v; }
+  UFX_HD scalar_run skip(index_t) const { return *this; }
+};
+struct index_run {
+  index_t base, s;
+  UFX_HD index_t at(index_t i) const { return base + i * s; }
+  UFX_HD index_run skip(index_t n) const { return {base + n * s, s}; }
+};
+
+template <class T>
+UFX_HD unit_run<T> run_of(const array_acc<T>& a, index_t off, index_t, std::true_type) {
+  return {a.p + off};
+}
+template <class T>
+UFX_HD strided_run<T> run_of(const array_acc<T>& a, index_t off, index_t s, std::false_type) {
+  return {a.p + off, s};
+}
+template <class V, class U>
+UFX_HD scalar_run<V> run_of(const scalar_acc<V>& a, index_t, index_t, U) {
+  return {a.v};
+}
+template <class U>
+UFX_HD index_run run_of(const index_acc& a, index_t off, index_t s, U) {
+  return {a.base + off, U::value ? 1 : s};
+}
+
+/// Independent accumulators per leaf, so the compiler can keep them in vector registers
+/// (32 floats is eight SSE or four AVX registers).
+template <class Acc>
+inline constexpr int reduce_lanes = sizeof(Acc) <= 4 ? 32 : sizeof(Acc) <= 8 ? 16 : 8;
+/// Elements per pairwise leaf: each accumulator sums 16 in sequence, as NumPy's pairwise sum does.
+template <class Acc>
+inline constexpr index_t reduce_leaf = 16 * reduce_lanes<Acc>;
+
+template <class Acc, class F, class Op, class... In>
+struct reduce_kernel {
+  using acc_type = Acc;
+  static constexpr int N = sizeof...(In);
+  F f;
+  Op op;
+  tuple<In...> in;
+
+  UFX_HD Acc combine(const Acc& a, const Acc& b) const { return static_cast<Acc>(op(a, b)); }
+
+  /// The mapped value at per-input offsets `off[0..N)`.
+  UFX_HD Acc at(const index_t* off) const { return at_impl(off, std::index_sequence_for<In...>{}); }
+
+  /// Reduces a run of n >= 1 elements starting at `off` with innermost strides `str`.
+  Acc run(const index_t* off, const index_t* str, bool unit, index_t n) const {
+    if (unit) return run_impl(off, str, n, std::true_type{}, std::index_sequence_for<In...>{});
+    return run_impl(off, str, n, std::false_type{}, std::index_sequence_for<In...>{});
+  }
+
+  /// dst[j] = value(j) (Set) or dst[j] = op(dst[j], value(j)), j < n, along the innermost dimension.
+  template <bool Set>
+  void row(Acc* dst, const index_t* off, const index_t* str, bool unit, index_t n) const {
+    if (unit) row_runs<Set>(dst, n, std::true_type{}, off, str, std::index_sequence_for<In...>{});
+    else row_runs<Set>(dst, n, std::false_type{}, off, str, std::index_sequence_for<In...>{});
+  }
+
+  /// Calls `fn(k, pointer, element_size)` for each array input (k counts inputs from 0).
+  template <class Fn>
+  void for_each_array(Fn&& fn) const {
+    each_array(fn, std::index_sequence_for<In...>{});
+  }
+
+private:
+  template <std::size_t... K>
+  UFX_HD Acc at_impl(const index_t* off, std::index_sequence<K...>) const {
+    return static_cast<Acc>(f(get<K>(in).at(off[K])...));
+  }
+  template <class U, std::size_t... K>
+  Acc run_impl(const index_t* off, const index_t* str, index_t n, U u, std::index_sequence<K...>) const {
+    return pairwise(n, run_of(get<K>(in), off[K], str[K], u)...);
+  }
+
+  // Pairwise summation order (NumPy's): split at a multiple of the lane count until a leaf.
+  template <class... R>
+  Acc pairwise(index_t n, const R&... r) const {
+    if (n <= reduce_leaf<Acc>) return leaf(n, r...);
+    index_t n2 = n / 2;
+    n2 -= n2 % reduce_lanes<Acc>;
+    const Acc a = pairwise(n2, r...);
+    const Acc b = pairwise(n - n2, r.skip(n2)...);
+    return combine(a, b);
+  }
+
+  template <class... R>
+  Acc leaf(index_t n, const R&... r) const {
+    constexpr int L = reduce_lanes<Acc>;
+    if (n < L) {
+      Acc s = static_cast<Acc>(f(r.at(0)...));
+      for (index_t i = 1; i < n; ++i) s = combine(s, static_cast<Acc>(f(r.at(i)...)));
+      return s;
+    }
+    Acc acc[L];
+    for (int j = 0; j < L; ++j) acc[j] = static_cast<Acc>(f(r.at(j)...));
+    index_t i = L;
+    for (; i + L <= n; i += L)
+      for (int j = 0; j < L; ++j) acc[j] = combine(acc[j], static_cast<Acc>(f(r.at(i + j)...)));
+    for (int w = L / 2; w > 0; w /= 2)
+      for (int j = 0; j < w; ++j) acc[j] = combine(acc[j], acc[j + w]);
+    for (; i < n; ++i) acc[0] = combine(acc[0], static_cast<Acc>(f(r.at(i)...)));
+    return acc[0];
+  }
+
+  template <bool Set, class U, std::size_t... K>
+  void row_runs(Acc* dst, index_t n, U u, const index_t* off, const index_t* str, std::index_sequence<K...>) const {
+    row_loop<Set>(dst, n, run_of(get<K>(in), off[K], str[K], u)...);
+  }
+  template <bool Set, class... R>
+  void row_loop(Acc* __restrict dst, index_t n, R... r) const {
+    if constexpr (Set) {
+      for (index_t j = 0; j < n; ++j) dst[j] = static_cast<Acc>(f(r.at(j)...));
+    } else {
+      for (index_t j = 0; j < n; ++j) dst[j] = combine(dst[j], static_cast<Acc>(f(r.at(j)...)));
+    }
+  }
+
+  template <class Fn, std::size_t... K>
+  void each_array(Fn& fn, std::index_sequence<K...>) const {
+    (
+        [&] {
+          using A = std::remove_cvref_t<decltype(get<K>(in))>;
+          if constexpr (A::is_array)
+            fn(static_cast<int>(K), static_cast<const void*>(get<K>(in).p), sizeof(std::remove_cv_t<typename A::element_type>));
+        }(),
+        ...);
+  }
+};
+
+/// The identity map that turns partial results back into a kernel input (device targets'
+/// second level, host targets' combining of partials).
+template <class Acc>
+struct pass_through {
+  UFX_HD Acc operator()(const Acc& a) const { return a; }
+};
+
+/// Reduces positions first, first + step, ... < m of reduced layout `red` for one output (device
+/// threads). Blocks of 8 in sequence, combined pairwise through a binary counter, so a lane's
+/// error grows with the log of its length, as the CPU targets' pairwise order does.
+template <class Kern, int N>
+UFX_HD typename Kern::acc_type lane_reduce(const Kern& k, const layout<N>& red, const index_t* base, index_t first, index_t step,
+                                           index_t m) {
+  using Acc = typename Kern::acc_type;
+  constexpr int block = 8;
+  Acc stack[40];
+  int top = 0;
+  index_t blocks = 0;
+  index_t off[N];
+  index_t p = first;
+  while (p < m) {
+    offsets_at(red, p, base, off);
+    Acc s = k.at(off + 1);
+    p += step;
+    for (int j = 1; j < block && p < m; ++j, p += step) {
+      offsets_at(red, p, base, off);
+      s = k.combine(s, k.at(off + 1));
+    }
+    ++blocks;
+    for (index_t c = blocks; (c & 1) == 0; c >>= 1) s = k.combine(stack[--top], s);
+    stack[top++] = s;
+  }
+  Acc r = stack[--top];
+  while (top > 0) r = k.combine(stack[--top], r);
+  return r;
+}
+
+} // namespace ufx::detail

@@ -1,0 +1,101 @@
+#pragma once
+// Ready binary operators for reductions and scans (public names, declared here so reduce.hpp stays a
+// short contract), and the (value, index) operator behind argmin / argmax.
+#include <type_traits>
+
+#include "ufx/config.hpp"
+
+namespace ufx {
+
+/// `a + b` (the reduction is a sum; bool and small integers add in `int`, as C++ promotes them).
+struct plus {
+  template <class T>
+  UFX_HD constexpr auto operator()(const T& a, const T& b) const {
+    return a + b;
+  }
+};
+
+/// `a * b`.
+struct multiplies {
+  template <class T>
+  UFX_HD constexpr auto operator()(const T& a, const T& b) const {
+    return a * b;
+  }
+};
+
+/// The smaller of `a` and `b`; a NaN on either side wins, as `np.minimum` does.
+struct minimum {
+  template <class T>
+  UFX_HD constexpr T operator()(const T& a, const T& b) const {
+    return (a < b || a != a) ? a : b; // a != a: a is NaN; a NaN b falls through to b
+  }
+};
+
+/// The larger of `a` and `b`; a NaN on either side wins, as `np.maximum` does.
+struct maximum {
+  template <class T>
+  UFX_HD constexpr T operator()(const T& a, const T& b) const {
+    return (a > b || a != a) ? a : b;
+  }
+};
+
+/// `a && b` on truth values (NaN is true, as in NumPy); the result is `bool`.
+struct logical_and {
+  template <class T>
+  UFX_HD constexpr bool operator()(const T& a, const T& b) const {
+    return static_cast<bool>(a) && static_cast<bool>(b);
+  }
+};
+
+/// `a || b` on truth values; the result is `bool`.
+struct logical_or {
+  template <class T>
+  UFX_HD constexpr bool operator()(const T& a, const T& b) const {
+    return static_cast<bool>(a) || static_cast<bool>(b);
+  }
+};
+
+namespace detail {
+
+/// A value and the flat (or along-axis) index it was found at.
+template <class V>
+struct arg_pair {
+  V value;
+  index_t index;
+};
+
+/// Builds an arg_pair from an element and its index (the map of argmin / argmax).
+struct arg_map {
+  template <class V>
+  UFX_HD constexpr arg_pair<V> operator()(const V& v, index_t i) const {
+    return {v, i};
+  }
+};
+
+/// Picks the better of two arg_pairs: the smaller (Max = false) or larger (Max = true) value, a
+/// NaN before any number, and on ties the smaller index. Commutative and associative, so any
+/// order of combination finds NumPy's answer (the first occurrence).
+template <bool Max>
+struct arg_better {
+  template <class V>
+  UFX_HD constexpr arg_pair<V> operator()(const arg_pair<V>& a, const arg_pair<V>& b) const {
+    const bool an = a.value != a.value, bn = b.value != b.value;
+    if (an != bn) return an ? a : b;
+    if (!an) {
+      if (Max ? (b.value < a.value) : (a.value < b.value)) return a;
+      if (Max ? (a.value < b.value) : (b.value < a.value)) return b;
+    }
+    return a.index <= b.index ? a : b;
+  }
+};
+
+/// The index of an arg_pair (the finishing step of argmin / argmax).
+struct arg_index {
+  template <class V>
+  UFX_HD constexpr index_t operator()(const arg_pair<V>& p) const {
+    return p.index;
+  }
+};
+
+} // namespace detail
+} // namespace ufx

@@ -1,0 +1,24 @@
+#pragma once
+// ufx::host: the CPU reduction of serial/reduce.hpp with its tasks (outputs, or nodes of each
+// output's pairwise tree) split across threads. Nodes are combined in the tree's own order, so
+// the result is bitwise that of ufx::serial. Small reductions stay on the calling thread.
+#include "ufx/detail/target/host/parallel.hpp"
+#include "ufx/detail/target/serial/reduce.hpp"
+
+namespace ufx::detail {
+
+struct parallel_exec {
+  int threads() const { return host_threads(); }
+  template <class Body>
+  void operator()(index_t n, Body&& body) const {
+    parallel_ranges(n, body);
+  }
+};
+
+template <class Kern, int N, class OutE, class Fin, class Res>
+void reduce_on(host_t, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin, const Res& empty) {
+  if (plan.outputs() * plan.count() < host_serial_cutoff) cpu_reduce(sequential_exec{}, plan, k, out, fin, empty);
+  else cpu_reduce(parallel_exec{}, plan, k, out, fin, empty);
+}
+
+} // namespace ufx::detail

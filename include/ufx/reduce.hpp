@@ -1,0 +1,109 @@
+#pragma once
+/// \file reduce.hpp
+/// Reductions and scans: the counterpart of Numba's `@cuda.reduce`, NumPy's `ufunc.reduce` /
+/// `ufunc.accumulate` and CuPy's `ReductionKernel`.
+///
+///   auto sum = ufx::reducer([] UFX_HD (float a, float b) { return a + b; }, 0.0f);
+///   float s  = sum(x);                                   // the whole array
+///   float s1 = sum(x, 10.0f);                            // op(init, sum(x)), Numba's init
+///   auto cols = sum(m, ufx::axis{0});                    // along axes
+///   auto k    = sum(a3, ufx::axis{0, 2}, ufx::keepdims); // NumPy's keepdims=True
+///   sum(ufx::host, x);  sum(m, ufx::axis{1}, ufx::out(dst));
+///   float t  = ufx::reduce(x, ufx::maximum{}, -INFINITY);
+///   float d  = ufx::transform_reduce(x, y, mul, ufx::plus{}, 0.0f);   // a dot product
+///   ufx::index_t i = ufx::argmax(x);
+///
+/// Operators. `op(a, b)` must be associative and commutative (any order of combination may be
+/// used, as with CUB and Numba). The accumulator type is `op`'s result on two elements (or two
+/// map results), so `ufx::plus` sums `bool` and small integers in `int`. Ready operators:
+/// `ufx::plus`, `multiplies`, `minimum`, `maximum` (a NaN wins, as `np.minimum` / `np.maximum`),
+/// `logical_and`, `logical_or`.
+///
+/// Results. Without an axis the result is a scalar (copied back from a device). With axes it is
+/// a container by DESIGN.md's rules with the reduced dimensions removed (or kept as 1 with
+/// `ufx::keepdims`); an Eigen input keeps Eigen's shape: axis 0 gives 1 x cols, axis 1 gives
+/// rows x 1, as `colwise()` / `rowwise()` do. `argmin` / `argmax` give `ufx::index_t` positions
+/// (flat C-order without an axis); the first occurrence wins, and a NaN before any number.
+///
+/// Accuracy. Sums run in a pairwise order on every target (leaves of independent accumulators
+/// on the CPU, interleaved lanes on devices), so a float32 sum is as accurate as NumPy's.
+///
+/// Targets. An optional first argument picks the target; without one a call runs where the data
+/// lives, else on `ufx::default_target()`. Strided inputs are not copied on host targets.
+///
+/// Errors. `ufx::shape_error` for an axis out of range, a repeated axis, shapes that do not
+/// broadcast, or an `out` of the wrong shape; `ufx::value_error` for an empty reduction without
+/// identity ("zero-size array to reduction operation which has no identity") and for argmin /
+/// argmax of an empty array; `ufx::device_error` for a target that cannot run here.
+
+#include <type_traits>
+#include <utility>
+
+#include "ufx/axis.hpp"
+#include "ufx/detail/reduce.hpp"
+#include "ufx/detail/reduce_ops.hpp"
+#include "ufx/out.hpp"
+#include "ufx/targets.hpp"
+
+namespace ufx {
+UFX_TU_NAMESPACE_BEGIN
+
+/// What `ufx::reducer` returns: call it like a NumPy reduction.
+template <class Op, class Identity = detail::no_value>
+class reduction {
+public:
+  reduction(Op op, Identity identity) : op_(std::move(op)), identity_(std::move(identity)) {}
+
+  /// `r(x)`, `r(x, init)`, `r(target, x, ...)`, then optionally `ufx::axis{...}`,
+  /// `ufx::keepdims`, `ufx::out(dst)`.
+  template <class... A>
+  decltype(auto) operator()(const A&... args) const {
+    return detail::reducer_call(op_, identity_, args...);
+  }
+
+  const Op& op() const { return op_; }
+
+private:
+  Op op_;
+  Identity identity_;
+};
+
+/// A reduction by `op` whose empty result is `identity`.
+template <class Op, class Identity>
+reduction<std::decay_t<Op>, std::decay_t<Identity>> reducer(Op&& op, Identity&& identity) {
+  return {std::forward<Op>(op), std::forward<Identity>(identity)};
+}
+
+/// A reduction by `op` without identity: reducing an empty array throws ufx::value_error.
+template <class Op>
+reduction<std::decay_t<Op>> reducer(Op&& op) {
+  return {std::forward<Op>(op), detail::no_value{}};
+}
+
+/// `reduce(x, op, identity)` once: `[target,] x, op, identity [, ufx::axis{...}] [, ufx::keepdims] [, ufx::out(dst)]`.
+template <class... A>
+decltype(auto) reduce(const A&... args) {
+  return detail::reduce_call(args...);
+}
+
+/// Maps `map` over the broadcast inputs and reduces the results by `op` without storing them:
+/// `[target,] x, y, ..., map, op, identity [, ufx::axis{...}] [, ufx::keepdims] [, ufx::out(dst)]`.
+template <class... A>
+decltype(auto) transform_reduce(const A&... args) {
+  return detail::transform_reduce_call(args...);
+}
+
+/// Position of the smallest element (flat C order), or along `ufx::axis{k}`; first occurrence wins.
+template <class... A>
+decltype(auto) argmin(const A&... args) {
+  return detail::arg_call<false>(args...);
+}
+
+/// Position of the largest element (flat C order), or along `ufx::axis{k}`; first occurrence wins.
+template <class... A>
+decltype(auto) argmax(const A&... args) {
+  return detail::arg_call<true>(args...);
+}
+
+UFX_TU_NAMESPACE_END
+} // namespace ufx

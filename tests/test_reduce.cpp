@@ -1,0 +1,481 @@
+// ufx::reducer, ufx::reduce, ufx::transform_reduce, ufx::argmin / argmax on every target: values,
+// sizes, axes, result containers, out, errors, accuracy.
+#include "common.hpp"
+
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include <ufx/reduce.hpp>
+
+using ufx_test::error_message;
+
+namespace {
+
+struct abs_f {
+  template <class T>
+  UFX_HD T operator()(T a) const {
+    return a < T(0) ? -a : a;
+  }
+};
+struct mul_f {
+  template <class T>
+  UFX_HD T operator()(T a, T b) const {
+    return a * b;
+  }
+};
+
+const float nan_f = std::numeric_limits<float>::quiet_NaN();
+
+// Sizes around every boundary of the CPU tree (leaves of 512 floats, the host's 2^15 cutoff).
+const int sizes[] = {0, 1, 2, 7, 31, 97, 127, 129, 511, 513, 1023, 1025, 4099, 32767, 32769, 65537, 262147};
+
+std::vector<float> small_ints(int n) {
+  std::vector<float> v(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = static_cast<float>(i % 7 - 3);
+  return v;
+}
+
+// Brute-force reduction of a rank-3 array over the axes in `mask`, in C order of the kept shape.
+template <class T, class Op>
+std::vector<T> reference(const ufx::ndarray<T, 3>& a, unsigned mask, Op op, T identity) {
+  std::array<ufx::index_t, 3> kept{};
+  for (int d = 0; d < 3; ++d) kept[d] = (mask & (1u << d)) ? 1 : a.extent(d);
+  std::vector<T> r(static_cast<std::size_t>(kept[0] * kept[1] * kept[2]), identity);
+  for (ufx::index_t i = 0; i < a.extent(0); ++i)
+    for (ufx::index_t j = 0; j < a.extent(1); ++j)
+      for (ufx::index_t k = 0; k < a.extent(2); ++k) {
+        const ufx::index_t o[3] = {(mask & 1) ? 0 : i, (mask & 2) ? 0 : j, (mask & 4) ? 0 : k};
+        T& t = r[static_cast<std::size_t>((o[0] * kept[1] + o[1]) * kept[2] + o[2])];
+        t = op(t, a(i, j, k));
+      }
+  return r;
+}
+
+template <class C>
+std::vector<double> values_of(const C& c) {
+  return std::vector<double>(c.begin(), c.end());
+}
+
+template <class Target, class A, class T, class... Axis>
+void check_axes(const A& a, unsigned mask, Axis... ax) {
+  auto sum = ufx::reducer(ufx::plus{}, T(0));
+  const auto ref = reference<T>(a, mask, ufx::plus{}, T(0));
+  const auto r = sum(Target{}, a, ufx::axis{ax...});
+  const auto k = sum(Target{}, a, ufx::axis{ax...}, ufx::keepdims);
+  static_assert(std::remove_cvref_t<decltype(k)>::rank == 3);
+  if constexpr (sizeof...(Axis) == 3) { // every axis: a scalar, as NumPy gives
+    static_assert(std::is_same_v<decltype(r), const T>);
+    CHECK(r == ref[0]);
+    CHECK(values_of(k) == values_of(ref));
+    return;
+  } else {
+    static_assert(std::remove_cvref_t<decltype(r)>::rank == 3 - static_cast<int>(sizeof...(Axis)));
+  ufx::index_t expect_size = 1;
+  int j = 0;
+  for (int d = 0; d < 3; ++d) {
+    const bool reduced = (mask >> d) & 1u;
+    CHECK(k.extent(d) == (reduced ? 1 : a.extent(d)));
+    if (!reduced) CHECK(r.extent(j++) == a.extent(d));
+    if (!reduced) expect_size *= a.extent(d);
+  }
+  REQUIRE(r.size() == expect_size);
+  CHECK(values_of(r) == values_of(ref));
+  CHECK(values_of(k) == values_of(ref));
+  }
+}
+
+template <class Target, class T>
+void check_all_axes(const ufx::ndarray<T, 3>& a) {
+  check_axes<Target, ufx::ndarray<T, 3>, T>(a, 1, 0);
+  check_axes<Target, ufx::ndarray<T, 3>, T>(a, 2, 1);
+  check_axes<Target, ufx::ndarray<T, 3>, T>(a, 4, 2);
+  check_axes<Target, ufx::ndarray<T, 3>, T>(a, 3, 0, 1);
+  check_axes<Target, ufx::ndarray<T, 3>, T>(a, 5, 2, 0);
+  check_axes<Target, ufx::ndarray<T, 3>, T>(a, 6, -2, -1);
+  check_axes<Target, ufx::ndarray<T, 3>, T>(a, 7, 0, 1, 2);
+}
+
+template <class T>
+ufx::ndarray<T, 3> sample3(ufx::index_t n0, ufx::index_t n1, ufx::index_t n2) {
+  ufx::ndarray<T, 3> a({n0, n1, n2});
+  for (ufx::index_t i = 0; i < a.size(); ++i) a.data()[i] = static_cast<T>((i * 7919) % 23 - 11);
+  return a;
+}
+
+} // namespace
+
+TEST_CASE_TEMPLATE("a reducer sums std::vectors of every size to a scalar", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto sum = ufx::reducer([] UFX_HD(float a, float b) { return a + b; }, 0.0f);
+  for (int n : sizes) {
+    CAPTURE(n);
+    const auto x = small_ints(n);
+    double expect = 0;
+    for (float v : x) expect += v;
+    const float s = sum(Target{}, x);
+    CHECK(s == expect); // small integers: every order is exact
+  }
+}
+
+TEST_CASE_TEMPLATE("sum(x, init) is op(init, sum(x)) and an empty reduction returns the identity", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto sum = ufx::reducer(ufx::plus{}, 0.0f);
+  const std::vector<float> x{1, 2, 3}, empty;
+  CHECK(sum(Target{}, x, 10.0f) == 16.0f);
+  CHECK(sum(Target{}, empty) == 0.0f);
+  CHECK(sum(Target{}, empty, 5.0f) == 5.0f);
+  auto prod = ufx::reducer(ufx::multiplies{}, 1.0);
+  CHECK(prod(Target{}, std::vector<double>{}) == 1.0);
+  CHECK(prod(Target{}, std::vector<double>{2, 3, 4}, 0.5) == 12.0);
+}
+
+TEST_CASE_TEMPLATE("an empty reduction without identity is a value_error in NumPy's words", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto biggest = ufx::reducer(ufx::maximum{});
+  CHECK(biggest(Target{}, std::vector<float>{3, 9, 2}) == 9.0f);
+  CHECK_THROWS_AS(biggest(Target{}, std::vector<float>{}), ufx::value_error);
+  CHECK(error_message([&] { biggest(Target{}, std::vector<float>{}); })
+            .find("zero-size array to reduction operation which has no identity") != std::string::npos);
+  CHECK(biggest(Target{}, std::vector<float>{}, 4.0f) == 4.0f); // an init stands in for the identity
+  // NumPy raises even when there are no outputs, as long as the reduced extent is zero
+  ufx::ndarray<float, 2> none({0, 0});
+  CHECK_THROWS_AS(biggest(Target{}, none, ufx::axis{1}), ufx::value_error);
+  ufx::ndarray<float, 2> rows0({0, 3});
+  CHECK(biggest(Target{}, rows0, ufx::axis{1}).size() == 0);
+}
+
+TEST_CASE_TEMPLATE("every axis combination of a rank-3 array, with and without keepdims", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  check_all_axes<Target>(sample3<int>(2, 3, 5));
+  check_all_axes<Target>(sample3<double>(3, 1, 4)); // an extent-1 dimension
+  check_all_axes<Target>(sample3<double>(37, 29, 67)); // above the host's serial cutoff
+  check_all_axes<Target>(sample3<double>(2, 3, 8193)); // long reductions with few outputs
+  check_all_axes<Target>(sample3<double>(4099, 2, 3)); // a long outer axis, tiny inner ones
+}
+
+TEST_CASE_TEMPLATE("zero-size dimensions give empty results or identities", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  check_all_axes<Target>(sample3<int>(0, 3, 4));
+  check_all_axes<Target>(sample3<int>(2, 0, 4));
+  auto sum = ufx::reducer(ufx::plus{}, 0);
+  const auto r = sum(Target{}, sample3<int>(2, 0, 4), ufx::axis{1});
+  REQUIRE(r.shape() == std::array<ufx::index_t, 2>{2, 4});
+  for (int v : r) CHECK(v == 0);
+}
+
+TEST_CASE_TEMPLATE("axis errors are shape_errors in NumPy's words", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto sum = ufx::reducer(ufx::plus{}, 0);
+  const auto a = sample3<int>(2, 3, 4);
+  CHECK_THROWS_AS(sum(Target{}, a, ufx::axis{3}), ufx::shape_error);
+  CHECK(error_message([&] { sum(Target{}, a, ufx::axis{3}); }).find("axis 3 is out of bounds for array of dimension 3") !=
+        std::string::npos);
+  CHECK(error_message([&] { sum(Target{}, a, ufx::axis{-4}); }).find("axis -4 is out of bounds") != std::string::npos);
+  CHECK_THROWS_AS(sum(Target{}, a, ufx::axis{0, -3}), ufx::shape_error);
+  CHECK(error_message([&] { sum(Target{}, a, ufx::axis{1, 1}); }).find("duplicate value in 'axis'") != std::string::npos);
+}
+
+TEST_CASE_TEMPLATE("a vector reduced along axis 0 gives a scalar, or a one-element vector with keepdims", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto sum = ufx::reducer(ufx::plus{}, 0.0f);
+  const std::vector<float> x{1, 2, 3, 4};
+  const float s = sum(Target{}, x, ufx::axis{0});
+  CHECK(s == 10.0f);
+  const std::vector<float> k = sum(Target{}, x, ufx::keepdims);
+  CHECK(k == std::vector<float>{10.0f});
+}
+
+TEST_CASE_TEMPLATE("Eigen axis reductions keep Eigen's shapes, as colwise() and rowwise() do", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto sum = ufx::reducer(ufx::plus{}, 0.0);
+  Eigen::MatrixXd A(5, 7);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 7; ++j) A(i, j) = 10 * i + j;
+  Eigen::MatrixXd c = sum(Target{}, A, ufx::axis{0});
+  static_assert(std::is_same_v<decltype(sum(Target{}, A, ufx::axis{0})), Eigen::MatrixXd>);
+  REQUIRE(c.rows() == 1);
+  REQUIRE(c.cols() == 7);
+  CHECK(c == A.colwise().sum());
+  Eigen::MatrixXd r = sum(Target{}, A, ufx::axis{1});
+  REQUIRE(r.rows() == 5);
+  REQUIRE(r.cols() == 1);
+  CHECK(r == A.rowwise().sum());
+  CHECK(sum(Target{}, A) == A.sum());
+  Eigen::ArrayXXd arr = A.array();
+  auto ra = sum(Target{}, arr, ufx::axis{1});
+  static_assert(std::is_same_v<decltype(ra), Eigen::ArrayXXd>);
+  CHECK((ra == arr.rowwise().sum()).all());
+}
+
+TEST_CASE_TEMPLATE("strided Eigen inputs (blocks, transposes, row-major) reduce in place", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto sum = ufx::reducer(ufx::plus{}, 0.0);
+  Eigen::MatrixXd A(40, 300);
+  for (int i = 0; i < 40; ++i)
+    for (int j = 0; j < 300; ++j) A(i, j) = (i * 31 + j * 17) % 13 - 6;
+  const auto blk = A.block(3, 5, 30, 290);
+  CHECK(sum(Target{}, blk) == blk.sum());
+  CHECK(Eigen::MatrixXd(sum(Target{}, blk, ufx::axis{0})) == blk.colwise().sum());
+  CHECK(Eigen::MatrixXd(sum(Target{}, blk, ufx::axis{1})) == blk.rowwise().sum());
+  CHECK(Eigen::MatrixXd(sum(Target{}, A.transpose(), ufx::axis{0})) == A.transpose().colwise().sum());
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> Ar = A;
+  CHECK(Eigen::MatrixXd(sum(Target{}, Ar, ufx::axis{0})) == A.colwise().sum());
+  CHECK(Eigen::MatrixXd(sum(Target{}, Ar.block(1, 2, 20, 200), ufx::axis{1})) == A.block(1, 2, 20, 200).rowwise().sum());
+}
+
+TEST_CASE_TEMPLATE("minimum and maximum propagate NaN as np.minimum and np.maximum do", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  const float inf = std::numeric_limits<float>::infinity();
+  auto lo = ufx::reducer(ufx::minimum{}, inf);
+  auto hi = ufx::reducer(ufx::maximum{}, -inf);
+  for (int n : {1, 2, 33, 1000, 70001}) {
+    for (int at : {0, n / 2, n - 1}) {
+      CAPTURE(n);
+      CAPTURE(at);
+      auto x = small_ints(n);
+      x[static_cast<std::size_t>(at)] = nan_f;
+      CHECK(std::isnan(lo(Target{}, x)));
+      CHECK(std::isnan(hi(Target{}, x)));
+    }
+    const auto x = small_ints(n);
+    CHECK(lo(Target{}, x) == -3.0f);
+    CHECK(hi(Target{}, x) == (n >= 7 ? 3.0f : static_cast<float>(n - 1 - 3)));
+  }
+  ufx::ndarray<float, 2> m({3, 4}, 1.0f);
+  m(1, 2) = nan_f;
+  m(2, 0) = -5.0f;
+  const auto cols = lo(Target{}, m, ufx::axis{0});
+  CHECK(cols(0) == -5.0f);
+  CHECK(cols(1) == 1.0f);
+  CHECK(std::isnan(cols(2)));
+  const auto rows = hi(Target{}, m, ufx::axis{1});
+  CHECK(rows(0) == 1.0f);
+  CHECK(std::isnan(rows(1)));
+  CHECK(rows(2) == 1.0f);
+}
+
+TEST_CASE_TEMPLATE("integer, bool and double reductions keep their types", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  std::vector<std::int8_t> small(1000, 100);
+  const auto s8 = ufx::reduce(Target{}, small, ufx::plus{}, 0);
+  static_assert(std::is_same_v<decltype(s8), const int>); // int8 + int8 is int in C++, so no overflow
+  CHECK(s8 == 100000);
+  std::vector<std::uint32_t> u{4000000000u, 100u, 5u};
+  CHECK(ufx::reduce(Target{}, u, ufx::maximum{}, 0u) == 4000000000u);
+  CHECK(ufx::reduce(Target{}, u, ufx::minimum{}, ~0u) == 5u);
+  ufx::ndarray<bool, 1> flags({5}, true);
+  CHECK(ufx::reduce(Target{}, flags, ufx::logical_and{}, true) == true);
+  CHECK(ufx::reduce(Target{}, flags, ufx::plus{}, 0) == 5); // bool sums count, as np.sum does
+  flags(3) = false;
+  CHECK(ufx::reduce(Target{}, flags, ufx::logical_and{}, true) == false);
+  CHECK(ufx::reduce(Target{}, flags, ufx::logical_or{}, false) == true);
+  std::vector<double> d(100001, 0.5);
+  CHECK(ufx::reduce(Target{}, d, ufx::plus{}, 0.0) == 50000.5);
+  std::vector<long long> big{1ll << 40, 1ll << 41};
+  CHECK(ufx::reduce(Target{}, big, ufx::plus{}, 0ll) == (1ll << 40) + (1ll << 41));
+}
+
+TEST_CASE_TEMPLATE("out writes an axis reduction into existing containers", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto sum = ufx::reducer(ufx::plus{}, 0);
+  const auto a = sample3<int>(3, 4, 5);
+  const auto ref = reference<int>(a, 2, ufx::plus{}, 0);
+  ufx::ndarray<int, 2> dst({3, 5}, -1);
+  sum(Target{}, a, ufx::axis{1}, ufx::out(dst));
+  CHECK(values_of(dst) == values_of(ref));
+  ufx::ndarray<long long, 3> keep({3, 1, 5}, -1); // keepdims shape, a wider type (same kind)
+  sum(Target{}, a, ufx::axis{1}, ufx::out(keep));
+  CHECK(values_of(keep) == values_of(ref));
+  Eigen::MatrixXd A = Eigen::MatrixXd::Constant(4, 6, 1.5);
+  Eigen::RowVectorXd cs(6);
+  ufx::reduce(Target{}, A, ufx::plus{}, 0.0, ufx::axis{0}, ufx::out(cs));
+  CHECK(cs == A.colwise().sum());
+  Eigen::MatrixXd big = Eigen::MatrixXd::Zero(8, 8); // into a block of a bigger matrix
+  ufx::reduce(Target{}, A, ufx::plus{}, 0.0, ufx::axis{1}, ufx::out(big.block(2, 3, 4, 1)));
+  CHECK(big.block(2, 3, 4, 1) == A.rowwise().sum());
+  CHECK(big.sum() == A.sum());
+  ufx::ndarray<int, 0> scalar(std::array<ufx::index_t, 0>{});
+  sum(Target{}, a, ufx::out(scalar));
+  CHECK(scalar() == reference<int>(a, 7, ufx::plus{}, 0)[0]);
+  ufx::ndarray<int, 1> wrong({4});
+  CHECK_THROWS_AS(sum(Target{}, a, ufx::axis{1}, ufx::out(wrong)), ufx::shape_error);
+  CHECK(error_message([&] { sum(Target{}, a, ufx::axis{1}, ufx::out(wrong)); }).find("wrong number of dimensions") !=
+        std::string::npos);
+  CHECK(error_message([&] { sum(Target{}, a, ufx::axis{1}, ufx::out(dst)); }) == "<no exception>");
+  ufx::ndarray<int, 2> wrong2({3, 4});
+  CHECK(error_message([&] { sum(Target{}, a, ufx::axis{1}, ufx::out(wrong2)); }).find("(3,4)") != std::string::npos);
+}
+
+TEST_CASE_TEMPLATE("device operands give device arrays and scalars copied back", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  if constexpr (Target::space == ufx::memory_space::host) return;
+  else {
+    auto sum = ufx::reducer(ufx::plus{}, 0);
+    const auto a = sample3<int>(4, 5, 6);
+    auto d = ufx::to_device(a, Target{});
+    CHECK(sum(d) == reference<int>(a, 7, ufx::plus{}, 0)[0]);
+    auto r = sum(d, ufx::axis{0, 2});
+    static_assert(std::is_same_v<decltype(r), ufx::device_array<int, 1>>);
+    CHECK(r.space() == Target::space);
+    CHECK(values_of(r.to_host()) == values_of(reference<int>(a, 5, ufx::plus{}, 0)));
+    CHECK(sum(ufx::host, d) == sum(d)); // a host target stages the device operand back
+  }
+}
+
+TEST_CASE_TEMPLATE("host-memory inputs reach device targets staged, never as host pointers", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  const auto x = small_ints(1000);
+  const auto before = ufx::detail::sim_stats();
+  const float s = ufx::reduce(Target{}, x, ufx::plus{}, 0.0f);
+  const auto after = ufx::detail::sim_stats();
+  CHECK(s == -3.0f); // 1000 = 142 * 7 + 6: whole cycles sum to 0, then -3 -2 -1 0 1 2
+  const long staged = after.host_to_device - before.host_to_device;
+  CHECK(staged == (std::is_same_v<Target, ufx::sim_t> ? 1 : 0));
+  CHECK(after.live_allocations == before.live_allocations);
+  if constexpr (std::is_same_v<Target, ufx::sim_t>) {
+    // the launch check itself: a host pointer handed to the sim reduction is caught, with its operand named
+    ufx::detail::layout<2> L;
+    L.rank = 1;
+    L.shape[0] = 10;
+    L.stride[1][0] = 1;
+    const auto plan = ufx::detail::make_reduce_plan(L, 1u, 1);
+    using kernel = ufx::detail::reduce_kernel<float, ufx::detail::identity, ufx::plus, ufx::detail::array_acc<const float>>;
+    const kernel k{ufx::detail::identity{}, ufx::plus{}, ufx::detail::make_tuple(ufx::detail::array_acc<const float>{x.data()})};
+    auto out = ufx::device_array<float, 1>({1}, ufx::sim);
+    CHECK(error_message([&] { ufx::detail::reduce_on(ufx::sim, plan, k, out.data(), ufx::detail::pass_through<float>{}, 0.0f); })
+              .find("input 0 points to host memory") != std::string::npos);
+  }
+}
+
+TEST_CASE_TEMPLATE("transform_reduce maps broadcast inputs without materialising them", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  std::vector<double> x(1001), y(1001);
+  for (int i = 0; i < 1001; ++i) x[i] = i % 5 - 2, y[i] = i % 3;
+  double dot = 0, l1 = 0;
+  for (int i = 0; i < 1001; ++i) dot += x[i] * y[i], l1 += std::abs(x[i]);
+  CHECK(ufx::transform_reduce(Target{}, x, y, mul_f{}, ufx::plus{}, 0.0) == dot);
+  CHECK(ufx::transform_reduce(Target{}, x, abs_f{}, ufx::plus{}, 0.0) == l1);
+  CHECK(ufx::transform_reduce(Target{}, x, 2.0, mul_f{}, ufx::plus{}, 0.0) == 2 * [&] { double s = 0; for (double v : x) s += v; return s; }());
+  // (3,1) * (1,4) broadcast to (3,4), reduced along each axis
+  ufx::ndarray<double, 2> col({3, 1}), row({1, 4});
+  for (int i = 0; i < 3; ++i) col(i, 0) = i + 1;
+  for (int j = 0; j < 4; ++j) row(0, j) = 10 * (j + 1);
+  const auto per_row = ufx::transform_reduce(Target{}, col, row, mul_f{}, ufx::plus{}, 0.0, ufx::axis{1});
+  REQUIRE(per_row.shape() == std::array<ufx::index_t, 1>{3});
+  for (int i = 0; i < 3; ++i) CHECK(per_row(i) == (i + 1) * 100.0);
+  const auto per_col = ufx::transform_reduce(Target{}, col, row, mul_f{}, ufx::maximum{}, 0.0, ufx::axis{0}, ufx::keepdims);
+  REQUIRE(per_col.shape() == std::array<ufx::index_t, 2>{1, 4});
+  for (int j = 0; j < 4; ++j) CHECK(per_col(0, j) == 30.0 * (j + 1));
+  CHECK_THROWS_AS(ufx::transform_reduce(Target{}, x, std::vector<double>(3), mul_f{}, ufx::plus{}, 0.0), ufx::shape_error);
+}
+
+TEST_CASE_TEMPLATE("argmin and argmax find the first occurrence, and NaN first", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  for (int n : {1, 2, 31, 513, 70001}) {
+    CAPTURE(n);
+    auto x = small_ints(n);
+    CHECK(ufx::argmin(Target{}, x) == 0); // i % 7 - 3 is smallest first at i = 0, largest at i = 6
+    CHECK(ufx::argmax(Target{}, x) == (n > 6 ? 6 : n - 1));
+    if (n > 2) {
+      x[static_cast<std::size_t>(n - 2)] = nan_f;
+      x[static_cast<std::size_t>(n - 1)] = nan_f;
+      CHECK(ufx::argmin(Target{}, x) == n - 2);
+      CHECK(ufx::argmax(Target{}, x) == n - 2);
+    }
+  }
+  ufx::ndarray<int, 2> m({3, 4}, 0);
+  m(0, 3) = -1;
+  m(2, 3) = -1;
+  m(1, 1) = 7;
+  m(2, 2) = 7;
+  CHECK(ufx::argmin(Target{}, m) == 3);
+  CHECK(ufx::argmax(Target{}, m) == 5);
+  const auto c = ufx::argmin(Target{}, m, ufx::axis{0});
+  static_assert(std::is_same_v<decltype(c), const ufx::ndarray<ufx::index_t, 1>>);
+  CHECK(values_of(c) == std::vector<double>{0, 0, 0, 0});
+  const auto r = ufx::argmax(Target{}, m, ufx::axis{-1});
+  CHECK(values_of(r) == std::vector<double>{0, 1, 2});
+  Eigen::MatrixXf E = Eigen::MatrixXf::Zero(3, 2);
+  E(2, 0) = 4;
+  E(1, 1) = 5;
+  const auto ec = ufx::argmax(Target{}, E, ufx::axis{0}); // Eigen's shape: 1 x cols
+  CHECK(ec.rows() == 1);
+  CHECK(ec(0, 0) == 2);
+  CHECK(ec(0, 1) == 1);
+  CHECK(ufx::argmax(Target{}, E) == 3); // flat C order: (1, 1)
+  CHECK_THROWS_AS(ufx::argmin(Target{}, std::vector<float>{}), ufx::value_error);
+  CHECK(error_message([&] { ufx::argmax(Target{}, std::vector<float>{}); }).find("attempt to get argmax of an empty sequence") !=
+        std::string::npos);
+}
+
+TEST_CASE_TEMPLATE("host reductions are bitwise those of serial, for any split", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  if constexpr (!std::is_same_v<Target, ufx::host_t>) return;
+  else {
+    std::vector<float> x(1 << 20);
+    std::uint32_t s = 1;
+    for (float& v : x) v = static_cast<float>((s = s * 1664525u + 1013904223u) >> 8) / 16777216.0f - 0.5f;
+    CHECK(ufx::reduce(ufx::host, x, ufx::plus{}, 0.0f) == ufx::reduce(ufx::serial, x, ufx::plus{}, 0.0f));
+    ufx::ndview<const float, 2> m(x.data(), {1024, 1024});
+    CHECK(values_of(ufx::reduce(ufx::host, m, ufx::plus{}, 0.0f, ufx::axis{0})) ==
+          values_of(ufx::reduce(ufx::serial, m, ufx::plus{}, 0.0f, ufx::axis{0})));
+    ufx::ndview<const float, 2> tall(x.data(), {1 << 18, 4});
+    CHECK(values_of(ufx::reduce(ufx::host, tall, ufx::plus{}, 0.0f, ufx::axis{0})) ==
+          values_of(ufx::reduce(ufx::serial, tall, ufx::plus{}, 0.0f, ufx::axis{0})));
+  }
+}
+
+namespace {
+std::uint64_t splitmix64(std::uint64_t& s) {
+  s += 0x9E3779B97F4A7C15ull;
+  std::uint64_t z = s;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+} // namespace
+
+TEST_CASE_TEMPLATE("a float32 sum of 2^22 normals is no less accurate than np.sum's", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  std::ifstream f(UFX_TEST_DATA_DIR "/numpy_reduce_cases.txt");
+  REQUIRE(f.good());
+  std::string line, word;
+  std::uint64_t seed = 0;
+  long n = 0;
+  double ref = 0, np_sum = 0, np_err = 0;
+  while (std::getline(f, line)) {
+    std::istringstream in(line);
+    if (in >> word && word == "accuracy") {
+      in >> seed >> n >> ref >> np_sum >> np_err;
+      break;
+    }
+  }
+  REQUIRE(n == (1 << 22));
+  // The generator of tests/gen_numpy_reduce.py: splitmix64 + Box-Muller with the C library's log and cos.
+  std::vector<float> x(static_cast<std::size_t>(n));
+  std::uint64_t s = seed;
+  for (float& v : x) {
+    const std::uint64_t a = splitmix64(s), b = splitmix64(s);
+    const double u1 = static_cast<double>((a >> 11) + 1) * (1.0 / 9007199254740992.0);
+    const double u2 = static_cast<double>(b >> 11) * (1.0 / 9007199254740992.0);
+    v = static_cast<float>(std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2));
+  }
+  double exact = 0, c = 0; // Neumaier's compensated sum: the float64 reference
+  for (float v : x) {
+    const double t = exact + v;
+    c += std::abs(exact) >= std::abs(v) ? (exact - t) + v : (v - t) + exact;
+    exact = t;
+  }
+  exact += c;
+  REQUIRE_MESSAGE(std::abs(exact - ref) <= 1e-12 * std::abs(ref), "the regenerated data differs from NumPy's");
+  const float ours = ufx::reducer([] UFX_HD(float p, float q) { return p + q; }, 0.0f)(Target{}, x);
+  const double err = std::abs(static_cast<double>(ours) - ref) / std::abs(ref);
+  MESSAGE("relative error " << err << " (np.sum " << np_err << ")");
+  CHECK(err <= np_err);
+  const float naive = [&] { float t = 0; for (float v : x) t += v; return t; }();
+  CHECK(std::abs(static_cast<double>(naive) - ref) / std::abs(ref) > 10 * np_err); // the test can tell orders apart
+}
