@@ -11,6 +11,7 @@
 ///   sum(ufx::host, x);  sum(m, ufx::axis{1}, ufx::out(dst));
 ///   float t  = ufx::reduce(x, ufx::maximum{}, -INFINITY);
 ///   float d  = ufx::transform_reduce(x, y, mul, ufx::plus{}, 0.0f);   // a dot product
+///   auto c   = ufx::accumulate(x, ufx::plus{});                         // np.add.accumulate
 ///   ufx::index_t i = ufx::argmax(x);
 ///
 /// Operators. `op(a, b)` must be associative and commutative (any order of combination may be
@@ -42,6 +43,7 @@
 #include "ufx/axis.hpp"
 #include "ufx/detail/reduce.hpp"
 #include "ufx/detail/reduce_ops.hpp"
+#include "ufx/detail/reduce_scan.hpp"
 #include "ufx/out.hpp"
 #include "ufx/targets.hpp"
 
@@ -91,6 +93,13 @@ decltype(auto) reduce(const A&... args) {
 template <class... A>
 decltype(auto) transform_reduce(const A&... args) {
   return detail::transform_reduce_call(args...);
+}
+
+/// Inclusive scan along one axis (axis 0 by default), as `np.add.accumulate`:
+/// `[target,] x, op [, ufx::axis{k}] [, ufx::out(dst)]`. The result has x's shape.
+template <class... A>
+decltype(auto) accumulate(const A&... args) {
+  return detail::accumulate_call(args...);
 }
 
 /// Position of the smallest element (flat C order), or along `ufx::axis{k}`; first occurrence wins.

@@ -1,0 +1,16 @@
+#pragma once
+// ufx::host: the CPU scan of serial/scan.hpp with lines (or rows of lines, or blocks of a few long
+// lines) split across threads. Small scans stay on the calling thread.
+#include "ufx/detail/target/host/parallel.hpp"
+#include "ufx/detail/target/host/reduce.hpp"
+#include "ufx/detail/target/serial/scan.hpp"
+
+namespace ufx::detail {
+
+template <class Kern, int N, class OutE>
+void scan_on(host_t, const scan_plan<N>& plan, const Kern& k, OutE* out) {
+  if (plan.count() * plan.len < host_serial_cutoff) cpu_scan_run(sequential_exec{}, plan, k, out);
+  else cpu_scan_run(parallel_exec{}, plan, k, out);
+}
+
+} // namespace ufx::detail
