@@ -4,6 +4,7 @@
 #include "ufx/config.hpp"
 #include "ufx/device_array.hpp"
 #include "ufx/errors.hpp"
+#include "ufx/guvectorize.hpp"
 #include "ufx/ndarray.hpp"
 #include "ufx/ndview.hpp"
 #include "ufx/out.hpp"

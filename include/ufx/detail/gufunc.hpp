@@ -1,0 +1,317 @@
+#pragma once
+// The body of ufx::guvectorize: the five steps of a call for a function of core blocks.
+//   1. adapt   each argument (detail/adapt.hpp);
+//   2. shape   bind core dimensions, broadcast loop dimensions (detail/gufunc_shape.hpp);
+//   3. place   pick the target (detail/call.hpp), stage operands into its memory space
+//              (detail/elementwise.hpp, detail/transfer.hpp);
+//   4. run     the gufunc kernel over the loop dimensions (detail/gufunc_kernel.hpp, target/*/gufunc.hpp);
+//   5. return  the outputs in the container result_rule picks (detail/result.hpp), or into `out`.
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "ufx/detail/adapt.hpp"
+#include "ufx/detail/broadcast.hpp"
+#include "ufx/detail/call.hpp"
+#include "ufx/detail/elementwise.hpp"
+#include "ufx/detail/gufunc_kernel.hpp"
+#include "ufx/detail/gufunc_shape.hpp"
+#include "ufx/detail/gufunc_types.hpp"
+#include "ufx/detail/loop.hpp"
+#include "ufx/detail/result.hpp"
+#include "ufx/detail/target/cuda/gufunc.hpp"
+#include "ufx/detail/target/host/gufunc.hpp"
+#include "ufx/detail/target/serial/gufunc.hpp"
+#include "ufx/detail/target/sim/gufunc.hpp"
+#include "ufx/detail/transfer.hpp"
+#include "ufx/out.hpp"
+
+namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
+
+template <class Op>
+dims gufunc_operand_shape(const Op& op) {
+  if constexpr (is_scalar_operand<Op>::value) return dims{};
+  else return dims(op.view.shape());
+}
+
+// ---- step 3: staging helpers particular to gufuncs
+
+/// Reads an input from a copy when its reach (loop and core) overlaps an output's: a core
+/// function may read any element of its input core after writing its output core, so the
+/// elementwise exception (exactly the same elements) does not apply.
+template <class Op, class Staged, std::size_t... J>
+void gufunc_resolve_overlap(Op& op, const Staged& staged, std::index_sequence<J...>) {
+  if constexpr (!is_scalar_operand<Op>::value) {
+    if (op.view.size() == 0) return;
+    auto overlaps = [&](const auto& out) {
+      if (out.size() == 0) return false;
+      const auto [ilo, ihi] = byte_range(op.view);
+      const auto [olo, ohi] = byte_range(out);
+      return ilo < ohi && olo < ihi;
+    };
+    if (!(overlaps(std::get<J>(staged).view) || ...)) return;
+    auto buf = std::make_shared<buffer<typename Op::value_type>>(op.space, op.view.size());
+    ndview<typename Op::value_type, Op::rank> dst(buf->data(), op.view.shape());
+    copy_within(op.space, dst, op.view);
+    op.view = dst;
+    op.keep = std::move(buf);
+  }
+}
+
+/// Operand k's loop strides (its leading R - c dimensions, aligned right against the loop) and
+/// core strides (its last c dimensions) into the layout and the kernel.
+template <int CoreRank, int N, class View, class Kernel>
+void gufunc_set_strides(layout<N>& L, Kernel& kernel, int k, const View& v) {
+  constexpr int R = View::rank, core_rank = CoreRank;
+  constexpr int lr = R - core_rank;
+  for (int d = 0; d < L.rank; ++d) L.stride[k][d] = 0;
+  if constexpr (lr >= 0) { // else the shape step has thrown
+    for (int j = 0; j < lr; ++j) L.stride[k][L.rank - lr + j] = v.extent(j) == 1 ? 0 : v.stride(j);
+    for (int j = 0; j < core_rank; ++j) kernel.core_stride[k][j] = v.stride(lr + j);
+  }
+}
+
+/// True when the last `core_rank` dimensions of v are dense and row-major.
+template <int CoreRank, class View>
+bool core_dense(const View& v) {
+  constexpr int R = View::rank;
+  if constexpr (R < CoreRank) return false; // the shape step has thrown
+  index_t s = 1;
+  for (int j = R - 1; j >= R - CoreRank; --j) {
+    if (v.extent(j) != 1 && v.stride(j) != s) return false;
+    s *= v.extent(j);
+  }
+  return true;
+}
+
+template <class Sig, class Tag, class F, class Outs, class Ins, class Staged, std::size_t... A, std::size_t... B>
+void gufunc_exec_impl(Tag tag, const F& f, const gufunc_shape& g, Ins& ins, Staged& staged, std::index_sequence<A...>,
+                      std::index_sequence<B...>) {
+  constexpr int NOut = sizeof...(A);
+  constexpr int NIn = sizeof...(B);
+  constexpr int N = NOut + NIn;
+  const memory_space space = Tag::space;
+  (stage_input(std::get<B>(ins), space), ...);
+  (gufunc_resolve_overlap(std::get<B>(ins), staged, std::index_sequence<A...>{}), ...);
+
+  using kernel_t = gufunc_kernel<Sig, F, NOut, array_acc<typename std::tuple_element_t<A, Outs>::element_type>...,
+                                 decltype(make_acc(std::get<B>(ins)))...>;
+  kernel_t kernel{
+      f, make_tuple(array_acc<typename std::tuple_element_t<A, Outs>::element_type>{std::get<A>(staged).view.data()}...,
+                    make_acc(std::get<B>(ins))...)};
+  for (int d = 0; d < Sig::ndims; ++d) kernel.dim_size[d] = g.dim_size[d];
+
+  layout<N> L;
+  L.rank = g.loop.rank;
+  for (int d = 0; d < L.rank; ++d) L.shape[d] = g.loop[d];
+  bool dense = true;
+  (
+      [&] {
+        constexpr int c = Sig::core_rank(NIn + static_cast<int>(A));
+        gufunc_set_strides<c>(L, kernel, static_cast<int>(A), std::get<A>(staged).view);
+        dense = dense && core_dense<c>(std::get<A>(staged).view);
+      }(),
+      ...);
+  (
+      [&] {
+        using Op = std::remove_cvref_t<decltype(std::get<B>(ins))>;
+        constexpr int k = NOut + static_cast<int>(B);
+        if constexpr (is_scalar_operand<Op>::value) {
+          L.scalar_mask |= 1u << k;
+          for (int d = 0; d < L.rank; ++d) L.stride[k][d] = 0;
+        } else {
+          constexpr int c = Sig::core_rank(static_cast<int>(B));
+          gufunc_set_strides<c>(L, kernel, k, std::get<B>(ins).view);
+          dense = dense && core_dense<c>(std::get<B>(ins).view);
+        }
+      }(),
+      ...);
+
+  simplify(L);
+  run_gufunc(tag, L, kernel, dense, g.work);
+  (copy_back(std::get<A>(staged), space), ...);
+}
+
+/// Steps 3 and 4: runs `f` over the loop on `tag`, reading `ins` and writing `outs` (array
+/// operands in any space). Nothing is written unless every check has passed.
+template <class Sig, class Tag, class F, class Outs, class Ins>
+void gufunc_exec(Tag tag, const F& f, const gufunc_shape& g, Outs& outs, Ins& ins) {
+  if (g.loop.size() == 0) return; // zero-size loop dimensions: fn is never called
+  if (Tag::space == memory_space::cuda) require_space(Tag::space);
+  auto staged = std::apply([&](auto&... o) { return std::make_tuple(stage_output(o, Tag::space)...); }, outs);
+  gufunc_exec_impl<Sig, Tag, F, Outs>(tag, f, g, ins, staged, std::make_index_sequence<std::tuple_size_v<Outs>>{},
+                                      std::make_index_sequence<std::tuple_size_v<Ins>>{});
+}
+
+// ---- step 5: result containers
+
+/// The container of a result of element type T and rank R: result_rule's, except that a rank-0
+/// result off the device is a plain T (as NumPy returns a scalar) and a result of rank > 0 from
+/// scalar operands only is an ndarray.
+template <class T, int R, class... Args>
+struct gufunc_result {
+  using rule = result_rule<T, R, Args...>;
+  static constexpr bool scalar = R == 0 && !rule::any_device;
+  using type = std::conditional_t<scalar, T, std::conditional_t<rule::arrays == 0, ndarray<T, R>, typename rule::type>>;
+
+  static type make(const std::array<index_t, R>& shape, memory_space space) {
+    if constexpr (scalar) return T{};
+    else if constexpr (rule::arrays == 0) return ndarray<T, R>(shape);
+    else return rule::make(dims(shape), space);
+  }
+};
+
+template <class X>
+auto result_operand(X& x) {
+  if constexpr (std::is_arithmetic_v<X>) return array_operand<X, 0>{ndview<X, 0>(&x, {}), memory_space::host, {}};
+  else return adapter<X>::out(x);
+}
+
+// ---- the call
+
+/// Everything about a call that is known from the types: element types, ranks, the checks.
+/// Instantiated only when the call passes as many inputs as the signature has.
+template <class Sig, class F, class OutT, class... Args>
+struct gufunc_call_info {
+  static constexpr int NIn = Sig::nin;
+  static constexpr int NOut = Sig::nout;
+  template <int S>
+  using in_value =
+      typename decltype(adapt_in(std::declval<const std::tuple_element_t<S, std::tuple<Args...>>&>()))::value_type;
+
+  static constexpr bool has_out = !std::is_void_v<OutT>;
+  static constexpr int destinations = [] {
+    if constexpr (has_out) return static_cast<int>(std::tuple_size_v<decltype(std::declval<OutT&>().dst)>);
+    else return NOut;
+  }();
+  template <int J>
+  static auto dst_type() {
+    if constexpr (has_out)
+      return std::type_identity<typename decltype(adapt_out(std::get<J>(std::declval<OutT&>().dst)))::value_type>{};
+    else return std::type_identity<void>{};
+  }
+  template <int J>
+  static auto out_type() {
+    if constexpr (has_out && !fn_params<F>::known) return dst_type<J>();
+    else
+      return std::type_identity<typename gufunc_out_type<
+          Sig, F, J, typename decltype(adapt_in(std::declval<const Args&>()))::value_type...>::type>{};
+  }
+  template <int J>
+  using out_value = typename decltype(out_type<J>())::type;
+
+  /// Loop rank of the call without `out`: the longest loop part of any input.
+  static constexpr int loop_rank() {
+    int r = 0, s = 0;
+    ((r = std::max(r, decltype(adapt_in(std::declval<const Args&>()))::rank - Sig::core_rank(s++))), ...);
+    return r;
+  }
+
+  static constexpr bool invocable() {
+    return []<std::size_t... I, std::size_t... J>(std::index_sequence<I...>, std::index_sequence<J...>) {
+      return std::is_invocable_v<const F&, gufunc_in_arg<Sig, static_cast<int>(I), in_value<static_cast<int>(I)>>...,
+                                 gufunc_out_arg<Sig, NIn + static_cast<int>(J), out_value<static_cast<int>(J)>>...>;
+    }(std::make_index_sequence<NIn>{}, std::make_index_sequence<NOut>{});
+  }
+
+  static constexpr bool out_types_same() {
+    if constexpr (!has_out) return true;
+    else return []<std::size_t... J>(std::index_sequence<J...>) {
+        return (
+            std::is_same_v<typename decltype(dst_type<static_cast<int>(J)>())::type, out_value<static_cast<int>(J)>> &&
+            ...);
+      }(std::make_index_sequence<NOut>{});
+  }
+
+  /// Runs the checks in order, stopping at the first failure so one mistake gives one error.
+  static constexpr bool check() {
+    constexpr bool count_ok = out_count_check<Sig::literal, destinations, NOut>::ok;
+    if constexpr (!count_ok) return false;
+    else {
+      constexpr bool call_ok = invocable_check<Sig::literal, invocable()>::ok;
+      if constexpr (!call_ok) return false;
+      else return out_type_check<Sig::literal, out_types_same()>::ok;
+    }
+  }
+};
+
+template <class Sig, class F, class OutT, class TargetT, class... Args>
+auto gufunc_run(const F& f, const TargetT* given, OutT* out, const Args&... args) {
+  constexpr int NIn = Sig::nin, NOut = Sig::nout;
+  if constexpr (!input_count_check<Sig::literal, sizeof...(Args), NIn>::ok) return;
+  else if constexpr (!gufunc_call_info<Sig, F, OutT, Args...>::check()) return;
+  else {
+    using info = gufunc_call_info<Sig, F, OutT, Args...>;
+    auto ins = std::make_tuple(adapt_in(args)...);
+
+    std::optional<memory_space> device;
+    auto note = [&](const auto& op) {
+      if constexpr (!is_scalar_operand<std::remove_cvref_t<decltype(op)>>::value)
+        note_space(op.space, device, "ufx::guvectorize");
+    };
+    std::apply([&](const auto&... op) { (note(op), ...); }, ins);
+
+    dims shapes[NIn + NOut];
+    std::apply(
+        [&](const auto&... op) {
+          int s = 0;
+          ((shapes[s++] = gufunc_operand_shape(op)), ...);
+        },
+        ins);
+
+    if constexpr (info::has_out) {
+      auto outs = std::apply([](auto&... d) { return std::make_tuple(adapt_out(d)...); }, out->dst);
+      std::apply(
+          [&](const auto&... o) {
+            int s = NIn;
+            ((shapes[s++] = gufunc_operand_shape(o)), ...);
+          },
+          outs);
+      const gufunc_shape g = bind_gufunc_shape<Sig>(std::span<const dims>(shapes, NIn + NOut), true);
+      std::apply([&](const auto&... o) { (note(o), ...); }, outs);
+      with_target(given, device, [&](auto tag) { gufunc_exec<Sig>(tag, f, g, outs, ins); });
+    } else {
+      const gufunc_shape g = bind_gufunc_shape<Sig>(std::span<const dims>(shapes, NIn), false);
+      const memory_space result_space = device.value_or(memory_space::host);
+      auto results = [&]<std::size_t... J>(std::index_sequence<J...>) {
+        return std::make_tuple([&] {
+          constexpr int S = NIn + static_cast<int>(J);
+          constexpr int R = info::loop_rank() + Sig::core_rank(S);
+          using rt = gufunc_result<typename info::template out_value<static_cast<int>(J)>, R, Args...>;
+          return rt::make(gufunc_output_shape<Sig, R>(g, S), result_space);
+        }()...);
+      }(std::make_index_sequence<NOut>{});
+      auto outs = std::apply([](auto&... r) { return std::make_tuple(result_operand(r)...); }, results);
+      with_target(given, device, [&](auto tag) { gufunc_exec<Sig>(tag, f, g, outs, ins); });
+      if constexpr (NOut == 1) return std::move(std::get<0>(results));
+      else return results;
+    }
+  }
+}
+
+/// Splits a call's arguments into (target?, operands..., out?) and runs it.
+template <class Sig, class F, class... A>
+decltype(auto) gufunc_call(const F& f, A&&... a) {
+  using S = call_shape<A...>;
+  auto args = std::forward_as_tuple(a...);
+  auto* t = [&] {
+    if constexpr (S::has_target) return &std::get<0>(args);
+    else return static_cast<const void*>(nullptr);
+  }();
+  using TargetT = std::remove_cvref_t<std::remove_pointer_t<decltype(t)>>;
+  auto* out = [&] {
+    if constexpr (S::has_out) return &std::get<S::n - 1>(args);
+    else return static_cast<void*>(nullptr);
+  }();
+  using OutT = std::remove_cvref_t<std::conditional_t<S::has_out, std::remove_pointer_t<decltype(out)>, void>>;
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return gufunc_run<Sig, F, OutT, TargetT>(f, t, const_cast<OutT*>(out), std::get<S::first + I>(args)...);
+  }(std::make_index_sequence<S::operands>{});
+}
+
+UFX_TU_NAMESPACE_END
+} // namespace ufx::detail

@@ -1,0 +1,19 @@
+#pragma once
+// ufx::host for gufuncs: loop indices split into one contiguous block per thread. The serial
+// cutoff counts core work, not loop indices: 4x4 matmuls pay for a parallel region far sooner than
+// elementwise adds do.
+#include <algorithm>
+
+#include "ufx/detail/target/host/parallel.hpp"
+#include "ufx/detail/target/serial/gufunc.hpp"
+
+namespace ufx::detail {
+
+template <int N, class Kernel>
+void run_gufunc(host_t, const layout<N>& L, const Kernel& k, bool dense, index_t work) {
+  const index_t cutoff = std::max<index_t>(1, host_serial_cutoff / std::max<index_t>(work, 1));
+  parallel_blocks(
+      L.size(), [&](index_t b, index_t e) { gufunc_rows(L, k, b, e, dense); }, cutoff);
+}
+
+} // namespace ufx::detail
