@@ -48,6 +48,7 @@ if(UFX_WITH_CUDA)
   target_link_libraries(ufx_deps INTERFACE CUDA::cudart)
   target_compile_options(ufx_deps INTERFACE
     $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda --expt-relaxed-constexpr -Xcudafe=--diag_suppress=20012,--diag_suppress=20011,--diag_suppress=20013,--diag_suppress=20014,--diag_suppress=20015>)
-  target_compile_features(ufx_deps INTERFACE cuda_std_20)
+  # CMake 3.25 does not know nvcc 13's standard levels, so name the flag directly
+  target_compile_options(ufx_deps INTERFACE $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20>)
 endif()
 message(STATUS "ufx: CUDA ${UFX_WITH_CUDA}, OpenMP ${OpenMP_CXX_FOUND}, Eigen ${Eigen3_FOUND}, Thrust ${UFX_THRUST_INCLUDE_DIR}")
