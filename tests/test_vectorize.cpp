@@ -229,3 +229,11 @@ TEST_CASE_TEMPLATE("ranks up to four broadcast against each other", Target, UFX_
         for (int l = 0; l < 5; ++l) bad += r(i, j, k, l) != a(i, 0, k, 0) + b(j, 0, l);
   CHECK(bad == 0);
 }
+
+TEST_CASE_TEMPLATE("bool results of std::vector operands come back as ndarray<bool, 1>", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto gt = ufx::vectorize([] UFX_HD(float a, float b) { return a > b; });
+  auto r = gt(Target{}, std::vector<float>{1, 5, 3}, 2.f);
+  static_assert(std::is_same_v<decltype(r), ufx::ndarray<bool, 1>>);
+  CHECK(r == ufx::ndarray<bool, 1>::of({false, true, true}));
+}

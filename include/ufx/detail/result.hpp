@@ -33,7 +33,8 @@ struct result_rule {
   static constexpr int arrays = ((kind_of<C>() != container_kind::scalar) + ... + 0);
   static constexpr bool any_device = ((kind_of<C>() == container_kind::device) || ...);
   static constexpr bool all_eigen = arrays > 0 && ((kind_of<C>() == container_kind::eigen || kind_of<C>() == container_kind::scalar) && ...);
-  static constexpr bool all_sequence = arrays > 0 && ((kind_of<C>() == container_kind::sequence || kind_of<C>() == container_kind::scalar) && ...);
+  // std::vector<bool> has no element storage, so bool results of sequences come back as ndarray
+  static constexpr bool all_sequence = !std::is_same_v<T, bool> && arrays > 0 && ((kind_of<C>() == container_kind::sequence || kind_of<C>() == container_kind::scalar) && ...);
 
   static auto pick() {
     if constexpr (arrays == 0) return std::type_identity<T>{};
