@@ -7,6 +7,11 @@
 
 namespace ufx::detail {
 
+/// Below this many elements a reduction stays on the calling thread. A reduction only reads and
+/// runs at about 8 floats a cycle, so an OpenMP region's ~2 us (DESIGN.md) pays off later than
+/// for elementwise loops: around 2^17 elements on two cores (an estimate from those figures).
+inline constexpr index_t host_reduce_cutoff = index_t{1} << 17;
+
 struct parallel_exec {
   int threads() const { return host_threads(); }
   template <class Body>
@@ -17,7 +22,7 @@ struct parallel_exec {
 
 template <class Kern, int N, class OutE, class Fin, class Res>
 void reduce_on(host_t, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin, const Res& empty) {
-  if (plan.outputs() * plan.count() < host_serial_cutoff) cpu_reduce(sequential_exec{}, plan, k, out, fin, empty);
+  if (plan.outputs() * plan.count() < host_reduce_cutoff) cpu_reduce(sequential_exec{}, plan, k, out, fin, empty);
   else cpu_reduce(parallel_exec{}, plan, k, out, fin, empty);
 }
 
