@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "ufx/config.hpp"
@@ -193,12 +194,19 @@ struct signature {
   }
 };
 
-template <fixed_string S, std::size_t... I>
-signature<S.data[I]...> make_signature(std::index_sequence<I...>);
+// Built by recursion on the length, without decltype and without partial specialisation: nvcc's
+// front end spells a decltype-made type by its expression in the host code it generates (and
+// cannot spell the fixed_string inside it), and it does not match partial specialisations that
+// have a class-type template parameter.
+template <fixed_string S, std::size_t N, char... C>
+struct signature_from {
+  using type = typename std::conditional_t<N == 0, std::type_identity<signature<C...>>,
+                                           signature_from<S, (N == 0 ? 0 : N - 1), (N == 0 ? '\0' : S.data[N - 1]), C...>>::type;
+};
 
 /// The integer-only signature type of a string literal.
 template <fixed_string S>
-using signature_of = decltype(make_signature<S>(std::make_index_sequence<S.size>{}));
+using signature_of = typename signature_from<S, S.size>::type;
 
 /// Instantiated with a parse result: exactly one static_assert fails for a malformed signature,
 /// and the compiler's "in instantiation of" line shows the signature text and the column.
