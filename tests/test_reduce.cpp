@@ -301,6 +301,13 @@ TEST_CASE_TEMPLATE("out writes an axis reduction into existing containers", Targ
   ufx::ndarray<int, 0> scalar(std::array<ufx::index_t, 0>{});
   sum(Target{}, a, ufx::out(scalar));
   CHECK(scalar() == reference<int>(a, 7, ufx::plus{}, 0)[0]);
+  // a destination inside the input: the input is read as it was, as NumPy does
+  ufx::ndarray<int, 2> sq({4, 4});
+  for (int i = 0; i < 16; ++i) sq.data()[i] = i;
+  const auto row_sums = sum(ufx::serial, sq, ufx::axis{1});
+  ufx::ndview<int, 1> first_col_upwards(sq.data() + 12, {4}, {-4}); // row 0's sum lands in row 3
+  sum(Target{}, sq, ufx::axis{1}, ufx::out(first_col_upwards));
+  for (int i = 0; i < 4; ++i) CHECK(first_col_upwards(i) == row_sums(i));
   ufx::ndarray<int, 1> wrong({4});
   CHECK_THROWS_AS(sum(Target{}, a, ufx::axis{1}, ufx::out(wrong)), ufx::shape_error);
   CHECK(error_message([&] { sum(Target{}, a, ufx::axis{1}, ufx::out(wrong)); }).find("wrong number of dimensions") !=

@@ -89,6 +89,23 @@ void set_index_strides(layout<N>& L, int k, index_mode im, unsigned mask) {
   }
 }
 
+/// An input whose memory overlaps the output is read from a copy: outputs are written while
+/// inputs are still being read (NumPy gives the answer of the untouched input).
+template <class Op, class T, int R>
+void copy_if_overlapping(Op& op, const ndview<T, R>& out) {
+  if constexpr (!is_scalar_operand<Op>::value) {
+    if (op.view.size() == 0 || out.size() == 0) return;
+    const auto [ilo, ihi] = byte_range(op.view);
+    const auto [olo, ohi] = byte_range(out);
+    if (!(ilo < ohi && olo < ihi)) return;
+    auto buf = std::make_shared<buffer<typename Op::value_type>>(op.space, op.view.size());
+    ndview<typename Op::value_type, Op::rank> dst(buf->data(), op.view.shape());
+    copy_within(op.space, dst, op.view);
+    op.view = dst;
+    op.keep = std::move(buf);
+  }
+}
+
 /// Steps 3 and 4 on one target: stage, plan, run, copy back.
 template <class Acc, class Tag, class Spec, class Fin, class Res, class OutOp, class... Ins>
 void reduce_on_target(Tag tag, const Spec& spec, const Fin& fin, const Res& empty, const OutOp& o, const dims& loop,
@@ -100,6 +117,7 @@ void reduce_on_target(Tag tag, const Spec& spec, const Fin& fin, const Res& empt
   if (reduced_shape(loop, mask, true).size() == 0) return; // no outputs
   (stage_input(ins, space), ...);
   auto staged = stage_output(o, space);
+  (copy_if_overlapping(ins, staged.view), ...);
 
   layout<N> L;
   L.rank = loop.rank;
