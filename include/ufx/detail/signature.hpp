@@ -200,8 +200,9 @@ struct signature {
 // have a class-type template parameter.
 template <fixed_string S, std::size_t N, char... C>
 struct signature_from {
-  using type = typename std::conditional_t<N == 0, std::type_identity<signature<C...>>,
-                                           signature_from<S, (N == 0 ? 0 : N - 1), (N == 0 ? '\0' : S.data[N - 1]), C...>>::type;
+  using type =
+      typename std::conditional_t<N == 0, std::type_identity<signature<C...>>,
+                                  signature_from<S, (N == 0 ? 0 : N - 1), (N == 0 ? '\0' : S.data[N - 1]), C...>>::type;
 };
 
 /// The integer-only signature type of a string literal.
