@@ -43,6 +43,27 @@ void set_strides(layout<N>& L, int k, const View& v) {
   }
 }
 
+/// Merges adjacent dimensions (outer into inner) wherever every operand steps evenly across
+/// the boundary, so the walk has as few, and as long, rows as possible.
+template <int N>
+void coalesce(layout<N>& L) {
+  if (L.rank < 2) return;
+  int w = 0;
+  for (int d = 1; d < L.rank; ++d) {
+    bool ok = true;
+    for (int k = 0; k < N && ok; ++k) ok = L.stride[k][w] == L.stride[k][d] * L.shape[d];
+    if (ok) {
+      L.shape[w] *= L.shape[d];
+      for (int k = 0; k < N; ++k) L.stride[k][w] = L.stride[k][d];
+    } else {
+      ++w;
+      L.shape[w] = L.shape[d];
+      for (int k = 0; k < N; ++k) L.stride[k][w] = L.stride[k][d];
+    }
+  }
+  L.rank = w + 1;
+}
+
 /// Drops extent-1 dimensions, orders dimensions so operand 0 (an output) is walked in memory
 /// order, and merges dimensions that are contiguous for every operand (as NumPy's iterator does).
 template <int N>
@@ -66,21 +87,7 @@ void simplify(layout<N>& L) {
       for (int k = 0; k < N; ++k) std::swap(L.stride[k][j - 1], L.stride[k][j]);
     }
   }
-  // coalesce (outer d-1 into inner d) when every operand steps evenly across the boundary
-  int w = 0;
-  for (int d = 1; d < L.rank; ++d) {
-    bool ok = true;
-    for (int k = 0; k < N && ok; ++k) ok = L.stride[k][w] == L.stride[k][d] * L.shape[d];
-    if (ok) {
-      L.shape[w] *= L.shape[d];
-      for (int k = 0; k < N; ++k) L.stride[k][w] = L.stride[k][d];
-    } else {
-      ++w;
-      L.shape[w] = L.shape[d];
-      for (int k = 0; k < N; ++k) L.stride[k][w] = L.stride[k][d];
-    }
-  }
-  if (L.rank > 0) L.rank = w + 1;
+  coalesce(L);
 }
 
 /// Offsets (in elements) of linear loop index `i`, for every operand. Used by device targets,

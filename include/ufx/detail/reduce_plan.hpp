@@ -103,21 +103,7 @@ void sort_and_merge(layout<N>& L, int primary) {
       std::swap(L.shape[j - 1], L.shape[j]);
       for (int k = 0; k < N; ++k) std::swap(L.stride[k][j - 1], L.stride[k][j]);
     }
-  if (L.rank < 2) return;
-  int w = 0;
-  for (int d = 1; d < L.rank; ++d) {
-    bool ok = true;
-    for (int k = 0; k < N && ok; ++k) ok = L.stride[k][w] == L.stride[k][d] * L.shape[d];
-    if (ok) {
-      L.shape[w] *= L.shape[d];
-      for (int k = 0; k < N; ++k) L.stride[k][w] = L.stride[k][d];
-    } else {
-      ++w;
-      L.shape[w] = L.shape[d];
-      for (int k = 0; k < N; ++k) L.stride[k][w] = L.stride[k][d];
-    }
-  }
-  L.rank = w + 1;
+  coalesce(L);
 }
 } // namespace plan_impl
 
