@@ -56,8 +56,16 @@ struct map_kernel {
   /// Computes a run of `n` elements starting at offsets `off`, with innermost strides `str`.
   void row(const index_t (&off)[N], const index_t (&str)[N], index_t n, bool unit) const {
     if constexpr (NOut == 1) {
-      if (unit) row_unit(off, n, std::make_index_sequence<N>{});
-      else row_strided(off, str, n, std::make_index_sequence<N>{});
+      if (unit) return row_unit(off, n, std::make_index_sequence<N>{});
+      if constexpr (NIn <= 3) {
+        // A row where the output is dense and each input is dense or broadcast (stride 0), as in
+        // (n,1)+(1,n): hold the broadcast inputs by value so the loop stays a plain vector loop.
+        // (2^NIn variants, so only for a few inputs.)
+        bool mixed = str[0] == 1;
+        for (int j = 1; j < N && mixed; ++j) mixed = str[j] == 0 || str[j] == 1;
+        if (mixed) return row_mixed<1>(off, str, n, get<0>(acc).shift(off[0]));
+      }
+      row_strided(off, str, n, std::make_index_sequence<N>{});
     } else {
       index_t o[N];
       for (index_t i = 0; i < n; ++i) {
@@ -86,6 +94,19 @@ private:
   template <class Out, class... In>
   static void run_row(const F& f, index_t n, Out o, In... in) {
     for (index_t i = 0; i < n; ++i) o.at(i) = f(in.at(i)...);
+  }
+  template <std::size_t I, class... A>
+  void row_mixed(const index_t (&off)[N], const index_t (&str)[N], index_t n, A... a) const {
+    if constexpr (I == N) {
+      run_row(f, n, a...);
+    } else {
+      const auto b = get<I>(acc).shift(off[I]);
+      using B = std::remove_cvref_t<decltype(b)>;
+      if constexpr (B::is_array) {
+        if (str[I] == 0) return row_mixed<I + 1>(off, str, n, a..., scalar_acc<std::remove_cv_t<typename B::element_type>>{*b.p});
+      }
+      row_mixed<I + 1>(off, str, n, a..., b);
+    }
   }
   template <std::size_t... K>
   void row_unit(const index_t (&off)[N], index_t n, std::index_sequence<K...>) const {
