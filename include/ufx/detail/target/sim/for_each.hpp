@@ -32,12 +32,13 @@ inline std::string operand_name(int k, int nout) {
   return k < nout ? "output " + std::to_string(k) : "input " + std::to_string(k - nout);
 }
 
-/// Throws device_error naming the first array operand whose elements are not in `space`.
+/// Throws device_error naming the first array operand whose elements (over the whole loop, core
+/// blocks included) are not in `space`.
 template <int N, class Kernel>
 void check_device_operands(memory_space space, const layout<N>& L, const Kernel& k, const char* who) {
   if (space != memory_space::sim) return;
-  k.for_each_array([&](int j, const void* p, std::size_t elem) {
-    index_t lo = 0, hi = 0;
+  // lo/hi: the operand's reach beyond the loop position (a gufunc's core block); 0 for elementwise
+  k.for_each_array([&](int j, const void* p, std::size_t elem, index_t lo = 0, index_t hi = 0) {
     for (int d = 0; d < L.rank; ++d) {
       const index_t span = (L.shape[d] - 1) * L.stride[j][d];
       (span < 0 ? lo : hi) += span;
