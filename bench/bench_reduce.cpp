@@ -87,12 +87,15 @@ void bm_axis0(benchmark::State& state) {
       for (std::size_t i = 0; i < side; ++i)
         for (std::size_t j = 0; j < side; ++j) out[j] += a[i * side + j];
     } else if constexpr (H == how::omp_loop) {
-      constexpr std::size_t block = 256;
-#pragma omp parallel for schedule(static)
-      for (std::size_t j0 = 0; j0 < side; j0 += block) {
-        for (std::size_t j = j0; j < j0 + block; ++j) out[j] = 0;
+      // each thread owns one slab of columns and walks every row of it in order
+#pragma omp parallel
+      {
+        const auto t = static_cast<std::size_t>(omp_get_thread_num()), nt = static_cast<std::size_t>(omp_get_num_threads());
+        const std::size_t j0 = side * t / nt, j1 = side * (t + 1) / nt;
+        for (std::size_t j = j0; j < j1; ++j) out[j] = 0;
         for (std::size_t i = 0; i < side; ++i)
-          for (std::size_t j = j0; j < j0 + block; ++j) out[j] += a[i * side + j];
+#pragma omp simd
+          for (std::size_t j = j0; j < j1; ++j) out[j] += a[i * side + j];
       }
     } else if constexpr (H == how::ufx_serial) {
       ufx::reduce(ufx::serial, m, ufx::plus{}, 0.0f, ufx::axis{0}, ufx::out(out));

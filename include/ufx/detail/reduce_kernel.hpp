@@ -23,12 +23,28 @@ struct index_acc {
   UFX_HD index_t at(index_t o) const { return base + o; }
 };
 
-// Accessors of one run of elements: unit stride, or strided.
+/// How far ahead of a unit-stride leaf the CPU reduction asks for memory (bytes). The hardware
+/// prefetchers alone keep one thread at 14-19 GB/s on a 32-accumulator leaf streaming from DRAM
+/// (a single-accumulator loop gets ~28); asking 8 KiB ahead lifts the leaf to ~47 GB/s and costs
+/// nothing in cache (measured on this project's 2-core EPYC, 2^16 to 2^26 floats).
+inline constexpr index_t prefetch_bytes = 8192;
+
+// Accessors of one run of elements: unit stride, or strided. `prefetch(i, n)` asks for the cache
+// lines of elements [i, i + n) a prefetch distance ahead (unit runs only).
 template <class T>
 struct unit_run {
   T* p;
   UFX_HD T& at(index_t i) const { return p[i]; }
   UFX_HD unit_run skip(index_t n) const { return {p + n}; }
+  void prefetch(index_t i, index_t n) const {
+#if defined(__GNUC__)
+    const char* c = reinterpret_cast<const char*>(p + i) + prefetch_bytes;
+    for (index_t b = 0; b < n * static_cast<index_t>(sizeof(T)); b += 64) __builtin_prefetch(c + b, 0, 3);
+#else
+    (void)i;
+    (void)n;
+#endif
+  }
 };
 template <class T>
 struct strided_run {
@@ -36,17 +52,20 @@ struct strided_run {
   index_t s;
   UFX_HD T& at(index_t i) const { return p[i * s]; }
   UFX_HD strided_run skip(index_t n) const { return {p + n * s, s}; }
+  void prefetch(index_t, index_t) const {}
 };
 template <class V>
 struct scalar_run {
   V v;
   UFX_HD const V& at(index_t) const { return v; }
   UFX_HD scalar_run skip(index_t) const { return *this; }
+  void prefetch(index_t, index_t) const {}
 };
 struct index_run {
   index_t base, s;
   UFX_HD index_t at(index_t i) const { return base + i * s; }
   UFX_HD index_run skip(index_t n) const { return {base + n * s, s}; }
+  void prefetch(index_t, index_t) const {}
 };
 
 template <class T>
@@ -138,8 +157,10 @@ private:
     Acc acc[L];
     for (int j = 0; j < L; ++j) acc[j] = static_cast<Acc>(f(r.at(j)...));
     index_t i = L;
-    for (; i + L <= n; i += L)
+    for (; i + L <= n; i += L) {
+      (r.prefetch(i, L), ...);
       for (int j = 0; j < L; ++j) acc[j] = combine(acc[j], static_cast<Acc>(f(r.at(i + j)...)));
+    }
     for (int w = L / 2; w > 0; w /= 2)
       for (int j = 0; j < w; ++j) acc[j] = combine(acc[j], acc[j + w]);
     for (; i < n; ++i) acc[0] = combine(acc[0], static_cast<Acc>(f(r.at(i)...)));
@@ -150,12 +171,18 @@ private:
   void row_runs(Acc* dst, index_t n, U u, const index_t* off, const index_t* str, std::index_sequence<K...>) const {
     row_loop<Set>(dst, n, run_of(get<K>(in), off[K], str[K], u)...);
   }
+  // Blocks of 64 elements, each asking for its lines a prefetch distance ahead first.
   template <bool Set, class... R>
   void row_loop(Acc* __restrict dst, index_t n, R... r) const {
-    if constexpr (Set) {
-      for (index_t j = 0; j < n; ++j) dst[j] = static_cast<Acc>(f(r.at(j)...));
-    } else {
-      for (index_t j = 0; j < n; ++j) dst[j] = combine(dst[j], static_cast<Acc>(f(r.at(j)...)));
+    constexpr index_t B = 64;
+    for (index_t j0 = 0; j0 < n; j0 += B) {
+      const index_t e = j0 + B < n ? j0 + B : n;
+      (r.prefetch(j0, e - j0), ...);
+      if constexpr (Set) {
+        for (index_t j = j0; j < e; ++j) dst[j] = static_cast<Acc>(f(r.at(j)...));
+      } else {
+        for (index_t j = j0; j < e; ++j) dst[j] = combine(dst[j], static_cast<Acc>(f(r.at(j)...)));
+      }
     }
   }
 
