@@ -4,7 +4,9 @@
 //   row norms (n)->() over 2^22 elements, n = 3, 64, 1024.
 // Each next to a serial loop over the batch, the same loop under OpenMP, and Eigen (a Map per
 // block). The core code is the same everywhere (run-time sizes); "ufx_host_fixed" is ufx with the
-// sizes in the signature ("(4,4),(4,4)->(4,4)"). Bytes/s count every operand once.
+// sizes in the signature ("(4,4),(4,4)->(4,4)"), and "omp_loop_fixed" the OpenMP loop with the size
+// a compile-time constant: the fair peer for m = 4 and n = 3, which ufx's host targets run through
+// a copy specialised for that size (UFX_GUFUNC_SMALL_SIZES). Bytes/s count every operand once.
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
@@ -65,7 +67,17 @@ inline float norm_row(const float* x, index_t n) {
   return std::sqrt(s);
 }
 
-enum class how { serial_loop, omp_loop, eigen, ufx_serial, ufx_host, ufx_host_fixed };
+/// The same blocks with the size a compile-time constant (the peer of ufx's small-size copies).
+template <index_t M>
+inline void matmul_block_fixed(const float* a, const float* b, float* c) {
+  matmul_block(a, b, c, M);
+}
+template <index_t N>
+inline float norm_row_fixed(const float* x) {
+  return norm_row(x, N);
+}
+
+enum class how { serial_loop, omp_loop, omp_loop_fixed, eigen, ufx_serial, ufx_host, ufx_host_fixed };
 
 // ---- batched matmul ------------------------------------------------------------------------------
 
@@ -90,6 +102,13 @@ void bm_matmul(benchmark::State& state) {
     } else if constexpr (H == how::omp_loop) {
 #pragma omp parallel for schedule(static)
       for (index_t s = 0; s < batch; ++s) matmul_block(pa + s * mm, pb + s * mm, pc + s * mm, m);
+    } else if constexpr (H == how::omp_loop_fixed) {
+      if (m != 4) {
+        state.SkipWithError("the fixed-size loop is written for m = 4");
+        break;
+      }
+#pragma omp parallel for schedule(static)
+      for (index_t s = 0; s < batch; ++s) matmul_block_fixed<4>(pa + s * 16, pb + s * 16, pc + s * 16);
     } else if constexpr (H == how::eigen) {
       if (m == 4) {
         for (index_t s = 0; s < batch; ++s)
@@ -124,6 +143,7 @@ void matmul_args(benchmark::internal::Benchmark* b) {
 
 BENCHMARK(bm_matmul<how::serial_loop>)->Apply(matmul_args);
 BENCHMARK(bm_matmul<how::omp_loop>)->Apply(matmul_args);
+BENCHMARK(bm_matmul<how::omp_loop_fixed>)->Args({4, 1 << 10})->Args({4, 1 << 16})->Args({4, 1 << 20})->ArgNames({"m", "B"})->UseRealTime();
 BENCHMARK(bm_matmul<how::eigen>)->Apply(matmul_args);
 BENCHMARK(bm_matmul<how::ufx_serial>)->Apply(matmul_args);
 BENCHMARK(bm_matmul<how::ufx_host>)->Apply(matmul_args);
@@ -148,6 +168,13 @@ void bm_norms(benchmark::State& state) {
     } else if constexpr (H == how::omp_loop) {
 #pragma omp parallel for schedule(static)
       for (index_t i = 0; i < rows; ++i) pr[i] = norm_row(px + i * n, n);
+    } else if constexpr (H == how::omp_loop_fixed) {
+      if (n != 3) {
+        state.SkipWithError("the fixed-size loop is written for n = 3");
+        break;
+      }
+#pragma omp parallel for schedule(static)
+      for (index_t i = 0; i < rows; ++i) pr[i] = norm_row_fixed<3>(px + i * 3);
     } else if constexpr (H == how::eigen) {
       Eigen::Map<Eigen::VectorXf>(pr, rows).noalias() = Eigen::Map<const rows_t>(px, rows, n).rowwise().norm();
     } else if constexpr (H == how::ufx_serial) {
@@ -164,6 +191,7 @@ void norm_args(benchmark::internal::Benchmark* b) { b->Arg(3)->Arg(64)->Arg(1024
 
 BENCHMARK(bm_norms<how::serial_loop>)->Apply(norm_args);
 BENCHMARK(bm_norms<how::omp_loop>)->Apply(norm_args);
+BENCHMARK(bm_norms<how::omp_loop_fixed>)->Arg(3)->ArgName("n")->UseRealTime();
 BENCHMARK(bm_norms<how::eigen>)->Apply(norm_args);
 BENCHMARK(bm_norms<how::ufx_serial>)->Apply(norm_args);
 BENCHMARK(bm_norms<how::ufx_host>)->Apply(norm_args);

@@ -157,6 +157,53 @@ TEST_CASE_TEMPLATE("a large batch of 4x4 matmuls is right on the parallel path",
   CHECK(bad == 0);
 }
 
+TEST_CASE_TEMPLATE("run-time core sizes that host targets specialise give the generic results", Target,
+                   UFX_TEST_TARGETS) {
+  // Sizes 2, 3, 4 (UFX_GUFUNC_SMALL_SIZES) run a copy with the size as a constant when all
+  // run-time core dimensions share it; 1 and 5 do not, nor do mixed sizes or strided cores.
+  if (!ufx_test::runnable<Target>()) return;
+  auto matmul = ufx::guvectorize<"(m,n),(n,p)->(m,p)">(matmul_f{});
+  auto half_fixed = ufx::guvectorize<"(m,3),(3,p)->(m,p)">(matmul_f{});
+  const index_t B = 7;
+  const index_t sizes[][3] = {{1, 1, 1}, {2, 2, 2}, {3, 3, 3}, {4, 4, 4}, {5, 5, 5}, {4, 4, 3}, {2, 3, 4}, {3, 4, 4}};
+  for (const auto& s : sizes) {
+    const index_t m = s[0], n = s[1], p = s[2];
+    CAPTURE(m);
+    CAPTURE(n);
+    CAPTURE(p);
+    const auto a = iota_array<double, 3>({B, m, n}, 1.0, 0.5);
+    const auto b = iota_array<double, 3>({B, n, p}, -2.0, 0.25);
+    const auto c = matmul(Target{}, a, b);
+    REQUIRE(c.shape() == std::array<index_t, 3>{B, m, p});
+    std::vector<double> want(static_cast<std::size_t>(m * p));
+    long bad = 0;
+    for (index_t i = 0; i < B; ++i) {
+      ref_matmul(a.data() + i * m * n, b.data() + i * n * p, want.data(), m, n, p);
+      for (index_t k = 0; k < m * p; ++k) bad += c.data()[i * m * p + k] != want[static_cast<std::size_t>(k)];
+    }
+    CHECK(bad == 0);
+  }
+  // m = p = 2 are the run-time dimensions, n = 3 is fixed: the specialised copy keeps the 3
+  const auto a = iota_array<double, 3>({B, 2, 3}, 1.0);
+  const auto b = iota_array<double, 3>({B, 3, 2}, 2.0);
+  const auto c = half_fixed(Target{}, a, b);
+  double want[4];
+  long bad = 0;
+  for (index_t i = 0; i < B; ++i) {
+    ref_matmul(a.data() + i * 6, b.data() + i * 6, want, 2, 3, 2);
+    for (int k = 0; k < 4; ++k) bad += c.data()[i * 4 + k] != want[k];
+  }
+  CHECK(bad == 0);
+  // a transposed (strided) 4x4 core takes the generic path and still gives a @ b.T
+  const auto sq = iota_array<double, 3>({B, 4, 4}, 0.5);
+  ufx::ndarray<double, 3> t({B, 4, 4});
+  for (index_t i = 0; i < B; ++i)
+    for (index_t r = 0; r < 4; ++r)
+      for (index_t q = 0; q < 4; ++q) t.data()[i * 16 + r * 4 + q] = sq.data()[i * 16 + q * 4 + r];
+  const ufx::ndview<const double, 3> sq_t(sq.data(), {B, 4, 4}, {16, 1, 4});
+  CHECK(matmul(Target{}, sq, sq_t) == matmul(Target{}, sq, t));
+}
+
 TEST_CASE_TEMPLATE("an inner product of two vectors returns a scalar, of a stack a vector", Target, UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   auto dot = ufx::guvectorize<"(n),(n)->()">(dot_f{});

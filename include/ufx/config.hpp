@@ -32,4 +32,17 @@ using index_t = std::ptrdiff_t;
 /// The largest rank a loop can have after broadcasting.
 inline constexpr int max_rank = 16;
 
+/// Core sizes a gufunc's host targets specialise for: a dense call whose run-time core dimensions
+/// all have one of these sizes runs a copy of the kernel where that size is a compile-time
+/// constant (a 4x4 matmul written with run-time sizes then runs as fast as "(4,4),(4,4)->(4,4)").
+/// Each size is one more instantiation per gufunc call site. Define UFX_GUFUNC_SMALL_SIZES (the
+/// same in every translation unit) before including ufx to change the list; define it empty to
+/// turn the specialisation off.
+#ifndef UFX_GUFUNC_SMALL_SIZES
+#  define UFX_GUFUNC_SMALL_SIZES 2, 3, 4
+#endif
+namespace detail {
+inline constexpr int gufunc_small_sizes_list[] = {0, UFX_GUFUNC_SMALL_SIZES};
+} // namespace detail
+
 } // namespace ufx

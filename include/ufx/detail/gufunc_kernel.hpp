@@ -8,7 +8,8 @@
 // the view as a compile-time constant, and when every core is dense and row-major the host targets
 // call `at<true>`, whose view strides are computed from the extents (so a fixed-size core's whole
 // index arithmetic is known to the compiler, and a run-time-size core still has a unit inner stride
-// the compiler can vectorize along).
+// the compiler can vectorize along). Host targets also run dense calls whose run-time core sizes
+// all equal one small size (UFX_GUFUNC_SMALL_SIZES) through a copy with that size as a constant.
 #include <array>
 #include <type_traits>
 #include <utility>
@@ -31,6 +32,12 @@ struct gufunc_kernel {
     return c;
   }();
   static constexpr int D = Sig::ndims > 0 ? Sig::ndims : 1;
+  /// Whether some core dimension's size is known only at run time (small_size can apply).
+  static constexpr bool has_runtime_dims = [] {
+    for (int d = 0; d < Sig::ndims; ++d)
+      if (Sig::parsed.fixed[d] < 0) return true;
+    return false;
+  }();
 
   F f;
   tuple<Acc...> acc;
@@ -40,19 +47,34 @@ struct gufunc_kernel {
   /// Calls fn at per-operand offsets `off` (device targets: one call per thread).
   UFX_HD void operator()(const index_t (&off)[N]) const { at<false>(off); }
 
-  /// Calls fn at offsets `off`; with Dense, every core is taken as dense and row-major.
-  template <bool Dense>
+  /// Calls fn at offsets `off`; with Dense, every core is taken as dense and row-major. With
+  /// Small > 0, every dimension the signature leaves to run time is taken to be Small (see
+  /// small_size) and reaches fn as a compile-time constant, as a fixed signature size does.
+  template <bool Dense, int Small = 0>
   UFX_HD void at(const index_t (&off)[N]) const {
-    call<Dense>(off, std::make_index_sequence<N>{});
+    call<Dense, Small>(off, std::make_index_sequence<N>{});
   }
 
-  /// Extent of operand S's j-th core dimension: a constant when the signature fixes it.
-  template <int S, int J>
+  /// Extent of operand S's j-th core dimension: a constant when the signature fixes it, or Small.
+  template <int S, int J, int Small = 0>
   UFX_HD index_t extent() const {
     constexpr int d = Sig::dim(S, J);
     constexpr long long fixed = Sig::parsed.fixed[d];
     if constexpr (fixed >= 0) return static_cast<index_t>(fixed);
+    else if constexpr (Small > 0) return Small;
     else return dim_size[d];
+  }
+
+  /// The size every run-time core dimension is bound to, when they all share one; else 0 (also
+  /// when the signature has none).
+  index_t small_size() const {
+    index_t k = 0;
+    for (int d = 0; d < Sig::ndims; ++d) {
+      if (Sig::parsed.fixed[d] >= 0) continue;
+      if (k != 0 && dim_size[d] != k) return 0;
+      k = dim_size[d];
+    }
+    return k;
   }
 
   /// Calls `fn(k, pointer, element_size, lo, hi)` for each array operand k (kernel order), with
@@ -84,12 +106,12 @@ private:
         ...);
   }
 
-  template <bool Dense, std::size_t... S>
+  template <bool Dense, int Small, std::size_t... S>
   UFX_HD void call(const index_t (&off)[N], std::index_sequence<S...>) const {
-    f(arg<Dense, static_cast<int>(S)>(off)...);
+    f(arg<Dense, Small, static_cast<int>(S)>(off)...);
   }
 
-  template <bool Dense, int S>
+  template <bool Dense, int Small, int S>
   UFX_HD decltype(auto) arg(const index_t (&off)[N]) const {
     constexpr int K = S < NIn ? NOut + S : S - NIn; // kernel position of signature operand S
     constexpr int R = Sig::core_rank(S);
@@ -104,13 +126,13 @@ private:
       if constexpr (S < NIn) return static_cast<std::remove_cv_t<E>>(a.p[off[K]]);
       else return static_cast<E&>(a.p[off[K]]);
     } else {
-      return view<Dense, S, K, R, E>(a.p + off[K], std::make_index_sequence<R>{});
+      return view<Dense, Small, S, K, R, E>(a.p + off[K], std::make_index_sequence<R>{});
     }
   }
 
-  template <bool Dense, int S, int K, int R, class E, std::size_t... J>
+  template <bool Dense, int Small, int S, int K, int R, class E, std::size_t... J>
   UFX_HD ndview<E, R> view(E* p, std::index_sequence<J...>) const {
-    const std::array<index_t, R> ext = {extent<S, static_cast<int>(J)>()...};
+    const std::array<index_t, R> ext = {extent<S, static_cast<int>(J), Small>()...};
     std::array<index_t, R> str = {core_stride[K][J]...};
     if constexpr (Dense) {
       index_t s = 1;

@@ -1,13 +1,17 @@
 #pragma once
 // ufx::serial for gufuncs: one thread walks the loop indices row by row and calls the kernel once
 // per index (the reference the other targets are tested against).
+#include <iterator>
+#include <utility>
+
+#include "ufx/config.hpp"
 #include "ufx/detail/loop.hpp"
 #include "ufx/targets.hpp"
 
 namespace ufx::detail {
 
 /// Calls the kernel at loop indices [begin, end); division only at the start of the range.
-template <bool Dense, int N, class Kernel>
+template <bool Dense, int Small, int N, class Kernel>
 void gufunc_rows(const layout<N>& L, const Kernel& k, index_t begin, index_t end) {
   index_t str[N];
   for (int j = 0; j < N; ++j) str[j] = L.rank > 0 ? L.stride[j][L.rank - 1] : 0;
@@ -15,16 +19,31 @@ void gufunc_rows(const layout<N>& L, const Kernel& k, index_t begin, index_t end
     index_t o[N];
     for (int j = 0; j < N; ++j) o[j] = off[j];
     for (index_t i = 0; i < n; ++i) {
-      k.template at<Dense>(o);
+      k.template at<Dense, Small>(o);
       for (int j = 0; j < N; ++j) o[j] += str[j];
     }
   });
 }
 
+template <std::size_t... I>
+constexpr auto small_sizes(std::index_sequence<I...>) {
+  return std::integer_sequence<int, gufunc_small_sizes_list[I + 1]...>{};
+}
+
+/// Dense calls whose run-time core sizes all equal one of Sizes run with that size as a constant.
+template <int N, class Kernel, int... Sizes>
+void gufunc_dense_rows(const layout<N>& L, const Kernel& k, index_t begin, index_t end, std::integer_sequence<int, Sizes...>) {
+  if constexpr (Kernel::has_runtime_dims && sizeof...(Sizes) > 0) {
+    const index_t small = k.small_size();
+    if (((small == Sizes ? (gufunc_rows<true, Sizes>(L, k, begin, end), true) : false) || ...)) return;
+  }
+  gufunc_rows<true, 0>(L, k, begin, end);
+}
+
 template <int N, class Kernel>
 void gufunc_rows(const layout<N>& L, const Kernel& k, index_t begin, index_t end, bool dense) {
-  if (dense) gufunc_rows<true>(L, k, begin, end);
-  else gufunc_rows<false>(L, k, begin, end);
+  if (dense) gufunc_dense_rows(L, k, begin, end, small_sizes(std::make_index_sequence<std::size(gufunc_small_sizes_list) - 1>{}));
+  else gufunc_rows<false, 0>(L, k, begin, end);
 }
 
 /// `dense`: every core is dense and row-major (the kernel may compute core strides itself).
