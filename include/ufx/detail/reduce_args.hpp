@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "ufx/axis.hpp"
+#include "ufx/detail/call.hpp"
 #include "ufx/out.hpp"
 #include "ufx/targets.hpp"
 
@@ -14,22 +15,20 @@ namespace ufx::detail {
 /// Absent identity / init.
 struct no_value {};
 
-template <class... A>
-struct reduce_arg_shape {
-  static constexpr std::size_t n = sizeof...(A);
-  template <std::size_t I>
-  using arg = std::remove_cvref_t<std::tuple_element_t<I, std::tuple<A...>>>;
+UFX_TU_NAMESPACE_BEGIN
 
-  static constexpr bool has_target = [] {
-    if constexpr (n == 0) return false;
-    else return any_target<arg<0>>;
-  }();
-  static constexpr bool has_out = [] {
-    if constexpr (n == 0) return false;
-    else return is_out<arg<n - 1>>::value;
-  }();
-  static constexpr std::size_t first = has_target ? 1 : 0;
-  static constexpr std::size_t opt_end = n - (has_out ? 1 : 0);
+/// call_shape's (target?, ..., out?) split, with the trailing axis / keepdims options taken off
+/// the positional arguments.
+template <class... A>
+struct reduce_arg_shape : call_shape<A...> {
+  using base = call_shape<A...>;
+  using base::first;
+  using base::has_out;
+  using base::has_target;
+  using base::n;
+  template <std::size_t I>
+  using arg = typename base::template arg<I>;
+  static constexpr std::size_t opt_end = base::last; // one past the options
 
   template <std::size_t I>
   static constexpr bool is_option() {
@@ -88,4 +87,5 @@ struct reduce_arg_shape {
   }
 };
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail
