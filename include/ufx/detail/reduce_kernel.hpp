@@ -85,10 +85,21 @@ UFX_HD index_run run_of(const index_acc& a, index_t off, index_t s, U) {
   return {a.base + off, U::value ? 1 : s};
 }
 
-/// Independent accumulators per leaf, so the compiler can keep them in vector registers
-/// (32 floats is eight SSE or four AVX registers).
+/// Width of the host compiler's vector registers in bytes (from -march / -mavx...).
+#if defined(__AVX512F__)
+inline constexpr int host_vector_bytes = 64;
+#elif defined(__AVX__)
+inline constexpr int host_vector_bytes = 32;
+#else
+inline constexpr int host_vector_bytes = 16;
+#endif
+
+/// Independent accumulators per leaf: eight vector registers' worth, so the compiler keeps eight
+/// independent add chains in flight (32 floats with SSE, 64 with AVX, 128 with AVX-512: fewer
+/// chains leave an AVX-512 leaf waiting on add latency at ~40% of an `omp simd` loop's speed).
+/// The pairwise order, and so the last bits of a float sum, depend on it (as NumPy's do).
 template <class Acc>
-inline constexpr int reduce_lanes = sizeof(Acc) <= 4 ? 32 : sizeof(Acc) <= 8 ? 16 : 8;
+inline constexpr int reduce_lanes = sizeof(Acc) <= 8 ? 8 * host_vector_bytes / static_cast<int>(sizeof(Acc)) : 8;
 /// Elements per pairwise leaf: each accumulator sums 16 in sequence, as NumPy's pairwise sum does.
 template <class Acc>
 inline constexpr index_t reduce_leaf = 16 * reduce_lanes<Acc>;
