@@ -37,6 +37,15 @@ if(MODE STREQUAL "find_package")
        -DUFX_INSTALL=ON)
   step(${CMAKE_COMMAND} --build "${WORK_DIR}/ufx-build" --parallel 2)
   step(${CMAKE_COMMAND} --install "${WORK_DIR}/ufx-build")
+  # the installed targets name no dependency path of the build machine: Thrust is found again by
+  # ufxConfig.cmake where the package is used
+  file(GLOB targets_files "${prefix}/lib*/cmake/ufx/ufxTargets*.cmake")
+  foreach(f ${targets_files})
+    file(READ "${f}" text)
+    if(text MATCHES "thrust|cccl")
+      message(FATAL_ERROR "consumer.${MODE}: ${f} bakes in a Thrust path")
+    endif()
+  endforeach()
   step(${CMAKE_COMMAND} -S "${consumer_dir}" -B "${WORK_DIR}/consumer-build" ${common_args}
        -DCMAKE_PREFIX_PATH=${prefix})
 elseif(MODE STREQUAL "add_subdirectory")
