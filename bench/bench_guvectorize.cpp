@@ -18,17 +18,13 @@
 
 #include <ufx/ufx.hpp>
 
+#include "bench_common.hpp"
+
 namespace {
 
 using ufx::index_t;
 
-std::vector<float> random_vector(std::size_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> d(-1.f, 1.f);
-  std::vector<float> v(n);
-  for (auto& x : v) x = d(gen);
-  return v;
-}
+using ufx_bench::random_vector;
 
 // ---- the cores, shared by ufx and the hand-written loops ----------------------------------------
 

@@ -12,15 +12,11 @@
 
 #include <ufx/ufx.hpp>
 
+#include "bench_common.hpp"
+
 namespace {
 
-std::vector<float> random_vector(std::size_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> d(-1.f, 1.f);
-  std::vector<float> v(n);
-  for (auto& x : v) x = d(gen);
-  return v;
-}
+using ufx_bench::random_vector;
 
 struct ident {
   float operator()(float v) const { return v; }

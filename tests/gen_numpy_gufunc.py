@@ -37,14 +37,13 @@ Each function's operand kinds come from the lists below; the C++ test instantiat
 combinations of static operand types, so a combination added here must be added there too.
 """
 
-import argparse
-import difflib
-import os
 import random
 import sys
 import warnings
 
 import numpy as np
+
+import numpy_cases
 
 SEED = 20240603
 MAX_SIZE = 60  # elements per operand or result: keeps the file small
@@ -202,42 +201,24 @@ class Gen:
         self.rng.shuffle(self.cases)
 
     def text(self):
-        out = [f"# NumPy's answers for ufx::guvectorize, written by tests/gen_numpy_gufunc.py (seed {SEED});",
-               "# do not edit: rerun the script instead. The format is described in the script.",
-               f"cases {len(self.cases)}"]
-        for n, (func, dtype, lines) in enumerate(self.cases):
-            out.append(f"case {n} {func} {dtype}")
-            out.extend(lines)
-            out.append("end")
-        return "\n".join(out) + "\n"
+        header = [f"# NumPy's answers for ufx::guvectorize, written by tests/gen_numpy_gufunc.py (seed {SEED});",
+                  "# do not edit: rerun the script instead. The format is described in the script."]
+        return numpy_cases.case_text(header, self.cases)
 
 
 def fmt(x, dtype):
     return repr(float(x)) if dtype == "f64" else str(int(x))
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default=None, help="where to write (default: tests/data/numpy_gufunc_cases.txt)")
-    ap.add_argument("--expect", default=None, help="after writing, fail if the output differs from this file")
-    args = ap.parse_args()
-    if args.out is None:
-        args.out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "numpy_gufunc_cases.txt")
+def make_text():
     g = Gen(SEED)
     g.generate()
     text = g.text()
-    with open(args.out, "w") as f:
-        f.write(text)
-    print(f"wrote {len(g.cases)} cases ({len(text)} bytes) to {args.out}")
-    if args.expect:
-        with open(args.expect) as f:
-            old = f.read()
-        if old != text:
-            diff = difflib.unified_diff(old.splitlines(), text.splitlines(), args.expect, args.out, lineterm="", n=1)
-            sys.stdout.write("\n".join(list(diff)[:40]) + "\n")
-            print(f"{args.expect} is stale: rerun /usr/bin/python3 tests/gen_numpy_gufunc.py and commit the file")
-            return 1
-    return 0
+    return text, f"{len(g.cases)} cases ({len(text)} bytes)"
+
+
+def main():
+    return numpy_cases.run(__doc__, "gen_numpy_gufunc.py", "numpy_gufunc_cases.txt", make_text)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 // ufx::guvectorize on every target: core binding, loop broadcasting, several outputs, fixed sizes,
 // zero sizes, out, device arrays, real strides, and every shape error.
 #include "common.hpp"
+#include "gufunc_cores.hpp"
 
 #include <ufx/guvectorize.hpp>
 
@@ -9,35 +10,9 @@ using ufx_test::error_message;
 
 namespace {
 
-struct matmul_f {
-  template <class T>
-  UFX_HD void operator()(ufx::ndview<const T, 2> a, ufx::ndview<const T, 2> b, ufx::ndview<T, 2> c) const {
-    for (index_t i = 0; i < c.extent(0); ++i)
-      for (index_t j = 0; j < c.extent(1); ++j) {
-        T s = 0;
-        for (index_t k = 0; k < a.extent(1); ++k) s += a(i, k) * b(k, j);
-        c(i, j) = s;
-      }
-  }
-};
-
-struct dot_f {
-  template <class T>
-  UFX_HD void operator()(ufx::ndview<const T, 1> x, ufx::ndview<const T, 1> y, T& r) const {
-    T s = 0;
-    for (index_t i = 0; i < x.extent(0); ++i) s += x(i) * y(i);
-    r = s;
-  }
-};
-
-struct cross_f {
-  template <class T>
-  UFX_HD void operator()(ufx::ndview<const T, 1> a, ufx::ndview<const T, 1> b, ufx::ndview<T, 1> c) const {
-    c(0) = a(1) * b(2) - a(2) * b(1);
-    c(1) = a(2) * b(0) - a(0) * b(2);
-    c(2) = a(0) * b(1) - a(1) * b(0);
-  }
-};
+using ufx_test::cross_f;
+using ufx_test::dot_f;
+using ufx_test::matmul_f;
 
 /// "(n)->(),()": mean and (population) standard deviation, two outputs.
 struct mean_std_f {
