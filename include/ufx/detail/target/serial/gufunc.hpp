@@ -25,6 +25,14 @@ void gufunc_rows(const layout<N>& L, const Kernel& k, index_t begin, index_t end
   });
 }
 
+static_assert(
+    [] {
+      for (std::size_t i = 1; i < std::size(gufunc_small_sizes_list); ++i)
+        if (gufunc_small_sizes_list[i] <= 0) return false;
+      return true;
+    }(),
+    "ufx: UFX_GUFUNC_SMALL_SIZES must list positive core sizes, e.g. 2, 3, 4 (or be empty)");
+
 template <std::size_t... I>
 constexpr auto small_sizes(std::index_sequence<I...>) {
   return std::integer_sequence<int, gufunc_small_sizes_list[I + 1]...>{};
