@@ -24,8 +24,8 @@ struct index_acc {
 };
 
 /// How far ahead of a unit-stride leaf the CPU reduction asks for memory (bytes). The hardware
-/// prefetchers alone keep one thread at 14-19 GB/s on a 32-accumulator leaf streaming from DRAM
-/// (a single-accumulator loop gets ~28); asking 8 KiB ahead lifts the leaf to ~47 GB/s and costs
+/// prefetchers alone keep one thread at 12-19 GB/s on a 32-accumulator leaf streaming from DRAM
+/// (a single-accumulator loop gets 24-28); asking 8 KiB ahead lifts the leaf to 37-47 GB/s and costs
 /// nothing in cache (measured on this project's 2-core EPYC, 2^16 to 2^26 floats).
 inline constexpr index_t prefetch_bytes = 8192;
 
@@ -96,7 +96,7 @@ inline constexpr int host_vector_bytes = 16;
 
 /// Independent accumulators per leaf: eight vector registers' worth, so the compiler keeps eight
 /// independent add chains in flight (32 floats with SSE, 64 with AVX, 128 with AVX-512: fewer
-/// chains leave an AVX-512 leaf waiting on add latency at ~40% of an `omp simd` loop's speed).
+/// chains left an AVX-512 leaf waiting on add latency, at 0.46 of an OpenMP `simd` loop's speed).
 /// The pairwise order, and so the last bits of a float sum, depend on it (as NumPy's do).
 template <class Acc>
 inline constexpr int reduce_lanes = sizeof(Acc) <= 8 ? 8 * host_vector_bytes / static_cast<int>(sizeof(Acc)) : 8;
