@@ -41,7 +41,7 @@ int main() {
   const double host = timed("transform_reduce on ufx::host", [&] {
     return static_cast<double>(ufx::transform_reduce(ufx::host, x, abs_value{}, ufx::plus{}, 0.0f));
   });
-  const std::string where = "transform_reduce on " + std::string(ufx::name(ufx::default_target().kind));
+  const std::string where = "transform_reduce on " + std::string(ufx::default_target().name());
   const double dflt = timed(where.c_str(), [&] {
     return static_cast<double>(ufx::transform_reduce(x, abs_value{}, ufx::plus{}, 0.0f));
   });

@@ -44,7 +44,7 @@ void section(const char* title) { std::printf("\n== %s\n", title); }
 } // namespace
 
 int main() {
-  std::printf("ufx demo (default target: %s)\n", std::string(ufx::name(ufx::default_target().kind)).c_str());
+  std::printf("ufx demo (default target: %s)\n", std::string(ufx::default_target().name()).c_str());
 
   // 1. One scalar function becomes an array kernel.
   section("vectorize a scalar function over std::vector");

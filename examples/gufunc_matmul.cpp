@@ -53,7 +53,7 @@ int main() {
 
   bool ok = true;
   std::printf("(1000,3,4) @ (4,2) with ufx::guvectorize<\"%s\">\n", std::string(decltype(matmul)::signature()).c_str());
-  ok &= report("default (" + std::string(ufx::name(ufx::default_target().kind)) + ")", a, b, matmul(a, b));
+  ok &= report("default (" + std::string(ufx::default_target().name()) + ")", a, b, matmul(a, b));
   ok &= report("ufx::serial", a, b, matmul(ufx::serial, a, b));
   ok &= report("ufx::host", a, b, matmul(ufx::host, a, b));
   ok &= report("ufx::sim", a, b, matmul(ufx::sim, a, b));

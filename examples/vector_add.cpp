@@ -36,7 +36,7 @@ int main() {
 
   // No target named: ufx::cuda when this file is nvcc-compiled and a GPU answers, else ufx::host.
   std::vector<float> z = add(x, y);
-  ok &= report("default (" + std::string(ufx::name(ufx::default_target().kind)) + ")", x, y, z);
+  ok &= report("default (" + std::string(ufx::default_target().name()) + ")", x, y, z);
 
   ok &= report("ufx::serial", x, y, add(ufx::serial, x, y));
   ok &= report("ufx::host", x, y, add(ufx::host, x, y));

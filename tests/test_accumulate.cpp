@@ -148,7 +148,7 @@ TEST_CASE_TEMPLATE("accumulate errors: an axis out of range", Target, UFX_TEST_T
 
 TEST_CASE_TEMPLATE("a device operand's scan stays on the device", Target, UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
-  if constexpr (Target::space == ufx::memory_space::host) return;
+  if constexpr (!ufx::is_device_target_v<Target>) return;
   else {
     const auto a = sample3<int>(5, 6, 7);
     auto d = ufx::to_device(a, Target{});

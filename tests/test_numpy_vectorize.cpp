@@ -452,7 +452,7 @@ TEST_CASE_TEMPLATE("vectorize gives NumPy's shapes, values and broadcast errors 
   for (const auto& c : file.cases) {
     const std::string problem = run(c, ufx::target(Target{}));
     ++ran;
-    INFO(c.where(), " on ", ufx::name(Target::kind));
+    INFO(c.where(), " on ", Target::name());
     CHECK(problem == "");
   }
   CHECK(ran == file.declared);

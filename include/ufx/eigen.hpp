@@ -47,7 +47,8 @@ struct adapter<D, void> {
 
   static detail::array_operand<const value_type, 2> in(const D& x) {
     if constexpr (direct) {
-      return {view_of<const value_type>(x.data(), x), detail::space_of_pointer(x.data()), {}};
+      const auto view = view_of<const value_type>(x.data(), x);
+      return {view, detail::space_of_view(view), {}};
     } else {
       auto tmp = std::make_shared<typename D::PlainObject>(x);
       return {view_of<const value_type>(tmp->data(), *tmp), memory_space::host, tmp};
@@ -56,7 +57,8 @@ struct adapter<D, void> {
   static detail::array_operand<value_type, 2> out(D& x)
     requires(direct && lvalue)
   {
-    return {view_of<value_type>(const_cast<value_type*>(x.data()), x), detail::space_of_pointer(x.data()), {}};
+    const auto view = view_of<value_type>(const_cast<value_type*>(x.data()), x);
+    return {view, detail::space_of_view(view), {}};
   }
 };
 

@@ -1,44 +1,125 @@
 #pragma once
 /// \file targets.hpp
-/// Where a kernel runs. A target is a memory space plus a way to execute:
+/// Where a kernel runs. A target is a value: a memory space plus a way to execute, with state.
 ///
-/// | target        | memory                     | execution                              |
-/// |---------------|----------------------------|----------------------------------------|
-/// | `ufx::serial` | host                       | one thread (reference semantics)       |
-/// | `ufx::host`   | host                       | all cores (OpenMP)                     |
-/// | `ufx::sim`    | emulated device allocations| CPU, through the device code paths     |
-/// | `ufx::cuda`   | CUDA device                | CUDA kernels (nvcc-compiled callers)   |
+/// | target        | memory                      | execution                              |
+/// |---------------|-----------------------------|----------------------------------------|
+/// | `ufx::serial` | host                        | one thread (reference semantics)       |
+/// | `ufx::host`   | host                        | all cores (OpenMP)                     |
+/// | `ufx::sim`    | an emulated device          | CPU, through the device code paths     |
+/// | `ufx::cuda`   | a CUDA device               | CUDA kernels (nvcc-compiled callers)   |
 ///
-/// The tags are values you pass as the first argument of a call: `f(ufx::host, x, y)`.
+/// Pass one as the first argument of a call: `f(ufx::host, x, y)`. Targets carry state:
+///
+///   ufx::cuda.device(1)      // CUDA device 1 (ufx::cuda alone: the calling thread's current device)
+///   ufx::sim.device(1)       // virtual device 1 of the sim (UFX_SIM_DEVICES, ufx::configure_sim)
+///   ufx::host.threads(4)     // at most 4 threads for this call
+///
 /// `ufx::target` holds any of them at run time; `ufx::default_target()` picks one.
+///
+/// Adding a target: a struct below with `name()`, `space()`, `is_device` (and, for a device,
+/// `runtime()`, the object in src/ that allocates, copies and synchronises its memory), an entry in
+/// `target::alternatives`, and a folder include/ufx/detail/target/<name>/ with its algorithms
+/// (docs/architecture.md).
 
+#include <compare>
+#include <string>
 #include <string_view>
 #include <type_traits>
+#include <variant>
 
 #include "ufx/config.hpp"
 
 namespace ufx {
 
-/// Where an array's elements live.
-enum class memory_space { host, sim, cuda };
+namespace detail {
+class device_runtime;
+/// The runtimes of the device memory kinds (src/sim_runtime.cpp, src/cuda_runtime.cpp).
+const device_runtime& sim_runtime() noexcept;
+const device_runtime& cuda_runtime() noexcept;
+/// The name of a runtime ("ufx::sim"), and its calling thread's current device.
+std::string_view runtime_name(const device_runtime& rt) noexcept;
+int runtime_current_device(const device_runtime& rt);
+} // namespace detail
 
-enum class target_kind { serial, host, sim, cuda };
+/// Where an array's elements live: host memory, or the memory of one device of a device runtime.
+struct memory_space {
+  /// Null for host memory; else the runtime that owns the memory (ufx::sim's, ufx::cuda's).
+  const detail::device_runtime* runtime = nullptr;
+  /// The device ordinal within that runtime (0 for host memory).
+  int device = 0;
 
+  static const memory_space host;
+
+  constexpr bool is_host() const noexcept { return runtime == nullptr; }
+  constexpr bool is_device() const noexcept { return runtime != nullptr; }
+  friend constexpr bool operator==(const memory_space&, const memory_space&) = default;
+};
+inline constexpr memory_space memory_space::host{};
+
+/// "host", "ufx::sim device 0", "ufx::cuda device 1".
+inline std::string to_string(const memory_space& s) {
+  if (s.is_host()) return "host";
+  return std::string(detail::runtime_name(*s.runtime)) + " device " + std::to_string(s.device);
+}
+
+/// One thread: the reference every other target is tested against.
 struct serial_t {
-  static constexpr target_kind kind = target_kind::serial;
-  static constexpr memory_space space = memory_space::host;
+  static constexpr bool is_device = false;
+  static constexpr std::string_view name() { return "ufx::serial"; }
+  constexpr memory_space space() const { return memory_space::host; }
+  friend constexpr bool operator==(serial_t, serial_t) { return true; }
 };
+
+/// All cores (OpenMP). `threads(n)` bounds the threads one call uses.
 struct host_t {
-  static constexpr target_kind kind = target_kind::host;
-  static constexpr memory_space space = memory_space::host;
+  static constexpr bool is_device = false;
+  /// At most this many threads per call; 0: as many as OpenMP gives.
+  int max_threads = 0;
+
+  static constexpr std::string_view name() { return "ufx::host"; }
+  constexpr memory_space space() const { return memory_space::host; }
+  /// This target with at most `n` threads per call (n >= 1; n = 1 runs on the calling thread).
+  constexpr host_t threads(int n) const {
+    host_t t = *this;
+    t.max_threads = n < 1 ? 1 : n;
+    return t;
+  }
+  friend constexpr bool operator==(host_t a, host_t b) { return a.max_threads == b.max_threads; }
 };
-struct sim_t {
-  static constexpr target_kind kind = target_kind::sim;
-  static constexpr memory_space space = memory_space::sim;
+
+namespace detail {
+/// What the two device targets share: a device ordinal (unbound: the thread's current device).
+/// The streams issue adds a stream here.
+template <class Self>
+struct device_target {
+  static constexpr bool is_device = true;
+  /// The bound device ordinal, or -1: the calling thread's current device at the time of a call.
+  int bound_device = -1;
+
+  /// This target on device `i`.
+  constexpr Self device(int i) const {
+    Self t = static_cast<const Self&>(*this);
+    t.bound_device = i;
+    return t;
+  }
+  /// The device a call on this target runs on now.
+  int ordinal() const { return bound_device >= 0 ? bound_device : runtime_current_device(Self::runtime()); }
+  memory_space space() const { return memory_space{&Self::runtime(), ordinal()}; }
+  friend bool operator==(const Self& a, const Self& b) { return a.ordinal() == b.ordinal(); }
 };
-struct cuda_t {
-  static constexpr target_kind kind = target_kind::cuda;
-  static constexpr memory_space space = memory_space::cuda;
+} // namespace detail
+
+/// The emulated device: separate memory per virtual device, device code paths run on the CPU.
+struct sim_t : detail::device_target<sim_t> {
+  static constexpr std::string_view name() { return "ufx::sim"; }
+  static const detail::device_runtime& runtime() noexcept { return detail::sim_runtime(); }
+};
+
+/// A CUDA GPU. Calls that launch kernels must be compiled by nvcc.
+struct cuda_t : detail::device_target<cuda_t> {
+  static constexpr std::string_view name() { return "ufx::cuda"; }
+  static const detail::device_runtime& runtime() noexcept { return detail::cuda_runtime(); }
 };
 
 inline constexpr serial_t serial{};
@@ -47,46 +128,60 @@ inline constexpr sim_t sim{};
 inline constexpr cuda_t cuda{};
 
 /// Any target, chosen at run time.
-struct target {
-  target_kind kind = target_kind::host;
-  constexpr target() = default;
-  constexpr target(target_kind k) : kind(k) {}
-  constexpr target(serial_t) : kind(target_kind::serial) {}
-  constexpr target(host_t) : kind(target_kind::host) {}
-  constexpr target(sim_t) : kind(target_kind::sim) {}
-  constexpr target(cuda_t) : kind(target_kind::cuda) {}
-  constexpr memory_space space() const {
-    return kind == target_kind::sim    ? memory_space::sim
-           : kind == target_kind::cuda ? memory_space::cuda
-                                       : memory_space::host;
+class target {
+public:
+  /// Every target ufx has: the one list a new target joins.
+  using alternatives = std::variant<serial_t, host_t, sim_t, cuda_t>;
+
+  constexpr target() : v_(host_t{}) {}
+  template <class T>
+    requires requires(alternatives v, T t) { v = t; } && (!std::is_same_v<std::remove_cvref_t<T>, target>)
+  constexpr target(const T& t) : v_(t) {}
+
+  /// Calls `fn(t)` with the target as its own type.
+  template <class Fn>
+  decltype(auto) visit(Fn&& fn) const {
+    return std::visit(std::forward<Fn>(fn), v_);
   }
-  friend constexpr bool operator==(target a, target b) { return a.kind == b.kind; }
+  std::string_view name() const {
+    return visit([](const auto& t) { return t.name(); });
+  }
+  memory_space space() const {
+    return visit([](const auto& t) { return t.space(); });
+  }
+  bool is_device() const {
+    return visit([](const auto& t) { return std::remove_cvref_t<decltype(t)>::is_device; });
+  }
+  /// The target as type T, or null.
+  template <class T>
+  const T* get_if() const noexcept {
+    return std::get_if<T>(&v_);
+  }
+
+  friend bool operator==(const target& a, const target& b) { return a.v_ == b.v_; }
+
+private:
+  alternatives v_;
 };
 
-template <class T>
-concept target_tag = std::is_same_v<T, serial_t> || std::is_same_v<T, host_t> || std::is_same_v<T, sim_t> ||
-                     std::is_same_v<T, cuda_t>;
+namespace detail {
+template <class T, class V>
+struct is_alternative;
+template <class T, class... A>
+struct is_alternative<T, std::variant<A...>> : std::bool_constant<(std::is_same_v<T, A> || ...)> {};
+} // namespace detail
 
+/// One of ufx's target types (serial_t, host_t, sim_t, cuda_t).
 template <class T>
-concept any_target = target_tag<T> || std::is_same_v<T, target>;
+concept target_tag = detail::is_alternative<std::remove_cvref_t<T>, target::alternatives>::value;
 
-constexpr std::string_view name(target_kind k) {
-  switch (k) {
-  case target_kind::serial: return "ufx::serial";
-  case target_kind::host: return "ufx::host";
-  case target_kind::sim: return "ufx::sim";
-  case target_kind::cuda: return "ufx::cuda";
-  }
-  return "?";
-}
-constexpr std::string_view name(memory_space s) {
-  switch (s) {
-  case memory_space::host: return "host";
-  case memory_space::sim: return "ufx::sim";
-  case memory_space::cuda: return "ufx::cuda";
-  }
-  return "?";
-}
+/// A target type or a run-time `ufx::target`.
+template <class T>
+concept any_target = target_tag<T> || std::is_same_v<std::remove_cvref_t<T>, target>;
+
+/// True for targets whose memory is a device's (ufx::sim, ufx::cuda).
+template <class T>
+inline constexpr bool is_device_target_v = std::remove_cvref_t<T>::is_device;
 
 /// True when ufx's runtime was built with the CUDA toolkit and a CUDA device answers.
 bool cuda_available() noexcept;
@@ -107,5 +202,25 @@ UFX_TU_NAMESPACE_END
 
 /// The device `ufx::to_device(x)` uses: `ufx::cuda` when a device answers, else `ufx::sim`.
 inline target default_device() { return cuda_available() ? target(cuda) : target(sim); }
+
+namespace detail {
+/// The device target whose memory is `s` (bound to its device); `s` must be device memory.
+inline target target_for(const memory_space& s) {
+  target found;
+  bool hit = false;
+  [&]<class... A>(std::variant<A...>*) {
+    (
+        [&] {
+          if constexpr (A::is_device)
+            if (!hit && &A::runtime() == s.runtime) {
+              found = target(A{}.device(s.device));
+              hit = true;
+            }
+        }(),
+        ...);
+  }(static_cast<target::alternatives*>(nullptr));
+  return found;
+}
+} // namespace detail
 
 } // namespace ufx

@@ -3,6 +3,7 @@
 /// Umbrella header: everything in ufx. Eigen support is included when Eigen is on the include path.
 #include "ufx/config.hpp"
 #include "ufx/device_array.hpp"
+#include "ufx/devices.hpp"
 #include "ufx/errors.hpp"
 #include "ufx/guvectorize.hpp"
 #include "ufx/ndarray.hpp"

@@ -6,11 +6,12 @@
 #include <memory>
 #include <span>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "ufx/config.hpp"
 #include "ufx/detail/device_array_decl.hpp"
-#include "ufx/detail/memory.hpp"
+#include "ufx/detail/runtime.hpp"
 #include "ufx/ndarray.hpp"
 #include "ufx/ndview.hpp"
 
@@ -43,8 +44,26 @@ struct scalar_operand {
   V value;
 };
 
-inline memory_space space_of_pointer(const void* p) {
-  return in_sim_arena(p, p) ? memory_space::sim : memory_space::host;
+/// Byte range [lo, hi) a view's elements occupy (lo == hi for an empty view).
+template <class T, int R>
+std::pair<const char*, const char*> byte_range(const ndview<T, R>& v) {
+  auto* p = reinterpret_cast<const char*>(v.data());
+  if (v.size() == 0) return {p, p};
+  index_t lo = 0, hi = 0;
+  for (int k = 0; k < R; ++k) {
+    const index_t span = (v.extent(k) - 1) * v.stride(k);
+    (span < 0 ? lo : hi) += span;
+  }
+  return {p + lo * static_cast<index_t>(sizeof(T)), p + (hi + 1) * static_cast<index_t>(sizeof(T))};
+}
+
+/// Where a view's elements live: found by asking each device runtime (the sim's arena; CUDA's
+/// cudaPointerGetAttributes), else host memory.
+template <class T, int R>
+memory_space space_of_view(const ndview<T, R>& v) {
+  const auto [lo, hi] = byte_range(v);
+  if (lo == nullptr) return memory_space::host;
+  return space_of(lo, static_cast<std::size_t>(hi - lo));
 }
 
 template <class T>
@@ -97,12 +116,14 @@ struct adapter<std::span<T, E>> {
   static constexpr int rank = 1;
   using value_type = std::remove_cv_t<T>;
   static detail::array_operand<const value_type, 1> in(const std::span<T, E>& v) {
-    return {ndview<const value_type, 1>(v.data(), {static_cast<index_t>(v.size())}), detail::space_of_pointer(v.data()), {}};
+    const ndview<const value_type, 1> view(v.data(), {static_cast<index_t>(v.size())});
+    return {view, detail::space_of_view(view), {}};
   }
   static detail::array_operand<T, 1> out(const std::span<T, E>& v)
     requires(!std::is_const_v<T>)
   {
-    return {ndview<T, 1>(v.data(), {static_cast<index_t>(v.size())}), detail::space_of_pointer(v.data()), {}};
+    const ndview<T, 1> view(v.data(), {static_cast<index_t>(v.size())});
+    return {view, detail::space_of_view(view), {}};
   }
 };
 
@@ -115,20 +136,21 @@ struct adapter<ndarray<T, R>> {
   static detail::array_operand<T, R> out(ndarray<T, R>& a) { return {a.view(), memory_space::host, {}}; }
 };
 
-/// A view is host memory unless it points into the ufx::sim arena. Pass CUDA memory as a
-/// device_array (or a view of one through ufx::device_view) so ufx knows where it lives.
+/// A view lives where its pointer points: ufx asks each device runtime (the sim's arena, CUDA's
+/// cudaPointerGetAttributes), so a view into device memory is a device operand.
 template <class T, int R>
 struct adapter<ndview<T, R>> {
   static constexpr container_kind kind = container_kind::ufx_host;
   static constexpr int rank = R;
   using value_type = std::remove_cv_t<T>;
   static detail::array_operand<const value_type, R> in(const ndview<T, R>& v) {
-    return {ndview<const value_type, R>(v.data(), v.shape(), v.strides()), detail::space_of_pointer(v.data()), {}};
+    const ndview<const value_type, R> view(v.data(), v.shape(), v.strides());
+    return {view, detail::space_of_view(view), {}};
   }
   static detail::array_operand<T, R> out(const ndview<T, R>& v)
     requires(!std::is_const_v<T>)
   {
-    return {v, detail::space_of_pointer(v.data()), {}};
+    return {v, detail::space_of_view(v), {}};
   }
 };
 

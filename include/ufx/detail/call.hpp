@@ -33,41 +33,49 @@ struct call_shape {
   static constexpr std::size_t operands = last - first;
 };
 
-/// Space of the array operands already on a device; throws when they disagree.
-inline void note_space(memory_space s, std::optional<memory_space>& device, const char* who) {
-  if (s == memory_space::host) return;
-  if (device && *device != s)
-    throw device_error(std::string(who) + ": operands live in different device spaces (" + std::string(name(*device)) +
-                       " and " + std::string(name(s)) + "); copy one of them first");
-  device = s;
+/// The device memory a call's array operands live in: the first device seen and, when operands
+/// sit on two devices, the second.
+struct device_set {
+  std::optional<memory_space> first, second;
+  explicit operator bool() const { return first.has_value(); }
+};
+
+/// Notes where an operand lives.
+inline void note_space(const memory_space& s, device_set& seen, const char* /*who*/) {
+  if (s.is_host()) return;
+  if (!seen.first) seen.first = s;
+  else if (*seen.first != s && !seen.second) seen.second = s;
 }
 
 /// Target for the call: the explicit one, else where the data lives, else default_target().
-inline target choose_target(std::optional<target> explicit_target, std::optional<memory_space> device) {
+/// Operands on two devices need an explicit target (they are staged to it).
+inline target choose_target(const std::optional<target>& explicit_target, const device_set& seen, const char* who) {
   if (explicit_target) return *explicit_target;
-  if (device) return *device == memory_space::cuda ? target(cuda) : target(sim);
+  if (seen.second)
+    throw device_error(std::string(who) + ": operands live on two devices (" + to_string(*seen.first) + " and " +
+                       to_string(*seen.second) + "); copy one of them, or name a target to run on (its operands are "
+                       "staged there)");
+  if (seen.first) return target_for(*seen.first);
   return default_target();
 }
 
-/// Calls `fn(tag)` with the tag object for a run-time target.
-template <class Fn>
-decltype(auto) dispatch(target t, Fn&& fn) {
-  switch (t.kind) {
-  case target_kind::serial: return fn(serial);
-  case target_kind::host: return fn(host);
-  case target_kind::sim: return fn(sim);
-  case target_kind::cuda: break;
+/// Where a call's new results live: on the explicit target's device, else where the data lives
+/// (a host target reading device arrays still returns device arrays), else on the host.
+template <class T>
+memory_space result_space(const T* given, const device_set& seen) {
+  if constexpr (any_target<T>) {
+    if (given->space().is_device()) return given->space();
   }
-  return fn(cuda);
+  return seen.first.value_or(memory_space::host);
 }
 
-/// Calls `fn(tag)` for the call's target: a tag given statically is used as is (only that
-/// target is instantiated); a run-time `ufx::target`, or none, is resolved at run time.
+/// Calls `fn(tag)` for the call's target: a target type given statically is used as is (only
+/// that target is instantiated); a run-time `ufx::target`, or none, is resolved at run time.
 template <class T, class Fn>
-decltype(auto) with_target(const T* given, std::optional<memory_space> device, Fn&& fn) {
+decltype(auto) with_target(const T* given, const device_set& seen, Fn&& fn, const char* who = "ufx") {
   if constexpr (target_tag<T>) return fn(*given);
-  else if constexpr (std::is_same_v<T, target>) return dispatch(*given, fn);
-  else return dispatch(choose_target(std::nullopt, device), fn);
+  else if constexpr (std::is_same_v<T, target>) return given->visit(fn);
+  else return choose_target(std::nullopt, seen, who).visit(fn);
 }
 
 UFX_TU_NAMESPACE_END

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "ufx/config.hpp"
-#include "ufx/detail/memory.hpp"
+#include "ufx/detail/runtime.hpp"
 #include "ufx/errors.hpp"
 #include "ufx/ndarray.hpp"
 #include "ufx/ndview.hpp"
@@ -13,8 +13,9 @@
 
 namespace ufx {
 
-/// An owning, row-major array in a device memory space (`ufx::cuda` or `ufx::sim`).
-/// Move-only; `ufx::to_device(x)` makes one from a container, `to_host()` brings it back.
+/// An owning, row-major array in the memory of one device (of `ufx::cuda` or `ufx::sim`); it
+/// remembers which. Move-only; `ufx::to_device(x)` makes one from a container, `to_host()` brings
+/// it back.
 template <class T, int R>
 class device_array {
   static_assert(std::is_trivially_copyable_v<T>, "ufx::device_array: the element type must be trivially copyable");
@@ -25,14 +26,18 @@ public:
   static constexpr int rank = R;
 
   device_array() = default;
-  /// Allocates uninitialised storage for `shape` on the device target `where` (cuda or sim).
-  explicit device_array(const shape_type& shape, ufx::target where = default_device()) : shape_(shape), space_(where.space()) {
-    if (space_ == memory_space::host)
-      throw device_error(std::string("ufx::device_array: ") + std::string(name(where.kind)) +
+  /// Allocates uninitialised storage for `shape` on the device of target `where`
+  /// (`ufx::cuda`, `ufx::sim.device(1)`, ...; an unbound device target means its current device).
+  explicit device_array(const shape_type& shape, const ufx::target& where = default_device()) : shape_(shape) {
+    if (!where.is_device())
+      throw device_error(std::string("ufx::device_array: ") + std::string(where.name()) +
                          " is not a device target; use ufx::cuda or ufx::sim");
-    for (index_t e : shape)
-      if (e < 0) throw shape_error("ufx::device_array: negative extent in shape");
-    data_ = static_cast<T*>(detail::device_malloc(space_, sizeof(T) * static_cast<std::size_t>(size())));
+    allocate(where.space());
+  }
+  /// Allocates uninitialised storage for `shape` in device memory `space`.
+  device_array(const shape_type& shape, const memory_space& space) : shape_(shape) {
+    if (space.is_host()) throw device_error("ufx::device_array: host memory is not a device's; use ufx::cuda or ufx::sim");
+    allocate(space);
   }
   device_array(device_array&& o) noexcept
       : data_(std::exchange(o.data_, nullptr)), shape_(o.shape_), space_(o.space_) {}
@@ -58,8 +63,10 @@ public:
   }
   /// Device pointer: dereference it only in device code (or on ufx::sim).
   T* data() const { return data_; }
+  /// Where the elements live: the device runtime and the device ordinal.
   memory_space space() const { return space_; }
-  ufx::target target() const { return space_ == memory_space::cuda ? ufx::target(cuda) : ufx::target(sim); }
+  /// The device target of that device (`ufx::sim.device(1)`, ...).
+  ufx::target target() const { return detail::target_for(space_); }
   ndview<T, R> view() const { return ndview<T, R>(data_, shape_); }
 
   /// Copies the elements back into a new host ndarray.
@@ -76,13 +83,19 @@ public:
   void copy_from_host(const C& src);
 
 private:
+  void allocate(const memory_space& space) {
+    for (index_t e : shape_)
+      if (e < 0) throw shape_error("ufx::device_array: negative extent in shape");
+    data_ = static_cast<T*>(detail::device_malloc(space, sizeof(T) * static_cast<std::size_t>(size())));
+    space_ = space;
+  }
   void reset() noexcept {
     detail::device_free(space_, data_);
     data_ = nullptr;
   }
   T* data_ = nullptr;
   shape_type shape_{};
-  memory_space space_ = memory_space::sim;
+  memory_space space_ = memory_space::host;
 };
 
 } // namespace ufx

@@ -18,7 +18,7 @@ UFX_TU_NAMESPACE_BEGIN
 
 /// Copies an array operand into a fresh row-major buffer in `space` (views the buffer afterwards).
 template <class V, int R>
-void stage(array_operand<const V, R>& op, memory_space space) {
+void stage(array_operand<const V, R>& op, const memory_space& space) {
   auto buf = std::make_shared<buffer<V>>(space, op.view.size());
   ndview<V, R> dst(buf->data(), op.view.shape());
   transfer(space, dst, op.space, op.view);
@@ -36,7 +36,7 @@ struct staged_output {
 };
 
 template <class T, int R>
-staged_output<T, R> stage_output(const array_operand<T, R>& o, memory_space space) {
+staged_output<T, R> stage_output(const array_operand<T, R>& o, const memory_space& space) {
   if (o.space == space) return {o, o.view, nullptr};
   auto buf = std::make_shared<buffer<T>>(space, o.view.size());
   return {o, ndview<T, R>(buf->data(), o.view.shape(), strides_like(o.view)), buf};
@@ -46,18 +46,6 @@ template <class Op>
 auto make_acc(const Op& op) {
   if constexpr (is_scalar_operand<Op>::value) return scalar_acc<typename Op::value_type>{op.value};
   else return array_acc<typename Op::element_type>{op.view.data()};
-}
-
-/// Byte range [lo, hi) a view touches over a loop.
-template <class T, int R>
-std::pair<const char*, const char*> byte_range(const ndview<T, R>& v) {
-  index_t lo = 0, hi = 0;
-  for (int k = 0; k < R; ++k) {
-    const index_t span = (v.extent(k) - 1) * v.stride(k);
-    (span < 0 ? lo : hi) += span;
-  }
-  auto* p = reinterpret_cast<const char*>(v.data());
-  return {p + lo * static_cast<index_t>(sizeof(T)), p + (hi + 1) * static_cast<index_t>(sizeof(T))};
 }
 
 /// True when input view `in` (operand `k` of the layout) must be read from a copy because it
@@ -90,7 +78,7 @@ void resolve_overlap(layout<N>& L, int k, Op& op, const Staged& staged, std::ind
 }
 
 template <class Op>
-void stage_input(Op& op, memory_space space) {
+void stage_input(Op& op, const memory_space& space) {
   if constexpr (!is_scalar_operand<Op>::value)
     if (op.space != space && op.view.size() > 0) stage(op, space);
 }
@@ -102,7 +90,7 @@ void set_input_strides(layout<N>& L, int k, const Op& op) {
 }
 
 template <class S>
-void copy_back(const S& so, memory_space space) {
+void copy_back(const S& so, const memory_space& space) {
   if (!so.temp) return;
   using V = std::remove_cvref_t<decltype(*so.view.data())>;
   constexpr int R = std::remove_cvref_t<decltype(so.view)>::rank;
@@ -110,11 +98,11 @@ void copy_back(const S& so, memory_space space) {
 }
 
 template <class Tag, class F, class Outs, class Ins, class Staged, std::size_t... A, std::size_t... B>
-void elementwise_impl(Tag tag, const F& f, const dims& loop, Ins& ins, Staged& staged, std::index_sequence<A...>,
+void elementwise_impl(const Tag& tag, const F& f, const dims& loop, Ins& ins, Staged& staged, std::index_sequence<A...>,
                       std::index_sequence<B...>) {
   constexpr int NOut = sizeof...(A);
   constexpr int N = NOut + sizeof...(B);
-  const memory_space space = Tag::space;
+  const memory_space space = tag.space();
   (stage_input(std::get<B>(ins), space), ...);
 
   layout<N> L;
@@ -135,10 +123,11 @@ void elementwise_impl(Tag tag, const F& f, const dims& loop, Ins& ins, Staged& s
 /// Runs `f` over `loop` on `tag`, reading `ins` (operands in argument order) and writing `outs`
 /// (array operands, in any space). Nothing is written unless every check has passed.
 template <class Tag, class F, class Outs, class Ins>
-void elementwise(Tag tag, const F& f, const dims& loop, Outs& outs, Ins& ins) {
+void elementwise(const Tag& tag, const F& f, const dims& loop, Outs& outs, Ins& ins) {
   if (loop.size() == 0) return;
-  if (Tag::space == memory_space::cuda) require_space(Tag::space);
-  auto staged = std::apply([&](auto&... o) { return std::make_tuple(stage_output(o, Tag::space)...); }, outs);
+  const memory_space space = tag.space();
+  require_space(space);
+  auto staged = std::apply([&](auto&... o) { return std::make_tuple(stage_output(o, space)...); }, outs);
   elementwise_impl<Tag, F, Outs>(tag, f, loop, ins, staged, std::make_index_sequence<std::tuple_size_v<Outs>>{},
                                  std::make_index_sequence<std::tuple_size_v<Ins>>{});
 }

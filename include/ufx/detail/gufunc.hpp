@@ -89,12 +89,12 @@ bool core_dense(const View& v) {
 }
 
 template <class Sig, class Tag, class F, class Outs, class Ins, class Staged, std::size_t... A, std::size_t... B>
-void gufunc_exec_impl(Tag tag, const F& f, const gufunc_shape& g, Ins& ins, Staged& staged, std::index_sequence<A...>,
+void gufunc_exec_impl(const Tag& tag, const F& f, const gufunc_shape& g, Ins& ins, Staged& staged, std::index_sequence<A...>,
                       std::index_sequence<B...>) {
   constexpr int NOut = sizeof...(A);
   constexpr int NIn = sizeof...(B);
   constexpr int N = NOut + NIn;
-  const memory_space space = Tag::space;
+  const memory_space space = tag.space();
   (stage_input(std::get<B>(ins), space), ...);
   (gufunc_resolve_overlap(std::get<B>(ins), staged, std::index_sequence<A...>{}), ...);
 
@@ -139,10 +139,11 @@ void gufunc_exec_impl(Tag tag, const F& f, const gufunc_shape& g, Ins& ins, Stag
 /// Steps 3 and 4: runs `f` over the loop on `tag`, reading `ins` and writing `outs` (array
 /// operands in any space). Nothing is written unless every check has passed.
 template <class Sig, class Tag, class F, class Outs, class Ins>
-void gufunc_exec(Tag tag, const F& f, const gufunc_shape& g, Outs& outs, Ins& ins) {
+void gufunc_exec(const Tag& tag, const F& f, const gufunc_shape& g, Outs& outs, Ins& ins) {
   if (g.loop.size() == 0) return; // zero-size loop dimensions: fn is never called
-  if (Tag::space == memory_space::cuda) require_space(Tag::space);
-  auto staged = std::apply([&](auto&... o) { return std::make_tuple(stage_output(o, Tag::space)...); }, outs);
+  const memory_space space = tag.space();
+  require_space(space);
+  auto staged = std::apply([&](auto&... o) { return std::make_tuple(stage_output(o, space)...); }, outs);
   gufunc_exec_impl<Sig, Tag, F, Outs>(tag, f, g, ins, staged, std::make_index_sequence<std::tuple_size_v<Outs>>{},
                                       std::make_index_sequence<std::tuple_size_v<Ins>>{});
 }
@@ -158,7 +159,7 @@ struct gufunc_result {
   static constexpr bool scalar = R == 0 && !rule::any_device;
   using type = std::conditional_t<scalar, T, std::conditional_t<rule::arrays == 0, ndarray<T, R>, typename rule::type>>;
 
-  static type make(const std::array<index_t, R>& shape, memory_space space) {
+  static type make(const std::array<index_t, R>& shape, const memory_space& space) {
     if constexpr (scalar) return T{};
     else if constexpr (rule::arrays == 0) return ndarray<T, R>(shape);
     else return rule::make(dims(shape), space);
@@ -248,7 +249,7 @@ auto gufunc_run(const F& f, const TargetT* given, OutT* out, const Args&... args
     using info = gufunc_call_info<Sig, F, OutT, Args...>;
     auto ins = std::make_tuple(adapt_in(args)...);
 
-    std::optional<memory_space> device;
+    device_set device;
     auto note = [&](const auto& op) {
       if constexpr (!is_scalar_operand<std::remove_cvref_t<decltype(op)>>::value)
         note_space(op.space, device, "ufx::guvectorize");
@@ -273,20 +274,20 @@ auto gufunc_run(const F& f, const TargetT* given, OutT* out, const Args&... args
           outs);
       const gufunc_shape g = bind_gufunc_shape<Sig>(std::span<const dims>(shapes, NIn + NOut), true);
       std::apply([&](const auto&... o) { (note(o), ...); }, outs);
-      with_target(given, device, [&](auto tag) { gufunc_exec<Sig>(tag, f, g, outs, ins); });
+      with_target(given, device, [&](auto tag) { gufunc_exec<Sig>(tag, f, g, outs, ins); }, "ufx::guvectorize");
     } else {
       const gufunc_shape g = bind_gufunc_shape<Sig>(std::span<const dims>(shapes, NIn), false);
-      const memory_space result_space = device.value_or(memory_space::host);
+      const memory_space where = result_space(given, device);
       auto results = [&]<std::size_t... J>(std::index_sequence<J...>) {
         return std::make_tuple([&] {
           constexpr int S = NIn + static_cast<int>(J);
           constexpr int R = info::loop_rank() + Sig::core_rank(S);
           using rt = gufunc_result<typename info::template out_value<static_cast<int>(J)>, R, Args...>;
-          return rt::make(gufunc_output_shape<Sig, R>(g, S), result_space);
+          return rt::make(gufunc_output_shape<Sig, R>(g, S), where);
         }()...);
       }(std::make_index_sequence<NOut>{});
       auto outs = std::apply([](auto&... r) { return std::make_tuple(result_operand(r)...); }, results);
-      with_target(given, device, [&](auto tag) { gufunc_exec<Sig>(tag, f, g, outs, ins); });
+      with_target(given, device, [&](auto tag) { gufunc_exec<Sig>(tag, f, g, outs, ins); }, "ufx::guvectorize");
       if constexpr (NOut == 1) return std::move(std::get<0>(results));
       else return results;
     }

@@ -108,10 +108,10 @@ void copy_if_overlapping(Op& op, const ndview<T, R>& out) {
 
 /// Steps 3 and 4 on one target: stage, plan, run, copy back.
 template <class Acc, class Tag, class Spec, class Fin, class Res, class OutOp, class... Ins>
-void reduce_on_target(Tag tag, const Spec& spec, const Fin& fin, const Res& empty, const OutOp& o, const dims& loop,
+void reduce_on_target(const Tag& tag, const Spec& spec, const Fin& fin, const Res& empty, const OutOp& o, const dims& loop,
                       unsigned mask, Ins... ins) {
-  constexpr memory_space space = Tag::space;
-  if constexpr (space == memory_space::cuda) require_space(space);
+  const memory_space space = tag.space();
+  require_space(space);
   constexpr bool indexed = Spec::indexing != index_mode::none;
   constexpr int N = 1 + static_cast<int>(sizeof...(Ins)) + (indexed ? 1 : 0);
   if (reduced_shape(loop, mask, true).size() == 0) return; // no outputs
@@ -162,7 +162,7 @@ auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* ax
   }();
   using Res = std::decay_t<std::invoke_result_t<const Fin&, const Acc&>>;
 
-  std::optional<memory_space> device;
+  device_set device;
   std::apply(
       [&](const auto&... op) {
         (
@@ -199,7 +199,7 @@ auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* ax
   auto on_target = [&](const auto& o) {
     with_target(given, device, [&](auto tag) {
       std::apply([&](const auto&... op) { reduce_on_target<Acc>(tag, spec, fin, empty, o, loop, mask, op...); }, ins);
-    });
+    }, who);
   };
 
   // 3-5. place, run, return
@@ -218,7 +218,7 @@ auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* ax
     return r;
   } else {
     using rule = result_rule<Res, RR, Args...>;
-    auto result = rule::make(rshape, device.value_or(memory_space::host));
+    auto result = rule::make(rshape, result_space(given, device));
     on_target(adapter<typename rule::type>::out(result));
     return result;
   }

@@ -26,9 +26,9 @@ namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
 template <class Acc, class Tag, class Op, class OutOp, class InOp>
-void scan_on_target(Tag tag, const Op& op, const OutOp& o, InOp in, int axis) {
-  constexpr memory_space space = Tag::space;
-  if constexpr (space == memory_space::cuda) require_space(space);
+void scan_on_target(const Tag& tag, const Op& op, const OutOp& o, InOp in, int axis) {
+  const memory_space space = tag.space();
+  require_space(space);
   if (in.view.size() == 0) return;
   stage_input(in, space);
   auto staged = stage_output(o, space);
@@ -57,7 +57,7 @@ auto accumulate_run(const Op& op, const TargetT* given, OutT* out, const int* ax
   static_assert(R > 0 && !is_scalar_operand<In>::value, "ufx::accumulate: accumulate an array, not a scalar");
   using Acc = typename reduce_types<identity, Op, typename In::value_type>::acc;
 
-  std::optional<memory_space> device;
+  device_set device;
   note_space(in.space, device, who);
   const dims shape(in.view.shape());
   const int zero = 0;
@@ -66,7 +66,7 @@ auto accumulate_run(const Op& op, const TargetT* given, OutT* out, const int* ax
   while (!(mask & (1u << axis))) ++axis;
 
   auto on_target = [&](const auto& o) {
-    with_target(given, device, [&](auto tag) { scan_on_target<Acc>(tag, op, o, in, axis); });
+    with_target(given, device, [&](auto tag) { scan_on_target<Acc>(tag, op, o, in, axis); }, who);
   };
   if constexpr (!std::is_void_v<OutT>) {
     static_assert(std::tuple_size_v<decltype(out->dst)> == 1, "ufx::out: a scan has one output; name one destination");
@@ -79,7 +79,7 @@ auto accumulate_run(const Op& op, const TargetT* given, OutT* out, const int* ax
     on_target(o);
   } else {
     using rule = result_rule<Acc, R, X>;
-    auto result = rule::make(shape, device.value_or(memory_space::host));
+    auto result = rule::make(shape, result_space(given, device));
     on_target(adapter<typename rule::type>::out(result));
     return result;
   }

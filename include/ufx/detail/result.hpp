@@ -50,7 +50,7 @@ struct result_rule {
     std::array<index_t, R> s{};
     for (int k = 0; k < R; ++k) s[k] = shape[k];
     if constexpr (arrays == 0) return T{};
-    else if constexpr (any_device) return device_array<T, R>(s, space == memory_space::cuda ? target(cuda) : target(sim));
+    else if constexpr (any_device) return device_array<T, R>(s, space);
     else if constexpr (all_eigen && R == 2) return adapter<typename first_eigen<C...>::type>::template make<T>(s[0], s[1]);
     else if constexpr (all_sequence && R == 1) return std::vector<T>(static_cast<std::size_t>(s[0]));
     else return ndarray<T, R>(s);

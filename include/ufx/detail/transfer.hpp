@@ -1,15 +1,17 @@
 #pragma once
 // Step 3's data movement: buffers in any memory space and copies between strided views in any two
-// spaces. Strided data crossing spaces is packed once on the source side, copied in one block, and
-// unpacked on the destination side; dense data with matching strides is one block copy.
+// spaces. Copies between spaces pack and unpack on the host side, so they need no kernel (a
+// host-compiled translation unit can move ufx::cuda data): dense data with matching strides is
+// one block copy; a strided device side is brought over as the byte range it spans.
 #include <algorithm>
 #include <memory>
-#include <numeric>
+#include <utility>
 
+#include "ufx/detail/adapt.hpp"
 #include "ufx/detail/broadcast.hpp"
 #include "ufx/detail/loop.hpp"
 #include "ufx/detail/map_kernel.hpp"
-#include "ufx/detail/memory.hpp"
+#include "ufx/detail/runtime.hpp"
 #include "ufx/detail/target/cuda/for_each.hpp"
 #include "ufx/detail/target/host/for_each.hpp"
 #include "ufx/detail/target/serial/for_each.hpp"
@@ -25,8 +27,8 @@ template <class T>
 class buffer {
 public:
   buffer() = default;
-  buffer(memory_space s, index_t n) : space_(s), n_(n) {
-    if (s == memory_space::host) host_.reset(new T[static_cast<std::size_t>(std::max<index_t>(n, 1))]);
+  buffer(const memory_space& s, index_t n) : space_(s), n_(n) {
+    if (s.is_host()) host_.reset(new T[static_cast<std::size_t>(std::max<index_t>(n, 1))]);
     else dev_ = static_cast<T*>(device_malloc(s, sizeof(T) * static_cast<std::size_t>(n)));
   }
   buffer(buffer&& o) noexcept : space_(o.space_), n_(o.n_), host_(std::move(o.host_)), dev_(std::exchange(o.dev_, nullptr)) {}
@@ -40,8 +42,8 @@ public:
   ~buffer() {
     if (dev_) device_free(space_, dev_);
   }
-  T* data() const { return space_ == memory_space::host ? host_.get() : dev_; }
-  memory_space space() const { return space_; }
+  T* data() const { return space_.is_host() ? host_.get() : dev_; }
+  const memory_space& space() const { return space_; }
 
 private:
   memory_space space_ = memory_space::host;
@@ -87,61 +89,70 @@ std::array<index_t, R> strides_like(const ndview<T, R>& v) {
 }
 
 template <class Tag, int N, class Kernel>
-void run_on(Tag tag, layout<N>& L, const Kernel& k) {
+void run_on(const Tag& tag, layout<N>& L, const Kernel& k) {
   simplify(L);
   if (L.size() == 0) return;
   for_each(tag, L, k);
 }
 
-/// Runs a kernel on the target that executes in memory space `s`.
-template <int N, class Kernel>
-void run_in_space(memory_space s, layout<N>& L, const Kernel& k) {
-  switch (s) {
-  case memory_space::host: return run_on(host, L, k);
-  case memory_space::sim: return run_on(sim, L, k);
-  case memory_space::cuda: return run_on(cuda, L, k);
-  }
-}
-
-/// Copies src into dst (same shape, same space), any strides.
+/// Copies src into dst (same shape, both in memory space `s`), any strides: on the host, or by a
+/// kernel on the device that owns `s`.
 template <class T, int R>
-void copy_within(memory_space s, const ndview<T, R>& dst, const ndview<const T, R>& src) {
+void copy_within(const memory_space& s, const ndview<T, R>& dst, const ndview<const T, R>& src) {
   layout<2> L;
   L.rank = R;
   for (int d = 0; d < R; ++d) L.shape[d] = dst.extent(d);
   set_strides(L, 0, dst);
   set_strides(L, 1, src);
   map_kernel<identity, 1, array_acc<T>, array_acc<const T>> k{identity{}, make_tuple(array_acc<T>{dst.data()}, array_acc<const T>{src.data()})};
-  run_in_space(s, L, k);
+  if (s.is_host()) return run_on(host, L, k);
+  target_for(s).visit([&](const auto& tag) { run_on(tag, L, k); });
+}
+
+/// A host-side image of view `v` in space `s`: `v` itself on the host, else the byte range it
+/// spans copied to a host buffer (`keep` owns it) and `v` re-pointed there.
+template <class T, int R>
+ndview<T, R> host_image(const memory_space& s, const ndview<T, R>& v, std::unique_ptr<char[]>& keep, bool load) {
+  if (s.is_host()) return v;
+  const auto [lo, hi] = byte_range(v);
+  const auto bytes = static_cast<std::size_t>(hi - lo);
+  keep.reset(new char[bytes]);
+  if (load) copy_bytes(memory_space::host, keep.get(), s, lo, bytes);
+  auto* base = reinterpret_cast<T*>(keep.get() + (reinterpret_cast<const char*>(v.data()) - lo));
+  return ndview<T, R>(base, v.shape(), v.strides());
 }
 
 /// Copies src (in src_space) into dst (in dst_space); shapes must match.
 template <class T, int R>
-void transfer(memory_space dst_space, const ndview<T, R>& dst, memory_space src_space, const ndview<const T, R>& src) {
+void transfer(const memory_space& dst_space, const ndview<T, R>& dst, const memory_space& src_space, const ndview<const T, R>& src) {
   if (dst.size() == 0) return;
   if (dst_space == src_space) return copy_within(dst_space, dst, src);
-  const bool same_dense = is_dense(dst) && is_dense(src) && strides_like(dst) == strides_like(src);
-  if (same_dense) {
-    copy_bytes(dst_space, dst.data(), src_space, src.data(), sizeof(T) * static_cast<std::size_t>(dst.size()));
+  const auto bytes = sizeof(T) * static_cast<std::size_t>(dst.size());
+  if (is_dense(dst) && is_dense(src) && strides_like(dst) == strides_like(src)) {
+    copy_bytes(dst_space, dst.data(), src_space, src.data(), bytes);
     return;
   }
-  // pack on the source side in dst's layout when dst is dense, so the far side needs no unpacking
+  // pack on the host in dst's layout when dst is dense (so the far side needs no unpacking)
   const auto strides = strides_like(dst);
-  const index_t n = dst.size();
-  buffer<T> packed;
-  const T* from = src.data();
-  if (!(is_dense(src) && strides_like(src) == strides)) {
-    packed = buffer<T>(src_space, n);
-    copy_within(src_space, ndview<T, R>(packed.data(), dst.shape(), strides), src);
-    from = packed.data();
+  std::unique_ptr<T[]> packed(new T[static_cast<std::size_t>(dst.size())]);
+  // the layout's lowest element sits at packed[0] (strides_like gives non-negative strides)
+  const ndview<T, R> packed_view(packed.get(), dst.shape(), strides);
+  {
+    std::unique_ptr<char[]> keep;
+    const ndview<const T, R> s = host_image(src_space, src, keep, true);
+    copy_within(memory_space::host, packed_view, s);
   }
   if (is_dense(dst)) {
-    copy_bytes(dst_space, dst.data(), src_space, from, sizeof(T) * static_cast<std::size_t>(n));
+    copy_bytes(dst_space, dst.data(), memory_space::host, packed.get(), bytes);
     return;
   }
-  buffer<T> landed(dst_space, n);
-  copy_bytes(dst_space, landed.data(), src_space, from, sizeof(T) * static_cast<std::size_t>(n));
-  copy_within(dst_space, dst, ndview<const T, R>(landed.data(), dst.shape(), strides));
+  std::unique_ptr<char[]> keep;
+  const ndview<T, R> d = host_image(dst_space, dst, keep, true); // the gaps keep their contents
+  copy_within(memory_space::host, d, ndview<const T, R>(packed_view));
+  if (!dst_space.is_host()) {
+    const auto [lo, hi] = byte_range(dst);
+    copy_bytes(dst_space, const_cast<char*>(lo), memory_space::host, keep.get(), static_cast<std::size_t>(hi - lo));
+  }
 }
 
 UFX_TU_NAMESPACE_END

@@ -61,7 +61,7 @@ auto vectorize_run(const F& f, const TargetT* given, OutT* out, const Args&... a
   using info = vectorize_result<F, typename decltype(adapt_in(args))::value_type...>;
   constexpr int R = std::max({0, decltype(adapt_in(args))::rank...});
 
-  std::optional<memory_space> device;
+  device_set device;
   std::apply(
       [&](const auto&... op) {
         (
@@ -82,12 +82,12 @@ auto vectorize_run(const F& f, const TargetT* given, OutT* out, const Args&... a
     auto outs = std::apply([](auto&... d) { return std::make_tuple(adapt_out(d)...); }, out->dst);
     const dims loop = loop_shape(ins, &outs, who);
     std::apply([&](const auto&... o) { (note_space(o.space, device, who), ...); }, outs);
-    with_target(given, device, [&](auto tag) { elementwise(tag, f, loop, outs, ins); });
+    with_target(given, device, [&](auto tag) { elementwise(tag, f, loop, outs, ins); }, who);
   } else {
     const dims loop = loop_shape(ins, static_cast<const std::tuple<>*>(nullptr), who);
-    const memory_space result_space = device.value_or(memory_space::host);
+    const memory_space where = result_space(given, device);
     auto results = [&]<std::size_t... J>(std::index_sequence<J...>) {
-      return std::make_tuple(result_rule<std::tuple_element_t<J, typename info::outputs>, R, Args...>::make(loop, result_space)...);
+      return std::make_tuple(result_rule<std::tuple_element_t<J, typename info::outputs>, R, Args...>::make(loop, where)...);
     }(std::make_index_sequence<info::nout>{});
     auto outs = std::apply(
         [](auto&... r) {
@@ -98,7 +98,7 @@ auto vectorize_run(const F& f, const TargetT* given, OutT* out, const Args&... a
           }(r)...);
         },
         results);
-    with_target(given, device, [&](auto tag) { elementwise(tag, f, loop, outs, ins); });
+    with_target(given, device, [&](auto tag) { elementwise(tag, f, loop, outs, ins); }, who);
     if constexpr (info::nout == 1) return std::move(std::get<0>(results));
     else return results;
   }

@@ -1,26 +1,21 @@
 #pragma once
 // ufx::cuda: one loop index per CUDA thread, launched through Thrust's CUDA system (CUB's
-// for_each underneath). Only a translation unit compiled by nvcc can launch; elsewhere a call on
-// ufx::cuda throws device_error saying so.
-#include "ufx/detail/memory.hpp"
+// for_each underneath), on the target's device.
+#include "ufx/detail/target/cuda/device.hpp"
 #include "ufx/detail/target/sim/for_each.hpp"
-#include "ufx/errors.hpp"
 
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
 template <int N, class Kernel>
-void for_each(cuda_t, const layout<N>& L, const Kernel& k) {
+void for_each(const cuda_t& t, const layout<N>& L, const Kernel& k) {
 #if UFX_CUDA_TU
-  require_space(memory_space::cuda);
+  const cuda_scope scope(t);
   thrust::for_each_n(thrust::cuda::par, thrust::counting_iterator<index_t>(0), L.size(), element_at<N, Kernel>{L, k});
-  synchronize(memory_space::cuda);
+  synchronize(scope.space());
 #else
-  (void)L;
-  (void)k;
-  require_space(memory_space::cuda);
-  throw device_error("ufx::cuda: this call was compiled by a host compiler; compile its translation unit with "
-                     "nvcc (CMake language CUDA, --extended-lambda) to run kernels on ufx::cuda");
+  (void)L, (void)k;
+  cuda_not_compiled(t);
 #endif
 }
 

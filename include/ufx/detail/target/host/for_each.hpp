@@ -10,8 +10,8 @@
 namespace ufx::detail {
 
 template <int N, class Kernel>
-void for_each(host_t, const layout<N>& L, const Kernel& k) {
-  parallel_blocks(L.size(), [&](index_t b, index_t e) { run_rows(L, k, b, e); });
+void for_each(const host_t& t, const layout<N>& L, const Kernel& k) {
+  cpu_executor(t).blocks(L.size(), [&](index_t b, index_t e) { run_rows(L, k, b, e); });
 }
 
 } // namespace ufx::detail

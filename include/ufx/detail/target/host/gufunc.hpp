@@ -10,9 +10,9 @@
 namespace ufx::detail {
 
 template <int N, class Kernel>
-void run_gufunc(host_t, const layout<N>& L, const Kernel& k, bool dense, index_t work) {
+void run_gufunc(const host_t& t, const layout<N>& L, const Kernel& k, bool dense, index_t work) {
   const index_t cutoff = std::max<index_t>(1, host_serial_cutoff / std::max<index_t>(work, 1));
-  parallel_blocks(
+  cpu_executor(t).blocks(
       L.size(), [&](index_t b, index_t e) { gufunc_rows(L, k, b, e, dense); }, cutoff);
 }
 

@@ -12,18 +12,10 @@ namespace ufx::detail {
 /// for elementwise loops: around 2^17 elements on two cores (an estimate from those figures).
 inline constexpr index_t host_reduce_cutoff = index_t{1} << 17;
 
-struct parallel_exec {
-  int threads() const { return host_threads(); }
-  template <class Body>
-  void operator()(index_t n, Body&& body) const {
-    parallel_ranges(n, body);
-  }
-};
-
 template <class Kern, int N, class OutE, class Fin, class Res>
-void reduce_on(host_t, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin, const Res& empty) {
-  if (plan.outputs() * plan.count() < host_reduce_cutoff) cpu_reduce(sequential_exec{}, plan, k, out, fin, empty);
-  else cpu_reduce(parallel_exec{}, plan, k, out, fin, empty);
+void reduce_on(const host_t& t, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin, const Res& empty) {
+  if (plan.outputs() * plan.count() < host_reduce_cutoff) cpu_reduce(cpu_executor{}, plan, k, out, fin, empty);
+  else cpu_reduce(cpu_executor(t), plan, k, out, fin, empty);
 }
 
 } // namespace ufx::detail

@@ -8,9 +8,9 @@
 namespace ufx::detail {
 
 template <class Kern, int N, class OutE>
-void scan_on(host_t, const scan_plan<N>& plan, const Kern& k, OutE* out) {
-  if (plan.count() * plan.len < host_serial_cutoff) cpu_scan_run(sequential_exec{}, plan, k, out);
-  else cpu_scan_run(parallel_exec{}, plan, k, out);
+void scan_on(const host_t& t, const scan_plan<N>& plan, const Kern& k, OutE* out) {
+  if (plan.count() * plan.len < host_serial_cutoff) cpu_scan_run(cpu_executor{}, plan, k, out);
+  else cpu_scan_run(cpu_executor(t), plan, k, out);
 }
 
 } // namespace ufx::detail

@@ -14,7 +14,7 @@ void run_rows(const layout<N>& L, const Kernel& k, index_t begin, index_t end) {
 }
 
 template <int N, class Kernel>
-void for_each(serial_t, const layout<N>& L, const Kernel& k) {
+void for_each(const serial_t&, const layout<N>& L, const Kernel& k) {
   run_rows(L, k, 0, L.size());
 }
 

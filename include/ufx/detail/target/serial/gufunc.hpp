@@ -57,7 +57,7 @@ void gufunc_rows(const layout<N>& L, const Kernel& k, index_t begin, index_t end
 /// `dense`: every core is dense and row-major (the kernel may compute core strides itself).
 /// `work`: core elements per loop index (unused: one thread).
 template <int N, class Kernel>
-void run_gufunc(serial_t, const layout<N>& L, const Kernel& k, bool dense, index_t /*work*/) {
+void run_gufunc(const serial_t&, const layout<N>& L, const Kernel& k, bool dense, index_t /*work*/) {
   gufunc_rows(L, k, 0, L.size(), dense);
 }
 

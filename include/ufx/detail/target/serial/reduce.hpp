@@ -18,18 +18,10 @@
 #include "ufx/detail/loop.hpp"
 #include "ufx/detail/reduce_kernel.hpp"
 #include "ufx/detail/reduce_plan.hpp"
+#include "ufx/detail/target/host/parallel.hpp"
 #include "ufx/targets.hpp"
 
 namespace ufx::detail {
-
-/// The host targets' executor interface: `exec(n, body)` calls body(begin, end) over [0, n).
-struct sequential_exec {
-  int threads() const { return 1; }
-  template <class Body>
-  void operator()(index_t n, Body&& body) const {
-    body(index_t{0}, n);
-  }
-};
 
 /// Node `i` of depth `d` of a tree over [0, m) (`Tree` gives is_leaf and split). False when a
 /// leaf above depth d covers this node's range and another index computes it.
@@ -290,8 +282,8 @@ void cpu_reduce(const Exec& exec, const reduce_plan<N>& plan, const Kern& k, Out
 }
 
 template <class Kern, int N, class OutE, class Fin, class Res>
-void reduce_on(serial_t, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin, const Res& empty) {
-  cpu_reduce(sequential_exec{}, plan, k, out, fin, empty);
+void reduce_on(const serial_t&, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin, const Res& empty) {
+  cpu_reduce(cpu_executor{}, plan, k, out, fin, empty);
 }
 
 } // namespace ufx::detail

@@ -156,8 +156,8 @@ void cpu_scan_run(const Exec& exec, const scan_plan<N>& plan, const Kern& k, Out
 }
 
 template <class Kern, int N, class OutE>
-void scan_on(serial_t, const scan_plan<N>& plan, const Kern& k, OutE* out) {
-  cpu_scan_run(sequential_exec{}, plan, k, out);
+void scan_on(const serial_t&, const scan_plan<N>& plan, const Kern& k, OutE* out) {
+  cpu_scan_run(cpu_executor{}, plan, k, out);
 }
 
 } // namespace ufx::detail

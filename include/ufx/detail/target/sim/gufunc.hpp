@@ -10,8 +10,8 @@ namespace ufx::detail {
 
 /// The elementwise launch (and its operand check, core reach included) with the gufunc body.
 template <int N, class Kernel>
-void run_gufunc(sim_t, const layout<N>& L, const Kernel& k, bool /*dense*/, index_t /*work*/) {
-  for_each(sim, L, k);
+void run_gufunc(const sim_t& t, const layout<N>& L, const Kernel& k, bool /*dense*/, index_t /*work*/) {
+  for_each(t, L, k);
 }
 
 } // namespace ufx::detail

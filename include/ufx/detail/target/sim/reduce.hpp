@@ -8,7 +8,7 @@
 #include <string>
 
 #include "ufx/detail/loop.hpp"
-#include "ufx/detail/memory.hpp"
+#include "ufx/detail/runtime.hpp"
 #include "ufx/detail/reduce_kernel.hpp"
 #include "ufx/detail/reduce_plan.hpp"
 #include "ufx/detail/target/sim/for_each.hpp"
@@ -64,7 +64,7 @@ inline index_t device_lanes(index_t outputs, index_t m) {
 }
 
 template <class Policy, class Kern, int N, class OutE, class Fin>
-void device_reduce(const Policy& pol, memory_space space, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin) {
+void device_reduce(const Policy& pol, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin) {
   using Acc = typename Kern::acc_type;
   const index_t n_out = plan.outputs(), m = plan.count();
   const index_t lanes = device_lanes(n_out, m);
@@ -96,7 +96,7 @@ void device_reduce(const Policy& pol, memory_space space, const reduce_plan<N>& 
 
 /// The whole reduction on a device target: nothing for no outputs, `empty` for an empty one.
 template <class Policy, class Kern, int N, class OutE, class Fin, class Res>
-void device_reduce_all(const Policy& pol, memory_space space, const reduce_plan<N>& plan, const Kern& k, OutE* out,
+void device_reduce_all(const Policy& pol, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out,
                        const Fin& fin, const Res& empty) {
   if (plan.outputs() == 0) return;
   if (plan.count() == 0) {
@@ -108,7 +108,7 @@ void device_reduce_all(const Policy& pol, memory_space space, const reduce_plan<
 
 /// Throws device_error naming the first operand of a reduction that is not in the sim arena.
 template <int N, class Kern, class OutE>
-void check_reduce_operands(const reduce_plan<N>& plan, const Kern& k, const OutE* out, const char* who) {
+void check_reduce_operands(const memory_space& space, const reduce_plan<N>& plan, const Kern& k, const OutE* out, const char* who) {
   auto check = [&](int j, const void* p, std::size_t elem, bool reduced) {
     index_t lo = 0, hi = 0;
     auto span_of = [&](const layout<N>& L) {
@@ -120,10 +120,10 @@ void check_reduce_operands(const reduce_plan<N>& plan, const Kern& k, const OutE
     span_of(plan.kept);
     if (reduced) span_of(plan.red);
     auto* c = static_cast<const char*>(p);
-    if (!in_sim_arena(c + lo * static_cast<index_t>(elem), c + (hi + 1) * static_cast<index_t>(elem)))
-      throw device_error(std::string(who) + ": " + (j == 0 ? std::string("output") : "input " + std::to_string(j - 1)) +
-                         " points to host memory, not to a ufx::sim device allocation (a host pointer leaked into a "
-                         "device loop)");
+    const char *b = c + lo * static_cast<index_t>(elem), *e = c + (hi + 1) * static_cast<index_t>(elem);
+    if (!in_space(space, b, e))
+      throw device_error(std::string(who) + ": " + (j == 0 ? std::string("output") : "input " + std::to_string(j - 1)) + " " +
+                         where_instead(space, b, e));
   };
   if (plan.outputs() == 0) return;
   check(0, out, sizeof(OutE), false);
@@ -132,9 +132,9 @@ void check_reduce_operands(const reduce_plan<N>& plan, const Kern& k, const OutE
 }
 
 template <class Kern, int N, class OutE, class Fin, class Res>
-void reduce_on(sim_t, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin, const Res& empty) {
-  check_reduce_operands(plan, k, out, "ufx::sim launch");
-  device_reduce_all(thrust::cpp::par, memory_space::sim, plan, k, out, fin, empty);
+void reduce_on(const sim_t& t, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin, const Res& empty) {
+  check_reduce_operands(t.space(), plan, k, out, "ufx::sim launch");
+  device_reduce_all(thrust::cpp::par, t.space(), plan, k, out, fin, empty);
 }
 
 UFX_TU_NAMESPACE_END

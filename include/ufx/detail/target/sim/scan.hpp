@@ -12,7 +12,8 @@
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/scan.h>
 
-#include "ufx/detail/memory.hpp"
+#include "ufx/detail/runtime.hpp"
+#include "ufx/detail/target/sim/for_each.hpp"
 #include "ufx/detail/reduce_plan.hpp"
 #include "ufx/detail/target/serial/scan.hpp"
 #include "ufx/errors.hpp"
@@ -84,7 +85,7 @@ void device_scan(const Policy& pol, const scan_plan<N>& plan, const Kern& k, Out
 
 /// Throws device_error when the scan's input or output is not in the sim arena.
 template <int N, class Kern, class OutE>
-void check_scan_operands(const scan_plan<N>& plan, const Kern& k, const OutE* out, const char* who) {
+void check_scan_operands(const memory_space& space, const scan_plan<N>& plan, const Kern& k, const OutE* out, const char* who) {
   if (plan.count() == 0 || plan.len == 0) return;
   auto check = [&](int j, const void* p, std::size_t elem) {
     index_t lo = 0, hi = 0;
@@ -95,18 +96,18 @@ void check_scan_operands(const scan_plan<N>& plan, const Kern& k, const OutE* ou
     const index_t s = (plan.len - 1) * plan.str[j];
     (s < 0 ? lo : hi) += s;
     auto* c = static_cast<const char*>(p);
-    if (!in_sim_arena(c + lo * static_cast<index_t>(elem), c + (hi + 1) * static_cast<index_t>(elem)))
-      throw device_error(std::string(who) + ": " + (j == 0 ? std::string("output") : "input " + std::to_string(j - 1)) +
-                         " points to host memory, not to a ufx::sim device allocation (a host pointer leaked into a "
-                         "device loop)");
+    const char *b = c + lo * static_cast<index_t>(elem), *e = c + (hi + 1) * static_cast<index_t>(elem);
+    if (!in_space(space, b, e))
+      throw device_error(std::string(who) + ": " + (j == 0 ? std::string("output") : "input " + std::to_string(j - 1)) + " " +
+                         where_instead(space, b, e));
   };
   check(0, out, sizeof(OutE));
   k.for_each_array([&](int j, const void* p, std::size_t elem) { check(j + 1, p, elem); });
 }
 
 template <class Kern, int N, class OutE>
-void scan_on(sim_t, const scan_plan<N>& plan, const Kern& k, OutE* out) {
-  check_scan_operands(plan, k, out, "ufx::sim launch");
+void scan_on(const sim_t& t, const scan_plan<N>& plan, const Kern& k, OutE* out) {
+  check_scan_operands(t.space(), plan, k, out, "ufx::sim launch");
   device_scan(thrust::cpp::par, plan, k, out);
 }
 

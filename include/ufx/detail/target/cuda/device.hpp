@@ -1,0 +1,54 @@
+#pragma once
+// What every ufx::cuda algorithm does around a launch: check the target can run here, make its
+// device current for the call, and turn CUDA status codes into ufx::device_error. Only a
+// translation unit compiled by nvcc can launch; elsewhere a call throws device_error saying so.
+#include "ufx/detail/runtime.hpp"
+#include "ufx/errors.hpp"
+#include "ufx/targets.hpp"
+
+#if UFX_CUDA_TU
+#  include <cuda_runtime_api.h>
+#endif
+
+namespace ufx::detail {
+
+/// Wraps a CUDA status code in a ufx::device_error naming the operation (src/cuda_runtime.cpp).
+[[noreturn]] void throw_cuda_error(int code, const char* what);
+
+UFX_TU_NAMESPACE_BEGIN
+
+#if UFX_CUDA_TU
+inline void cuda_check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw_cuda_error(static_cast<int>(e), what);
+}
+
+/// The target's device is current for the scope (the previous one is restored after).
+class cuda_scope {
+public:
+  explicit cuda_scope(const cuda_t& t) : space_(t.space()) {
+    require_space(space_);
+    cuda_check(cudaGetDevice(&prev_), "cudaGetDevice");
+    if (prev_ != space_.device) cuda_check(cudaSetDevice(space_.device), "cudaSetDevice");
+    else prev_ = -1;
+  }
+  ~cuda_scope() {
+    if (prev_ >= 0) cudaSetDevice(prev_);
+  }
+  cuda_scope(const cuda_scope&) = delete;
+  cuda_scope& operator=(const cuda_scope&) = delete;
+  const memory_space& space() const { return space_; }
+
+private:
+  memory_space space_;
+  int prev_ = -1;
+};
+#else
+[[noreturn]] inline void cuda_not_compiled(const cuda_t& t) {
+  require_space(t.space());
+  throw device_error("ufx::cuda: this call was compiled by a host compiler; compile its translation unit with "
+                     "nvcc (CMake language CUDA, --extended-lambda) to run kernels on ufx::cuda");
+}
+#endif
+
+UFX_TU_NAMESPACE_END
+} // namespace ufx::detail

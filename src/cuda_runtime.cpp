@@ -1,0 +1,165 @@
+// ufx::cuda's device runtime: the CUDA runtime calls, compiled by the host compiler against cudart.
+// Every CUDA failure becomes a ufx::device_error naming the operation, the device and the error.
+#include <cuda_runtime_api.h>
+
+#include <mutex>
+#include <string>
+
+#include "runtime_common.hpp"
+#include "ufx/detail/runtime.hpp"
+#include "ufx/errors.hpp"
+
+namespace ufx {
+namespace detail {
+namespace {
+
+struct probe_result {
+  bool ok = false;
+  int count = 0;
+  std::string why;
+};
+
+const probe_result& probe() {
+  static const probe_result r = [] {
+    probe_result p;
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess) {
+      p.why = std::string("no CUDA device answers (cudaGetDeviceCount: ") + cudaGetErrorString(e) + ")";
+      cudaGetLastError();
+    } else if (count == 0) {
+      p.why = "no CUDA device answers (cudaGetDeviceCount found 0 devices)";
+    } else {
+      p.ok = true;
+      p.count = count;
+    }
+    return p;
+  }();
+  return r;
+}
+
+std::string describe(cudaError_t e) { return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e); }
+
+[[noreturn]] void fail(cudaError_t e, const std::string& what) {
+  cudaGetLastError(); // clear a non-sticky error so later calls start clean
+  std::string msg = "ufx::cuda: " + what + " failed: " + describe(e);
+  if (e == cudaErrorIllegalAddress || e == cudaErrorLaunchFailure || e == cudaErrorIllegalInstruction ||
+      e == cudaErrorMisalignedAddress || e == cudaErrorAssert)
+    msg += " (the CUDA context is now unusable: later calls on this device fail too)";
+  throw device_error(msg);
+}
+
+void check(cudaError_t e, const std::string& what) {
+  if (e != cudaSuccess) fail(e, what);
+}
+
+/// Makes `device` current for a scope and restores the previous one.
+class device_guard {
+public:
+  explicit device_guard(int device) {
+    check(cudaGetDevice(&prev_), "cudaGetDevice");
+    if (prev_ != device) check(cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")");
+    else prev_ = -1;
+  }
+  ~device_guard() {
+    if (prev_ >= 0) cudaSetDevice(prev_);
+  }
+  device_guard(const device_guard&) = delete;
+  device_guard& operator=(const device_guard&) = delete;
+
+private:
+  int prev_ = -1;
+};
+
+class cuda_runtime_impl final : public device_runtime {
+public:
+  std::string_view name() const noexcept override { return "ufx::cuda"; }
+  bool available() const noexcept override { return probe().ok; }
+  std::string_view unavailable_reason() const noexcept override { return probe().why; }
+  int device_count() const override { return probe().count; }
+
+  device_info info(int device) const override {
+    cudaDeviceProp p{};
+    check(cudaGetDeviceProperties(&p, device), "cudaGetDeviceProperties(" + std::to_string(device) + ")");
+    device_info d;
+    d.target = "ufx::cuda";
+    d.ordinal = device;
+    d.name = p.name;
+    d.compute_major = p.major;
+    d.compute_minor = p.minor;
+    d.total_memory = p.totalGlobalMem;
+    d.multiprocessors = p.multiProcessorCount;
+    d.max_threads_per_block = p.maxThreadsPerBlock;
+    d.shared_memory_per_block = p.sharedMemPerBlock;
+    d.warp_size = p.warpSize;
+    device_guard g(device);
+    std::size_t free = 0, total = 0;
+    check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+    d.free_memory = free;
+    return d;
+  }
+
+  int current_device() const override {
+    int d = 0;
+    if (!available()) return 0;
+    check(cudaGetDevice(&d), "cudaGetDevice");
+    return d;
+  }
+  void select_device(int device) const override { check(cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")"); }
+
+  void* allocate(int device, std::size_t bytes) const override {
+    device_guard g(device);
+    void* p = nullptr;
+    const cudaError_t e = cudaMalloc(&p, bytes == 0 ? 1 : bytes);
+    if (e == cudaErrorMemoryAllocation) {
+      cudaGetLastError();
+      std::size_t free = 0, total = 0;
+      cudaMemGetInfo(&free, &total);
+      throw device_error(out_of_memory_message("ufx::cuda", device, bytes, free, total));
+    }
+    check(e, "cudaMalloc(" + std::to_string(bytes) + " bytes) on device " + std::to_string(device));
+    return p;
+  }
+  void deallocate(int device, void* p) const noexcept override {
+    int prev = -1;
+    if (cudaGetDevice(&prev) == cudaSuccess && prev != device) cudaSetDevice(device);
+    cudaFree(p);
+    if (prev >= 0 && prev != device) cudaSetDevice(prev);
+    cudaGetLastError();
+  }
+  void copy(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src,
+            std::size_t bytes) const override {
+    // cudaMemcpyDefault: unified addressing tells host, device and peer copies apart
+    check(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault),
+          "cudaMemcpy from " + to_string(src_space) + " to " + to_string(dst_space) + " (" + std::to_string(bytes) + " bytes)");
+  }
+  void synchronize(int device) const override {
+    device_guard g(device);
+    check(cudaDeviceSynchronize(), "a kernel on device " + std::to_string(device) + " (cudaDeviceSynchronize)");
+  }
+  int device_of(const void* p, std::size_t) const noexcept override {
+    if (!available() || p == nullptr) return -1;
+    cudaPointerAttributes a{};
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+      cudaGetLastError();
+      return -1;
+    }
+    return (a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged) ? a.device : -1;
+  }
+};
+
+} // namespace
+
+const device_runtime& cuda_runtime() noexcept {
+  static const cuda_runtime_impl rt;
+  return rt;
+}
+
+/// Wraps a CUDA status code from nvcc-compiled code (launches) in a ufx::device_error.
+[[noreturn]] void throw_cuda_error(int code, const char* what) { fail(static_cast<cudaError_t>(code), what); }
+
+} // namespace detail
+
+bool cuda_available() noexcept { return detail::probe().ok; }
+std::string_view cuda_unavailable_reason() noexcept { return detail::probe().why; }
+} // namespace ufx

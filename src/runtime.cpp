@@ -1,0 +1,118 @@
+// What every device runtime shares: moving bytes between spaces, classifying pointers, and the
+// public device functions (devices(), current_device(), select_device()). Nothing here knows a
+// particular runtime: a memory_space names its own.
+#include <cstring>
+#include <memory>
+#include <ostream>
+#include <string>
+
+#include "runtime_common.hpp"
+#include "ufx/detail/runtime.hpp"
+#include "ufx/errors.hpp"
+
+namespace ufx::detail {
+
+std::string_view runtime_name(const device_runtime& rt) noexcept { return rt.name(); }
+int runtime_current_device(const device_runtime& rt) { return rt.current_device(); }
+
+void require_space(const memory_space& s) {
+  if (s.is_host()) return;
+  if (!s.runtime->available())
+    throw device_error(std::string(s.runtime->name()) + " is not available here: " + std::string(s.runtime->unavailable_reason()));
+  const int n = s.runtime->device_count();
+  if (s.device < 0 || s.device >= n)
+    throw device_error(std::string(s.runtime->name()) + ": device " + std::to_string(s.device) + " does not exist (" +
+                       std::to_string(n) + (n == 1 ? " device" : " devices") + " here)");
+}
+
+void* device_malloc(const memory_space& s, std::size_t bytes) {
+  if (s.is_host()) throw device_error("ufx: device_malloc called for host memory");
+  require_space(s);
+  return s.runtime->allocate(s.device, bytes);
+}
+
+void device_free(const memory_space& s, void* p) noexcept {
+  if (p != nullptr && s.is_device()) s.runtime->deallocate(s.device, p);
+}
+
+void copy_bytes(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src, std::size_t bytes) {
+  if (bytes == 0) return;
+  if (dst_space.is_host() && src_space.is_host()) {
+    std::memmove(dst, src, bytes);
+    return;
+  }
+  if (dst_space.is_device() && src_space.is_device() && dst_space.runtime != src_space.runtime) {
+    // two kinds of device (ufx::sim and ufx::cuda): through the host
+    std::unique_ptr<char[]> bounce(new char[bytes]);
+    copy_bytes(memory_space::host, bounce.get(), src_space, src, bytes);
+    copy_bytes(dst_space, dst, memory_space::host, bounce.get(), bytes);
+    return;
+  }
+  const device_runtime& rt = dst_space.is_device() ? *dst_space.runtime : *src_space.runtime;
+  require_space(dst_space);
+  require_space(src_space);
+  rt.copy(dst_space, dst, src_space, src, bytes);
+}
+
+void synchronize(const memory_space& s) {
+  if (s.is_device()) s.runtime->synchronize(s.device);
+}
+
+memory_space space_of(const void* p, std::size_t bytes) noexcept {
+  int n = 0;
+  const device_runtime* const* list = all_runtimes(n);
+  for (int i = 0; i < n; ++i) {
+    const int d = list[i]->device_of(p, bytes);
+    if (d >= 0) return memory_space{list[i], d};
+  }
+  return memory_space::host;
+}
+
+} // namespace ufx::detail
+
+namespace ufx {
+
+namespace {
+const detail::device_runtime& runtime_of(const target& t, const char* who) {
+  const memory_space* none = nullptr;
+  (void)none;
+  const detail::device_runtime* rt = t.visit([](const auto& tag) -> const detail::device_runtime* {
+    if constexpr (std::remove_cvref_t<decltype(tag)>::is_device) return &tag.runtime();
+    else return nullptr;
+  });
+  if (rt == nullptr)
+    throw device_error(std::string(who) + ": " + std::string(t.name()) + " is not a device target; use ufx::cuda or ufx::sim");
+  return *rt;
+}
+} // namespace
+
+std::vector<device_info> devices(const target& t) {
+  const detail::device_runtime& rt = runtime_of(t, "ufx::devices");
+  std::vector<device_info> out;
+  if (!rt.available()) return out;
+  const int n = rt.device_count();
+  for (int i = 0; i < n; ++i) out.push_back(rt.info(i));
+  return out;
+}
+
+int current_device(const target& t) {
+  const detail::device_runtime& rt = runtime_of(t, "ufx::current_device");
+  detail::require_space(memory_space{&rt, 0});
+  return rt.current_device();
+}
+
+void select_device(const target& t, int i) {
+  const detail::device_runtime& rt = runtime_of(t, "ufx::select_device");
+  detail::require_space(memory_space{&rt, i});
+  rt.select_device(i);
+}
+
+std::ostream& operator<<(std::ostream& os, const device_info& d) {
+  os << d.target << " device " << d.ordinal << ": " << d.name << ", compute " << d.compute_major << '.' << d.compute_minor
+     << ", " << d.multiprocessors << " SMs, " << detail::format_bytes(d.total_memory) << " ("
+     << detail::format_bytes(d.free_memory) << " free), " << d.max_threads_per_block << " threads/block, "
+     << detail::format_bytes(d.shared_memory_per_block) << " shared/block, warp " << d.warp_size;
+  return os;
+}
+
+} // namespace ufx

@@ -1,0 +1,291 @@
+// ufx::sim's device runtime: virtual devices carved out of one reserved address range, so a sim
+// pointer is recognised (and its device found) by comparisons, and a sim allocation costs what a
+// real one does (pages on first touch). Each device has a memory limit; an allocation beyond it
+// throws "out of device memory" as ufx::cuda's does.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "runtime_common.hpp"
+#include "ufx/detail/runtime.hpp"
+#include "ufx/errors.hpp"
+
+namespace ufx::detail {
+namespace {
+
+constexpr std::size_t align_bytes = 256;        // cudaMalloc's alignment
+constexpr std::size_t device_granule = 2 << 20; // devices start on 2 MiB boundaries
+
+std::size_t physical_memory() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return std::size_t{16} << 30;
+  return static_cast<std::size_t>(pages) * static_cast<std::size_t>(page);
+}
+
+/// "64MiB", "2G", "1048576" -> bytes; throws device_error naming the variable.
+std::size_t parse_bytes(const char* var, const std::string& text) {
+  std::size_t i = 0;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+  std::string unit = text.substr(i);
+  unit.erase(std::remove_if(unit.begin(), unit.end(), [](unsigned char c) { return std::isspace(c); }), unit.end());
+  for (auto& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  int shift = -1;
+  if (unit.empty() || unit == "b") shift = 0;
+  else if (unit == "k" || unit == "kib" || unit == "kb") shift = 10;
+  else if (unit == "m" || unit == "mib" || unit == "mb") shift = 20;
+  else if (unit == "g" || unit == "gib" || unit == "gb") shift = 30;
+  else if (unit == "t" || unit == "tib" || unit == "tb") shift = 40;
+  if (i == 0 || shift < 0)
+    throw device_error(std::string("ufx::sim: ") + var + "=" + text +
+                       " is not a size (write bytes, or a number with KiB, MiB, GiB or TiB)");
+  return std::stoull(text.substr(0, i)) << shift;
+}
+
+sim_config config_from_environment() {
+  sim_config c;
+  c.memory = physical_memory();
+  if (const char* d = std::getenv("UFX_SIM_DEVICES"); d && *d) {
+    char* end = nullptr;
+    const long n = std::strtol(d, &end, 10);
+    if (end == d || *end != '\0' || n < 1 || n > 64)
+      throw device_error(std::string("ufx::sim: UFX_SIM_DEVICES=") + d + " is not a device count from 1 to 64");
+    c.devices = static_cast<int>(n);
+  }
+  if (const char* m = std::getenv("UFX_SIM_MEMORY"); m && *m) c.memory = parse_bytes("UFX_SIM_MEMORY", m);
+  if (c.memory == 0) throw device_error("ufx::sim: UFX_SIM_MEMORY must be more than 0 bytes");
+  return c;
+}
+
+struct sim_device {
+  std::map<std::size_t, std::size_t> free; // offset -> size, within this device's range
+  std::map<std::size_t, std::size_t> live; // offset -> size
+  std::size_t used = 0;
+};
+
+class sim_runtime_impl final : public device_runtime {
+public:
+  std::string_view name() const noexcept override { return "ufx::sim"; }
+  bool available() const noexcept override { return true; }
+  std::string_view unavailable_reason() const noexcept override { return {}; }
+
+  int device_count() const override {
+    std::lock_guard lock(mutex_);
+    ensure();
+    return config_.devices;
+  }
+
+  device_info info(int device) const override {
+    std::lock_guard lock(mutex_);
+    ensure();
+    check_device(device);
+    device_info d;
+    d.target = "ufx::sim";
+    d.ordinal = device;
+    d.name = "ufx::sim virtual device " + std::to_string(device);
+    d.compute_major = 9;
+    d.compute_minor = 0;
+    d.total_memory = config_.memory;
+    d.free_memory = config_.memory - devices_[static_cast<std::size_t>(device)].used;
+    d.multiprocessors = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    d.max_threads_per_block = 1024;
+    d.shared_memory_per_block = 48 << 10;
+    d.warp_size = 32;
+    return d;
+  }
+
+  int current_device() const override { return current_; }
+  void select_device(int device) const override {
+    std::lock_guard lock(mutex_);
+    ensure();
+    check_device(device);
+    current_ = device;
+  }
+
+  void* allocate(int device, std::size_t bytes) const override {
+    std::lock_guard lock(mutex_);
+    ensure();
+    check_device(device);
+    sim_device& dev = devices_[static_cast<std::size_t>(device)];
+    const std::size_t n = round_up(bytes == 0 ? 1 : bytes, align_bytes);
+    if (n <= config_.memory - dev.used) {
+      for (auto it = dev.free.begin(); it != dev.free.end(); ++it) {
+        if (it->second < n) continue;
+        const std::size_t off = it->first, size = it->second;
+        dev.free.erase(it);
+        if (size > n) dev.free.emplace(off + n, size - n);
+        dev.live.emplace(off, n);
+        dev.used += n;
+        ++counters_.allocations;
+        ++counters_.live_allocations;
+        return base_ + static_cast<std::size_t>(device) * stride_ + off;
+      }
+    }
+    throw device_error(out_of_memory_message("ufx::sim", device, bytes, config_.memory - dev.used, config_.memory));
+  }
+
+  void deallocate(int device, void* p) const noexcept override {
+    std::lock_guard lock(mutex_);
+    if (base_ == nullptr || device < 0 || device >= config_.devices) return;
+    sim_device& dev = devices_[static_cast<std::size_t>(device)];
+    char* start = base_ + static_cast<std::size_t>(device) * stride_;
+    auto it = dev.live.find(static_cast<std::size_t>(static_cast<char*>(p) - start));
+    if (it == dev.live.end()) return; // not ours: ignore, as cudaFree of a stale pointer would only report
+    const std::size_t off = it->first, n = it->second;
+    dev.live.erase(it);
+    dev.used -= n;
+    --counters_.live_allocations;
+    if (n >= (std::size_t{1} << 20)) madvise(start + off, n, MADV_DONTNEED);
+    auto next = dev.free.emplace(off, n).first;
+    if (auto after = std::next(next); after != dev.free.end() && next->first + next->second == after->first) {
+      next->second += after->second;
+      dev.free.erase(after);
+    }
+    if (next != dev.free.begin()) {
+      auto before = std::prev(next);
+      if (before->first + before->second == next->first) {
+        before->second += next->second;
+        dev.free.erase(next);
+      }
+    }
+  }
+
+  void copy(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src,
+            std::size_t bytes) const override {
+    auto check = [&](const memory_space& s, const void* p, const char* what) {
+      if (s.is_host()) return;
+      if (device_of(p, bytes) != s.device)
+        throw device_error(std::string("ufx::sim: copy ") + what + " is not in a " + to_string(s) + " allocation");
+    };
+    check(dst_space, dst, "destination");
+    check(src_space, src, "source");
+    {
+      std::lock_guard lock(mutex_);
+      if (dst_space.is_device() && src_space.is_device()) ++counters_.device_to_device;
+      else if (dst_space.is_device()) ++counters_.host_to_device;
+      else ++counters_.device_to_host;
+    }
+    std::memmove(dst, src, bytes);
+  }
+
+  void synchronize(int) const override {}
+
+  int device_of(const void* p, std::size_t bytes) const noexcept override {
+    auto* c = static_cast<const char*>(p);
+    const char* b = begin_.load(std::memory_order_acquire);
+    if (b == nullptr || c < b || c >= end_.load(std::memory_order_relaxed)) return -1;
+    const std::size_t span = span_.load(std::memory_order_relaxed);
+    const auto d = static_cast<std::size_t>(c - b) / span;
+    const char* dev_end = b + (d + 1) * span;
+    if (bytes > static_cast<std::size_t>(dev_end - c)) return -1;
+    return static_cast<int>(d);
+  }
+
+  sim_counters counters() const {
+    std::lock_guard lock(mutex_);
+    return counters_;
+  }
+
+  void configure(const sim_config& c) {
+    std::lock_guard lock(mutex_);
+    if (c.devices < 1 || c.devices > 64) throw device_error("ufx::configure_sim: the device count must be from 1 to 64");
+    if (base_ != nullptr) {
+      for (const sim_device& d : devices_)
+        if (!d.live.empty())
+          throw device_error("ufx::configure_sim: ufx::sim memory is still allocated (" +
+                             std::to_string(counters_.live_allocations) +
+                             " allocations); free every sim device_array first");
+      unmap();
+    }
+    sim_config next = c;
+    if (next.memory == 0) next.memory = configured_ ? config_.memory : config_from_environment().memory;
+    map(next);
+  }
+
+  sim_config configuration() const {
+    std::lock_guard lock(mutex_);
+    ensure();
+    return config_;
+  }
+
+private:
+  static std::size_t round_up(std::size_t n, std::size_t a) { return (n + a - 1) / a * a; }
+
+  void check_device(int device) const {
+    if (device < 0 || device >= config_.devices)
+      throw device_error("ufx::sim: device " + std::to_string(device) + " does not exist (the sim has " +
+                         std::to_string(config_.devices) + (config_.devices == 1 ? " device" : " devices") +
+                         "; set UFX_SIM_DEVICES or call ufx::configure_sim)");
+  }
+
+  // Called with the mutex held: maps the devices of the environment's configuration on first use.
+  void ensure() const {
+    if (base_ == nullptr) const_cast<sim_runtime_impl*>(this)->map(configured_ ? config_ : config_from_environment());
+  }
+
+  void map(const sim_config& c) {
+    const std::size_t stride = round_up(c.memory, device_granule);
+    const std::size_t total = stride * static_cast<std::size_t>(c.devices);
+    void* p = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+      throw device_error("ufx::sim: could not reserve " + std::to_string(total >> 20) + " MiB of address space for " +
+                         std::to_string(c.devices) + " emulated devices (lower UFX_SIM_MEMORY)");
+    base_ = static_cast<char*>(p);
+    stride_ = stride;
+    config_ = c;
+    configured_ = true;
+    devices_.assign(static_cast<std::size_t>(c.devices), sim_device{});
+    for (sim_device& d : devices_) d.free.emplace(0, c.memory);
+    span_.store(stride, std::memory_order_relaxed);
+    end_.store(base_ + total, std::memory_order_relaxed);
+    begin_.store(base_, std::memory_order_release);
+    current_ = std::min(current_, c.devices - 1);
+  }
+
+  void unmap() {
+    munmap(base_, stride_ * static_cast<std::size_t>(config_.devices));
+    begin_.store(nullptr, std::memory_order_release);
+    base_ = nullptr;
+    devices_.clear();
+  }
+
+  mutable std::mutex mutex_;
+  mutable char* base_ = nullptr;
+  mutable std::size_t stride_ = 1;
+  mutable sim_config config_;
+  mutable bool configured_ = false;
+  mutable std::vector<sim_device> devices_;
+  mutable sim_counters counters_;
+  // the range device_of reads without the lock (set before any pointer into it exists)
+  std::atomic<const char*> begin_{nullptr}, end_{nullptr};
+  std::atomic<std::size_t> span_{1};
+  static thread_local int current_;
+};
+
+thread_local int sim_runtime_impl::current_ = 0;
+
+sim_runtime_impl& the_sim() {
+  static sim_runtime_impl rt;
+  return rt;
+}
+
+} // namespace
+
+const device_runtime& sim_runtime() noexcept { return the_sim(); }
+sim_counters sim_stats() noexcept { return the_sim().counters(); }
+
+} // namespace ufx::detail
+
+namespace ufx {
+void configure_sim(const sim_config& c) { detail::the_sim().configure(c); }
+sim_config sim_configuration() { return detail::the_sim().configuration(); }
+} // namespace ufx
