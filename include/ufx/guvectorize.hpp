@@ -32,7 +32,7 @@
 /// Results. An output's element type is `fn`'s parameter type (`T` of `ndview<T, k>` or `T&`). For
 /// a functor with a template `operator()` it is the destination's type when `out` is given, else
 /// `std::common_type_t` of the inputs' element types. Output shapes are the broadcast loop shape
-/// followed by the output's core; containers follow DESIGN.md's rules, except that a rank-0 result
+/// followed by the output's core; containers follow the rules of docs/vectorize.md, except that a rank-0 result
 /// (no loop dimensions, `()` core) off the device is returned as a plain `T`. Several outputs come
 /// back as a `std::tuple`.
 ///

@@ -21,7 +21,7 @@
 /// `logical_and`, `logical_or`.
 ///
 /// Results. Without an axis the result is a scalar (copied back from a device). With axes it is
-/// a container by DESIGN.md's rules with the reduced dimensions removed (or kept as 1 with
+/// a container by the rules of docs/vectorize.md with the reduced dimensions removed (or kept as 1 with
 /// `ufx::keepdims`); an Eigen input keeps Eigen's shape: axis 0 gives 1 x cols, axis 1 gives
 /// rows x 1, as `colwise()` / `rowwise()` do. `argmin` / `argmax` give `ufx::index_t` positions
 /// (flat C-order without an axis); the first occurrence wins, and a NaN before any number.

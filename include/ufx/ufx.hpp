@@ -1,11 +1,13 @@
 #pragma once
 /// \file ufx.hpp
 /// Umbrella header: everything in ufx. Eigen support is included when Eigen is on the include path.
+#include "ufx/adapter.hpp"
 #include "ufx/config.hpp"
 #include "ufx/device_array.hpp"
 #include "ufx/devices.hpp"
 #include "ufx/errors.hpp"
 #include "ufx/guvectorize.hpp"
+#include "ufx/launch_config.hpp"
 #include "ufx/ndarray.hpp"
 #include "ufx/ndview.hpp"
 #include "ufx/out.hpp"
@@ -14,4 +16,7 @@
 #include "ufx/vectorize.hpp"
 #if __has_include(<Eigen/Core>)
 #  include "ufx/eigen.hpp"
+#endif
+#if __has_include(<cuda/std/mdspan>)
+#  include "ufx/mdspan.hpp"
 #endif

@@ -12,7 +12,7 @@
 ///
 /// Results. The element type is `fn`'s return type; a function returning `std::tuple`,
 /// `std::pair` or `cuda::std::tuple` has several outputs and the call returns a `std::tuple` of
-/// containers. The container follows DESIGN.md: a `device_array` when any operand is on a
+/// containers. The container follows docs/vectorize.md: a `device_array` when any operand is on a
 /// device, an Eigen object when all array operands are Eigen, a `std::vector` when all are
 /// `std::vector`/`std::array`/`std::span` and the result has rank 1, else an `ndarray`; a call on
 /// scalars only returns a scalar.

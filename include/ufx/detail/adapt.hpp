@@ -1,7 +1,8 @@
 #pragma once
 // Step 1 of a call: adapt each argument into an operand (a strided view plus its memory space).
 // An adapter is the only place that knows a container type; adding a container means adding an
-// adapter specialisation. Eigen's adapter is in ufx/eigen.hpp.
+// adapter specialisation (the contract: ufx/adapter.hpp). The standard containers' adapters are
+// here; Eigen's is in ufx/eigen.hpp, cuda::std::mdspan's in ufx/mdspan.hpp.
 #include <array>
 #include <memory>
 #include <span>
@@ -9,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "ufx/adapter.hpp"
 #include "ufx/config.hpp"
 #include "ufx/detail/device_array_decl.hpp"
 #include "ufx/detail/runtime.hpp"
@@ -17,54 +19,7 @@
 
 namespace ufx {
 
-/// How an argument's container decides the result container (DESIGN.md, "Result containers").
-enum class container_kind { scalar, sequence, eigen, ufx_host, device };
-
-/// Specialise to teach ufx a container. Members: `kind`, `rank`, `value_type`, `in(const C&)`,
-/// and for writable containers `out(C&)`.
-template <class C, class Enable = void>
-struct adapter;
-
 namespace detail {
-
-template <class E, int R>
-struct array_operand {
-  using element_type = E;
-  using value_type = std::remove_cv_t<E>;
-  static constexpr int rank = R;
-  ndview<E, R> view;
-  memory_space space = memory_space::host;
-  std::shared_ptr<void> keep; // owns a temporary when the argument had to be evaluated first
-};
-
-template <class V>
-struct scalar_operand {
-  using value_type = V;
-  static constexpr int rank = 0;
-  V value;
-};
-
-/// Byte range [lo, hi) a view's elements occupy (lo == hi for an empty view).
-template <class T, int R>
-std::pair<const char*, const char*> byte_range(const ndview<T, R>& v) {
-  auto* p = reinterpret_cast<const char*>(v.data());
-  if (v.size() == 0) return {p, p};
-  index_t lo = 0, hi = 0;
-  for (int k = 0; k < R; ++k) {
-    const index_t span = (v.extent(k) - 1) * v.stride(k);
-    (span < 0 ? lo : hi) += span;
-  }
-  return {p + lo * static_cast<index_t>(sizeof(T)), p + (hi + 1) * static_cast<index_t>(sizeof(T))};
-}
-
-/// Where a view's elements live: found by asking each device runtime (the sim's arena; CUDA's
-/// cudaPointerGetAttributes), else host memory.
-template <class T, int R>
-memory_space space_of_view(const ndview<T, R>& v) {
-  const auto [lo, hi] = byte_range(v);
-  if (lo == nullptr) return memory_space::host;
-  return space_of(lo, static_cast<std::size_t>(hi - lo));
-}
 
 template <class T>
 struct is_std_vector_bool : std::false_type {};
@@ -72,16 +27,6 @@ template <class A>
 struct is_std_vector_bool<std::vector<bool, A>> : std::true_type {};
 
 } // namespace detail
-
-template <class C>
-concept array_like = requires { adapter<std::remove_cvref_t<C>>::rank; };
-
-template <class C>
-concept scalar_like = std::is_arithmetic_v<std::remove_cvref_t<C>>;
-
-/// Anything a ufx call accepts as an operand.
-template <class C>
-concept operand_like = array_like<C> || scalar_like<C>;
 
 template <class T, class A>
 struct adapter<std::vector<T, A>> {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "ufx/config.hpp"
+#include "ufx/detail/fail.hpp"
 #include "ufx/errors.hpp"
 
 namespace ufx::detail {
@@ -54,7 +55,7 @@ inline std::string format_shapes(std::span<const dims> shapes) {
 
 /// Broadcasts `shapes` together (NumPy's rules: align right, extents equal or 1).
 /// Throws shape_error naming every operand's shape.
-inline dims broadcast(std::span<const dims> shapes, const char* who) {
+inline dims broadcast(std::span<const dims> shapes) {
   dims out;
   for (const dims& s : shapes) out.rank = std::max(out.rank, s.rank);
   for (int k = 0; k < out.rank; ++k) out[k] = 1;
@@ -67,17 +68,17 @@ inline dims broadcast(std::span<const dims> shapes, const char* who) {
         o = e;
         continue;
       }
-      throw shape_error(std::string(who) + ": operands could not be broadcast together with shapes " + format_shapes(shapes));
+      fail<shape_error>("operands could not be broadcast together with shapes " + format_shapes(shapes));
     }
   }
   return out;
 }
 
 /// Checks an output operand against the loop shape: outputs are never broadcast.
-inline void check_output_shape(const dims& out, const dims& loop, int which, const char* who) {
+inline void check_output_shape(const dims& out, const dims& loop, int which) {
   if (out == loop) return;
-  throw shape_error(std::string(who) + ": non-broadcastable output operand " + std::to_string(which) + " with shape " +
-                    format_shape(out) + " doesn't match the broadcast shape " + format_shape(loop));
+  fail<shape_error>("non-broadcastable output operand " + std::to_string(which) + " with shape " + format_shape(out) +
+                    " doesn't match the broadcast shape " + format_shape(loop));
 }
 
 } // namespace ufx::detail

@@ -15,8 +15,10 @@
 
 #include "ufx/detail/adapt.hpp"
 #include "ufx/detail/broadcast.hpp"
-#include "ufx/detail/call.hpp"
+#include "ufx/detail/args.hpp"
+#include "ufx/detail/run.hpp"
 #include "ufx/detail/elementwise.hpp"
+#include "ufx/detail/place.hpp"
 #include "ufx/detail/gufunc_kernel.hpp"
 #include "ufx/detail/gufunc_shape.hpp"
 #include "ufx/detail/gufunc_types.hpp"
@@ -46,19 +48,7 @@ dims gufunc_operand_shape(const Op& op) {
 template <class Op, class Staged, std::size_t... J>
 void gufunc_resolve_overlap(Op& op, const Staged& staged, std::index_sequence<J...>) {
   if constexpr (!is_scalar_operand<Op>::value) {
-    if (op.view.size() == 0) return;
-    auto overlaps = [&](const auto& out) {
-      if (out.size() == 0) return false;
-      const auto [ilo, ihi] = byte_range(op.view);
-      const auto [olo, ohi] = byte_range(out);
-      return ilo < ohi && olo < ihi;
-    };
-    if (!(overlaps(std::get<J>(staged).view) || ...)) return;
-    auto buf = std::make_shared<buffer<typename Op::value_type>>(op.space, op.view.size());
-    ndview<typename Op::value_type, Op::rank> dst(buf->data(), op.view.shape());
-    copy_within(op.space, dst, op.view);
-    op.view = dst;
-    op.keep = std::move(buf);
+    if ((overlaps(op.view, std::get<J>(staged).view) || ...)) read_from_copy(op);
   }
 }
 
@@ -101,7 +91,7 @@ void gufunc_exec_impl(const Tag& tag, const F& f, const gufunc_shape& g, Ins& in
   using kernel_t = gufunc_kernel<Sig, F, NOut, array_acc<typename std::tuple_element_t<A, Outs>::element_type>...,
                                  decltype(make_acc(std::get<B>(ins)))...>;
   kernel_t kernel{
-      f, make_tuple(array_acc<typename std::tuple_element_t<A, Outs>::element_type>{std::get<A>(staged).view.data()}...,
+      f, detail::make_tuple(array_acc<typename std::tuple_element_t<A, Outs>::element_type>{std::get<A>(staged).view.data()}...,
                     make_acc(std::get<B>(ins))...)};
   for (int d = 0; d < Sig::ndims; ++d) kernel.dim_size[d] = g.dim_size[d];
 
@@ -134,6 +124,7 @@ void gufunc_exec_impl(const Tag& tag, const F& f, const gufunc_shape& g, Ins& in
   simplify(L);
   run_gufunc(tag, L, kernel, dense, g.work);
   (copy_back(std::get<A>(staged), space), ...);
+  synchronize(space); // once per call: device errors surface here, named
 }
 
 /// Steps 3 and 4: runs `f` over the loop on `tag`, reading `ins` and writing `outs` (array
@@ -246,13 +237,14 @@ auto gufunc_run(const F& f, const TargetT* given, OutT* out, const Args&... args
   if constexpr (!input_count_check<Sig::literal, sizeof...(Args), NIn>::ok) return;
   else if constexpr (!gufunc_call_info<Sig, F, OutT, Args...>::check()) return;
   else {
+    const call_scope scope("ufx::guvectorize");
     using info = gufunc_call_info<Sig, F, OutT, Args...>;
     auto ins = std::make_tuple(adapt_in(args)...);
 
     device_set device;
     auto note = [&](const auto& op) {
       if constexpr (!is_scalar_operand<std::remove_cvref_t<decltype(op)>>::value)
-        note_space(op.space, device, "ufx::guvectorize");
+        note_space(op.space, device);
     };
     std::apply([&](const auto&... op) { (note(op), ...); }, ins);
 
@@ -274,7 +266,7 @@ auto gufunc_run(const F& f, const TargetT* given, OutT* out, const Args&... args
           outs);
       const gufunc_shape g = bind_gufunc_shape<Sig>(std::span<const dims>(shapes, NIn + NOut), true);
       std::apply([&](const auto&... o) { (note(o), ...); }, outs);
-      with_target(given, device, [&](auto tag) { gufunc_exec<Sig>(tag, f, g, outs, ins); }, "ufx::guvectorize");
+      with_target(given, device, [&](auto tag) { gufunc_exec<Sig>(tag, f, g, outs, ins); });
     } else {
       const gufunc_shape g = bind_gufunc_shape<Sig>(std::span<const dims>(shapes, NIn), false);
       const memory_space where = result_space(given, device);
@@ -287,31 +279,25 @@ auto gufunc_run(const F& f, const TargetT* given, OutT* out, const Args&... args
         }()...);
       }(std::make_index_sequence<NOut>{});
       auto outs = std::apply([](auto&... r) { return std::make_tuple(result_operand(r)...); }, results);
-      with_target(given, device, [&](auto tag) { gufunc_exec<Sig>(tag, f, g, outs, ins); }, "ufx::guvectorize");
+      with_target(given, device, [&](auto tag) { gufunc_exec<Sig>(tag, f, g, outs, ins); });
       if constexpr (NOut == 1) return std::move(std::get<0>(results));
       else return results;
     }
   }
 }
 
-/// Splits a call's arguments into (target?, operands..., out?) and runs it.
+/// Splits a call's arguments (args.hpp) and runs it.
 template <class Sig, class F, class... A>
-decltype(auto) gufunc_call(const F& f, A&&... a) {
-  using S = call_shape<A...>;
-  auto args = std::forward_as_tuple(a...);
-  auto* t = [&] {
-    if constexpr (S::has_target) return &std::get<0>(args);
-    else return static_cast<const void*>(nullptr);
-  }();
-  using TargetT = std::remove_cvref_t<std::remove_pointer_t<decltype(t)>>;
-  auto* out = [&] {
-    if constexpr (S::has_out) return &std::get<S::n - 1>(args);
-    else return static_cast<void*>(nullptr);
-  }();
-  using OutT = std::remove_cvref_t<std::conditional_t<S::has_out, std::remove_pointer_t<decltype(out)>, void>>;
-  return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return gufunc_run<Sig, F, OutT, TargetT>(f, t, const_cast<OutT*>(out), std::get<S::first + I>(args)...);
-  }(std::make_index_sequence<S::operands>{});
+decltype(auto) gufunc_call(const F& f, const A&... a) {
+  return with_call_args(
+      [&]<int NA, bool Keep>(auto tp, auto outp, const int*, const auto&... pos) -> decltype(auto) {
+        static_assert(NA == 0 && !Keep, "ufx::guvectorize: ufx::axis and ufx::keepdims belong to reductions; a gufunc "
+                                        "call takes operands, a target first and ufx::out(...) last");
+        using TargetT = std::remove_cvref_t<std::remove_pointer_t<decltype(tp)>>;
+        using OutT = std::remove_cvref_t<std::remove_pointer_t<decltype(outp)>>;
+        return gufunc_run<Sig, F, OutT, TargetT>(f, tp, const_cast<OutT*>(outp), pos...);
+      },
+      a...);
 }
 
 UFX_TU_NAMESPACE_END

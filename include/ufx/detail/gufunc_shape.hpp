@@ -32,14 +32,13 @@ inline std::string operand_label(int s, int nin) {
 /// call has `out`) the outputs; `with_outputs` says whether the outputs are there.
 template <class Sig>
 gufunc_shape bind_gufunc_shape(std::span<const dims> shapes, bool with_outputs) {
-  constexpr const char* who = "ufx::guvectorize: ";
   const std::string sig = "with gufunc signature " + std::string(Sig::str());
   const int given = static_cast<int>(shapes.size());
 
   // every operand must hold its core
   for (int s = 0; s < given; ++s) {
     if (shapes[s].rank < Sig::core_rank(s))
-      throw shape_error(who + operand_label(s, Sig::nin) + " does not have enough dimensions (has " +
+      fail<shape_error>(operand_label(s, Sig::nin) + " does not have enough dimensions (has " +
                         std::to_string(shapes[s].rank) + ", gufunc core with signature " + std::string(Sig::str()) +
                         " requires " + std::to_string(Sig::core_rank(s)) + ")");
   }
@@ -55,7 +54,7 @@ gufunc_shape bind_gufunc_shape(std::span<const dims> shapes, bool with_outputs) 
       if (r.dim_size[d] < 0) {
         r.dim_size[d] = size;
       } else if (r.dim_size[d] != size) {
-        throw shape_error(who + operand_label(s, Sig::nin) + " has a mismatch in its core dimension " +
+        fail<shape_error>(operand_label(s, Sig::nin) + " has a mismatch in its core dimension " +
                           std::to_string(j) + " ('" + std::string(Sig::dim_name(d)) + "'), " + sig + " (size " +
                           std::to_string(size) + " is different from " + std::to_string(r.dim_size[d]) + ")");
       }
@@ -65,7 +64,7 @@ gufunc_shape bind_gufunc_shape(std::span<const dims> shapes, bool with_outputs) 
     for (int s = Sig::nin; s < Sig::operands; ++s)
       for (int j = 0; j < Sig::core_rank(s); ++j)
         if (r.dim_size[Sig::dim(s, j)] < 0)
-          throw shape_error(who + operand_label(s, Sig::nin) + " has core dimension '" +
+          fail<shape_error>(operand_label(s, Sig::nin) + " has core dimension '" +
                             std::string(Sig::dim_name(Sig::dim(s, j))) + "' that no input binds, " + sig +
                             "; pass the output through ufx::out(...) to give its size");
   }
@@ -78,17 +77,17 @@ gufunc_shape bind_gufunc_shape(std::span<const dims> shapes, bool with_outputs) 
     for (int k = 0; k < loops[s].rank; ++k) loops[s][k] = shapes[s][k];
   }
   try {
-    r.loop = broadcast(std::span<const dims>(loops, static_cast<std::size_t>(given)), "ufx::guvectorize");
+    r.loop = broadcast(std::span<const dims>(loops, static_cast<std::size_t>(given)));
   } catch (const shape_error&) {
     std::string msg =
-        std::string(who) + "operands could not be broadcast together with remapped shapes [original->remapped]:";
+        std::string("operands could not be broadcast together with remapped shapes [original->remapped]:");
     for (int s = 0; s < given; ++s) msg += " " + format_shape(shapes[s]) + "->" + format_shape(loops[s]);
-    throw shape_error(msg + ", " + sig);
+    fail<shape_error>(msg + ", " + sig);
   }
   if (with_outputs) {
     for (int s = Sig::nin; s < given; ++s)
       if (!(loops[s] == r.loop))
-        throw shape_error(who + operand_label(s, Sig::nin) + " with shape " + format_shape(shapes[s]) +
+        fail<shape_error>(operand_label(s, Sig::nin) + " with shape " + format_shape(shapes[s]) +
                           " has loop dimensions " + format_shape(loops[s]) +
                           " that do not match the broadcast loop shape " + format_shape(r.loop) + " of the operands, " +
                           sig);

@@ -1,6 +1,7 @@
 #pragma once
 // The elementwise kernel: a user function applied at each loop position. Outputs come first in the
 // operand list; array operands are read through pointers, scalar operands are held by value.
+#include <algorithm>
 #include <type_traits>
 #include <utility>
 
@@ -41,12 +42,50 @@ auto with_stride(const A& a, index_t s) {
   else return a;
 }
 
+/// V elements of T loaded or stored at once (a 128-bit access for 4 floats).
+template <class T, int V>
+struct alignas(sizeof(T) * V) vec_of {
+  T v[V];
+};
+
+template <class A>
+constexpr std::size_t acc_elem_size() {
+  return sizeof(std::remove_cv_t<typename A::element_type>);
+}
+template <class A>
+constexpr bool acc_vectorisable() {
+  using E = std::remove_cv_t<typename A::element_type>;
+  return std::is_arithmetic_v<E> && (sizeof(E) & (sizeof(E) - 1)) == 0;
+}
+
 template <class F, int NOut, class... Acc>
 struct map_kernel {
   static constexpr int N = sizeof...(Acc);
   static constexpr int NIn = N - NOut;
+  /// Elements per thread of the device targets' dense body: 16 bytes of the widest operand, when
+  /// there is one output and every element type is arithmetic (else 1: no vector body).
+  static constexpr int vector_width = [] {
+    if constexpr (NOut != 1 || !(acc_vectorisable<Acc>() && ...)) return 1;
+    else {
+      constexpr std::size_t widest = std::max({acc_elem_size<Acc>()...});
+      return widest >= 16 ? 1 : static_cast<int>(16 / widest);
+    }
+  }();
   F f;
   tuple<Acc...> acc;
+
+  /// Dense loops: computes V elements from linear position i of every array operand (device
+  /// targets' vector body; every array pointer aligned to V elements).
+  template <int V>
+  UFX_HD void vec(index_t i) const {
+    vec_impl<V>(i, std::make_index_sequence<NIn>{});
+  }
+  /// Dense loops: the element at linear position i of every array operand.
+  UFX_HD void at_linear(index_t i) const {
+    index_t off[N];
+    for (int k = 0; k < N; ++k) off[k] = i;
+    (*this)(off);
+  }
 
   /// Computes the element at per-operand offsets `off` (device targets: one call per thread).
   UFX_HD void operator()(const index_t (&off)[N]) const {
@@ -82,6 +121,34 @@ struct map_kernel {
   }
 
 private:
+  template <int V, class A>
+  UFX_HD static auto load(const A& a, index_t i) {
+    if constexpr (A::is_array) return *reinterpret_cast<const vec_of<std::remove_cv_t<typename A::element_type>, V>*>(a.p + i);
+    else return a.v;
+  }
+  template <int V, class T>
+  UFX_HD static const T& lane(const vec_of<T, V>& x, int j) {
+    return x.v[j];
+  }
+  template <int V, class T>
+  UFX_HD static const T& lane(const T& x, int) {
+    return x;
+  }
+  template <int V, std::size_t... I>
+  UFX_HD void vec_impl(index_t i, std::index_sequence<I...>) const {
+    vec_apply<V>(i, load<V>(get<NOut + I>(acc), i)...);
+  }
+  template <int V, class... L>
+  UFX_HD void vec_apply(index_t i, const L&... in) const {
+    using O = std::remove_cv_t<typename std::remove_cvref_t<decltype(get<0>(acc))>::element_type>;
+    vec_of<O, V> r;
+#if defined(__CUDACC__)
+#  pragma unroll
+#endif
+    for (int j = 0; j < V; ++j) r.v[j] = static_cast<O>(f(lane<V>(in, j)...));
+    *reinterpret_cast<vec_of<O, V>*>(get<0>(acc).p + i) = r;
+  }
+
   template <std::size_t... O, std::size_t... I>
   UFX_HD void apply(const index_t (&off)[N], std::index_sequence<O...>, std::index_sequence<I...>) const {
     if constexpr (NOut == 1) {

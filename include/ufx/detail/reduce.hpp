@@ -10,9 +10,10 @@
 
 #include "ufx/detail/adapt.hpp"
 #include "ufx/detail/broadcast.hpp"
-#include "ufx/detail/call.hpp"
+#include "ufx/detail/args.hpp"
+#include "ufx/detail/run.hpp"
 #include "ufx/detail/elementwise.hpp"
-#include "ufx/detail/reduce_args.hpp"
+#include "ufx/detail/place.hpp"
 #include "ufx/detail/reduce_kernel.hpp"
 #include "ufx/detail/reduce_ops.hpp"
 #include "ufx/detail/reduce_plan.hpp"
@@ -94,15 +95,7 @@ void set_index_strides(layout<N>& L, int k, index_mode im, unsigned mask) {
 template <class Op, class T, int R>
 void copy_if_overlapping(Op& op, const ndview<T, R>& out) {
   if constexpr (!is_scalar_operand<Op>::value) {
-    if (op.view.size() == 0 || out.size() == 0) return;
-    const auto [ilo, ihi] = byte_range(op.view);
-    const auto [olo, ohi] = byte_range(out);
-    if (!(ilo < ohi && olo < ihi)) return;
-    auto buf = std::make_shared<buffer<typename Op::value_type>>(op.space, op.view.size());
-    ndview<typename Op::value_type, Op::rank> dst(buf->data(), op.view.shape());
-    copy_within(op.space, dst, op.view);
-    op.view = dst;
-    op.keep = std::move(buf);
+    if (overlaps(op.view, out)) read_from_copy(op);
   }
 }
 
@@ -135,7 +128,11 @@ void reduce_on_target(const Tag& tag, const Spec& spec, const Fin& fin, const Re
   const reduce_plan<N> plan = make_reduce_plan(L, mask, primary ? primary : 1);
 
   auto run = [&](auto... acc) {
-    const reduce_kernel<Acc, decltype(spec.map), decltype(spec.op), decltype(acc)...> kern{spec.map, spec.op, make_tuple(acc...)};
+    reduce_kernel<Acc, decltype(spec.map), decltype(spec.op), decltype(acc)...> kern{spec.map, spec.op, detail::make_tuple(acc...)};
+    if constexpr (Spec::has_identity && !indexed) {
+      kern.identity = static_cast<Acc>(spec.identity);
+      kern.has_identity = true;
+    }
     reduce_on(tag, plan, kern, staged.view.data(), fin, empty);
   };
   if constexpr (indexed) run(make_acc(ins)..., index_acc{0});
@@ -145,7 +142,7 @@ void reduce_on_target(const Tag& tag, const Spec& spec, const Fin& fin, const Re
 
 template <int NA, bool Keep, class Spec, class TargetT, class OutT, class... Args>
 auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* axes, const Args&... args) {
-  const char* who = spec.who;
+  const call_scope scope(spec.who);
   constexpr bool indexed = Spec::indexing != index_mode::none;
   // 1. adapt
   auto ins = std::make_tuple(adapt_in(args)...);
@@ -167,7 +164,7 @@ auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* ax
       [&](const auto&... op) {
         (
             [&](const auto& o) {
-              if constexpr (!is_scalar_operand<std::remove_cvref_t<decltype(o)>>::value) note_space(o.space, device, who);
+              if constexpr (!is_scalar_operand<std::remove_cvref_t<decltype(o)>>::value) note_space(o.space, device);
             }(op),
             ...);
       },
@@ -179,9 +176,9 @@ auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* ax
     std::size_t n = 0;
     std::apply([&](const auto&... op) { ((shapes[n++] = operand_shape(op)), ...); }, ins);
   }
-  const dims loop = broadcast(std::span<const dims>(shapes, sizeof...(Args)), who);
+  const dims loop = broadcast(std::span<const dims>(shapes, sizeof...(Args)));
   unsigned mask = (1u << loop.rank) - 1;
-  if constexpr (NA > 0) mask = reduced_mask(axes, NA, loop.rank, who);
+  if constexpr (NA > 0) mask = reduced_mask(axes, NA, loop.rank);
   constexpr bool eigen_shape = NA > 0 && result_rule<Res, 2, Args...>::all_eigen;
   constexpr bool keep = Keep || eigen_shape;
   constexpr int RR = keep ? R : (NA == 0 ? 0 : std::max(0, R - NA));
@@ -194,12 +191,12 @@ auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* ax
     else return Res{};
   }();
   if (empty_reduction && (indexed || !(Spec::has_init || Spec::has_identity)))
-    throw value_error(std::string(who) + ": " + spec.empty_message);
+    fail<value_error>(spec.empty_message);
 
   auto on_target = [&](const auto& o) {
     with_target(given, device, [&](auto tag) {
       std::apply([&](const auto&... op) { reduce_on_target<Acc>(tag, spec, fin, empty, o, loop, mask, op...); }, ins);
-    }, who);
+    });
   };
 
   // 3-5. place, run, return
@@ -209,8 +206,8 @@ auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* ax
     static_assert(same_kind_castable<Res, typename decltype(o)::value_type>(),
                   "ufx::out: the destination's element type cannot hold the reduction's result without changing kind "
                   "(NumPy's same_kind rule: e.g. a float result into an integer destination)");
-    check_reduce_output(dims(o.view.shape()), rshape, kshape, who);
-    note_space(o.space, device, who);
+    check_reduce_output(dims(o.view.shape()), rshape, kshape);
+    note_space(o.space, device);
     on_target(o);
   } else if constexpr (RR == 0) {
     Res r{};
@@ -224,25 +221,10 @@ auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* ax
   }
 }
 
-/// Splits `a...` (target?, positional..., axis?, keepdims?, out?) and calls
-/// `body.template operator()<NA, Keep>(target_ptr, out_ptr, axes, positional...)`.
-template <class Body, class... A>
-decltype(auto) with_reduce_args(const Body& body, const A&... a) {
-  using S = reduce_arg_shape<A...>;
-  auto t = std::forward_as_tuple(a...);
-  int axes[S::n_axes > 0 ? S::n_axes : 1] = {};
-  S::axes(t, axes);
-  auto* tp = S::target_ptr(t);
-  auto* op = S::out_ptr(t);
-  return [&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
-    return body.template operator()<S::n_axes, S::keep>(tp, op, static_cast<const int*>(axes), std::get<S::first + I>(t)...);
-  }(std::make_index_sequence<S::positional>{});
-}
-
 /// `sum(x)`, `sum(x, init)` and their options, for a reducer with operator `op` and identity `id`.
 template <class Op, class Id, class... A>
 decltype(auto) reducer_call(const Op& op, const Id& id, const A&... a) {
-  return with_reduce_args(
+  return with_call_args(
       [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
         constexpr std::size_t n = sizeof...(pos);
         static_assert(n == 1 || n == 2, "ufx::reducer: call it as r(x), r(x, init), r(target, x, ...), with optional "
@@ -266,7 +248,7 @@ decltype(auto) reducer_call(const Op& op, const Id& id, const A&... a) {
 /// `reduce(x, op, identity)` and its options.
 template <class... A>
 decltype(auto) reduce_call(const A&... a) {
-  return with_reduce_args(
+  return with_call_args(
       [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
         static_assert(sizeof...(pos) == 3, "ufx::reduce: call it as reduce(x, op, identity), with an optional target "
                                            "first and ufx::axis{...}, ufx::keepdims, ufx::out(dst) last");
@@ -283,7 +265,7 @@ decltype(auto) reduce_call(const A&... a) {
 /// `transform_reduce(x, y, ..., map, op, identity)` and its options.
 template <class... A>
 decltype(auto) transform_reduce_call(const A&... a) {
-  return with_reduce_args(
+  return with_call_args(
       [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
         constexpr std::size_t n = sizeof...(pos);
         static_assert(n >= 4, "ufx::transform_reduce: call it as transform_reduce(x, ..., map, op, identity), with an "
@@ -304,7 +286,7 @@ decltype(auto) transform_reduce_call(const A&... a) {
 /// `argmin(x)` / `argmax(x)` and their options (one axis at most).
 template <bool Max, class... A>
 decltype(auto) arg_call(const A&... a) {
-  return with_reduce_args(
+  return with_call_args(
       [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
         static_assert(sizeof...(pos) == 1, "ufx::argmin / argmax: call it as argmin(x), with an optional target first "
                                            "and ufx::axis{k}, ufx::keepdims, ufx::out(dst) last");

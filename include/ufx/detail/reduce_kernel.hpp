@@ -111,6 +111,9 @@ struct reduce_kernel {
   F f;
   Op op;
   tuple<In...> in;
+  /// The reduction's identity, when it has one (CUB's device reduce starts from it).
+  Acc identity{};
+  bool has_identity = false;
 
   UFX_HD Acc combine(const Acc& a, const Acc& b) const { return static_cast<Acc>(op(a, b)); }
 

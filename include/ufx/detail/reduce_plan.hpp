@@ -14,15 +14,14 @@
 namespace ufx::detail {
 
 /// Bit d set: loop dimension d is reduced. Throws NumPy's errors for bad or repeated axes.
-inline unsigned reduced_mask(const int* axes, int n, int rank, const char* who) {
+inline unsigned reduced_mask(const int* axes, int n, int rank) {
   unsigned mask = 0;
   for (int i = 0; i < n; ++i) {
     int a = axes[i];
     if (a < -rank || a >= rank)
-      throw shape_error(std::string(who) + ": axis " + std::to_string(a) + " is out of bounds for array of dimension " +
-                        std::to_string(rank));
+      fail<shape_error>("axis " + std::to_string(a) + " is out of bounds for array of dimension " + std::to_string(rank));
     if (a < 0) a += rank;
-    if (mask & (1u << a)) throw shape_error(std::string(who) + ": duplicate value in 'axis'");
+    if (mask & (1u << a)) fail<shape_error>("duplicate value in 'axis'");
     mask |= 1u << a;
   }
   return mask;
@@ -67,12 +66,12 @@ void set_output_strides(layout<N>& L, const View& v, unsigned mask) {
 
 /// Checks an `out` destination's shape against the result's (either the reduced or the keepdims
 /// shape is accepted), in NumPy's words.
-inline void check_reduce_output(const dims& out, const dims& result, const dims& keep_shape, const char* who) {
+inline void check_reduce_output(const dims& out, const dims& result, const dims& keep_shape) {
   if (out == result || out == keep_shape) return;
   if (out.rank != result.rank && out.rank != keep_shape.rank)
-    throw shape_error(std::string(who) + ": output parameter for reduction operation has the wrong number of dimensions: Found " +
+    fail<shape_error>("output parameter for reduction operation has the wrong number of dimensions: Found " +
                       std::to_string(out.rank) + " but expected " + std::to_string(result.rank));
-  throw shape_error(std::string(who) + ": output parameter has shape " + format_shape(out) + " but the reduction's result has shape " +
+  fail<shape_error>("output parameter has shape " + format_shape(out) + " but the reduction's result has shape " +
                     format_shape(result));
 }
 

@@ -8,10 +8,10 @@
 
 #include "ufx/detail/adapt.hpp"
 #include "ufx/detail/broadcast.hpp"
-#include "ufx/detail/call.hpp"
+#include "ufx/detail/args.hpp"
+#include "ufx/detail/run.hpp"
 #include "ufx/detail/elementwise.hpp"
 #include "ufx/detail/reduce.hpp"
-#include "ufx/detail/reduce_args.hpp"
 #include "ufx/detail/reduce_kernel.hpp"
 #include "ufx/detail/reduce_plan.hpp"
 #include "ufx/detail/result.hpp"
@@ -43,14 +43,14 @@ void scan_on_target(const Tag& tag, const Op& op, const OutOp& o, InOp in, int a
   // only for position 0, so it is harmless.
   const scan_plan<2> plan = make_scan_plan(L, axis);
   using kernel_t = reduce_kernel<Acc, identity, Op, array_acc<const typename InOp::value_type>>;
-  const kernel_t k{identity{}, op, make_tuple(array_acc<const typename InOp::value_type>{in.view.data()})};
+  const kernel_t k{identity{}, op, detail::make_tuple(array_acc<const typename InOp::value_type>{in.view.data()})};
   scan_on(tag, plan, k, staged.view.data());
   copy_back(staged, space);
 }
 
 template <int NA, class Op, class TargetT, class OutT, class X>
 auto accumulate_run(const Op& op, const TargetT* given, OutT* out, const int* axes, const X& x) {
-  constexpr const char* who = "ufx::accumulate";
+  const call_scope scope("ufx::accumulate");
   auto in = adapt_in(x);
   using In = decltype(in);
   constexpr int R = In::rank;
@@ -58,15 +58,15 @@ auto accumulate_run(const Op& op, const TargetT* given, OutT* out, const int* ax
   using Acc = typename reduce_types<identity, Op, typename In::value_type>::acc;
 
   device_set device;
-  note_space(in.space, device, who);
+  note_space(in.space, device);
   const dims shape(in.view.shape());
   const int zero = 0;
-  const unsigned mask = reduced_mask(NA > 0 ? axes : &zero, 1, shape.rank, who);
+  const unsigned mask = reduced_mask(NA > 0 ? axes : &zero, 1, shape.rank);
   int axis = 0;
   while (!(mask & (1u << axis))) ++axis;
 
   auto on_target = [&](const auto& o) {
-    with_target(given, device, [&](auto tag) { scan_on_target<Acc>(tag, op, o, in, axis); }, who);
+    with_target(given, device, [&](auto tag) { scan_on_target<Acc>(tag, op, o, in, axis); });
   };
   if constexpr (!std::is_void_v<OutT>) {
     static_assert(std::tuple_size_v<decltype(out->dst)> == 1, "ufx::out: a scan has one output; name one destination");
@@ -74,8 +74,8 @@ auto accumulate_run(const Op& op, const TargetT* given, OutT* out, const int* ax
     static_assert(same_kind_castable<Acc, typename decltype(o)::value_type>(),
                   "ufx::out: the destination's element type cannot hold the scan's result without changing kind "
                   "(NumPy's same_kind rule: e.g. a float result into an integer destination)");
-    check_output_shape(dims(o.view.shape()), shape, 0, who);
-    note_space(o.space, device, who);
+    check_output_shape(dims(o.view.shape()), shape, 0);
+    note_space(o.space, device);
     on_target(o);
   } else {
     using rule = result_rule<Acc, R, X>;
@@ -88,7 +88,7 @@ auto accumulate_run(const Op& op, const TargetT* given, OutT* out, const int* ax
 /// `accumulate(x, op)` and its options (one axis at most; axis 0 when none is named).
 template <class... A>
 decltype(auto) accumulate_call(const A&... a) {
-  return with_reduce_args(
+  return with_call_args(
       [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
         static_assert(sizeof...(pos) == 2, "ufx::accumulate: call it as accumulate(x, op), with an optional target "
                                            "first and ufx::axis{k}, ufx::out(dst) last");

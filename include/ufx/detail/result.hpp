@@ -1,5 +1,5 @@
 #pragma once
-// Step 5: which container a call returns (DESIGN.md, "Result containers"), and how to make one.
+// Step 5: which container a call returns (docs/vectorize.md, "Result containers"), and how to make one.
 #include <type_traits>
 #include <vector>
 

@@ -95,8 +95,20 @@ void run_on(const Tag& tag, layout<N>& L, const Kernel& k) {
   for_each(tag, L, k);
 }
 
+/// Whether this translation unit can run kernels on target type T (ufx::cuda: only when compiled
+/// by nvcc). Where it cannot, device-side copies go through the host.
+template <class T>
+inline constexpr bool launches_here = true;
+#if !UFX_CUDA_TU
+template <>
+inline constexpr bool launches_here<cuda_t> = false;
+#endif
+
+template <class T, int R>
+ndview<T, R> host_image(const memory_space& s, const ndview<T, R>& v, std::unique_ptr<char[]>& keep, bool load);
+
 /// Copies src into dst (same shape, both in memory space `s`), any strides: on the host, or by a
-/// kernel on the device that owns `s`.
+/// kernel on the device that owns `s` (through the host where this translation unit cannot launch).
 template <class T, int R>
 void copy_within(const memory_space& s, const ndview<T, R>& dst, const ndview<const T, R>& src) {
   layout<2> L;
@@ -104,9 +116,21 @@ void copy_within(const memory_space& s, const ndview<T, R>& dst, const ndview<co
   for (int d = 0; d < R; ++d) L.shape[d] = dst.extent(d);
   set_strides(L, 0, dst);
   set_strides(L, 1, src);
-  map_kernel<identity, 1, array_acc<T>, array_acc<const T>> k{identity{}, make_tuple(array_acc<T>{dst.data()}, array_acc<const T>{src.data()})};
+  map_kernel<identity, 1, array_acc<T>, array_acc<const T>> k{identity{}, detail::make_tuple(array_acc<T>{dst.data()}, array_acc<const T>{src.data()})};
   if (s.is_host()) return run_on(host, L, k);
-  target_for(s).visit([&](const auto& tag) { run_on(tag, L, k); });
+  target_for(s).visit([&](const auto& tag) {
+    using Tag = std::remove_cvref_t<decltype(tag)>;
+    if constexpr (launches_here<Tag>) {
+      run_on(tag, L, k);
+    } else {
+      std::unique_ptr<char[]> keep_src, keep_dst;
+      const ndview<const T, R> hs = host_image(s, src, keep_src, true);
+      const ndview<T, R> hd = host_image(s, dst, keep_dst, true);
+      copy_within(memory_space::host, hd, hs);
+      const auto [lo, hi] = byte_range(dst);
+      copy_bytes(s, const_cast<char*>(lo), memory_space::host, keep_dst.get(), static_cast<std::size_t>(hi - lo));
+    }
+  });
 }
 
 /// A host-side image of view `v` in space `s`: `v` itself on the host, else the byte range it

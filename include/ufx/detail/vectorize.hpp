@@ -8,7 +8,8 @@
 
 #include "ufx/detail/adapt.hpp"
 #include "ufx/detail/broadcast.hpp"
-#include "ufx/detail/call.hpp"
+#include "ufx/detail/args.hpp"
+#include "ufx/detail/run.hpp"
 #include "ufx/detail/elementwise.hpp"
 #include "ufx/detail/result.hpp"
 #include "ufx/detail/tuple.hpp"
@@ -42,21 +43,21 @@ constexpr bool out_types_ok(std::index_sequence<J...>) {
 
 /// Step 2 with outputs: loop shape = broadcast of all operands; outputs must equal it.
 template <class Ins, class Outs>
-dims loop_shape(const Ins& ins, const Outs* outs, const char* who) {
+dims loop_shape(const Ins& ins, const Outs* outs) {
   constexpr std::size_t NIn = std::tuple_size_v<Ins>;
   dims shapes[NIn + std::tuple_size_v<Outs> + 1];
   std::size_t n = 0;
   std::apply([&](const auto&... op) { ((shapes[n++] = shape_of(op)), ...); }, ins);
-  if (!outs) return broadcast(std::span<const dims>(shapes, n), who);
+  if (!outs) return broadcast(std::span<const dims>(shapes, n));
   std::apply([&](const auto&... op) { ((shapes[n++] = shape_of(op)), ...); }, *outs);
-  const dims loop = broadcast(std::span<const dims>(shapes, n), who);
-  for (std::size_t j = NIn; j < n; ++j) check_output_shape(shapes[j], loop, static_cast<int>(j - NIn), who);
+  const dims loop = broadcast(std::span<const dims>(shapes, n));
+  for (std::size_t j = NIn; j < n; ++j) check_output_shape(shapes[j], loop, static_cast<int>(j - NIn));
   return loop;
 }
 
 template <class F, class OutT, class TargetT, class... Args>
 auto vectorize_run(const F& f, const TargetT* given, OutT* out, const Args&... args) {
-  constexpr const char* who = "ufx::vectorize";
+  const call_scope scope("ufx::vectorize");
   auto ins = std::make_tuple(adapt_in(args)...);
   using info = vectorize_result<F, typename decltype(adapt_in(args))::value_type...>;
   constexpr int R = std::max({0, decltype(adapt_in(args))::rank...});
@@ -66,7 +67,7 @@ auto vectorize_run(const F& f, const TargetT* given, OutT* out, const Args&... a
       [&](const auto&... op) {
         (
             [&](const auto& o) {
-              if constexpr (!is_scalar_operand<std::remove_cvref_t<decltype(o)>>::value) note_space(o.space, device, who);
+              if constexpr (!is_scalar_operand<std::remove_cvref_t<decltype(o)>>::value) note_space(o.space, device);
             }(op),
             ...);
       },
@@ -80,11 +81,11 @@ auto vectorize_run(const F& f, const TargetT* given, OutT* out, const Args&... a
                   "ufx::out: a destination's element type cannot hold the function's result without changing kind "
                   "(NumPy's same_kind rule: e.g. a float result into an integer destination)");
     auto outs = std::apply([](auto&... d) { return std::make_tuple(adapt_out(d)...); }, out->dst);
-    const dims loop = loop_shape(ins, &outs, who);
-    std::apply([&](const auto&... o) { (note_space(o.space, device, who), ...); }, outs);
-    with_target(given, device, [&](auto tag) { elementwise(tag, f, loop, outs, ins); }, who);
+    const dims loop = loop_shape(ins, &outs);
+    std::apply([&](const auto&... o) { (note_space(o.space, device), ...); }, outs);
+    with_target(given, device, [&](auto tag) { elementwise(tag, f, loop, outs, ins); });
   } else {
-    const dims loop = loop_shape(ins, static_cast<const std::tuple<>*>(nullptr), who);
+    const dims loop = loop_shape(ins, static_cast<const std::tuple<>*>(nullptr));
     const memory_space where = result_space(given, device);
     auto results = [&]<std::size_t... J>(std::index_sequence<J...>) {
       return std::make_tuple(result_rule<std::tuple_element_t<J, typename info::outputs>, R, Args...>::make(loop, where)...);
@@ -98,30 +99,25 @@ auto vectorize_run(const F& f, const TargetT* given, OutT* out, const Args&... a
           }(r)...);
         },
         results);
-    with_target(given, device, [&](auto tag) { elementwise(tag, f, loop, outs, ins); }, who);
+    with_target(given, device, [&](auto tag) { elementwise(tag, f, loop, outs, ins); });
     if constexpr (info::nout == 1) return std::move(std::get<0>(results));
     else return results;
   }
 }
 
+/// `k(args...)`: splits the arguments (args.hpp) and runs the call.
 template <class F, class... A>
-decltype(auto) vectorize_call(const F& f, A&&... a) {
-  using S = call_shape<A...>;
-  static_assert(S::operands > 0, "ufx::vectorize: call the kernel with at least one operand");
-  auto args = std::forward_as_tuple(a...);
-  auto* t = [&] {
-    if constexpr (S::has_target) return &std::get<0>(args);
-    else return static_cast<const void*>(nullptr);
-  }();
-  using TargetT = std::remove_cvref_t<std::remove_pointer_t<decltype(t)>>;
-  auto* out = [&] {
-    if constexpr (S::has_out) return &std::get<S::n - 1>(args);
-    else return static_cast<void*>(nullptr);
-  }();
-  using OutT = std::conditional_t<S::has_out, std::remove_pointer_t<decltype(out)>, void>;
-  return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return vectorize_run<F, std::remove_cvref_t<OutT>, TargetT>(f, t, const_cast<std::remove_cvref_t<OutT>*>(out), std::get<S::first + I>(args)...);
-  }(std::make_index_sequence<S::operands>{});
+decltype(auto) vectorize_call(const F& f, const A&... a) {
+  return with_call_args(
+      [&]<int NA, bool Keep>(auto tp, auto outp, const int*, const auto&... pos) -> decltype(auto) {
+        static_assert(NA == 0 && !Keep, "ufx::vectorize: ufx::axis and ufx::keepdims belong to reductions; an "
+                                        "elementwise call takes operands, a target first and ufx::out(...) last");
+        static_assert(sizeof...(pos) > 0, "ufx::vectorize: call the kernel with at least one operand");
+        using TargetT = std::remove_cvref_t<std::remove_pointer_t<decltype(tp)>>;
+        using OutT = std::remove_cvref_t<std::remove_pointer_t<decltype(outp)>>;
+        return vectorize_run<F, OutT, TargetT>(f, tp, const_cast<OutT*>(outp), pos...);
+      },
+      a...);
 }
 
 UFX_TU_NAMESPACE_END

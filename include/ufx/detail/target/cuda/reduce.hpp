@@ -1,17 +1,135 @@
 #pragma once
-// ufx::cuda: the device reduction of sim/reduce.hpp through thrust::cuda::par (CUB's for_each
-// underneath), on the target's device.
+// ufx::cuda reductions, on the target's device with one synchronisation at the end:
+// - dense and with an identity: CUB's DeviceReduce (one output) or DeviceSegmentedReduce (each
+//   output's elements contiguous), reading plain pointers (vector loads) when the map is the
+//   identity on one input, else a transform iterator over positions;
+// - otherwise the device reduction of device/reduce.hpp through the launch seam (as ufx::sim).
+// CUB combines in its own order, so float sums may differ from the sim's in the last bits.
+#include "ufx/detail/device/reduce.hpp"
+#include "ufx/detail/map_kernel.hpp"
 #include "ufx/detail/target/cuda/device.hpp"
-#include "ufx/detail/target/sim/reduce.hpp"
+#include "ufx/detail/transfer.hpp"
+
+#if UFX_CUDA_TU
+#  include <cub/device/device_reduce.cuh>
+#  include <cub/device/device_segmented_reduce.cuh>
+#  include <thrust/iterator/counting_iterator.h>
+#  include <thrust/iterator/transform_iterator.h>
+#endif
 
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
+
+/// The reduction operator as CUB calls it: two accumulators (inputs convert to the accumulator).
+template <class Kern>
+struct cub_combine {
+  Kern k;
+  UFX_HD typename Kern::acc_type operator()(const typename Kern::acc_type& a, const typename Kern::acc_type& b) const {
+    return k.combine(a, b);
+  }
+};
+
+/// The mapped value at position i of a dense reduction (every input at offset i).
+template <class Kern>
+struct dense_mapped {
+  Kern k;
+  UFX_HD typename Kern::acc_type operator()(index_t i) const {
+    index_t off[Kern::N];
+    for (int j = 0; j < Kern::N; ++j) off[j] = i;
+    return k.at(off);
+  }
+};
+
+/// Operand 1's offset at the start of output s (a segment's first element).
+template <int N>
+struct segment_begin {
+  layout<N> kept;
+  UFX_HD index_t operator()(index_t s) const {
+    index_t off[N];
+    offsets_unrolled(kept, s, off);
+    return off[1];
+  }
+};
+template <int N>
+struct segment_end {
+  segment_begin<N> begin;
+  index_t m;
+  UFX_HD index_t operator()(index_t s) const { return begin(s) + m; }
+};
+
+/// Writes fin(partial[s]) to output s.
+template <int N, class Acc, class OutE, class Fin>
+struct finish_outputs {
+  layout<N> kept;
+  const Acc* partial;
+  OutE* out;
+  Fin fin;
+  UFX_HD void operator()(index_t s) const {
+    index_t off[N];
+    offsets_unrolled(kept, s, off);
+    out[off[0]] = static_cast<OutE>(fin(partial[s]));
+  }
+};
+
+/// One array input read as it is (identity map): CUB can take its pointer.
+template <class Kern>
+constexpr bool cub_plain() {
+  if constexpr (Kern::N == 1 && std::is_same_v<std::remove_cvref_t<decltype(std::declval<const Kern&>().f)>, identity>)
+    return std::remove_cvref_t<decltype(get<0>(std::declval<const Kern&>().in))>::is_array;
+  else return false;
+}
+
+template <class Kern, int N>
+bool cub_reducible(const reduce_plan<N>& plan, const Kern& k) {
+  if (!k.has_identity || plan.red.rank != 1 || plan.count() == 0) return false;
+  for (int j = 1; j < N; ++j)
+    if (!(plan.red.scalar_mask & (1u << j)) && plan.red.stride[j][0] != 1) return false;
+  return true;
+}
+
+#if UFX_CUDA_TU
+template <class Kern, int N, class OutE, class Fin>
+void cub_reduce(const cuda_t& t, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin) {
+  using Acc = typename Kern::acc_type;
+  const index_t n_out = plan.outputs(), m = plan.count();
+  buffer<Acc> partial(space, n_out);
+  const cub_combine<Kern> op{k};
+  // one input, identity map: CUB reads the pointer itself (vectorised loads)
+  constexpr bool plain = cub_plain<Kern>();
+  auto input = [&] {
+    if constexpr (plain) return get<0>(k.in).p;
+    else return thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), dense_mapped<Kern>{k});
+  }();
+  std::size_t bytes = 0;
+  if (n_out == 1 && plan.kept.rank == 0) {
+    cuda_check(cub::DeviceReduce::Reduce(nullptr, bytes, input, partial.data(), m, op, k.identity), "cub::DeviceReduce");
+    buffer<char> temp(space, static_cast<index_t>(bytes));
+    cuda_check(cub::DeviceReduce::Reduce(temp.data(), bytes, input, partial.data(), m, op, k.identity), "cub::DeviceReduce");
+  } else {
+    if constexpr (plain) {
+      const segment_begin<N> b{plan.kept};
+      auto begins = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), b);
+      auto ends = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), segment_end<N>{b, m});
+      cuda_check(cub::DeviceSegmentedReduce::Reduce(nullptr, bytes, input, partial.data(), n_out, begins, ends, op, k.identity),
+                 "cub::DeviceSegmentedReduce");
+      buffer<char> temp(space, static_cast<index_t>(bytes));
+      cuda_check(cub::DeviceSegmentedReduce::Reduce(temp.data(), bytes, input, partial.data(), n_out, begins, ends, op, k.identity),
+                 "cub::DeviceSegmentedReduce");
+    }
+  }
+  device_for_each(t, n_out, finish_outputs<N, Acc, OutE, Fin>{plan.kept, partial.data(), out, fin}, "ufx reduction finish kernel");
+  synchronize(space); // before partial and temp storage are freed
+}
+#endif
 
 template <class Kern, int N, class OutE, class Fin, class Res>
 void reduce_on(const cuda_t& t, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin, const Res& empty) {
 #if UFX_CUDA_TU
   const cuda_scope scope(t);
-  device_reduce_all(thrust::cuda::par, scope.space(), plan, k, out, fin, empty);
+  constexpr bool plain = cub_plain<Kern>();
+  const bool segmented = !(plan.outputs() == 1 && plan.kept.rank == 0);
+  if (plan.outputs() > 0 && cub_reducible(plan, k) && (!segmented || plain)) cub_reduce(t, scope.space(), plan, k, out, fin);
+  else device_reduce_all(t, scope.space(), plan, k, out, fin, empty);
   synchronize(scope.space());
 #else
   (void)plan, (void)k, (void)out, (void)fin, (void)empty;

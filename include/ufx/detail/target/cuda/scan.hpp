@@ -1,8 +1,12 @@
 #pragma once
-// ufx::cuda: the device scan of sim/scan.hpp through thrust::cuda::par (CUB's scan-by-key), on
-// the target's device.
+// ufx::cuda: the device scan (device/scan.hpp) through Thrust's CUDA system (CUB's scan-by-key)
+// without its own synchronisation, on the target's device; one synchronisation, at the end.
+#include <exception>
+#include <string>
+
+#include "ufx/detail/fail.hpp"
 #include "ufx/detail/target/cuda/device.hpp"
-#include "ufx/detail/target/sim/scan.hpp"
+#include "ufx/detail/device/scan.hpp"
 
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
@@ -11,7 +15,13 @@ template <class Kern, int N, class OutE>
 void scan_on(const cuda_t& t, const scan_plan<N>& plan, const Kern& k, OutE* out) {
 #if UFX_CUDA_TU
   const cuda_scope scope(t);
-  device_scan(thrust::cuda::par, plan, k, out);
+  try {
+    device_scan(thrust::cuda::par_nosync, plan, k, out);
+  } catch (const ufx::device_error&) {
+    throw;
+  } catch (const std::exception& e) { // thrust::system_error, std::bad_alloc: Thrust clears the CUDA error first
+    fail<device_error>(std::string("the device scan (thrust::inclusive_scan_by_key) failed: ") + e.what());
+  }
   synchronize(scope.space());
 #else
   (void)plan, (void)k, (void)out;

@@ -1,11 +1,11 @@
 #pragma once
 // ufx::host: the loop's linear index range is split into one contiguous block per thread; each
 // thread walks its block row by row. Small loops stay on the calling thread, where a parallel
-// region costs more than it saves (DESIGN.md: about 2^16 elements on two cores).
+// region costs more than it saves (measured: about 2^16 elements on two cores).
 #include <exception>
 
-#include "ufx/detail/target/host/parallel.hpp"
-#include "ufx/detail/target/serial/for_each.hpp"
+#include "ufx/detail/cpu/executor.hpp"
+#include "ufx/detail/cpu/rows.hpp"
 
 namespace ufx::detail {
 

@@ -4,8 +4,8 @@
 // elementwise adds do.
 #include <algorithm>
 
-#include "ufx/detail/target/host/parallel.hpp"
-#include "ufx/detail/target/serial/gufunc.hpp"
+#include "ufx/detail/cpu/executor.hpp"
+#include "ufx/detail/cpu/gufunc.hpp"
 
 namespace ufx::detail {
 

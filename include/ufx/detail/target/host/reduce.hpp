@@ -2,13 +2,13 @@
 // ufx::host: the CPU reduction of serial/reduce.hpp with its tasks (outputs, or nodes of each
 // output's pairwise tree) split across threads. Nodes are combined in the tree's own order, so
 // the result is bitwise that of ufx::serial. Small reductions stay on the calling thread.
-#include "ufx/detail/target/host/parallel.hpp"
-#include "ufx/detail/target/serial/reduce.hpp"
+#include "ufx/detail/cpu/executor.hpp"
+#include "ufx/detail/cpu/reduce.hpp"
 
 namespace ufx::detail {
 
 /// Below this many elements a reduction stays on the calling thread. A reduction only reads and
-/// runs at about 8 floats a cycle, so an OpenMP region's ~2 us (DESIGN.md) pays off later than
+/// runs at about 8 floats a cycle, so an OpenMP region's ~2 us (measured) pays off later than
 /// for elementwise loops: around 2^17 elements on two cores (an estimate from those figures).
 inline constexpr index_t host_reduce_cutoff = index_t{1} << 17;
 

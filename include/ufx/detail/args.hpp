@@ -1,12 +1,13 @@
 #pragma once
-// Splits a reduction call's arguments: (target?, positional..., axis?, keepdims?, out?).
-// The options may come in either order; each at most once.
+// Step 0 of every call, shared by every front door: split the arguments into
+// (target?, positional..., ufx::axis?, ufx::keepdims?, ufx::out(...)?). The options may come in
+// either order, each at most once; a front door that takes none rejects them at compile time.
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 #include "ufx/axis.hpp"
-#include "ufx/detail/call.hpp"
 #include "ufx/out.hpp"
 #include "ufx/targets.hpp"
 
@@ -17,10 +18,29 @@ struct no_value {};
 
 UFX_TU_NAMESPACE_BEGIN
 
+/// The (target?, ..., out?) split of a call's argument types.
+template <class... A>
+struct call_shape {
+  static constexpr std::size_t n = sizeof...(A);
+  template <std::size_t I>
+  using arg = std::remove_cvref_t<std::tuple_element_t<I, std::tuple<A...>>>;
+  static constexpr bool has_target = [] {
+    if constexpr (n == 0) return false;
+    else return any_target<arg<0>>;
+  }();
+  static constexpr bool has_out = [] {
+    if constexpr (n == 0) return false;
+    else return is_out<arg<n - 1>>::value;
+  }();
+  static constexpr std::size_t first = has_target ? 1 : 0;
+  static constexpr std::size_t last = n - (has_out ? 1 : 0); // one past the last operand
+  static constexpr std::size_t operands = last - first;
+};
+
 /// call_shape's (target?, ..., out?) split, with the trailing axis / keepdims options taken off
 /// the positional arguments.
 template <class... A>
-struct reduce_arg_shape : call_shape<A...> {
+struct call_args : call_shape<A...> {
   using base = call_shape<A...>;
   using base::first;
   using base::has_out;
@@ -86,6 +106,21 @@ struct reduce_arg_shape : call_shape<A...> {
     else return static_cast<const void*>(nullptr);
   }
 };
+
+/// Splits `a...` (target?, positional..., axis?, keepdims?, out?) and calls
+/// `body.template operator()<NA, Keep>(target_ptr, out_ptr, axes, positional...)`.
+template <class Body, class... A>
+decltype(auto) with_call_args(const Body& body, const A&... a) {
+  using S = call_args<A...>;
+  auto t = std::forward_as_tuple(a...);
+  int axes[S::n_axes > 0 ? S::n_axes : 1] = {};
+  S::axes(t, axes);
+  auto* tp = S::target_ptr(t);
+  auto* op = S::out_ptr(t);
+  return [&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
+    return body.template operator()<S::n_axes, S::keep>(tp, op, static_cast<const int*>(axes), std::get<S::first + I>(t)...);
+  }(std::make_index_sequence<S::positional>{});
+}
 
 UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

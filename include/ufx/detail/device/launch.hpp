@@ -1,0 +1,31 @@
+#pragma once
+// The one launch seam for device work: `launch(target, launch_config, body, label)` on ufx::sim
+// (target/sim/launch.hpp) and ufx::cuda (target/cuda/launch.hpp), and what ufx's device
+// algorithms build on it: a grid-stride loop over n items.
+#include "ufx/detail/device/thread.hpp"
+#include "ufx/detail/target/cuda/launch.hpp"
+#include "ufx/detail/target/sim/launch.hpp"
+
+namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
+
+/// fn(i) for every i in [0, n), one grid-stride loop per thread.
+template <class Fn>
+struct grid_stride {
+  Fn fn;
+  index_t n;
+  UFX_HD void operator()(const thread_pos& t) const {
+    const index_t step = t.stride_x();
+    for (index_t i = t.global_x(); i < n; i += step) fn(i);
+  }
+};
+
+/// Calls fn(i) for i in [0, n) on device target `tag`.
+template <class Tag, class Fn>
+void device_for_each(const Tag& tag, index_t n, const Fn& fn, const char* label) {
+  if (n <= 0) return;
+  launch(tag, grid_for(n), grid_stride<Fn>{fn, n}, label);
+}
+
+UFX_TU_NAMESPACE_END
+} // namespace ufx::detail

@@ -1,0 +1,134 @@
+#pragma once
+// The device targets' reduction (ufx::sim and ufx::cuda: the same call sites, through the
+// launch seam). Each output is split into interleaved lanes, so
+// neighbouring threads read neighbouring elements and a few outputs still fill the device; each
+// lane reduces its share pairwise (lane_reduce) into a partial, and the partials, a dense
+// (outputs, lanes) array, are reduced the same way until one lane per output remains.
+#include <algorithm>
+#include <string>
+
+#include "ufx/detail/loop.hpp"
+#include "ufx/detail/runtime.hpp"
+#include "ufx/detail/reduce_kernel.hpp"
+#include "ufx/detail/reduce_plan.hpp"
+#include "ufx/detail/device/elementwise.hpp"
+#include "ufx/detail/device/launch.hpp"
+#include "ufx/detail/transfer.hpp"
+#include "ufx/errors.hpp"
+#include "ufx/targets.hpp"
+
+namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
+
+/// One device thread: lane `i % lanes` of output `i / lanes`.
+template <class Kern, int N, class OutE, class Fin>
+struct lane_fn {
+  using Acc = typename Kern::acc_type;
+  layout<N> kept, red;
+  Kern k;
+  OutE* out;
+  Fin fin;
+  Acc* partial; // null: this is the last level, write the outputs
+  index_t lanes, m;
+
+  UFX_HD void operator()(index_t i) const {
+    const index_t s = i / lanes, t = i - s * lanes;
+    const index_t zero[N] = {};
+    index_t base[N];
+    offsets_at(kept, s, zero, base);
+    const Acc acc = lane_reduce(k, red, base, t, lanes, m);
+    if (partial) partial[i] = acc;
+    else out[base[0]] = static_cast<OutE>(fin(acc));
+  }
+};
+
+/// One device thread per output of an empty reduction.
+template <int N, class OutE, class Res>
+struct fill_fn {
+  layout<N> kept;
+  OutE* out;
+  Res value;
+  UFX_HD void operator()(index_t i) const {
+    const index_t zero[N] = {};
+    index_t base[N];
+    offsets_at(kept, i, zero, base);
+    out[base[0]] = static_cast<OutE>(value);
+  }
+};
+
+/// Lanes per output: about 2^17 threads in all, each with at least 32 positions.
+inline index_t device_lanes(index_t outputs, index_t m) {
+  constexpr index_t threads = index_t{1} << 17, min_run = 32;
+  if (m < 2 * min_run) return 1;
+  return std::max<index_t>(1, std::min(threads / std::max<index_t>(outputs, 1), m / min_run));
+}
+
+template <class Tag, class Kern, int N, class OutE, class Fin>
+void device_reduce(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin) {
+  using Acc = typename Kern::acc_type;
+  const index_t n_out = plan.outputs(), m = plan.count();
+  const index_t lanes = device_lanes(n_out, m);
+  if (lanes == 1) {
+    device_for_each(tag, n_out, lane_fn<Kern, N, OutE, Fin>{plan.kept, plan.red, k, out, fin, nullptr, 1, m},
+                    "ufx reduction kernel");
+    return;
+  }
+  buffer<Acc> partial(space, n_out * lanes);
+  device_for_each(tag, n_out * lanes, lane_fn<Kern, N, OutE, Fin>{plan.kept, plan.red, k, out, fin, partial.data(), lanes, m},
+                  "ufx reduction kernel");
+  // Next level: the partials as a dense (outputs, lanes) input, written to the same outputs.
+  reduce_plan<2> next;
+  next.kept.rank = plan.kept.rank;
+  index_t s = lanes;
+  for (int d = plan.kept.rank - 1; d >= 0; --d) {
+    next.kept.shape[d] = plan.kept.shape[d];
+    next.kept.stride[0][d] = plan.kept.stride[0][d];
+    next.kept.stride[1][d] = s;
+    s *= plan.kept.shape[d];
+  }
+  next.red.rank = 1;
+  next.red.shape[0] = lanes;
+  next.red.stride[1][0] = 1;
+  using next_kernel = reduce_kernel<Acc, pass_through<Acc>, decltype(k.op), array_acc<const Acc>>;
+  const next_kernel k2{pass_through<Acc>{}, k.op, detail::make_tuple(array_acc<const Acc>{partial.data()})};
+  device_reduce(tag, space, next, k2, out, fin);
+}
+
+/// The whole reduction on a device target: nothing for no outputs, `empty` for an empty one.
+template <class Tag, class Kern, int N, class OutE, class Fin, class Res>
+void device_reduce_all(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out,
+                       const Fin& fin, const Res& empty) {
+  if (plan.outputs() == 0) return;
+  if (plan.count() == 0) {
+    device_for_each(tag, plan.outputs(), fill_fn<N, OutE, Res>{plan.kept, out, empty}, "ufx reduction fill kernel");
+    return;
+  }
+  device_reduce(tag, space, plan, k, out, fin);
+}
+
+/// Throws device_error naming the first operand of a reduction that is not in the sim arena.
+template <int N, class Kern, class OutE>
+void check_reduce_operands(const memory_space& space, const reduce_plan<N>& plan, const Kern& k, const OutE* out) {
+  auto check = [&](int j, const void* p, std::size_t elem, bool reduced) {
+    index_t lo = 0, hi = 0;
+    auto span_of = [&](const layout<N>& L) {
+      for (int d = 0; d < L.rank; ++d) {
+        const index_t s = (L.shape[d] - 1) * L.stride[j][d];
+        (s < 0 ? lo : hi) += s;
+      }
+    };
+    span_of(plan.kept);
+    if (reduced) span_of(plan.red);
+    auto* c = static_cast<const char*>(p);
+    const char *b = c + lo * static_cast<index_t>(elem), *e = c + (hi + 1) * static_cast<index_t>(elem);
+    if (!in_space(space, b, e))
+      fail<device_error>((j == 0 ? std::string("output") : "input " + std::to_string(j - 1)) + " " + where_instead(space, b, e));
+  };
+  if (plan.outputs() == 0) return;
+  check(0, out, sizeof(OutE), false);
+  if (plan.count() == 0) return;
+  k.for_each_array([&](int j, const void* p, std::size_t elem) { check(j + 1, p, elem, true); });
+}
+
+UFX_TU_NAMESPACE_END
+} // namespace ufx::detail

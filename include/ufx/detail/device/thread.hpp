@@ -1,0 +1,59 @@
+#pragma once
+// What the two device targets share about a launch: where one thread is inside it, and the checks
+// a launch configuration must pass on every device (with messages naming the kernel, the grid and
+// the block), so the sim refuses what a GPU would.
+#include <string>
+
+#include "ufx/config.hpp"
+#include "ufx/devices.hpp"
+#include "ufx/errors.hpp"
+#include "ufx/launch_config.hpp"
+
+namespace ufx::detail {
+
+/// One thread's coordinates in a launch.
+struct thread_pos {
+  dim3 thread_idx, block_idx, block_dim, grid_dim;
+  /// cuda.grid(1): the thread's index along x over the whole grid.
+  UFX_HD index_t global_x() const {
+    return static_cast<index_t>(block_idx.x) * static_cast<index_t>(block_dim.x) + static_cast<index_t>(thread_idx.x);
+  }
+  /// cuda.gridsize(1): threads along x over the whole grid (a grid-stride loop's step).
+  UFX_HD index_t stride_x() const { return static_cast<index_t>(grid_dim.x) * static_cast<index_t>(block_dim.x); }
+};
+
+inline std::string format_dim3(const dim3& d) {
+  return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
+}
+
+/// Throws device_error unless `c` can launch on a device described by `d`.
+inline void check_launch(const launch_config& c, const device_info& d, const char* label) {
+  auto fail = [&](const std::string& what) {
+    throw device_error(d.target + " device " + std::to_string(d.ordinal) + ": cannot launch " + label + " with grid " +
+                       format_dim3(c.grid) + ", block " + format_dim3(c.block) + ": " + what);
+  };
+  if (c.grid.count() == 0 || c.block.count() == 0) fail("a grid or block extent is 0");
+  if (c.block.count() > static_cast<unsigned long long>(d.max_threads_per_block))
+    fail(std::to_string(c.block.count()) + " threads per block, more than the device's " +
+         std::to_string(d.max_threads_per_block));
+  if (c.block.z > 64) fail("block.z is more than 64");
+  if (c.grid.y > 65535 || c.grid.z > 65535) fail("grid.y or grid.z is more than 65535");
+  if (c.grid.x > 2147483647u) fail("grid.x is more than 2^31 - 1");
+  if (c.shared_bytes > d.shared_memory_per_block)
+    fail(std::to_string(c.shared_bytes) + " bytes of shared memory per block, more than the device's " +
+         std::to_string(d.shared_memory_per_block));
+}
+
+/// Threads per block of ufx's own grid-stride kernels.
+inline constexpr unsigned device_block = 256;
+
+/// A 1-D grid of device_block threads covering n items, `per_thread` items each, capped so a
+/// grid-stride loop takes the rest.
+inline launch_config grid_for(index_t n, index_t per_thread = 1) {
+  const index_t threads = (n + per_thread - 1) / per_thread;
+  index_t blocks = (threads + device_block - 1) / device_block;
+  blocks = blocks < 1 ? 1 : (blocks > (index_t{1} << 20) ? (index_t{1} << 20) : blocks);
+  return launch_config{dim3(static_cast<unsigned>(blocks)), dim3(device_block), 0};
+}
+
+} // namespace ufx::detail

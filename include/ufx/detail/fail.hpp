@@ -1,0 +1,37 @@
+#pragma once
+// Errors in the user's words: every message starts with the front door being called on this
+// thread ("ufx::vectorize: ..."), set once per call by a call_scope, so no function below a front
+// door threads a `who` through its signature. CUDA status codes are wrapped in one place
+// (throw_cuda_error, src/cuda_runtime.cpp).
+#include <string>
+#include <string_view>
+
+#include "ufx/errors.hpp"
+
+namespace ufx::detail {
+
+/// The front door running on this thread, for messages ("ufx" outside any call).
+inline thread_local const char* current_call = "ufx";
+
+/// Names the front door for the duration of a call (nested calls restore the outer name).
+class call_scope {
+public:
+  explicit call_scope(const char* who) noexcept : prev_(current_call) { current_call = who; }
+  ~call_scope() { current_call = prev_; }
+  call_scope(const call_scope&) = delete;
+  call_scope& operator=(const call_scope&) = delete;
+
+private:
+  const char* prev_;
+};
+
+/// "who: what", with who the current front door.
+inline std::string message(std::string_view what) { return std::string(current_call) + ": " + std::string(what); }
+
+/// Throws E("who: what").
+template <class E>
+[[noreturn]] void fail(std::string_view what) {
+  throw E(message(what));
+}
+
+} // namespace ufx::detail

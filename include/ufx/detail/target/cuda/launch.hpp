@@ -1,0 +1,49 @@
+#pragma once
+// ufx::cuda's launch: a __global__ template of ufx's own takes the body by value (kernel
+// parameters, so nothing is copied to local memory), on the target's device; launch errors are
+// checked at once and named by the kernel's label. Only nvcc-compiled translation units launch.
+#include "ufx/detail/device/thread.hpp"
+#include "ufx/detail/target/cuda/device.hpp"
+
+namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
+
+#if UFX_CUDA_TU
+template <class Body>
+__global__ void launch_kernel(Body body) {
+  thread_pos p;
+  p.thread_idx = dim3(threadIdx.x, threadIdx.y, threadIdx.z);
+  p.block_idx = dim3(blockIdx.x, blockIdx.y, blockIdx.z);
+  p.block_dim = dim3(blockDim.x, blockDim.y, blockDim.z);
+  p.grid_dim = dim3(gridDim.x, gridDim.y, gridDim.z);
+  body(p);
+}
+
+/// The device's launch limits, read once per device.
+inline const device_info& cuda_device_info(int device) {
+  static device_info cache[64];
+  static bool known[64] = {};
+  if (device < 0 || device >= 64) return cache[0];
+  if (!known[device]) {
+    cache[device] = cuda_t::runtime().info(device);
+    known[device] = true;
+  }
+  return cache[device];
+}
+#endif
+
+template <class Body>
+void launch(const cuda_t& t, const launch_config& c, const Body& body, const char* label) {
+#if UFX_CUDA_TU
+  const cuda_scope scope(t);
+  check_launch(c, cuda_device_info(scope.space().device), label);
+  launch_kernel<<<::dim3(c.grid.x, c.grid.y, c.grid.z), ::dim3(c.block.x, c.block.y, c.block.z), c.shared_bytes>>>(body);
+  cuda_check(cudaGetLastError(), label);
+#else
+  (void)c, (void)body, (void)label;
+  cuda_not_compiled(t);
+#endif
+}
+
+UFX_TU_NAMESPACE_END
+} // namespace ufx::detail

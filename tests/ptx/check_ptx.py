@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Reads the PTX of tests/ptx/ptx_kernels.cu and ptxas -v's report of it, and checks ufx's dense
+kernels: no local memory (no ld.local / st.local, 0-byte stack frame, no spills) and 128-bit
+global loads (ld.global[.nc].v4 or cp.async.bulk). Prints every kernel's figures (the strided and
+broadcast ones are reported, not checked). Usage: check_ptx.py <file.ptx> <ptxas> <arch>"""
+import re
+import subprocess
+import sys
+
+
+def entries(ptx):
+    """name -> body text of each .entry."""
+    out = {}
+    for m in re.finditer(r"\.entry\s+(\S+?)\s*\(", ptx):
+        start = m.start()
+        depth, i = 0, ptx.index("{", m.end())
+        j = i
+        while True:
+            c = ptx[j]
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+                if depth == 0:
+                    break
+            j += 1
+        out[m.group(1)] = ptx[start : j + 1]
+    return out
+
+
+def ptxas_report(ptxas, arch, path):
+    r = subprocess.run([ptxas, f"-arch={arch}", "-v", path, "-o", "/dev/null"], capture_output=True, text=True)
+    if r.returncode != 0:
+        print(r.stdout, r.stderr)
+        sys.exit("ptxas failed")
+    info, cur = {}, None
+    for line in (r.stdout + r.stderr).splitlines():
+        m = re.search(r"Compiling entry function '(\S+)'", line)
+        if m:
+            cur = m.group(1)
+            info[cur] = {}
+            continue
+        if cur is None:
+            continue
+        m = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", line)
+        if m:
+            info[cur].update(stack=int(m.group(1)), spill_st=int(m.group(2)), spill_ld=int(m.group(3)))
+        m = re.search(r"Used (\d+) registers", line)
+        if m:
+            info[cur]["registers"] = int(m.group(1))
+    return info
+
+
+def kind(name):
+    if "dense_vector_body" in name:
+        return "dense elementwise"
+    if "element_at" in name:
+        return "strided/broadcast elementwise"
+    if "DeviceReduce" in name or "DeviceSegmentedReduce" in name:
+        return "dense reduction (CUB)"
+    if "lane_fn" in name:
+        return "strided reduction (lanes)"
+    return "other"
+
+
+def main():
+    path, ptxas, arch = sys.argv[1], sys.argv[2], sys.argv[3]
+    ptx = open(path).read()
+    ents = entries(ptx)
+    rep = ptxas_report(ptxas, arch, path)
+    failures = []
+    seen = set()
+    for name, body in sorted(ents.items(), key=lambda kv: kind(kv[0])):
+        k = kind(name)
+        seen.add(k)
+        local = len(re.findall(r"\b(ld|st)\.local", body))
+        v4 = len(re.findall(r"ld\.global(\.nc)?\.v4|ld\.global(\.nc)?\.v2\.(f64|u64|b64)|cp\.async\.bulk", body))
+        scalar_generic = len(re.findall(r"\bld\.f32\b", body))
+        r = rep.get(name, {})
+        print(f"{k:32s} regs {r.get('registers', '?'):>3} stack {r.get('stack', '?'):>5} spills "
+              f"{r.get('spill_st', '?')}/{r.get('spill_ld', '?')} local ld/st {local:3d} 128-bit loads {v4:2d} "
+              f"generic ld.f32 {scalar_generic:2d}  {name[:90]}")
+        if k in ("dense elementwise", "dense reduction (CUB)"):
+            if local or r.get("stack", 0) or r.get("spill_st", 0) or r.get("spill_ld", 0):
+                failures.append(f"{k} kernel uses local memory: {name}")
+        if k == "dense elementwise" and v4 == 0:
+            failures.append(f"dense elementwise kernel has no 128-bit global loads: {name}")
+    for needed in ("dense elementwise", "dense reduction (CUB)"):
+        if needed not in seen:
+            failures.append(f"no {needed} kernel found in {path}")
+    if failures:
+        print("\n".join("FAIL: " + f for f in failures))
+        sys.exit(1)
+    print("ok: ufx's dense kernels use no local memory and load 128 bits at a time")
+
+
+if __name__ == "__main__":
+    main()

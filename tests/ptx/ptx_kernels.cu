@@ -1,0 +1,31 @@
+// Instantiates ufx's device kernels for float32 add and sum (compiled to PTX only; never run) so
+// check_ptx.py can read their code: local memory, load widths, registers (tests/CMakeLists.txt).
+#include <ufx/ufx.hpp>
+
+struct add_f {
+  UFX_HD float operator()(float a, float b) const { return a + b; }
+};
+struct plus_f {
+  UFX_HD float operator()(float a, float b) const { return a + b; }
+};
+
+void instantiate_add(ufx::device_array<float, 1>& x, ufx::device_array<float, 1>& y, ufx::device_array<float, 1>& z) {
+  auto add = ufx::vectorize(add_f{});
+  add(ufx::cuda, x, y, ufx::out(z));
+}
+
+void instantiate_broadcast(ufx::device_array<float, 2>& a, ufx::device_array<float, 2>& b, ufx::device_array<float, 2>& c) {
+  auto add = ufx::vectorize(add_f{});
+  add(ufx::cuda, a, b, ufx::out(c));
+}
+
+float instantiate_sum(ufx::device_array<float, 1>& x) {
+  auto sum = ufx::reducer(plus_f{}, 0.0f);
+  return sum(ufx::cuda, x);
+}
+
+void instantiate_axis_sum(ufx::device_array<float, 2>& m, ufx::device_array<float, 1>& out) {
+  auto sum = ufx::reducer(plus_f{}, 0.0f);
+  sum(ufx::cuda, m, ufx::axis{1}, ufx::out(out));
+  sum(ufx::cuda, m, ufx::axis{0}, ufx::out(out));
+}
