@@ -56,8 +56,9 @@ struct reduce_types {
                 "ufx::reduce: the operator cannot combine two elements (it must take two values of the element "
                 "type, or of the map's result type)");
   using acc = std::decay_t<std::invoke_result_t<const Op&, const mapped&, const mapped&>>;
-  static_assert(std::is_invocable_v<const Op&, const acc&, const acc&> &&
-                    std::is_convertible_v<std::invoke_result_t<const Op&, const acc&, const acc&>, acc>,
+  static_assert(!std::is_void_v<acc>, "ufx::reduce: the operator returns nothing: it must return the combined value");
+  using acc_ref = std::add_lvalue_reference_t<const acc>; // const void when acc is void (reported above)
+  static_assert(std::is_void_v<acc> || std::is_invocable_r_v<acc, const Op&, acc_ref, acc_ref>,
                 "ufx::reduce: the operator's result must be combinable with itself (op(op(a, b), c))");
 };
 

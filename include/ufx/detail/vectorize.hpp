@@ -30,6 +30,8 @@ struct vectorize_result {
                 "ufx::vectorize: the function cannot be called with the operands' element types "
                 "(check the number of arguments and their types)");
   using type = std::invoke_result_t<const F&, const V&...>;
+  static_assert(!std::is_void_v<type>, "ufx::vectorize: the function returns nothing: it must return its result "
+                                       "(ufx::out(dst) writes the results into an existing container)");
   using outputs = typename result_tuple<type>::types;
   static constexpr std::size_t nout = std::tuple_size_v<outputs>;
 };

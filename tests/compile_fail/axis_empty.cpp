@@ -1,0 +1,9 @@
+// Expected: "ufx::axis: name at least one axis" (an empty ufx::axis{}; leave it out to reduce all).
+#include <ufx/reduce.hpp>
+
+int main() {
+  auto sum = ufx::reducer(ufx::plus{}, 0.f);
+  const ufx::ndarray<float, 2> m({2, 3}, 1.f);
+  auto s = sum(m, ufx::axis{});
+  (void)s;
+}
