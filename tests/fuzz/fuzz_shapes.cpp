@@ -1,10 +1,12 @@
 // Seeded property test of ufx's shape steps against NumPy (issue #8, "Checks"): the broadcaster,
-// the gufunc shape binder and the axis normaliser. tests/fuzz/numpy_oracle.py generates the cases
-// and NumPy's answer to each; this program starts it, reads its lines through a pipe and checks
-// ufx's answer to every case: the same result, or an error on both sides (messages are not
-// compared). Any disagreement fails the run and is printed with the case.
+// the gufunc shape binder, the axis normaliser and the gufunc signature parser (run at run time).
+// tests/fuzz/numpy_oracle.py generates the cases and NumPy's answer to each; this program starts
+// it, reads its lines through a pipe and checks ufx's answer to every case: the same result, or an
+// error on both sides (messages are not compared). Any disagreement fails the run and is printed
+// with the case.
 //
-//   fuzz_shapes broadcast|gufunc|axes [--seed S] [--count N] [--python P] [--oracle F] [--show K]
+//   fuzz_shapes broadcast|gufunc|axes|signature [--seed S] [--count N] [--python P] [--oracle F]
+//               [--show K]   (K: how many disagreements to print, default 10)
 //
 // The seed and count default to 1 and 1000000 (what CTest runs); UFX_FUZZ_SEED and UFX_FUZZ_COUNT
 // in the environment change the defaults, arguments override both.
@@ -14,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <optional>
 #include <span>
 #include <string>
 #include <tuple>
@@ -56,6 +59,15 @@ bound bind_gufunc(std::span<const dims> shapes, bool with_outputs) {
 }
 
 inline unsigned reduced_mask(const int* axes, int n, int rank) { return ufx::detail::reduced_mask(axes, n, rank, "fuzz"); }
+
+/// The signature parser run at run time (guvectorize runs the same constexpr function at compile
+/// time): an empty optional for a malformed signature.
+using parsed_signature = ufx::detail::parsed_signature;
+inline std::optional<parsed_signature> parse_signature(const std::string& text) {
+  const parsed_signature p = ufx::detail::parse_signature(text.data(), static_cast<int>(text.size()));
+  if (p.error != ufx::detail::sig_error::none) return std::nullopt;
+  return p;
+}
 
 template <ufx::detail::fixed_string S>
 using signature = ufx::detail::signature_of<S>;
@@ -270,6 +282,40 @@ struct runner {
           want_ok, want);
   }
 
+  /// "HEX | NIN NOUT RANK... IX... NDIMS FIXED..." or "HEX | -1": a signature's text in hex and
+  /// NumPy's parse of it (as ufx must give it: numpy_oracle.py turns the deliberate differences
+  /// into ufx's answers).
+  void signature_case(const char* line) {
+    const char* bar = std::strchr(line, '|');
+    if (!bar) return malformed(line);
+    std::string text;
+    const char* p = line;
+    for (; p + 1 < bar && p[0] != ' '; p += 2) {
+      auto nib = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
+      text += static_cast<char>(nib(p[0]) * 16 + nib(p[1]));
+    }
+    line_reader r;
+    if (*p != ' ' || !r.parse(bar + 1) || r.has_bar || r.in.empty()) return malformed(line);
+    const bool want_ok = r.in.size() != 1 || r.in[0] != -1;
+    std::string want;
+    for (long long v : r.in) want.append(" ").append(std::to_string(v));
+    judge(line, attempt([&]() -> std::string {
+            const std::optional<adapter::parsed_signature> q = adapter::parse_signature(text);
+            if (!q) throw adapter::shape_error("malformed"); // judged as an error, like NumPy's ValueError
+            std::string t;
+            auto put = [&t](long long v) { t.append(" ").append(std::to_string(v)); };
+            put(q->nin);
+            put(q->nout);
+            for (int k = 0; k < q->operands(); ++k) put(q->rank[k]);
+            for (int k = 0; k < q->operands(); ++k)
+              for (int j = 0; j < q->rank[k]; ++j) put(q->dim[k][j]);
+            put(q->ndims);
+            for (int d = 0; d < q->ndims; ++d) put(q->fixed[d]);
+            return t;
+          }),
+          want_ok, want);
+  }
+
   /// "sig K CORE_ENABLED NDIMS NOPS RANK... IX... FIXED...": NumPy's parse of signature K must be
   /// ufx's (the same dimension numbering, so the bound sizes compare index by index).
   void sig_header(const char* line) {
@@ -336,6 +382,10 @@ struct runner {
         sig_header(line);
         continue;
       }
+      if (component == "signature") {
+        signature_case(line);
+        continue;
+      }
       if (!r.parse(line) || !r.has_bar) {
         malformed(line);
         continue;
@@ -373,16 +423,17 @@ int main(int argc, char** argv) {
     else if (a == "--python" && has_value) run.python = argv[++i];
     else if (a == "--oracle" && has_value) run.oracle = argv[++i];
     else if (a == "--show" && has_value) run.show = std::atoi(argv[++i]);
-    else if (run.component.empty() && (a == "broadcast" || a == "gufunc" || a == "axes")) run.component = a;
+    else if (run.component.empty() && (a == "broadcast" || a == "gufunc" || a == "axes" || a == "signature"))
+      run.component = a;
     else {
       std::fprintf(stderr,
-                   "usage: %s broadcast|gufunc|axes [--seed S] [--count N] [--python P] [--oracle F] [--show K]\n",
+                   "usage: %s broadcast|gufunc|axes|signature [--seed S] [--count N] [--python P] [--oracle F] [--show K]\n",
                    argv[0]);
       return 2;
     }
   }
   if (run.component.empty()) {
-    std::fprintf(stderr, "%s: name a component: broadcast, gufunc or axes\n", argv[0]);
+    std::fprintf(stderr, "%s: name a component: broadcast, gufunc, axes or signature\n", argv[0]);
     return 2;
   }
   return run.run();

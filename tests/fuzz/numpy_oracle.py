@@ -6,6 +6,7 @@ ufx against. Needs a Python with NumPy (Debian's /usr/bin/python3).
     numpy_oracle.py broadcast   --seed S --count N --max-rank R
     numpy_oracle.py gufunc      --seed S --count N --max-rank R --sig "(m,n),(n,p)->(m,p)" --sig ...
     numpy_oracle.py axes        --seed S --count N --max-rank R
+    numpy_oracle.py signature   --seed S --count N
 
 The C++ program starts this script itself (it passes its own max_rank and signature list); run it
 by hand to look at the cases. Randomness is Python's random.Random(seed): the same seed gives the
@@ -14,6 +15,8 @@ same cases on every machine.
 References:
   broadcast  np.broadcast_shapes(*shapes)
   axes       numpy.core.numeric.normalize_axis_tuple(axes, rank)
+  signature  numpy.core._umath_tests.test_signature (NumPy's _parse_signature), with ufx's
+             deliberate differences applied (see "signature" below: '?', limits, no inputs, '\n')
   gufunc     a model of ufunc_object.c's shape rules (NumPy 1.24, PyUFunc_GeneralizedFunctionInternal
              and the NpyIter it builds; `gufunc_model` below), checked on every case against a real
              NumPy gufunc of the same signature where NumPy has one (numpy.core._umath_tests,
@@ -29,6 +32,7 @@ Output lines (whitespace-separated integers; a shape is "rank e0 e1 ..."):
   broadcast:  NOPS SHAPE... | R E...        R = -1: np.broadcast_shapes raised
   gufunc:     K WITH_OUT NOPS SHAPE... | LOOPSHAPE NDIMS SIZE...   or  | -1
   axes:       RANK N A... | MASK            MASK = -1: normalize_axis_tuple raised
+  signature:  HEX | NIN NOUT RANK... IX... NDIMS FIXED...   or  | -1   (HEX: the text, UTF-8 in hex)
   end COUNT KEY=VALUE...                    totals; model_mismatch must be 0
 """
 import argparse
@@ -147,6 +151,107 @@ def gen_axes(g, count, out, stats):
             answer = "-1"
             stats["errors"] += 1
         out.append(" ".join([str(rank), str(len(axes))] + [str(a) for a in axes] + ["|", answer]))
+
+
+# ---------------------------------------------------------------- signature
+
+# ufx's parser (detail/signature.hpp) differs from NumPy's _parse_signature on purpose here; the
+# oracle turns NumPy's answer into the one ufx must give and counts each kind:
+#   flexible    NumPy's '?' dimensions: ufx rejects them
+#   limits      more than 16 operands, 8 core dimensions in an operand, 32 distinct dimensions, or
+#               a fixed size above 2^31-1 (NumPy: 32 operands, sizes up to about 2^63): ufx rejects
+#   no_inputs   NumPy accepts "->(n)" (a ufunc without inputs) and "(n)" or "" without "->" (no
+#               outputs); ufx needs at least one input and the arrow
+#   newline     ufx takes '\n' and '\r' as whitespace, NumPy only ' ' and '\t'
+SIG_NAMES = ["m", "n", "p", "k", "i", "a1", "_x", "nrhs", "N", "_"]
+SIG_SIZES = ["1", "2", "3", "3", "4", "03", "0", "2147483647", "2147483648", "99999999999999999999"]
+SIG_NOISE = "(),->? \t\n\r\v3an_-#é"
+
+
+def numpy_signature(text):
+    """NumPy's parse of `text` as (nin, nout, ranks, ixs, fixed), or None for a ValueError. The
+    operand counts test_signature needs are read off the text (the '(' on each side of "->")."""
+    from numpy.core import _umath_tests as ut
+    left, arrow, right = text.partition("->")
+    nin, nout = left.count("("), right.count("(")
+    try:
+        _, ranks, ixs, _, fixed = ut.test_signature(nin, nout, text)
+    except ValueError:
+        return None
+    return nin, nout, list(ranks), list(ixs), list(fixed)
+
+
+def gen_signature(g, count, out, stats):
+    r = g.r
+    for _ in range(count):
+        x = r()
+        nin = 0 if x < 0.03 else 1 + int(r() * 3) if x < 0.95 else int(r() * 20)
+        nout = 0 if r() < 0.03 else 1 + int(r() * 2) if r() < 0.95 else int(r() * 20)
+        many = r() < 0.03  # many distinct names, to pass 32 dimensions
+        ops = []
+        for _ in range(nin + nout):
+            rank = int(r() * 4) if r() < 0.95 else int(r() * 12)
+            dims = []
+            for _ in range(rank):
+                y = r()
+                if many:
+                    d = f"d{int(r() * 48)}"
+                elif y < 0.8:
+                    d = SIG_NAMES[int(r() * len(SIG_NAMES))]
+                else:
+                    d = SIG_SIZES[int(r() * len(SIG_SIZES))]
+                if r() < 0.02:
+                    d += "?"
+                dims.append(d)
+            ops.append(dims)
+
+        def ws():
+            y = r()
+            if y < 0.85:
+                return ""
+            return " \t \t \t \t\n\r"[int(r() * 10)] if y < 0.98 else "  "
+
+        def operand(dims):
+            return ws() + "(" + ws() + ("," + ws()).join(d + ws() for d in dims) + ")" + ws()
+
+        text = ",".join(operand(d) for d in ops[:nin])
+        if nout or r() < 0.7:
+            text += "->" + ",".join(operand(d) for d in ops[nin:])
+        for _ in range(1 + int(r() * 2) if r() < 0.3 else 0):  # damage: insert, delete or replace a char
+            k = int(r() * (len(text) + 1))
+            y = r()
+            c = SIG_NOISE[int(r() * len(SIG_NOISE))]
+            if y < 0.4:
+                text = text[:k] + c + text[k:]
+            elif y < 0.7:
+                text = text[:k] + text[k + 1:]
+            else:
+                text = text[:k] + c + text[k + 1:]
+        want = numpy_signature(text)
+        kind = None
+        if "\n" in text or "\r" in text:
+            spaced = numpy_signature(text.replace("\n", " ").replace("\r", " "))
+            if spaced != want:
+                want, kind = spaced, "newline"
+        if want is not None:
+            nin_, nout_, ranks, ixs, fixed = want
+            if "?" in text:
+                want, kind = None, "flexible"
+            elif nin_ == 0 or "->" not in text:
+                want, kind = None, "no_inputs"
+            elif nin_ + nout_ > 16 or max(ranks, default=0) > 8 or len(fixed) > 32 or \
+                    any(f > INT_MAX for f in fixed):
+                want, kind = None, "limits"
+        if kind:
+            stats[kind] += 1
+        if want is None:
+            answer = "-1"
+            stats["errors"] += 1
+        else:
+            nin_, nout_, ranks, ixs, fixed = want
+            answer = " ".join(str(v) for v in [nin_, nout_] + ranks + ixs + [len(fixed)] + fixed)
+            stats["results"] += 1
+        out.append(text.encode().hex() + " | " + answer)
 
 
 # ---------------------------------------------------------------- gufunc
@@ -378,7 +483,7 @@ class GufuncRun:
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("component", choices=["broadcast", "gufunc", "axes"])
+    ap.add_argument("component", choices=["broadcast", "gufunc", "axes", "signature"])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=1000)
     ap.add_argument("--max-rank", type=int, default=16)
@@ -390,6 +495,8 @@ def main():
     stats = {"results": 0, "errors": 0}
     if args.component == "gufunc":
         stats.update(real_checked=0, model_mismatch=0)
+    if args.component == "signature":
+        stats.update(flexible=0, limits=0, no_inputs=0, newline=0)
     w = sys.stdout.write
     w(f"# numpy {np.__version__} {args.component} seed {args.seed} count {args.count}\n")
     chunk = 20000
@@ -405,6 +512,8 @@ def main():
             gen_broadcast(g, n, out, stats)
         elif args.component == "axes":
             gen_axes(g, n, out, stats)
+        elif args.component == "signature":
+            gen_signature(g, n, out, stats)
         else:
             gen.run(n, out)
         w("\n".join(out) + "\n")
