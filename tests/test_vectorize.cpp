@@ -166,7 +166,7 @@ TEST_CASE("a broadcast shape with more elements than index_t counts is an error,
   // found by tests/fuzz: np.broadcast_shapes((2**62, 1), (1, 4)) raises "broadcast dimensions too large."
   float x = 1.f;
   const ufx::ndview<const float, 2> tall(&x, {ufx::index_t(1) << 62, 1}, {0, 0}), wide(&x, {1, 4}, {0, 0});
-  auto add = ufx::vectorize([](float a, float b) { return a + b; });
+  auto add = ufx::vectorize([] UFX_HD(float a, float b) { return a + b; });
   CHECK(error_message([&] { add(ufx::serial, tall, wide); }) ==
         "ufx::vectorize: broadcast dimensions too large: the shape (4611686018427387904,4) has more elements than "
         "index_t can count");
