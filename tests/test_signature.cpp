@@ -87,6 +87,16 @@ TEST_CASE("fixed sizes parse as dimensions with a size, shared by equal spelling
   CHECK(parse("(2147483647)->()").fixed[0] == 2147483647);
 }
 
+TEST_CASE("equal fixed sizes are one dimension however they are spelled, as in NumPy") {
+  // found by tests/fuzz: NumPy's test_signature numbers "(3),(03)->(3)" with one dimension
+  using S = signature_of<"(3),(03)->(n,003)">;
+  CHECK(S::ndims == 2);
+  CHECK(S::dim(1, 0) == 0);
+  CHECK(S::dim(2, 1) == 0);
+  CHECK(S::fixed(1, 0) == 3);
+  CHECK(S::dim_name(0) == "3");
+}
+
 TEST_CASE("each malformed signature gives its own error at the right column") {
   CHECK(error_of("") == sig_error::expected_open);
   CHECK(error_of("(n)") == sig_error::no_arrow);
@@ -97,6 +107,9 @@ TEST_CASE("each malformed signature gives its own error at the right column") {
   CHECK(error_of("(,n)->()") == sig_error::expected_dim);
   CHECK(error_of("(m,)->()") == sig_error::expected_dim);
   CHECK(error_of("(-1)->()") == sig_error::expected_dim);
+  CHECK(error_of("(0)->()") == sig_error::expected_dim); // NumPy: "non-zero frozen size"
+  CHECK(error_of("(n,00)->()") == sig_error::expected_dim);
+  CHECK(parse("(n,00)->()").error_at == 3);
   CHECK(error_of("(m n)->()") == sig_error::expected_close);
   CHECK(error_of("(m,n->()") == sig_error::expected_close);
   CHECK(error_of("(m)(n)->()") == sig_error::expected_comma);

@@ -162,6 +162,25 @@ TEST_CASE_TEMPLATE("shapes that do not broadcast name every operand's shape", Ta
   CHECK_THROWS_AS(add(Target{}, a, y), ufx::shape_error);
 }
 
+TEST_CASE("a broadcast shape with more elements than index_t counts is an error, as in NumPy") {
+  // found by tests/fuzz: np.broadcast_shapes((2**62, 1), (1, 4)) raises "broadcast dimensions too large."
+  float x = 1.f;
+  const ufx::ndview<const float, 2> tall(&x, {ufx::index_t(1) << 62, 1}, {0, 0}), wide(&x, {1, 4}, {0, 0});
+  auto add = ufx::vectorize([] UFX_HD(float a, float b) { return a + b; });
+  CHECK(error_message([&] { add(ufx::serial, tall, wide); }) ==
+        "ufx::vectorize: broadcast dimensions too large: the shape (4611686018427387904,4) has more elements than "
+        "index_t can count");
+  // NumPy multiplies the extents left to right and stops at a 0, as dims::size() does
+  using ufx::detail::dims;
+  using ufx::index_t;
+  const index_t big = index_t(1) << 62;
+  const dims over[] = {dims(std::array<index_t, 3>{big, 4, 0})}, empty[] = {dims(std::array<index_t, 3>{0, big, 4})},
+             fits[] = {dims(std::array<index_t, 2>{big, 1}), dims(std::array<index_t, 1>{1})};
+  CHECK_THROWS_AS(ufx::detail::broadcast(over, "t"), ufx::shape_error);
+  CHECK(ufx::detail::broadcast(empty, "t") == empty[0]);
+  CHECK(ufx::detail::broadcast(fits, "t") == fits[0]);
+}
+
 TEST_CASE_TEMPLATE("a wrong out shape is an error and nothing is written", Target, UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   auto add = ufx::vectorize(add_f{});

@@ -2,6 +2,7 @@
 // Step 2 of a call: broadcast operand shapes to the loop shape, with NumPy's rules and messages.
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <span>
 #include <string>
 
@@ -53,10 +54,10 @@ inline std::string format_shapes(std::span<const dims> shapes) {
   return s;
 }
 
-/// Broadcasts `shapes` together (NumPy's rules: align right, extents equal or 1).
-/// Throws shape_error naming every operand's shape.
-inline dims broadcast(std::span<const dims> shapes) {
-  dims out;
+/// Broadcasts `shapes` together into `out` (NumPy's rules: align right, extents equal or 1);
+/// false when they do not broadcast.
+inline bool broadcast_into(std::span<const dims> shapes, dims& out) {
+  out = dims{};
   for (const dims& s : shapes) out.rank = std::max(out.rank, s.rank);
   for (int k = 0; k < out.rank; ++k) out[k] = 1;
   for (const dims& s : shapes) {
@@ -68,9 +69,30 @@ inline dims broadcast(std::span<const dims> shapes) {
         o = e;
         continue;
       }
-      fail<shape_error>("operands could not be broadcast together with shapes " + format_shapes(shapes));
+      return false;
     }
   }
+  return true;
+}
+
+/// NumPy's size check on a broadcast shape (PyArray_Broadcast, "broadcast dimensions too large"):
+/// its element count must fit index_t, multiplied left to right up to the first extent 0 (as
+/// NumPy does, and as dims::size() multiplies).
+inline void check_broadcast_size(const dims& d) {
+  index_t n = 1;
+  for (int k = 0; k < d.rank && d[k] != 0; ++k) {
+    if (n > std::numeric_limits<index_t>::max() / d[k])
+      fail<shape_error>("broadcast dimensions too large: the shape " + format_shape(d) + " has more elements than index_t can count");
+    n *= d[k];
+  }
+}
+
+/// Broadcasts `shapes` together (NumPy's rules: align right, extents equal or 1).
+/// Throws shape_error naming every operand's shape, or when the result has too many elements.
+inline dims broadcast(std::span<const dims> shapes) {
+  dims out;
+  if (!broadcast_into(shapes, out)) fail<shape_error>("operands could not be broadcast together with shapes " + format_shapes(shapes));
+  check_broadcast_size(out);
   return out;
 }
 

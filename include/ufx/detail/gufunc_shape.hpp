@@ -76,21 +76,28 @@ gufunc_shape bind_gufunc_shape(std::span<const dims> shapes, bool with_outputs) 
     loops[s].rank = shapes[s].rank - Sig::core_rank(s);
     for (int k = 0; k < loops[s].rank; ++k) loops[s][k] = shapes[s][k];
   }
-  try {
-    r.loop = broadcast(std::span<const dims>(loops, static_cast<std::size_t>(given)));
-  } catch (const shape_error&) {
+  if (!broadcast_into(std::span<const dims>(loops, static_cast<std::size_t>(given)), r.loop)) {
     std::string msg =
         std::string("operands could not be broadcast together with remapped shapes [original->remapped]:");
-    for (int s = 0; s < given; ++s) msg += " " + format_shape(shapes[s]) + "->" + format_shape(loops[s]);
+    for (int s = 0; s < given; ++s) // appended piece by piece: GCC 12's -Wrestrict misfires on " " + string
+      msg.append(" ").append(format_shape(shapes[s])).append("->").append(format_shape(loops[s]));
     fail<shape_error>(msg + ", " + sig);
   }
+  check_broadcast_size(r.loop);
   if (with_outputs) {
-    for (int s = Sig::nin; s < given; ++s)
-      if (!(loops[s] == r.loop))
+    // NumPy's gufunc iterator lets an output lack leading loop dimensions whose extent is 1 (its
+    // op_axes -1); a signature whose cores are all () runs as a plain ufunc, where it may not.
+    for (int s = Sig::nin; s < given; ++s) {
+      const int lead = r.loop.rank - loops[s].rank; // >= 0: the loop rank is the longest
+      bool ok = Sig::ndims > 0 || lead == 0;
+      for (int k = 0; ok && k < lead; ++k) ok = r.loop[k] == 1;
+      for (int k = 0; ok && k < loops[s].rank; ++k) ok = loops[s][k] == r.loop[lead + k];
+      if (!ok)
         fail<shape_error>(operand_label(s, Sig::nin) + " with shape " + format_shape(shapes[s]) +
                           " has loop dimensions " + format_shape(loops[s]) +
                           " that do not match the broadcast loop shape " + format_shape(r.loop) + " of the operands, " +
                           sig);
+    }
   }
   return r;
 }

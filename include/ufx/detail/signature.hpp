@@ -37,7 +37,7 @@ enum class sig_error {
   none,
   no_arrow,            // "(n)" : no "->"
   expected_open,       // "n)->()" : an operand must start with '('
-  expected_dim,        // "(,n)", "(m,)", "(-1)" : a name or a size must follow '(' or ','
+  expected_dim,        // "(,n)", "(m,)", "(-1)", "(0)" : a name or a non-zero size must follow '(' or ','
   expected_close,      // "(m n)" : ',' or ')' must follow a dimension
   expected_comma,      // "(m)(n)->()" : ',' or "->" must follow an input
   trailing_text,       // "(n)->() x" : text after the last output
@@ -112,6 +112,10 @@ constexpr parsed_signature parse_signature(const char* s, int n) {
             ++i;
           }
           if (i < n && (sig_alpha(s[i]))) return fail(sig_error::digit_name);
+          if (size == 0) { // NumPy: "expect dimension name or non-zero frozen size"
+            i = begin;
+            return fail(sig_error::expected_dim);
+          }
         } else if (i < n && sig_alpha(s[i])) {
           while (i < n && (sig_alpha(s[i]) || sig_digit(s[i]))) ++i;
         } else {
@@ -119,8 +123,9 @@ constexpr parsed_signature parse_signature(const char* s, int n) {
         }
         const int len = i - begin;
         if (i < n && s[i] == '?') return fail(sig_error::flexible_dim);
-        int d = 0;
-        while (d < p.ndims && !same_text(p.name_begin[d], p.name_len[d], begin, len)) ++d;
+        int d = 0; // the same name, or the same size however spelled ("3" and "03", as NumPy)
+        while (d < p.ndims && !(size >= 0 ? p.fixed[d] == size : same_text(p.name_begin[d], p.name_len[d], begin, len)))
+          ++d;
         if (d == p.ndims) {
           if (p.ndims == max_sig_dims) return fail(sig_error::too_many_dims);
           p.name_begin[d] = begin;
@@ -218,7 +223,7 @@ struct signature_check {
   static_assert(Error != sig_error::expected_open,
                 "guvectorize: malformed signature: expected '(' to start an operand's core dimensions");
   static_assert(Error != sig_error::expected_dim,
-                "guvectorize: malformed signature: expected a dimension name or a size after '(' or ','");
+                "guvectorize: malformed signature: expected a dimension name or a non-zero size after '(' or ','");
   static_assert(Error != sig_error::expected_close,
                 "guvectorize: malformed signature: expected ',' or ')' after a dimension");
   static_assert(Error != sig_error::expected_comma,
