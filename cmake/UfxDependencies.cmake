@@ -12,6 +12,7 @@ if(UFX_ENABLE_CUDA)
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
     enable_language(CUDA)
+    include(${CMAKE_CURRENT_LIST_DIR}/UfxCudaArchitectures.cmake)
     find_package(CUDAToolkit)
     if(CUDAToolkit_FOUND)
       set(UFX_WITH_CUDA ON)
@@ -40,8 +41,16 @@ if(Eigen3_FOUND)
 endif()
 if(UFX_WITH_CUDA)
   target_link_libraries(ufx_deps INTERFACE CUDA::cudart)
+  # nvcc's "calling a __host__ function from a __host__ __device__ function" (20011, 20014) is an
+  # error: otherwise a functor without UFX_HD called on ufx::cuda compiles, with a warning at best,
+  # into a kernel whose body is empty. nvcc checks every instantiated __host__ __device__ function,
+  # so in a .cu file this also rejects a host-only functor that reaches ufx's code shared with the
+  # device from a host target (ufx::sim; reductions, gufuncs, several outputs). 20012 ("__host__
+  # annotation is ignored on a function that is explicitly defaulted") stays suppressed: Eigen's
+  # DenseStorage declares such functions. 20013 and 20015 (constexpr __host__ calls) need no
+  # suppression: --expt-relaxed-constexpr allows those calls, and ufx's build with Eigen shows none.
   target_compile_options(ufx_deps INTERFACE
-    $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda --expt-relaxed-constexpr -Xcudafe=--diag_suppress=20012,--diag_suppress=20011,--diag_suppress=20013,--diag_suppress=20014,--diag_suppress=20015>)
+    $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda --expt-relaxed-constexpr --diag-error=20011,20014 -Xcudafe=--diag_suppress=20012>)
   # CMake 3.25 does not know nvcc 13's standard levels, so name the flag directly
   target_compile_options(ufx_deps INTERFACE $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20>)
 endif()

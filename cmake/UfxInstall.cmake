@@ -10,5 +10,5 @@ configure_package_config_file(cmake/ufxConfig.cmake.in "${CMAKE_CURRENT_BINARY_D
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ufx)
 write_basic_package_version_file("${CMAKE_CURRENT_BINARY_DIR}/ufxConfigVersion.cmake" COMPATIBILITY SameMinorVersion)
 install(FILES "${CMAKE_CURRENT_BINARY_DIR}/ufxConfig.cmake" "${CMAKE_CURRENT_BINARY_DIR}/ufxConfigVersion.cmake"
-  "${CMAKE_CURRENT_LIST_DIR}/UfxFindThrust.cmake"
+  "${CMAKE_CURRENT_LIST_DIR}/UfxFindThrust.cmake" "${CMAKE_CURRENT_LIST_DIR}/UfxCudaArchitectures.cmake"
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ufx)

@@ -4,7 +4,8 @@
 #   cpu       Release, targets serial/host/sim: unit tests, doc tests, examples, consumer tests
 #   cpu-asan  the same with AddressSanitizer + UndefinedBehaviorSanitizer (no benchmarks)
 #   cuda-ci   when nvcc is found: the CUDA builds of the tests and examples (the cpu preset already
-#             built the rest), whose ufx::cuda cases skip at run time when no GPU answers
+#             built the rest), whose ufx::cuda cases skip at run time when no GPU answers, nvcc's
+#             diagnostics tests (tests/compile_fail_cuda) and a .cu consumer of the installed package
 # Ends with "N passed, N failed" over all ctest runs (a preset that fails to build counts as one
 # failure) and exits non-zero on any failure.
 set -uo pipefail

@@ -176,9 +176,9 @@ TEST_CASE("a broadcast shape with more elements than index_t counts is an error,
   const index_t big = index_t(1) << 62;
   const dims over[] = {dims(std::array<index_t, 3>{big, 4, 0})}, empty[] = {dims(std::array<index_t, 3>{0, big, 4})},
              fits[] = {dims(std::array<index_t, 2>{big, 1}), dims(std::array<index_t, 1>{1})};
-  CHECK_THROWS_AS(ufx::detail::broadcast(over, "t"), ufx::shape_error);
-  CHECK(ufx::detail::broadcast(empty, "t") == empty[0]);
-  CHECK(ufx::detail::broadcast(fits, "t") == fits[0]);
+  CHECK_THROWS_AS(ufx::detail::broadcast(over), ufx::shape_error);
+  CHECK(ufx::detail::broadcast(empty) == empty[0]);
+  CHECK(ufx::detail::broadcast(fits) == fits[0]);
 }
 
 TEST_CASE_TEMPLATE("a wrong out shape is an error and nothing is written", Target, UFX_TEST_TARGETS) {

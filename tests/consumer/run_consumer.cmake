@@ -1,11 +1,13 @@
 # Builds and runs one consumer project (cmake -P). Variables:
-#   MODE           find_package | add_subdirectory
+#   MODE           find_package | add_subdirectory | find_package_cuda
 #   UFX_SOURCE_DIR ufx's source tree
 #   WORK_DIR       scratch directory (emptied first)
 #   GENERATOR, BUILD_TYPE, CXX_COMPILER, ENABLE_CUDA, CUDA_COMPILER (may be empty)
 #                  mirrored from the enclosing build
 # find_package: configure, build and install ufx into WORK_DIR/prefix, then build the consumer
 # against that prefix. add_subdirectory: build the consumer, which adds ufx's source tree.
+# find_package_cuda: as find_package, with a .cu consumer (ENABLE_CUDA on); then checks the flags
+# nvcc got from ufx::ufx and the default CUDA architectures (cmake/UfxCudaArchitectures.cmake).
 foreach(v MODE UFX_SOURCE_DIR WORK_DIR GENERATOR BUILD_TYPE CXX_COMPILER ENABLE_CUDA)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "run_consumer.cmake: -D${v}=... is required")
@@ -30,7 +32,10 @@ function(step)
 endfunction()
 
 set(consumer_dir "${CMAKE_CURRENT_LIST_DIR}/${MODE}")
-if(MODE STREQUAL "find_package")
+if(MODE STREQUAL "find_package_cuda" AND NOT (ENABLE_CUDA AND CUDA_COMPILER))
+  message(FATAL_ERROR "consumer.${MODE}: needs ENABLE_CUDA and CUDA_COMPILER")
+endif()
+if(MODE MATCHES "^find_package")
   set(prefix "${WORK_DIR}/prefix")
   step(${CMAKE_COMMAND} -S "${UFX_SOURCE_DIR}" -B "${WORK_DIR}/ufx-build" ${common_args}
        -DCMAKE_INSTALL_PREFIX=${prefix} -DUFX_BUILD_TESTS=OFF -DUFX_BUILD_EXAMPLES=OFF -DUFX_BUILD_BENCH=OFF
@@ -56,3 +61,33 @@ else()
 endif()
 step(${CMAKE_COMMAND} --build "${WORK_DIR}/consumer-build" --parallel 2)
 step("${WORK_DIR}/consumer-build/consumer")
+
+if(MODE STREQUAL "find_package_cuda")
+  # what nvcc compiled consumer.cu with: ufx::ufx's flags and ufx's default architectures
+  set(build "${WORK_DIR}/consumer-build")
+  file(READ "${build}/compile_commands.json" commands)
+  string(REGEX MATCH "[^\n]*\"command\": *\"[^\n]*consumer\\.cu[^\n]*" line "${commands}")
+  if(NOT line)
+    message(FATAL_ERROR "consumer.${MODE}: consumer.cu is not in ${build}/compile_commands.json")
+  endif()
+  message(STATUS "consumer.${MODE}: ${line}")
+  set(want --extended-lambda -std=c++20 --diag-error=20011,20014 -Xcudafe=--diag_suppress=20012)
+  file(READ "${build}/cuda_architectures.txt" archs)
+  file(READ "${build}/cuda_architectures_native.txt" native)
+  if(native)
+    set(want_archs native) # a GPU was visible
+  else()
+    set(want_archs "80-real;90")
+    list(APPEND want "--generate-code=arch=compute_80,code=[sm_80]" "--generate-code=arch=compute_90,code=[compute_90,sm_90]")
+  endif()
+  if(NOT archs STREQUAL want_archs)
+    message(FATAL_ERROR "consumer.${MODE}: the target's CUDA_ARCHITECTURES is '${archs}', not ufx's default '${want_archs}'")
+  endif()
+  foreach(flag IN LISTS want)
+    string(FIND "${line}" "${flag}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "consumer.${MODE}: nvcc did not get ${flag} for consumer.cu")
+    endif()
+  endforeach()
+  message(STATUS "consumer.${MODE}: CUDA architectures ${archs}; nvcc got ${want}")
+endif()

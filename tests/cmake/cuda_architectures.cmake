@@ -1,0 +1,60 @@
+# cmake -P test of cmake/UfxCudaArchitectures.cmake (CTest cmake.cuda_architectures): configures
+# the project in cuda_architectures/ again and again and checks the CUDA_ARCHITECTURES its target
+# gets: ufx's default when nothing chose (native with a GPU visible, else
+# UFX_CUDA_FALLBACK_ARCHITECTURES), and the user's or project's choice whenever there is one.
+# Variables: UFX_SOURCE_DIR, WORK_DIR (emptied first), GENERATOR, CUDA_COMPILER.
+cmake_minimum_required(VERSION 3.25)
+foreach(v UFX_SOURCE_DIR WORK_DIR GENERATOR CUDA_COMPILER)
+  if(NOT DEFINED ${v})
+    message(FATAL_ERROR "cuda_architectures.cmake: -D${v}=... is required")
+  endif()
+endforeach()
+file(REMOVE_RECURSE "${WORK_DIR}")
+unset(ENV{CUDAARCHS})
+
+set(failures 0)
+# configure(<name> <build dir> <expected> <cmake args>...); <expected> DEFAULT means ufx's default
+function(configure name dir expected)
+  execute_process(COMMAND ${CMAKE_COMMAND} -S "${CMAKE_CURRENT_LIST_DIR}/cuda_architectures" -B "${dir}"
+                          -G "${GENERATOR}" -DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}
+                          -DUFX_SOURCE_DIR=${UFX_SOURCE_DIR} ${ARGN}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "cuda_architectures: ${name}: configure failed:\n${out}")
+  endif()
+  file(READ "${dir}/archs.txt" got)
+  file(READ "${dir}/native.txt" native)
+  if(expected STREQUAL "DEFAULT")
+    if(native)
+      set(expected native)
+    else()
+      set(expected "80-real;90")
+    endif()
+  endif()
+  if(NOT "${got}" STREQUAL "${expected}")
+    message(SEND_ERROR "cuda_architectures: ${name}: got '${got}', expected '${expected}'")
+    math(EXPR failures "${failures} + 1")
+    set(failures ${failures} PARENT_SCOPE)
+  else()
+    message(STATUS "cuda_architectures: ${name}: ${got}")
+  endif()
+  set(native "${native}" PARENT_SCOPE)
+endfunction()
+
+set(b "${WORK_DIR}/a")
+configure("nothing chosen: ufx's default" "${b}" DEFAULT)
+configure("configured again: still ufx's default" "${b}" DEFAULT)
+if(NOT native)
+  configure("no GPU: UFX_CUDA_FALLBACK_ARCHITECTURES" "${b}" "90-real" -DUFX_CUDA_FALLBACK_ARCHITECTURES=90-real)
+endif()
+configure("set(CMAKE_CUDA_ARCHITECTURES) in the project" "${b}" "87" -DSET_IN_PROJECT=87)
+configure("-DCMAKE_CUDA_ARCHITECTURES" "${b}" "75" -USET_IN_PROJECT -DCMAKE_CUDA_ARCHITECTURES=75)
+configure("configured again: still the user's" "${b}" "75")
+set(ENV{CUDAARCHS} "86")
+configure("CUDAARCHS in the environment" "${WORK_DIR}/b" "86")
+unset(ENV{CUDAARCHS})
+configure("-DCMAKE_CUDA_ARCHITECTURES on the first run" "${WORK_DIR}/c" "89-real" -DCMAKE_CUDA_ARCHITECTURES=89-real)
+if(failures GREATER 0)
+  message(FATAL_ERROR "cuda_architectures: ${failures} case(s) failed")
+endif()
+message(STATUS "cuda_architectures: all cases passed")
