@@ -2,6 +2,7 @@
 #include "common.hpp"
 
 #include <ufx/detail/runtime.hpp>
+#include <ufx/thrust.hpp>
 
 using ufx_test::error_message;
 using ufx_test::iota_f;
@@ -180,4 +181,28 @@ TEST_CASE("sim allocations are tracked and released") {
     CHECK(ufx::detail::sim_stats().live_allocations == before.live_allocations + 2);
   }
   CHECK(ufx::detail::sim_stats().live_allocations == before.live_allocations);
+}
+
+TEST_CASE("thrust vectors are operands without copies: device_vector on the GPU, host_vector on the host") {
+  auto add = ufx::vectorize(add_f{});
+  thrust::host_vector<float> h(4);
+  for (int i = 0; i < 4; ++i) h[static_cast<std::size_t>(i)] = static_cast<float>(i);
+  std::vector<float> r = add(h, h); // a sequence: a std::vector result
+  CHECK(r[3] == 6.f);
+  add(h, 1.f, ufx::out(h));
+  CHECK(h[0] == 1.f);
+#if UFX_CUDA_TU
+  if (!ufx::cuda_available()) return;
+  thrust::device_vector<float> d(h.begin(), h.end()); // CUDA memory
+  auto dd = add(d, d);
+  static_assert(std::is_same_v<decltype(dd), ufx::device_array<float, 1>>);
+  CHECK(dd.space() == ufx::cuda.device(0).space());
+  CHECK(dd.to_host()(3) == 8.f);
+  add(d, 1.f, ufx::out(d));
+  CHECK(d[2] == 4.f);
+#else
+  thrust::device_vector<float> d(h.begin(), h.end()); // Thrust's CPP system: host memory
+  std::vector<float> dd = add(d, d);
+  CHECK(dd[3] == 8.f);
+#endif
 }

@@ -164,6 +164,28 @@ TEST_CASE("a view into device memory is a device operand: it runs there without 
   CHECK(h(5) == 6.f);
 }
 
+TEST_CASE("a device_view says statically that a view is device memory: results stay on the device") {
+  auto add = ufx::vectorize(add_f{});
+  auto d = ufx::to_device(iota_f(6), ufx::sim);
+  auto v = d.view(); // a ufx::device_view<float, 1>
+  auto r = add(v, 1.f);
+  static_assert(std::is_same_v<decltype(r), ufx::device_array<float, 1>>);
+  CHECK(r.space() == d.space());
+  CHECK(r.to_host()(5) == 6.f);
+  ufx::device_view w(d.data() + 2, std::array<ufx::index_t, 1>{3}); // device memory from elsewhere
+  auto s = ufx::reducer(add_f{}, 0.f);
+  CHECK(s(w) == 9.f);
+  auto r2 = add(w, w);
+  static_assert(std::is_same_v<decltype(r2), ufx::device_array<float, 1>>);
+  CHECK(r2.to_host()(0) == 4.f);
+  std::vector<float> host(3, 1.f);
+  ufx::device_view<float, 1> wrong(host.data(), {3});
+  CHECK(error_message([&] { add(wrong, 1.f); }) ==
+        "ufx::device_view: the view points to host memory, not to a device's; use ufx::ndview for host memory");
+  ufx::ndview<float, 1> plain = d.view(); // still an ndview where one is wanted
+  CHECK(plain.extent(0) == 6);
+}
+
 // Run by CTest with UFX_SIM_DEVICES=3 UFX_SIM_MEMORY=48MiB (tests/CMakeLists.txt): the sim reads
 // them when it starts. Without them it checks the defaults.
 TEST_CASE("the sim's devices come from UFX_SIM_DEVICES and UFX_SIM_MEMORY") {

@@ -53,6 +53,10 @@ struct operand {
   ndview<E, R> view;
   memory_space space = memory_space::host;
   std::shared_ptr<void> keep; // owns a temporary when the argument had to be evaluated first
+
+  operand() = default;
+  operand(const ndview<E, R>& v, const memory_space& s = memory_space::host, std::shared_ptr<void> k = {})
+      : view(v), space(s), keep(std::move(k)) {}
 };
 
 namespace detail {

@@ -100,6 +100,28 @@ struct adapter<ndview<T, R>> {
 };
 
 template <class T, int R>
+struct adapter<device_view<T, R>> {
+  static constexpr container_kind kind = container_kind::device;
+  static constexpr int rank = R;
+  using value_type = std::remove_cv_t<T>;
+  static memory_space device_space(const ndview<const value_type, R>& v) {
+    const memory_space s = detail::space_of_view(v);
+    if (s.is_host() && v.size() > 0)
+      throw device_error("ufx::device_view: the view points to host memory, not to a device's; use ufx::ndview for host memory");
+    return s;
+  }
+  static detail::array_operand<const value_type, R> in(const device_view<T, R>& v) {
+    const ndview<const value_type, R> view(v.data(), v.shape(), v.strides());
+    return {view, device_space(view), {}};
+  }
+  static detail::array_operand<T, R> out(const device_view<T, R>& v)
+    requires(!std::is_const_v<T>)
+  {
+    return {v, device_space(ndview<const value_type, R>(v.data(), v.shape(), v.strides())), {}};
+  }
+};
+
+template <class T, int R>
 struct adapter<device_array<T, R>> {
   static constexpr container_kind kind = container_kind::device;
   static constexpr int rank = R;

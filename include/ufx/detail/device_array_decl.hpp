@@ -13,6 +13,28 @@
 
 namespace ufx {
 
+/// An ndview known to point into device memory: calls on it run on that device and return
+/// `device_array`s, as calls on a device_array do (a plain ndview into device memory runs there
+/// too, but its results come back as host ndarrays, since its type cannot say where it points).
+/// `device_array::view()` gives one; `ufx::device_view(ptr, shape[, strides])` wraps device
+/// memory from elsewhere (cudaMalloc, a thrust::device_vector, another library).
+template <class T, int R>
+class device_view : public ndview<T, R> {
+public:
+  using ndview<T, R>::ndview;
+  device_view() = default;
+  explicit device_view(const ndview<T, R>& v) : ndview<T, R>(v) {}
+  /// A const view of a mutable one.
+  template <class U>
+    requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>)
+  device_view(const device_view<U, R>& other) : ndview<T, R>(ndview<U, R>(other)) {}
+};
+
+template <class T, std::size_t R>
+device_view(T*, const std::array<index_t, R>&) -> device_view<T, static_cast<int>(R)>;
+template <class T, std::size_t R>
+device_view(T*, const std::array<index_t, R>&, const std::array<index_t, R>&) -> device_view<T, static_cast<int>(R)>;
+
 /// An owning, row-major array in the memory of one device (of `ufx::cuda` or `ufx::sim`); it
 /// remembers which. Move-only; `ufx::to_device(x)` makes one from a container, `to_host()` brings
 /// it back.
@@ -67,7 +89,8 @@ public:
   memory_space space() const { return space_; }
   /// The device target of that device (`ufx::sim.device(1)`, ...).
   ufx::target target() const { return detail::target_for(space_); }
-  ndview<T, R> view() const { return ndview<T, R>(data_, shape_); }
+  /// A view of the elements that calls recognise as device memory (results stay on the device).
+  device_view<T, R> view() const { return device_view<T, R>(data_, shape_); }
 
   /// Copies the elements back into a new host ndarray.
   ndarray<T, R> to_host() const {

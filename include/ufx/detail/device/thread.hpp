@@ -23,7 +23,9 @@ struct thread_pos {
 };
 
 inline std::string format_dim3(const dim3& d) {
-  return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
+  std::string s = "(";
+  s.append(std::to_string(d.x)).append(", ").append(std::to_string(d.y)).append(", ").append(std::to_string(d.z));
+  return s.append(")"); // piece by piece: GCC 12's -Wrestrict misfires on "(" + std::string
 }
 
 /// Throws device_error unless `c` can launch on a device described by `d`.

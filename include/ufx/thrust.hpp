@@ -1,0 +1,51 @@
+#pragma once
+/// \file thrust.hpp
+/// `thrust::device_vector` (and `thrust::host_vector`) as ufx operands, without copies. Opt in
+/// with `#include <ufx/thrust.hpp>`. Compiled by nvcc, a device_vector holds CUDA memory: calls on
+/// it run on ufx::cuda and return `device_array`s. Compiled by a host compiler, Thrust's device
+/// system is the CPU's, so a device_vector is host memory and behaves like a std::vector.
+///
+///   thrust::device_vector<float> x(n, 1.f);
+///   auto y = add(x, x);                       // a ufx::device_array<float, 1> on the GPU
+///   add(x, x, ufx::out(x));                   // in place
+
+#include "ufx/detail/thrust.hpp" // first: it picks Thrust's device system for host compilers
+
+#include <thrust/device_vector.h>
+#include <thrust/host_vector.h>
+
+#include "ufx/adapter.hpp"
+
+namespace ufx {
+
+namespace detail {
+template <class V>
+struct thrust_vector_adapter {
+  using value_type = typename V::value_type;
+  static constexpr int rank = 1;
+  static operand<const value_type, 1> in(const V& v) {
+    const ndview<const value_type, 1> view(thrust::raw_pointer_cast(v.data()), {static_cast<index_t>(v.size())});
+    return {view, space_of(view), {}};
+  }
+  static operand<value_type, 1> out(V& v) {
+    const ndview<value_type, 1> view(thrust::raw_pointer_cast(v.data()), {static_cast<index_t>(v.size())});
+    return {view, space_of(view), {}};
+  }
+};
+} // namespace detail
+
+template <class T, class A>
+struct adapter<thrust::device_vector<T, A>> : detail::thrust_vector_adapter<thrust::device_vector<T, A>> {
+#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
+  static constexpr container_kind kind = container_kind::device;
+#else
+  static constexpr container_kind kind = container_kind::sequence;
+#endif
+};
+
+template <class T, class A>
+struct adapter<thrust::host_vector<T, A>> : detail::thrust_vector_adapter<thrust::host_vector<T, A>> {
+  static constexpr container_kind kind = container_kind::sequence;
+};
+
+} // namespace ufx
