@@ -104,6 +104,39 @@ UFX_HD inline void unravel(const layout<N>& L, index_t i, index_t (&off)[N]) {
   }
 }
 
+/// Offsets of linear loop index `i` for every operand, with constant array indices only: the loop
+/// over dimensions is unrolled over max_rank, so device code never indexes a kernel parameter's
+/// arrays at run time (which makes the compiler copy the whole struct to local memory).
+template <int N>
+UFX_HD inline void offsets_unrolled(const layout<N>& L, index_t i, index_t (&off)[N]) {
+#if defined(__CUDACC__)
+#  pragma unroll
+#endif
+  for (int k = 0; k < N; ++k) off[k] = 0;
+  if (L.rank == 1) {
+#if defined(__CUDACC__)
+#  pragma unroll
+#endif
+    for (int k = 0; k < N; ++k) off[k] = i * L.stride[k][0];
+    return;
+  }
+#if defined(__CUDACC__)
+#  pragma unroll
+#endif
+  for (int d = max_rank - 1; d >= 0; --d) {
+    if (d < L.rank) {
+      const index_t e = L.shape[d];
+      const index_t q = i / e;
+      const index_t idx = i - q * e;
+      i = q;
+#if defined(__CUDACC__)
+#  pragma unroll
+#endif
+      for (int k = 0; k < N; ++k) off[k] += idx * L.stride[k][d];
+    }
+  }
+}
+
 /// Walks loop indices [begin, end) row by row: `row(off, n)` gets each operand's offset at the
 /// start of a run of `n` elements along the innermost dimension. Division only at the start.
 template <int N, class Row>

@@ -219,34 +219,56 @@ struct pass_through {
   UFX_HD Acc operator()(const Acc& a) const { return a; }
 };
 
+/// The mapped value at position p of reduced layout `red`, from the output's base offsets.
+template <class Kern, int N>
+UFX_HD typename Kern::acc_type value_at(const Kern& k, const layout<N>& red, const index_t* base, index_t p) {
+  index_t off[N];
+  offsets_unrolled(red, p, off);
+#if defined(__CUDACC__)
+#  pragma unroll
+#endif
+  for (int j = 0; j < N; ++j) off[j] += base[j];
+  return k.at(off + 1);
+}
+
 /// Reduces positions first, first + step, ... < m of reduced layout `red` for one output (device
-/// threads). Blocks of 8 in sequence, combined pairwise through a binary counter, so a lane's
-/// error grows with the log of its length, as the CPU targets' pairwise order does.
+/// threads). Blocks of 8 positions are loaded together (8 loads in flight) and folded in order,
+/// groups of 8 blocks are folded, and the groups are folded into the total: the error grows with
+/// a 64th of the lane's length, and no array is indexed at run time (no local memory).
 template <class Kern, int N>
 UFX_HD typename Kern::acc_type lane_reduce(const Kern& k, const layout<N>& red, const index_t* base, index_t first, index_t step,
                                            index_t m) {
   using Acc = typename Kern::acc_type;
-  constexpr int block = 8;
-  Acc stack[40];
-  int top = 0;
-  index_t blocks = 0;
-  index_t off[N];
+  constexpr int block = 8, group = 8;
+  Acc total{};
+  bool have_total = false;
   index_t p = first;
   while (p < m) {
-    offsets_at(red, p, base, off);
-    Acc s = k.at(off + 1);
-    p += step;
-    for (int j = 1; j < block && p < m; ++j, p += step) {
-      offsets_at(red, p, base, off);
-      s = k.combine(s, k.at(off + 1));
+    Acc g{};
+    for (int b = 0; b < group && p < m; ++b) {
+      Acc s{};
+      if (p + (block - 1) * step < m) {
+        Acc v[block];
+#if defined(__CUDACC__)
+#  pragma unroll
+#endif
+        for (int j = 0; j < block; ++j) v[j] = value_at(k, red, base, p + j * step);
+        s = v[0];
+#if defined(__CUDACC__)
+#  pragma unroll
+#endif
+        for (int j = 1; j < block; ++j) s = k.combine(s, v[j]);
+        p += block * step;
+      } else {
+        s = value_at(k, red, base, p);
+        for (p += step; p < m; p += step) s = k.combine(s, value_at(k, red, base, p));
+      }
+      g = b == 0 ? s : k.combine(g, s);
     }
-    ++blocks;
-    for (index_t c = blocks; (c & 1) == 0; c >>= 1) s = k.combine(stack[--top], s);
-    stack[top++] = s;
+    total = have_total ? k.combine(total, g) : g;
+    have_total = true;
   }
-  Acc r = stack[--top];
-  while (top > 0) r = k.combine(stack[--top], r);
-  return r;
+  return total;
 }
 
 } // namespace ufx::detail

@@ -20,37 +20,6 @@
 
 namespace ufx::detail {
 
-/// Offsets of linear loop index `i` for every operand, with constant array indices only.
-template <int N>
-UFX_HD inline void offsets_unrolled(const layout<N>& L, index_t i, index_t (&off)[N]) {
-#if defined(__CUDACC__)
-#  pragma unroll
-#endif
-  for (int k = 0; k < N; ++k) off[k] = 0;
-  if (L.rank == 1) {
-#if defined(__CUDACC__)
-#  pragma unroll
-#endif
-    for (int k = 0; k < N; ++k) off[k] = i * L.stride[k][0];
-    return;
-  }
-#if defined(__CUDACC__)
-#  pragma unroll
-#endif
-  for (int d = max_rank - 1; d >= 0; --d) {
-    if (d < L.rank) {
-      const index_t e = L.shape[d];
-      const index_t q = i / e;
-      const index_t idx = i - q * e;
-      i = q;
-#if defined(__CUDACC__)
-#  pragma unroll
-#endif
-      for (int k = 0; k < N; ++k) off[k] += idx * L.stride[k][d];
-    }
-  }
-}
-
 /// The generic body: one loop index at a time, any layout (elementwise or gufunc kernel).
 template <int N, class Kernel>
 struct element_at {

@@ -33,9 +33,8 @@ struct lane_fn {
 
   UFX_HD void operator()(index_t i) const {
     const index_t s = i / lanes, t = i - s * lanes;
-    const index_t zero[N] = {};
     index_t base[N];
-    offsets_at(kept, s, zero, base);
+    offsets_unrolled(kept, s, base);
     const Acc acc = lane_reduce(k, red, base, t, lanes, m);
     if (partial) partial[i] = acc;
     else out[base[0]] = static_cast<OutE>(fin(acc));
@@ -49,9 +48,8 @@ struct fill_fn {
   OutE* out;
   Res value;
   UFX_HD void operator()(index_t i) const {
-    const index_t zero[N] = {};
     index_t base[N];
-    offsets_at(kept, i, zero, base);
+    offsets_unrolled(kept, i, base);
     out[base[0]] = static_cast<OutE>(value);
   }
 };
