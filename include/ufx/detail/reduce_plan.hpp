@@ -52,6 +52,7 @@ template <int N, class View>
 void set_output_strides(layout<N>& L, const View& v, unsigned mask) {
   constexpr int R = View::rank;
   for (int d = 0; d < L.rank; ++d) L.stride[0][d] = 0;
+  if constexpr (R == 0) return; // a scalar result: every dimension is reduced
   if (R == L.rank) {
     for (int d = 0; d < R; ++d) L.stride[0][d] = (mask & (1u << d)) || v.extent(d) == 1 ? 0 : v.stride(d);
     return;
