@@ -40,6 +40,14 @@ std::string error_message(Fn&& fn) {
   return "<no exception>";
 }
 
+/// a + b for any arithmetic type (a functor, since nvcc rejects generic __host__ __device__ lambdas).
+struct add_f {
+  template <class T>
+  UFX_HD T operator()(T a, T b) const {
+    return a + b;
+  }
+};
+
 inline std::vector<float> iota_f(int n, float start = 0.f) {
   std::vector<float> v(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = start + static_cast<float>(i);

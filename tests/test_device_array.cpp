@@ -5,15 +5,10 @@
 #include <ufx/thrust.hpp>
 
 using ufx_test::error_message;
+using ufx_test::add_f;
 using ufx_test::iota_f;
 
 namespace {
-struct add_f {
-  template <class T>
-  UFX_HD T operator()(T a, T b) const {
-    return a + b;
-  }
-};
 
 /// The device targets whose memory this binary can use: sim always, cuda when a device answers.
 /// (Transfers need no kernel, so a host-compiled binary moves ufx::cuda data too.)

@@ -8,15 +8,10 @@
 #include <ufx/detail/runtime.hpp>
 
 using ufx_test::error_message;
+using ufx_test::add_f;
 using ufx_test::iota_f;
 
 namespace {
-struct add_f {
-  template <class T>
-  UFX_HD T operator()(T a, T b) const {
-    return a + b;
-  }
-};
 
 /// Gives the sim `n` devices of `bytes` each for one test, and restores the previous set-up after.
 class sim_devices {

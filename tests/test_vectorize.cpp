@@ -5,15 +5,10 @@
 #include <stdexcept>
 
 using ufx_test::error_message;
+using ufx_test::add_f;
 using ufx_test::iota_f;
 
 namespace {
-struct add_f {
-  template <class T>
-  UFX_HD T operator()(T a, T b) const {
-    return a + b;
-  }
-};
 struct divmod_f {
   UFX_HD std::tuple<int, int> operator()(int a, int b) const { return {a / b, a % b}; }
 };
