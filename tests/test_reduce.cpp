@@ -488,3 +488,17 @@ TEST_CASE_TEMPLATE("a float32 sum of 2^22 normals is no less accurate than np.su
   const float naive = [&] { float t = 0; for (float v : x) t += v; return t; }();
   CHECK(std::abs(static_cast<double>(naive) - ref) / std::abs(ref) > 10 * np_err); // the test can tell orders apart
 }
+
+TEST_CASE_TEMPLATE("long axis reductions (many lanes per output on devices) match serial along every axis", Target,
+                   UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  ufx::ndarray<long long, 3> a({300, 7, 260});
+  long long v = 1;
+  for (auto& x : a) x = (v = (v * 48271) % 2147483647) % 1000 - 500;
+  auto sum = ufx::reducer(ufx::plus{}, 0LL);
+  CHECK(sum(Target{}, a) == sum(ufx::serial, a));
+  CHECK(sum(Target{}, a, ufx::axis{0}) == sum(ufx::serial, a, ufx::axis{0})); // outputs innermost in memory
+  CHECK(sum(Target{}, a, ufx::axis{2}) == sum(ufx::serial, a, ufx::axis{2})); // each output's run contiguous
+  CHECK(sum(Target{}, a, ufx::axis{0, 2}) == sum(ufx::serial, a, ufx::axis{0, 2}));
+  CHECK(ufx::argmax(Target{}, a, ufx::axis{0}) == ufx::argmax(ufx::serial, a, ufx::axis{0}));
+}

@@ -20,7 +20,10 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// One device thread: lane `i % lanes` of output `i / lanes`.
+/// One device thread: lane t of output s. With `outputs_inner` (a kept dimension is innermost in
+/// memory, e.g. axis 0 of a row-major matrix) neighbouring threads take neighbouring outputs
+/// (i = t * outputs + s), so their loads are neighbours in memory; else neighbouring lanes of one
+/// output (i = s * lanes + t), which read neighbouring positions.
 template <class Kern, int N, class OutE, class Fin>
 struct lane_fn {
   using Acc = typename Kern::acc_type;
@@ -29,10 +32,18 @@ struct lane_fn {
   OutE* out;
   Fin fin;
   Acc* partial; // null: this is the last level, write the outputs
-  index_t lanes, m;
+  index_t lanes, m, outputs;
+  bool outputs_inner;
 
   UFX_HD void operator()(index_t i) const {
-    const index_t s = i / lanes, t = i - s * lanes;
+    index_t s, t;
+    if (outputs_inner) {
+      t = i / outputs;
+      s = i - t * outputs;
+    } else {
+      s = i / lanes;
+      t = i - s * lanes;
+    }
     index_t base[N];
     offsets_unrolled(kept, s, base);
     const Acc acc = lane_reduce(k, red, base, t, lanes, m);
@@ -66,18 +77,21 @@ void device_reduce(const Tag& tag, const memory_space& space, const reduce_plan<
   using Acc = typename Kern::acc_type;
   const index_t n_out = plan.outputs(), m = plan.count();
   const index_t lanes = device_lanes(n_out, m);
+  const bool inner = plan.inner_kept;
   if (lanes == 1) {
-    device_for_each(tag, n_out, lane_fn<Kern, N, OutE, Fin>{plan.kept, plan.red, k, out, fin, nullptr, 1, m},
+    device_for_each(tag, n_out, lane_fn<Kern, N, OutE, Fin>{plan.kept, plan.red, k, out, fin, nullptr, 1, m, n_out, inner},
                     "ufx reduction kernel");
     return;
   }
   buffer<Acc> partial(space, n_out * lanes);
-  device_for_each(tag, n_out * lanes, lane_fn<Kern, N, OutE, Fin>{plan.kept, plan.red, k, out, fin, partial.data(), lanes, m},
+  device_for_each(tag, n_out * lanes,
+                  lane_fn<Kern, N, OutE, Fin>{plan.kept, plan.red, k, out, fin, partial.data(), lanes, m, n_out, inner},
                   "ufx reduction kernel");
-  // Next level: the partials as a dense (outputs, lanes) input, written to the same outputs.
+  // Next level: the partials as a dense (outputs, lanes) input, or (lanes, outputs) when outputs
+  // were inner, written to the same outputs.
   reduce_plan<2> next;
   next.kept.rank = plan.kept.rank;
-  index_t s = lanes;
+  index_t s = inner ? 1 : lanes;
   for (int d = plan.kept.rank - 1; d >= 0; --d) {
     next.kept.shape[d] = plan.kept.shape[d];
     next.kept.stride[0][d] = plan.kept.stride[0][d];
@@ -86,7 +100,8 @@ void device_reduce(const Tag& tag, const memory_space& space, const reduce_plan<
   }
   next.red.rank = 1;
   next.red.shape[0] = lanes;
-  next.red.stride[1][0] = 1;
+  next.red.stride[1][0] = inner ? n_out : 1;
+  next.inner_kept = inner;
   using next_kernel = reduce_kernel<Acc, pass_through<Acc>, decltype(k.op), array_acc<const Acc>>;
   const next_kernel k2{pass_through<Acc>{}, k.op, detail::make_tuple(array_acc<const Acc>{partial.data()})};
   device_reduce(tag, space, next, k2, out, fin);
