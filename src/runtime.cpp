@@ -74,8 +74,6 @@ namespace ufx {
 
 namespace {
 const detail::device_runtime& runtime_of(const target& t, const char* who) {
-  const memory_space* none = nullptr;
-  (void)none;
   const detail::device_runtime* rt = t.visit([](const auto& tag) -> const detail::device_runtime* {
     if constexpr (std::remove_cvref_t<decltype(tag)>::is_device) return &tag.runtime();
     else return nullptr;

@@ -242,11 +242,7 @@ auto gufunc_run(const F& f, const TargetT* given, OutT* out, const Args&... args
     auto ins = std::make_tuple(adapt_in(args)...);
 
     device_set device;
-    auto note = [&](const auto& op) {
-      if constexpr (!is_scalar_operand<std::remove_cvref_t<decltype(op)>>::value)
-        note_space(op.space, device);
-    };
-    std::apply([&](const auto&... op) { (note(op), ...); }, ins);
+    note_spaces(ins, device);
 
     dims shapes[NIn + NOut];
     std::apply(
@@ -265,7 +261,7 @@ auto gufunc_run(const F& f, const TargetT* given, OutT* out, const Args&... args
           },
           outs);
       const gufunc_shape g = bind_gufunc_shape<Sig>(std::span<const dims>(shapes, NIn + NOut), true);
-      std::apply([&](const auto&... o) { (note(o), ...); }, outs);
+      note_spaces(outs, device);
       with_target(given, device, [&](auto tag) { gufunc_exec<Sig>(tag, f, g, outs, ins); });
     } else {
       const gufunc_shape g = bind_gufunc_shape<Sig>(std::span<const dims>(shapes, NIn), false);

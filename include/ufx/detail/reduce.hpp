@@ -161,15 +161,7 @@ auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* ax
   using Res = std::decay_t<std::invoke_result_t<const Fin&, const Acc&>>;
 
   device_set device;
-  std::apply(
-      [&](const auto&... op) {
-        (
-            [&](const auto& o) {
-              if constexpr (!is_scalar_operand<std::remove_cvref_t<decltype(o)>>::value) note_space(o.space, device);
-            }(op),
-            ...);
-      },
-      ins);
+  note_spaces(ins, device);
 
   // 2. shape
   dims shapes[sizeof...(Args)];
@@ -208,7 +200,7 @@ auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* ax
                   "ufx::out: the destination's element type cannot hold the reduction's result without changing kind "
                   "(NumPy's same_kind rule: e.g. a float result into an integer destination)");
     check_reduce_output(dims(o.view.shape()), rshape, kshape);
-    note_space(o.space, device);
+    note_space(o, device);
     on_target(o);
   } else if constexpr (RR == 0) {
     Res r{};

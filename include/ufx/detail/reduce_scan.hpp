@@ -58,7 +58,7 @@ auto accumulate_run(const Op& op, const TargetT* given, OutT* out, const int* ax
   using Acc = typename reduce_types<identity, Op, typename In::value_type>::acc;
 
   device_set device;
-  note_space(in.space, device);
+  note_space(in, device);
   const dims shape(in.view.shape());
   const int zero = 0;
   const unsigned mask = reduced_mask(NA > 0 ? axes : &zero, 1, shape.rank);
@@ -75,7 +75,7 @@ auto accumulate_run(const Op& op, const TargetT* given, OutT* out, const int* ax
                   "ufx::out: the destination's element type cannot hold the scan's result without changing kind "
                   "(NumPy's same_kind rule: e.g. a float result into an integer destination)");
     check_output_shape(dims(o.view.shape()), shape, 0);
-    note_space(o.space, device);
+    note_space(o, device);
     on_target(o);
   } else {
     using rule = result_rule<Acc, R, X>;

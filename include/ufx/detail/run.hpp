@@ -17,20 +17,27 @@ UFX_TU_NAMESPACE_BEGIN
 /// sit on two devices, the second.
 struct device_set {
   std::optional<memory_space> first, second;
-  explicit operator bool() const { return first.has_value(); }
 };
 
-/// Notes where an operand lives.
-inline void note_space(const memory_space& s, device_set& seen) {
-  if (s.is_host()) return;
-  if (!seen.first) seen.first = s;
-  else if (*seen.first != s && !seen.second) seen.second = s;
+/// Notes where an operand lives (a scalar operand lives nowhere).
+template <class Op>
+void note_space(const Op& op, device_set& seen) {
+  if constexpr (requires { op.space; }) {
+    if (op.space.is_host()) return;
+    if (!seen.first) seen.first = op.space;
+    else if (*seen.first != op.space && !seen.second) seen.second = op.space;
+  }
 }
 
-/// Target for the call: the explicit one, else where the data lives, else default_target().
-/// Operands on two devices need an explicit target (they are staged to it).
-inline target choose_target(const std::optional<target>& explicit_target, const device_set& seen) {
-  if (explicit_target) return *explicit_target;
+/// Notes where each operand of a tuple lives.
+template <class Tuple>
+void note_spaces(const Tuple& ops, device_set& seen) {
+  std::apply([&](const auto&... op) { (note_space(op, seen), ...); }, ops);
+}
+
+/// Target for a call that names none: where the data lives, else default_target(). Operands on
+/// two devices need an explicit target (they are staged to it).
+inline target choose_target(const device_set& seen) {
   if (seen.second)
     fail<device_error>("operands live on two devices (" + to_string(*seen.first) + " and " + to_string(*seen.second) +
                        "); copy one of them, or name a target to run on (its operands are staged there)");
@@ -54,7 +61,7 @@ template <class T, class Fn>
 decltype(auto) with_target(const T* given, const device_set& seen, Fn&& fn) {
   if constexpr (target_tag<T>) return fn(*given);
   else if constexpr (std::is_same_v<T, target>) return given->visit(fn);
-  else return choose_target(std::nullopt, seen).visit(fn);
+  else return choose_target(seen).visit(fn);
 }
 
 UFX_TU_NAMESPACE_END

@@ -65,15 +65,7 @@ auto vectorize_run(const F& f, const TargetT* given, OutT* out, const Args&... a
   constexpr int R = std::max({0, decltype(adapt_in(args))::rank...});
 
   device_set device;
-  std::apply(
-      [&](const auto&... op) {
-        (
-            [&](const auto& o) {
-              if constexpr (!is_scalar_operand<std::remove_cvref_t<decltype(o)>>::value) note_space(o.space, device);
-            }(op),
-            ...);
-      },
-      ins);
+  note_spaces(ins, device);
 
   if constexpr (!std::is_void_v<OutT>) {
     constexpr std::size_t n_dst = std::tuple_size_v<decltype(out->dst)>;
@@ -84,7 +76,7 @@ auto vectorize_run(const F& f, const TargetT* given, OutT* out, const Args&... a
                   "(NumPy's same_kind rule: e.g. a float result into an integer destination)");
     auto outs = std::apply([](auto&... d) { return std::make_tuple(adapt_out(d)...); }, out->dst);
     const dims loop = loop_shape(ins, &outs);
-    std::apply([&](const auto&... o) { (note_space(o.space, device), ...); }, outs);
+    note_spaces(outs, device);
     with_target(given, device, [&](auto tag) { elementwise(tag, f, loop, outs, ins); });
   } else {
     const dims loop = loop_shape(ins, static_cast<const std::tuple<>*>(nullptr));

@@ -57,6 +57,15 @@ inline std::string where_instead(const memory_space& want, const void* lo, const
          ": a pointer from elsewhere leaked into a device loop)";
 }
 
+/// Throws device_error naming `operand` unless the elements at offsets [lo, hi] from `p` lie in
+/// device memory `space` (a host pointer leaked into a device loop, or another device's memory).
+inline void check_reach(const memory_space& space, const void* p, std::size_t elem, index_t lo, index_t hi,
+                        const std::string& operand) {
+  auto* c = static_cast<const char*>(p);
+  const char *b = c + lo * static_cast<index_t>(elem), *e = c + (hi + 1) * static_cast<index_t>(elem);
+  if (!in_space(space, b, e)) fail<device_error>(operand + " " + where_instead(space, b, e));
+}
+
 /// Throws device_error naming the first array operand whose elements (over the whole loop, core
 /// blocks included) are not in device memory `space`.
 template <int N, class Kernel>
@@ -67,10 +76,7 @@ void check_device_operands(const memory_space& space, const layout<N>& L, const 
       const index_t span = (L.shape[d] - 1) * L.stride[j][d];
       (span < 0 ? lo : hi) += span;
     }
-    auto* c = static_cast<const char*>(p);
-    const char *b = c + lo * static_cast<index_t>(elem), *e = c + (hi + 1) * static_cast<index_t>(elem);
-    if (!in_space(space, b, e))
-      fail<device_error>(operand_name(j, Kernel::N - Kernel::NIn) + " " + where_instead(space, b, e));
+    check_reach(space, p, elem, lo, hi, operand_name(j, Kernel::N - Kernel::NIn));
   });
 }
 

@@ -132,10 +132,7 @@ void check_reduce_operands(const memory_space& space, const reduce_plan<N>& plan
     };
     span_of(plan.kept);
     if (reduced) span_of(plan.red);
-    auto* c = static_cast<const char*>(p);
-    const char *b = c + lo * static_cast<index_t>(elem), *e = c + (hi + 1) * static_cast<index_t>(elem);
-    if (!in_space(space, b, e))
-      fail<device_error>((j == 0 ? std::string("output") : "input " + std::to_string(j - 1)) + " " + where_instead(space, b, e));
+    check_reach(space, p, elem, lo, hi, operand_name(j, 1));
   };
   if (plan.outputs() == 0) return;
   check(0, out, sizeof(OutE), false);

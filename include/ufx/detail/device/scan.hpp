@@ -95,10 +95,7 @@ void check_scan_operands(const memory_space& space, const scan_plan<N>& plan, co
     }
     const index_t s = (plan.len - 1) * plan.str[j];
     (s < 0 ? lo : hi) += s;
-    auto* c = static_cast<const char*>(p);
-    const char *b = c + lo * static_cast<index_t>(elem), *e = c + (hi + 1) * static_cast<index_t>(elem);
-    if (!in_space(space, b, e))
-      fail<device_error>((j == 0 ? std::string("output") : "input " + std::to_string(j - 1)) + " " + where_instead(space, b, e));
+    check_reach(space, p, elem, lo, hi, operand_name(j, 1));
   };
   check(0, out, sizeof(OutE));
   k.for_each_array([&](int j, const void* p, std::size_t elem) { check(j + 1, p, elem); });

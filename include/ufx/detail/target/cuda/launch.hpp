@@ -2,6 +2,8 @@
 // ufx::cuda's launch: a __global__ template of ufx's own takes the body by value (kernel
 // parameters, so nothing is copied to local memory), on the target's device; launch errors are
 // checked at once and named by the kernel's label. Only nvcc-compiled translation units launch.
+#include <mutex>
+
 #include "ufx/detail/device/thread.hpp"
 #include "ufx/detail/target/cuda/device.hpp"
 
@@ -19,11 +21,17 @@ __global__ void launch_kernel(Body body) {
   body(p);
 }
 
-/// The device's launch limits, read once per device.
+/// The device's launch limits, read once per device (an entry is never written again once known).
 inline const device_info& cuda_device_info(int device) {
+  static std::mutex m;
   static device_info cache[64];
   static bool known[64] = {};
-  if (device < 0 || device >= 64) return cache[0];
+  if (device < 0 || device >= 64) {
+    thread_local device_info other;
+    other = cuda_t::runtime().info(device);
+    return other;
+  }
+  const std::lock_guard lock(m);
   if (!known[device]) {
     cache[device] = cuda_t::runtime().info(device);
     known[device] = true;
