@@ -22,6 +22,15 @@ endif()
 
 find_package(OpenMP COMPONENTS CXX)
 find_package(Eigen3 3.3 NO_MODULE QUIET)
+# Boost.Context (Debian's libboost-context-dev): the fibers that run a raw kernel's block threads on
+# the host, so t.sync() is a real barrier (src/sim_blocks.cpp). Without it raw kernels throw.
+find_package(Boost 1.74 QUIET CONFIG COMPONENTS context)
+if(Boost_FOUND AND TARGET Boost::context)
+  set(UFX_WITH_BOOST_CONTEXT ON)
+else()
+  set(UFX_WITH_BOOST_CONTEXT OFF)
+  message(WARNING "Boost.Context not found (install libboost-context-dev): ufx::kernel cannot run on ufx::sim or the CPU targets")
+endif()
 
 # Thrust: CCCL from the toolkit when present, else the system's.
 include(${CMAKE_CURRENT_LIST_DIR}/UfxFindThrust.cmake)
@@ -54,4 +63,4 @@ if(UFX_WITH_CUDA)
   # CMake 3.25 does not know nvcc 13's standard levels, so name the flag directly
   target_compile_options(ufx_deps INTERFACE $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20>)
 endif()
-message(STATUS "ufx: CUDA ${UFX_WITH_CUDA}, OpenMP ${OpenMP_CXX_FOUND}, Eigen ${Eigen3_FOUND}, Thrust ${UFX_THRUST_INCLUDE_DIR}")
+message(STATUS "ufx: CUDA ${UFX_WITH_CUDA}, OpenMP ${OpenMP_CXX_FOUND}, Eigen ${Eigen3_FOUND}, Boost.Context ${UFX_WITH_BOOST_CONTEXT}, Thrust ${UFX_THRUST_INCLUDE_DIR}")

@@ -19,6 +19,21 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+/// A launch configuration the device cannot run (threads per block, shared memory, an empty grid),
+/// named with the kernel, the configuration and the device's limit.
+class launch_error : public device_error {
+public:
+  using device_error::device_error;
+};
+
+/// A raw kernel that went wrong while running on ufx::sim (or a CPU target): an index out of
+/// range, a barrier not reached by every thread of a block, a shared-memory race, a host pointer
+/// in device code. The message names the kernel, the block and the thread.
+class kernel_error : public device_error {
+public:
+  using device_error::device_error;
+};
+
 /// A value that the operation cannot accept, e.g. an empty reduction without an identity.
 class value_error : public std::invalid_argument {
 public:

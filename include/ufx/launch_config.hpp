@@ -8,6 +8,7 @@
 ///   ufx::launch_config s{blocks, 256, 4096};        // with 4 KiB of dynamic shared memory
 
 #include <cstddef>
+#include <type_traits>
 
 #include "ufx/config.hpp"
 
@@ -17,9 +18,24 @@ namespace ufx {
 struct dim3 {
   unsigned x = 1, y = 1, z = 1;
   constexpr dim3() = default;
-  constexpr dim3(unsigned x_, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+  /// Any integer types (`{blocks, 128}` with an `int` or `index_t` count); a negative or too
+  /// large extent is refused when the launch is checked.
+  template <class X, class Y = unsigned, class Z = unsigned>
+    requires(std::is_integral_v<X> && std::is_integral_v<Y> && std::is_integral_v<Z>)
+  UFX_HD constexpr dim3(X x_, Y y_ = 1, Z z_ = 1) : x(clamp(x_)), y(clamp(y_)), z(clamp(z_)) {}
   UFX_HD constexpr unsigned long long count() const { return static_cast<unsigned long long>(x) * y * z; }
   friend constexpr bool operator==(const dim3&, const dim3&) = default;
+
+private:
+  // out-of-range extents become 0xffffffff, which every launch check refuses
+  template <class I>
+  UFX_HD static constexpr unsigned clamp(I v) {
+    if constexpr (std::is_signed_v<I>)
+      if (v < 0) return 0xffffffffu;
+    if constexpr (sizeof(I) > sizeof(unsigned))
+      if (static_cast<unsigned long long>(v) > 0xffffffffull) return 0xffffffffu;
+    return static_cast<unsigned>(v);
+  }
 };
 
 /// A launch's grid (blocks), block (threads per block) and dynamic shared memory in bytes.

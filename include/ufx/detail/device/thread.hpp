@@ -8,19 +8,9 @@
 #include "ufx/devices.hpp"
 #include "ufx/errors.hpp"
 #include "ufx/launch_config.hpp"
+#include "ufx/thread.hpp"
 
 namespace ufx::detail {
-
-/// One thread's coordinates in a launch.
-struct thread_pos {
-  dim3 thread_idx, block_idx, block_dim, grid_dim;
-  /// cuda.grid(1): the thread's index along x over the whole grid.
-  UFX_HD index_t global_x() const {
-    return static_cast<index_t>(block_idx.x) * static_cast<index_t>(block_dim.x) + static_cast<index_t>(thread_idx.x);
-  }
-  /// cuda.gridsize(1): threads along x over the whole grid (a grid-stride loop's step).
-  UFX_HD index_t stride_x() const { return static_cast<index_t>(grid_dim.x) * static_cast<index_t>(block_dim.x); }
-};
 
 inline std::string format_dim3(const dim3& d) {
   std::string s = "(";
@@ -28,10 +18,11 @@ inline std::string format_dim3(const dim3& d) {
   return s.append(")"); // piece by piece: GCC 12's -Wrestrict misfires on "(" + std::string
 }
 
-/// Throws device_error unless `c` can launch on a device described by `d`.
-inline void check_launch(const launch_config& c, const device_info& d, const char* label) {
+/// Throws launch_error unless `c` can launch on a device described by `d` (`static_shared`: the
+/// kernel's own shared arrays, besides the launch's dynamic shared_bytes).
+inline void check_launch(const launch_config& c, const device_info& d, const char* label, std::size_t static_shared = 0) {
   auto fail = [&](const std::string& what) {
-    throw device_error(d.target + " device " + std::to_string(d.ordinal) + ": cannot launch " + label + " with grid " +
+    throw launch_error(d.target + " device " + std::to_string(d.ordinal) + ": cannot launch " + label + " with grid " +
                        format_dim3(c.grid) + ", block " + format_dim3(c.block) + ": " + what);
   };
   if (c.grid.count() == 0 || c.block.count() == 0) fail("a grid or block extent is 0");
@@ -41,9 +32,10 @@ inline void check_launch(const launch_config& c, const device_info& d, const cha
   if (c.block.z > 64) fail("block.z is more than 64");
   if (c.grid.y > 65535 || c.grid.z > 65535) fail("grid.y or grid.z is more than 65535");
   if (c.grid.x > 2147483647u) fail("grid.x is more than 2^31 - 1");
-  if (c.shared_bytes > d.shared_memory_per_block)
-    fail(std::to_string(c.shared_bytes) + " bytes of shared memory per block, more than the device's " +
-         std::to_string(d.shared_memory_per_block));
+  if (c.shared_bytes + static_shared > d.shared_memory_per_block)
+    fail(std::to_string(c.shared_bytes + static_shared) + " bytes of shared memory per block" +
+         (static_shared ? " (" + std::to_string(static_shared) + " in shared arrays, " + std::to_string(c.shared_bytes) + " dynamic)" : std::string()) +
+         ", more than the device's " + std::to_string(d.shared_memory_per_block));
 }
 
 /// Threads per block of ufx's own grid-stride kernels.

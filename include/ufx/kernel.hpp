@@ -1,0 +1,149 @@
+#pragma once
+/// \file kernel.hpp
+/// `ufx::kernel`: raw kernels in the style of Numba's `@cuda.jit` (docs/kernels.md).
+///
+///   auto add = ufx::kernel([] UFX_HD (const ufx::thread& t, ufx::ndview<const float, 1> x,
+///                                     ufx::ndview<const float, 1> y, ufx::ndview<float, 1> out) {
+///     const ufx::index_t i = t.grid<1>();               // cuda.grid(1)
+///     if (i < out.extent(0)) out(i) = x(i) + y(i);
+///   }, "add");
+///   add[{blocks, 128}](x, y, out);                      // kern[blocks, threads](x, y, out)
+///   add[{blocks, 128}](ufx::sim, dx, dy, dout);         // an explicit target first
+///   add.forall(n)(x, y, out);                           // a configuration covering n threads
+///
+/// The body's parameters say what happens to each argument: an array bound to
+/// `ufx::ndview<const T, R>` is copied to the target's memory when it lives elsewhere; one bound to
+/// `ufx::ndview<T, R>` is copied there and back after the kernel; device arrays on the target pass
+/// without copies; scalars and plain structs pass by value. `ufx::shared<T[N]...>` parameters right
+/// after the thread are the block's shared arrays (the caller passes none).
+///
+/// Targets: the explicit one, else where the array arguments live, else ufx::default_target().
+/// ufx::cuda runs the body as a CUDA kernel; ufx::sim runs it on the CPU like a GPU (each block's
+/// threads as fibers with a real barrier, blocks in parallel) and checks what a GPU silently
+/// corrupts; ufx::serial and ufx::host run it the same way on host memory (one block at a time, or
+/// blocks on all cores).
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "ufx/detail/fail.hpp"
+#include "ufx/detail/kernel_launch.hpp"
+#include "ufx/detail/run.hpp"
+#include "ufx/launch_config.hpp"
+#include "ufx/thread.hpp"
+
+namespace ufx {
+
+template <class F>
+class kernel_fn;
+
+/// A kernel with its launch configuration: call it with the arguments (target first, optional).
+template <class F>
+class kernel_launch {
+public:
+  kernel_launch(const kernel_fn<F>& k, const launch_config& c, bool empty = false) : k_(k), c_(c), empty_(empty) {}
+
+  template <class... A>
+  void operator()(A&&... args) const {
+    if constexpr (sizeof...(A) > 0 && any_target<std::tuple_element_t<0, std::tuple<A...>>>) {
+      run_with([&](auto&& t, auto&&... rest) { k_.launch(&t, c_, empty_, std::forward<decltype(rest)>(rest)...); },
+               std::forward<A>(args)...);
+    } else {
+      k_.launch(static_cast<const void*>(nullptr), c_, empty_, std::forward<A>(args)...);
+    }
+  }
+
+  const launch_config& config() const { return c_; }
+
+private:
+  template <class Fn, class T, class... A>
+  static void run_with(Fn&& fn, T&& t, A&&... rest) {
+    fn(t, std::forward<A>(rest)...);
+  }
+  const kernel_fn<F>& k_;
+  launch_config c_;
+  bool empty_;
+};
+
+/// A raw kernel: `k[config](args...)` launches it.
+template <class F>
+class kernel_fn {
+  using traits = detail::kernel_traits<F>;
+
+public:
+  explicit kernel_fn(F f, std::string name = {}) : f_(std::move(f)), name_(std::move(name)) {}
+
+  /// Launches with `c`: `k[{blocks, threads}]`, `k[{{bx, by}, {tx, ty}}]`, `k[{grid, block, shared_bytes}]`.
+  kernel_launch<F> operator[](const launch_config& c) const { return kernel_launch<F>(*this, c); }
+
+  /// Numba's `kernel.forall(n)`: a 1-D configuration with at least n threads (blocks of 256, or
+  /// fewer threads when n is smaller); forall(0) launches nothing.
+  kernel_launch<F> forall(index_t n, unsigned block = 256) const {
+    if (n < 0) throw launch_error(label() + ": forall(" + std::to_string(n) + "): the thread count is negative");
+    if (block == 0) throw launch_error(label() + ": forall: the block size is 0");
+    const index_t threads = n < static_cast<index_t>(block) ? (n > 0 ? n : 1) : static_cast<index_t>(block);
+    const index_t blocks = (n + threads - 1) / threads;
+    return kernel_launch<F>(*this, launch_config{dim3(static_cast<unsigned>(blocks > 0 ? blocks : 1)),
+                                                 dim3(static_cast<unsigned>(threads))},
+                            n == 0);
+  }
+
+  /// "kernel 'name'" (or "ufx::kernel" for a kernel without a name): how messages name it.
+  std::string label() const { return name_.empty() ? std::string("ufx::kernel") : "kernel '" + name_ + "'"; }
+  const std::string& name() const { return name_; }
+
+private:
+  friend class kernel_launch<F>;
+
+  template <class T, class... A>
+  void launch(const T* given, const launch_config& c, bool empty, A&&... a) const {
+    static_assert(sizeof...(A) == traits::n_args, "ufx::kernel: the launch passes a different number of arguments "
+                                                  "than the body takes after the thread and its ufx::shared arrays");
+    if constexpr (sizeof...(A) == traits::n_args) launch_args(given, c, empty, std::make_index_sequence<sizeof...(A)>{}, std::forward<A>(a)...);
+  }
+
+  template <class T, std::size_t... J, class... A>
+  void launch_args(const T* given, const launch_config& c, bool empty, std::index_sequence<J...>, A&&... a) const {
+    const detail::call_scope scope("ufx::kernel");
+    const std::string lbl = label();
+    auto prepared = std::make_tuple(detail::kernel_arg<typename traits::template param<1 + traits::n_shared + J>>(
+        std::forward<A>(a), static_cast<int>(J) + 1)...);
+    detail::device_set seen;
+    std::apply([&](const auto&... p) { (note(p, seen), ...); }, prepared);
+    if (empty) return;
+    detail::with_target(given, seen, [&](const auto& tag) {
+      using Tag = std::remove_cvref_t<decltype(tag)>;
+      // the configuration first: nothing is copied for a launch the device refuses
+      detail::check_launch(c, detail::kernel_limits(tag), lbl.c_str(), traits::static_bytes);
+      const memory_space space = tag.space();
+      std::apply([&](auto&... p) { (p.place(space), ...); }, prepared);
+      auto args = detail::make_tuple(std::get<J>(prepared).value()...);
+      const detail::kernel_body<F, traits, decltype(args)> body{f_, args};
+      detail::launch_body<traits>(static_cast<const Tag&>(tag), c, body, lbl);
+      std::apply([&](const auto&... p) { (p.finish(space), ...); }, prepared);
+    });
+  }
+
+  template <class P>
+  static void note(const P& p, detail::device_set& seen) {
+    if constexpr (!detail::is_value_arg<P>::value) {
+      const memory_space& s = p.space();
+      if (s.is_host()) return;
+      if (!seen.first) seen.first = s;
+      else if (*seen.first != s && !seen.second) seen.second = s;
+    }
+  }
+
+  F f_;
+  std::string name_;
+};
+
+/// Makes a raw kernel of `f`, whose first parameter is `const ufx::thread&`. `name` names it in
+/// error messages ("kernel 'add'").
+template <class F>
+kernel_fn<F> kernel(F f, std::string name = {}) {
+  return kernel_fn<F>(std::move(f), std::move(name));
+}
+
+} // namespace ufx
