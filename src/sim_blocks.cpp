@@ -319,13 +319,18 @@ struct sim_block {
       abandon();
       throw;
     } catch (const std::exception& e) {
+      const unsigned failing = current;
+      const std::string what = e.what();
       w->log.clear();
       w->old.clear();
       abandon();
-      fail(current, e.what());
+      fail(failing, what);
     } catch (...) {
+      const unsigned failing = current;
+      w->log.clear();
+      w->old.clear();
       abandon();
-      fail(current, "an exception that is not a std::exception");
+      fail(failing, "an exception that is not a std::exception");
     }
   }
 
@@ -437,15 +442,25 @@ void run_blocks(const block_launch& l) {
 
 namespace ufx::detail {
 
-void sim_shared_out_of_range(int rank, const index_t* index, const index_t* extents) {
+namespace {
+std::string index_text(int rank, const index_t* index, const index_t* extents, const char* what) {
   std::string i("("), e("(");
   for (int k = 0; k < rank; ++k) {
     i.append(k ? ", " : "").append(std::to_string(index[k]));
     e.append(k ? ", " : "").append(std::to_string(extents[k]));
   }
-  std::string msg("ufx::shared: index ");
-  msg.append(i).append(") out of range for a shared array of shape ").append(e).append(")");
-  throw shape_error(msg);
+  std::string msg(what);
+  msg.append(": index ").append(i).append(") out of range for shape ").append(e).append(")");
+  return msg;
+}
+} // namespace
+
+void ndview_out_of_range(int rank, const index_t* index, const index_t* extents) {
+  throw shape_error(index_text(rank, index, extents, "ufx::ndview"));
+}
+
+void sim_shared_out_of_range(int rank, const index_t* index, const index_t* extents) {
+  throw shape_error(index_text(rank, index, extents, "ufx::shared"));
 }
 
 std::size_t sim_fiber_stack_bytes() {

@@ -41,7 +41,20 @@ inline constexpr int max_rank = 16;
 #ifndef UFX_GUFUNC_SMALL_SIZES
 #  define UFX_GUFUNC_SMALL_SIZES 2, 3, 4
 #endif
+/// Element accesses through `ufx::ndview` check their indices on the host (on ufx::serial, ufx::host
+/// and in kernels on ufx::sim; never in device code) when this is 1: by default in builds without
+/// NDEBUG (debug builds). An out-of-range index throws ufx::shape_error; in a raw kernel the error
+/// names the kernel, block and thread. Define it (the same in every translation unit) to choose.
+#ifndef UFX_BOUNDS_CHECK
+#  ifdef NDEBUG
+#    define UFX_BOUNDS_CHECK 0
+#  else
+#    define UFX_BOUNDS_CHECK 1
+#  endif
+#endif
+
 namespace detail {
+[[noreturn]] void ndview_out_of_range(int rank, const index_t* index, const index_t* extents);
 inline constexpr int gufunc_small_sizes_list[] = {0, UFX_GUFUNC_SMALL_SIZES};
 } // namespace detail
 
