@@ -17,6 +17,7 @@
 #include <ufx/ufx.hpp>
 
 #include "bench_common.hpp"
+#include "tutorial_kernels.hpp"
 
 namespace {
 
@@ -125,6 +126,87 @@ BENCHMARK(bm_reduce<plus_op, who::thrust_peer>)->Name("sum/cub_reduce")->Apply(s
 BENCHMARK(bm_reduce<plus_op, who::ufx_transfers>)->Name("sum/ufx_cuda_transfers")->Apply(sizes);
 BENCHMARK(bm_reduce<abs_op, who::ufx_device>)->Name("abs_sum/ufx_cuda_device")->Apply(sizes);
 BENCHMARK(bm_reduce<abs_op, who::thrust_peer>)->Name("abs_sum/cub_reduce")->Apply(sizes);
+
+// ---- raw kernels: ufx::kernel beside the same kernel written as a plain __global__ (data on the
+// device; the ufx launch includes its end-of-call synchronisation, the plain one a cudaDeviceSynchronize)
+
+using tutorial::TPB;
+
+__global__ void plain_add(const float* x, const float* y, float* out, long long n) {
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = x[i] + y[i];
+}
+
+__global__ void plain_tiled(const float* A, const float* B, float* C, int n) {
+  __shared__ float sA[TPB][TPB], sB[TPB][TPB];
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  float tmp = 0;
+  for (int i = 0; i < static_cast<int>(gridDim.x); ++i) {
+    sA[tx][ty] = (x < n && ty + i * TPB < n) ? A[x * n + ty + i * TPB] : 0.f;
+    sB[tx][ty] = (y < n && tx + i * TPB < n) ? B[(tx + i * TPB) * n + y] : 0.f;
+    __syncthreads();
+    for (int j = 0; j < TPB; ++j) tmp += sA[tx][j] * sB[j][ty];
+    __syncthreads();
+  }
+  if (x < n && y < n) C[x * n + y] = tmp;
+}
+
+template <bool Ufx>
+void bm_kernel_add(benchmark::State& state) {
+  if (!have_gpu(state)) return;
+  const auto n = static_cast<std::size_t>(state.range(0));
+  auto x = ufx::to_device(random_vector(n, 1), ufx::cuda), y = ufx::to_device(random_vector(n, 2), ufx::cuda);
+  ufx::device_array<float, 1> z({static_cast<ufx::index_t>(n)}, ufx::cuda);
+  auto k = ufx::kernel(tutorial::vector_add{}, "add");
+  const unsigned threads = 256, blocks = static_cast<unsigned>((n + threads - 1) / threads);
+  timed(state, [&] {
+    if constexpr (Ufx) k[{blocks, threads}](x, y, z);
+    else {
+      plain_add<<<blocks, threads>>>(x.data(), y.data(), z.data(), static_cast<long long>(n));
+      cudaDeviceSynchronize();
+    }
+  });
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * 3 * sizeof(float)));
+}
+
+template <bool Ufx>
+void bm_kernel_tiled(benchmark::State& state) {
+  if (!have_gpu(state)) return;
+  const int n = static_cast<int>(state.range(0));
+  const auto count = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+  auto hA = random_vector(count, 1), hB = random_vector(count, 2);
+  ufx::ndarray<float, 2> A({n, n}), B({n, n});
+  std::copy(hA.begin(), hA.end(), A.data());
+  std::copy(hB.begin(), hB.end(), B.data());
+  auto dA = ufx::to_device(A, ufx::cuda), dB = ufx::to_device(B, ufx::cuda);
+  ufx::device_array<float, 2> dC({n, n}, ufx::cuda);
+  auto k = ufx::kernel(tutorial::tiled_matmul{}, "tiled");
+  const unsigned g = static_cast<unsigned>((n + TPB - 1) / TPB);
+  timed(state, [&] {
+    if constexpr (Ufx) k[{{g, g}, {TPB, TPB}}](dA, dB, dC);
+    else {
+      plain_tiled<<<::dim3(g, g), ::dim3(TPB, TPB)>>>(dA.data(), dB.data(), dC.data(), n);
+      cudaDeviceSynchronize();
+    }
+  });
+  state.counters["GFLOPS"] = benchmark::Counter(2.0 * n * n * static_cast<double>(n) * static_cast<double>(state.iterations()),
+                                                benchmark::Counter::kIsRate, benchmark::Counter::kIs1000);
+}
+
+void kernel_sizes(benchmark::internal::Benchmark* b) {
+  for (int k : {12, 20, 24, 27}) b->Arg(int64_t{1} << k);
+  b->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+void matmul_sizes(benchmark::internal::Benchmark* b) {
+  for (int n : {256, 1024, 4096}) b->Arg(n);
+  b->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+
+BENCHMARK(bm_kernel_add<true>)->Name("kernel_add/ufx_kernel")->Apply(kernel_sizes);
+BENCHMARK(bm_kernel_add<false>)->Name("kernel_add/plain_cuda")->Apply(kernel_sizes);
+BENCHMARK(bm_kernel_tiled<true>)->Name("kernel_tiled_matmul/ufx_kernel")->Apply(matmul_sizes);
+BENCHMARK(bm_kernel_tiled<false>)->Name("kernel_tiled_matmul/plain_cuda")->Apply(matmul_sizes);
 
 } // namespace
 

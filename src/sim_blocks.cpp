@@ -119,7 +119,9 @@ struct shadow {
 };
 
 struct log_entry {
-  std::size_t offset, bytes, saved; // saved: where the old bytes are in the worker's `old` buffer
+  std::uint32_t offset, bytes;
+  std::uint64_t old; // the element's bytes before the thread's turn (elements up to 8 bytes), or
+                     // where they are in the worker's `old` buffer (larger elements)
 };
 
 struct thread_slot {
@@ -225,7 +227,23 @@ struct sim_block {
     worker& wk = *w;
     const auto id = static_cast<std::int32_t>(me);
     for (const log_entry& e : wk.log) {
-      const bool wrote = std::memcmp(wk.old.data() + e.saved, state.shared + e.offset, e.bytes) != 0;
+      bool wrote;
+      const unsigned char* p = state.shared + e.offset;
+      if (e.bytes == 4) {
+        std::uint32_t now;
+        std::memcpy(&now, p, 4);
+        wrote = now != e.old;
+      } else if (e.bytes == 8) {
+        std::uint64_t now;
+        std::memcpy(&now, p, 8);
+        wrote = now != e.old;
+      } else if (e.bytes < 8) {
+        std::uint64_t now = 0;
+        std::memcpy(&now, p, e.bytes);
+        wrote = now != e.old;
+      } else {
+        wrote = std::memcmp(wk.old.data() + e.old, state.shared + e.offset, e.bytes) != 0;
+      }
       shadow& s = wk.shadows[e.offset];
       if (s.epoch != wk.epoch) s = shadow{wk.epoch, -1, -1};
       if (wrote && s.toucher >= 0 && s.toucher != id) {
@@ -372,8 +390,21 @@ void sim_shared_log(sim_block_state* state, std::size_t offset, std::size_t byte
   auto* b = reinterpret_cast<sim_block*>(state); // state is sim_block's first member
   worker& w = *b->w;
   state->stamp[offset] = state->segment;
-  w.log.push_back(log_entry{offset, bytes, w.old.size()});
-  w.old.insert(w.old.end(), state->shared + offset, state->shared + offset + bytes);
+  log_entry e{static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(bytes), 0};
+  const unsigned char* p = state->shared + offset;
+  if (bytes == 4) { // fixed sizes: no call to memcpy
+    std::uint32_t v;
+    std::memcpy(&v, p, 4);
+    e.old = v;
+  } else if (bytes == 8) {
+    std::memcpy(&e.old, p, 8);
+  } else if (bytes < 8) {
+    std::memcpy(&e.old, p, bytes);
+  } else {
+    e.old = w.old.size();
+    w.old.insert(w.old.end(), state->shared + offset, state->shared + offset + bytes);
+  }
+  w.log.push_back(e);
 }
 
 

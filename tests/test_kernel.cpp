@@ -1,6 +1,7 @@
 // ufx::kernel: raw kernels in the style of @cuda.jit, on every target (ufx::cuda when a GPU
 // answers), the tutorials' kernels ported, and the sim's checks, each shown failing.
 #include "common.hpp"
+#include "tutorial_kernels.hpp"
 
 #include <numeric>
 #include <string>
@@ -12,89 +13,14 @@ using ufx_test::runnable;
 
 namespace {
 
-constexpr int TPB = 16;
-
-// ---- the tutorials' kernels, as ufx kernels (functors: nvcc rejects lambdas in these helpers)
-
-struct add_body {
-  UFX_HD void operator()(const ufx::thread& t, ufx::ndview<const float, 1> x, ufx::ndview<const float, 1> y,
-                         ufx::ndview<float, 1> out) const {
-    const ufx::index_t i = t.grid<1>(); // cuda.grid(1)
-    if (i < out.extent(0)) out(i) = x(i) + y(i);
-  }
-};
-
-struct matmul_body { // the tutorial's grid(2) matmul
-  UFX_HD void operator()(const ufx::thread& t, ufx::ndview<const float, 2> A, ufx::ndview<const float, 2> B,
-                         ufx::ndview<float, 2> C) const {
-    auto [i, j] = t.grid<2>();
-    if (i < C.extent(0) && j < C.extent(1)) {
-      float tmp = 0;
-      for (ufx::index_t k = 0; k < A.extent(1); ++k) tmp += A(i, k) * B(k, j);
-      C(i, j) = tmp;
-    }
-  }
-};
-
-struct tiled_body { // the tutorial's shared-memory matmul, corrected: no return before sync()
-  UFX_HD void operator()(const ufx::thread& t, ufx::shared<float[TPB][TPB]> sA, ufx::shared<float[TPB][TPB]> sB,
-                         ufx::ndview<const float, 2> A, ufx::ndview<const float, 2> B, ufx::ndview<float, 2> C) const {
-    auto [x, y] = t.grid<2>();
-    const auto tx = t.thread_idx().x, ty = t.thread_idx().y;
-    const ufx::index_t bpg = t.grid_dim().x;
-    float tmp = 0;
-    for (ufx::index_t i = 0; i < bpg; ++i) {
-      sA(tx, ty) = (x < A.extent(0) && ty + i * TPB < A.extent(1)) ? A(x, ty + i * TPB) : 0.f;
-      sB(tx, ty) = (y < B.extent(1) && tx + i * TPB < B.extent(0)) ? B(tx + i * TPB, y) : 0.f;
-      t.sync();
-      for (int j = 0; j < TPB; ++j) tmp += sA(tx, j) * sB(j, ty);
-      t.sync();
-    }
-    if (x < C.extent(0) && y < C.extent(1)) C(x, y) = tmp;
-  }
-};
-
-struct tiled_early_return_body { // the tutorial's version: returns before syncthreads
-  UFX_HD void operator()(const ufx::thread& t, ufx::shared<float[TPB][TPB]> sA, ufx::shared<float[TPB][TPB]> sB,
-                         ufx::ndview<const float, 2> A, ufx::ndview<const float, 2> B, ufx::ndview<float, 2> C) const {
-    auto [x, y] = t.grid<2>();
-    const auto tx = t.thread_idx().x, ty = t.thread_idx().y;
-    const ufx::index_t bpg = t.grid_dim().x;
-    if (x >= C.extent(0) && y >= C.extent(1)) return;
-    float tmp = 0;
-    for (ufx::index_t i = 0; i < bpg; ++i) {
-      sA(tx, ty) = (ty + i * TPB < A.extent(1) && x < A.extent(0)) ? A(x, ty + i * TPB) : 0.f;
-      sB(tx, ty) = (tx + i * TPB < B.extent(0) && y < B.extent(1)) ? B(tx + i * TPB, y) : 0.f;
-      t.sync();
-      for (int j = 0; j < TPB; ++j) tmp += sA(tx, j) * sB(j, ty);
-      t.sync();
-    }
-    if (x < C.extent(0) && y < C.extent(1)) C(x, y) = tmp;
-  }
-};
-
-struct doubled_2d_body { // thread_idx in 2-D, one block
-  UFX_HD void operator()(const ufx::thread& t, ufx::ndview<float, 2> a) const {
-    const auto tx = t.thread_idx().x, ty = t.thread_idx().y;
-    if (tx < a.extent(0) && ty < a.extent(1)) a(tx, ty) *= 2;
-  }
-};
-
-struct doubled_grid_body { // grid(2)
-  UFX_HD void operator()(const ufx::thread& t, ufx::ndview<float, 2> a) const {
-    auto [x, y] = t.grid<2>();
-    if (x < a.extent(0) && y < a.extent(1)) a(x, y) *= 2;
-  }
-};
-
-struct sum_body { // grid-stride loop with atomic_add into one element
-  UFX_HD void operator()(const ufx::thread& t, ufx::ndview<const float, 1> x, ufx::ndview<float, 1> out) const {
-    const ufx::index_t start = t.grid<1>(), stride = t.gridsize<1>();
-    float acc = 0;
-    for (ufx::index_t i = start; i < x.extent(0); i += stride) acc += x(i);
-    ufx::atomic_add(out(0), acc);
-  }
-};
+using tutorial::TPB;
+using add_body = tutorial::vector_add;
+using matmul_body = tutorial::matmul;
+using tiled_body = tutorial::tiled_matmul;
+using tiled_early_return_body = tutorial::tiled_matmul_early_return;
+using doubled_2d_body = tutorial::doubled_threadidx;
+using doubled_grid_body = tutorial::doubled_grid;
+using sum_body = tutorial::grid_stride_sum;
 
 struct block_reverse_body { // shared memory, one barrier: each block reverses its slice
   UFX_HD void operator()(const ufx::thread& t, ufx::shared<int[64]> s, ufx::ndview<int, 1> a) const {

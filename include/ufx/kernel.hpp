@@ -46,7 +46,7 @@ public:
 
   template <class... A>
   void operator()(A&&... args) const {
-    if constexpr (sizeof...(A) > 0 && any_target<std::tuple_element_t<0, std::tuple<A...>>>) {
+    if constexpr (first_is_target<A...>()) {
       run_with([&](auto&& t, auto&&... rest) { k_.launch(&t, c_, empty_, std::forward<decltype(rest)>(rest)...); },
                std::forward<A>(args)...);
     } else {
@@ -57,6 +57,11 @@ public:
   const launch_config& config() const { return c_; }
 
 private:
+  template <class... A>
+  static constexpr bool first_is_target() {
+    if constexpr (sizeof...(A) == 0) return false;
+    else return any_target<std::tuple_element_t<0, std::tuple<A...>>>;
+  }
   template <class Fn, class T, class... A>
   static void run_with(Fn&& fn, T&& t, A&&... rest) {
     fn(t, std::forward<A>(rest)...);

@@ -60,6 +60,8 @@ def kind(name):
         return "dense reduction (CUB)"
     if "lane_fn" in name:
         return "strided reduction (lanes)"
+    if "kernel_entry" in name:
+        return "raw kernel (ufx::kernel)"
     return "other"
 
 
@@ -81,12 +83,12 @@ def main():
               f"{r.get('spill_st', '?')}/{r.get('spill_ld', '?')} local ld/st {local:3d} 128-bit loads {v4:2d} "
               f"generic ld.f32 {scalar_generic:2d}  {name[:90]}")
         # every kernel of ufx's own (launch_kernel) and CUB's dense reductions: no local memory
-        if "launch_kernel" in name or k == "dense reduction (CUB)":
+        if "launch_kernel" in name or "kernel_entry" in name or k == "dense reduction (CUB)":
             if local or r.get("stack", 0) or r.get("spill_st", 0) or r.get("spill_ld", 0):
                 failures.append(f"{k} kernel uses local memory: {name}")
         if k == "dense elementwise" and v4 == 0:
             failures.append(f"dense elementwise kernel has no 128-bit global loads: {name}")
-    for needed in ("dense elementwise", "dense reduction (CUB)"):
+    for needed in ("dense elementwise", "dense reduction (CUB)", "raw kernel (ufx::kernel)"):
         if needed not in seen:
             failures.append(f"no {needed} kernel found in {path}")
     if failures:

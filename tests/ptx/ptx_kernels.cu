@@ -2,6 +2,8 @@
 // check_ptx.py can read their code: local memory, load widths, registers (tests/CMakeLists.txt).
 #include <ufx/ufx.hpp>
 
+#include "tutorial_kernels.hpp"
+
 struct add_f {
   UFX_HD float operator()(float a, float b) const { return a + b; }
 };
@@ -28,4 +30,10 @@ void instantiate_axis_sum(ufx::device_array<float, 2>& m, ufx::device_array<floa
   auto sum = ufx::reducer(plus_f{}, 0.0f);
   sum(ufx::cuda, m, ufx::axis{1}, ufx::out(out));
   sum(ufx::cuda, m, ufx::axis{0}, ufx::out(out));
+}
+
+// raw kernels: the tutorial's add and shared-memory tiled matmul
+void instantiate_kernels(ufx::device_array<float, 1>& x, ufx::device_array<float, 2>& a) {
+  ufx::kernel(tutorial::vector_add{}, "add").forall(x.size())(ufx::cuda, x, x, x);
+  ufx::kernel(tutorial::tiled_matmul{}, "tiled")[{{4, 4}, {tutorial::TPB, tutorial::TPB}}](ufx::cuda, a, a, a);
 }

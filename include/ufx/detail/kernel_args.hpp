@@ -45,8 +45,9 @@ struct kernel_traits {
   using fp = fn_params<F>;
   static_assert(fp::known, "ufx::kernel: the body must have exactly one call operator that is not a template (no "
                            "`auto` parameters): ufx reads its parameter types to know which arguments it writes");
-  using params = typename fp::types;
-  static constexpr int count = fp::count;
+  // an unreadable body is reported by the static_assert above; a stand-in list avoids a cascade
+  using params = std::conditional_t<(fp::known && fp::count >= 1), typename fp::types, std::tuple<const thread&>>;
+  static constexpr int count = static_cast<int>(std::tuple_size_v<params>);
   static_assert(count >= 1 && is_thread_param_v<std::tuple_element_t<0, params>>,
                 "ufx::kernel: the body's first parameter is the thread: `const ufx::thread& t`");
 
@@ -210,12 +211,6 @@ struct is_value_arg : std::false_type {};
 template <class P>
 struct is_value_arg<value_arg<P>> : std::true_type {};
 
-template <class C>
-constexpr container_kind kind_of_container() {
-  if constexpr (requires { adapter<C>::kind; }) return adapter<C>::kind;
-  else return container_kind::scalar;
-}
-
 /// Prepares the caller's argument `a` (position `pos`, from 1) for parameter type P.
 template <class P, class A>
 auto kernel_arg(A&& a, int pos) {
@@ -237,8 +232,8 @@ auto kernel_arg(A&& a, int pos) {
         static_assert(requires { adapter<C>::out(a); } && !std::is_const_v<std::remove_reference_t<A>>,
                       "ufx::kernel: the body writes this argument (its parameter is ufx::ndview<T, R> without const) "
                       "but the array passed is const; pass a non-const array, or make the parameter ndview<const T, R>");
-        static_assert(std::is_lvalue_reference_v<A> || is_view_param<C>::value ||
-                          kind_of_container<C>() == container_kind::device,
+        // a view (whose out() takes it by const reference) may be a temporary; a container may not
+        static_assert(std::is_lvalue_reference_v<A> || requires(const C& c) { adapter<C>::out(c); },
                       "ufx::kernel: the body writes this argument (its parameter is ufx::ndview<T, R> without const) "
                       "but the array passed is a temporary, whose contents would be lost; pass a named array");
         return view_out_arg<V, R>{adapter<C>::out(a), {}, {}};
