@@ -2,6 +2,7 @@
 /// \file ufx.hpp
 /// Umbrella header: everything in ufx. Eigen support is included when Eigen is on the include path.
 #include "ufx/adapter.hpp"
+#include "ufx/atomic.hpp"
 #include "ufx/config.hpp"
 #include "ufx/device_array.hpp"
 #include "ufx/devices.hpp"

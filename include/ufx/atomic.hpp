@@ -1,0 +1,157 @@
+#pragma once
+/// \file atomic.hpp
+/// Atomic read-modify-write operations on one element, for raw kernels (ufx::kernel), as CUDA's
+/// atomicAdd ... atomicCAS and Numba's cuda.atomic: `ufx::atomic_add`, `atomic_sub`, `atomic_min`,
+/// `atomic_max`, `atomic_exch` and `atomic_cas`. Each takes the element by reference (an ndview's
+/// `v(i)`), works on host and device, and returns the value the element held before.
+///
+/// Example: every thread adds its element into out(0) (out is a ufx::ndview<float, 1>, whose
+/// operator() returns a float&).
+///   // in a kernel body, thread i:
+///   if (i < x.extent(0)) ufx::atomic_add(out(0), x(i));
+///
+/// Element types: int32_t, uint32_t, int64_t, uint64_t (int, long, long long and their unsigned
+/// forms, whichever of them the platform's fixed-width names alias), float and double. Any other
+/// type (bool, char, short, a struct, a const element) is a static_assert. The value argument is
+/// converted to the element's type, as an assignment would: `atomic_add(float_ref, 1)` adds 1.0f.
+///
+/// Memory order: relaxed, as CUDA's atomic functions: each update is indivisible but orders no other
+/// memory access. The exception is atomic_cas on the host, which is sequentially consistent
+/// (std::atomic_ref's default; on x86-64 the same instruction as relaxed); on the device it is
+/// relaxed as atomicCAS is, so a lock built on it needs a fence there, as in CUDA. On the device the
+/// scope is the GPU (cuda::thread_scope_device): updates by the host or another GPU to the same
+/// element at the same time are not covered. On the host (the serial, host and sim targets) the
+/// functions are std::atomic_ref's, so they are atomic between host threads too.
+///
+/// Floating point: atomic_add and atomic_sub round as `a + b` does. CUDA has no atomicMin / atomicMax
+/// for float or double; these are libcu++'s fetch_min / fetch_max (a compare-and-swap loop), done
+/// the same way on the host: atomic_min stores v only when `v < old`, atomic_max only when
+/// `old < v`. As every comparison with a NaN is false, a NaN argument is never stored, and a NaN
+/// already stored stays whatever comes after (Numba's cuda.atomic.nanmin / nanmax and std::fmin
+/// take the number instead, NumPy's minimum the NaN). Of -0.0 and +0.0, which compare equal, the
+/// one stored first stays. atomic_cas compares bits, as compare_exchange does: -0.0 does not match
+/// +0.0, and a NaN matches a NaN with the same bits.
+/// Integers wrap around on overflow.
+///
+/// The element must be aligned to its size (any element of a ufx array is).
+
+#include <atomic>
+#include <type_traits>
+
+#include "ufx/config.hpp"
+
+#if defined(__CUDACC__)
+#  include <cuda/atomic>
+#endif
+
+// The list of element types, in each function's static_assert message.
+#define UFX_ATOMIC_ELEMENT_TYPES                                                                     \
+  "the element type must be int32_t, uint32_t, int64_t, uint64_t, float or double (not const or volatile)"
+
+namespace ufx {
+namespace detail {
+
+/// True for the element types the atomic functions take (exactly, without const or volatile).
+template <class T>
+inline constexpr bool atomic_element =
+    std::is_same_v<T, int> || std::is_same_v<T, unsigned> || std::is_same_v<T, long> ||
+    std::is_same_v<T, unsigned long> || std::is_same_v<T, long long> || std::is_same_v<T, unsigned long long> ||
+    std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+enum class atomic_op { add, sub, min, max, exch, cas };
+
+/// One atomic operation on `ref`: v is the operand (cas: the expected value), desired only for cas.
+/// An unsupported T does nothing here: the public function's static_assert has already said why.
+template <atomic_op Op, class T>
+UFX_HD T atomic_apply(T& ref, T v, [[maybe_unused]] T desired) {
+  if constexpr (!atomic_element<T>) {
+    return v;
+  } else {
+#if defined(__CUDA_ARCH__)
+    cuda::atomic_ref<T, cuda::thread_scope_device> a(ref);
+    constexpr auto relaxed = cuda::std::memory_order_relaxed;
+    constexpr auto cas_order = cuda::std::memory_order_relaxed;
+#else
+    std::atomic_ref<T> a(ref);
+    constexpr auto relaxed = std::memory_order_relaxed;
+    constexpr auto cas_order = std::memory_order_seq_cst;
+#endif
+    if constexpr (Op == atomic_op::add) {
+      return a.fetch_add(v, relaxed);
+    } else if constexpr (Op == atomic_op::sub) {
+      return a.fetch_sub(v, relaxed);
+    } else if constexpr (Op == atomic_op::exch) {
+      return a.exchange(v, relaxed);
+    } else if constexpr (Op == atomic_op::cas) {
+      a.compare_exchange_strong(v, desired, cas_order); // on failure v becomes the element's value
+      return v;
+    } else {
+#if defined(__CUDA_ARCH__)
+      if constexpr (Op == atomic_op::min) {
+        return a.fetch_min(v, relaxed);
+      } else {
+        return a.fetch_max(v, relaxed);
+      }
+#else
+      // std::atomic_ref has no fetch_min / fetch_max before C++26: the loop libcu++ runs on the
+      // device, ending without a write when the element already wins the comparison.
+      T old = a.load(relaxed);
+      while (Op == atomic_op::min ? v < old : old < v) {
+        if (a.compare_exchange_weak(old, v, relaxed)) break;
+      }
+      return old;
+#endif
+    }
+  }
+}
+
+} // namespace detail
+
+/// ref += v, atomically; returns the old value (CUDA's atomicAdd, Numba's cuda.atomic.add).
+template <class T>
+UFX_HD T atomic_add(T& ref, std::type_identity_t<T> v) {
+  static_assert(detail::atomic_element<T>, "ufx::atomic_add: " UFX_ATOMIC_ELEMENT_TYPES);
+  return detail::atomic_apply<detail::atomic_op::add, T>(ref, v, v);
+}
+
+/// ref -= v, atomically; returns the old value (CUDA's atomicSub, Numba's cuda.atomic.sub).
+template <class T>
+UFX_HD T atomic_sub(T& ref, std::type_identity_t<T> v) {
+  static_assert(detail::atomic_element<T>, "ufx::atomic_sub: " UFX_ATOMIC_ELEMENT_TYPES);
+  return detail::atomic_apply<detail::atomic_op::sub, T>(ref, v, v);
+}
+
+/// ref = v if v < ref, atomically; returns the old value (CUDA's atomicMin, Numba's
+/// cuda.atomic.min). A NaN v is never stored and a stored NaN stays (see the file comment).
+template <class T>
+UFX_HD T atomic_min(T& ref, std::type_identity_t<T> v) {
+  static_assert(detail::atomic_element<T>, "ufx::atomic_min: " UFX_ATOMIC_ELEMENT_TYPES);
+  return detail::atomic_apply<detail::atomic_op::min, T>(ref, v, v);
+}
+
+/// ref = v if ref < v, atomically; returns the old value (CUDA's atomicMax, Numba's
+/// cuda.atomic.max). A NaN v is never stored and a stored NaN stays (see the file comment).
+template <class T>
+UFX_HD T atomic_max(T& ref, std::type_identity_t<T> v) {
+  static_assert(detail::atomic_element<T>, "ufx::atomic_max: " UFX_ATOMIC_ELEMENT_TYPES);
+  return detail::atomic_apply<detail::atomic_op::max, T>(ref, v, v);
+}
+
+/// ref = v, atomically; returns the old value (CUDA's atomicExch, Numba's cuda.atomic.exch).
+template <class T>
+UFX_HD T atomic_exch(T& ref, std::type_identity_t<T> v) {
+  static_assert(detail::atomic_element<T>, "ufx::atomic_exch: " UFX_ATOMIC_ELEMENT_TYPES);
+  return detail::atomic_apply<detail::atomic_op::exch, T>(ref, v, v);
+}
+
+/// ref = desired if ref's bits equal expected's, atomically; returns the old value, whose bits
+/// equal expected's exactly when the swap happened (CUDA's atomicCAS, Numba's cuda.atomic.cas).
+template <class T>
+UFX_HD T atomic_cas(T& ref, std::type_identity_t<T> expected, std::type_identity_t<T> desired) {
+  static_assert(detail::atomic_element<T>, "ufx::atomic_cas: " UFX_ATOMIC_ELEMENT_TYPES);
+  return detail::atomic_apply<detail::atomic_op::cas, T>(ref, expected, desired);
+}
+
+} // namespace ufx
+
+#undef UFX_ATOMIC_ELEMENT_TYPES
