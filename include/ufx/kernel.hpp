@@ -27,6 +27,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ufx/atomic.hpp"
 #include "ufx/detail/fail.hpp"
 #include "ufx/detail/kernel_launch.hpp"
 #include "ufx/detail/run.hpp"
