@@ -93,3 +93,20 @@ TEST_CASE("Eigen data is staged to ufx::sim and the result comes back as Eigen")
   d.copy_to_host(back);
   CHECK(back.isApprox(A.block(0, 1, 3, 2)));
 }
+
+TEST_CASE("kernel: Eigen matrices as kernel arguments (column-major, a block), staged to the sim and back") {
+  Eigen::MatrixXf a = sample(5, 7), out = Eigen::MatrixXf::Zero(5, 7);
+  auto twice = ufx::kernel(
+      [] UFX_HD(const ufx::thread& t, ufx::ndview<const float, 2> x, ufx::ndview<float, 2> y) {
+        auto [i, j] = t.grid<2>();
+        if (i < y.extent(0) && j < y.extent(1)) y(i, j) = 2 * x(i, j);
+      },
+      "twice");
+  twice[{1, {8, 8}}](ufx::sim, a, out);
+  CHECK(out == 2 * a);
+  Eigen::MatrixXf big = Eigen::MatrixXf::Zero(6, 9);
+  auto blk = big.block(1, 2, 5, 7);
+  twice[{1, {8, 8}}](ufx::host, a, blk); // written through a strided block
+  CHECK(big.block(1, 2, 5, 7) == 2 * a);
+  CHECK(big(0, 0) == 0.f);
+}
