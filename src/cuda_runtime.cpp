@@ -137,6 +137,78 @@ public:
     device_guard g(device);
     check(cudaDeviceSynchronize(), "a kernel on device " + std::to_string(device) + " (cudaDeviceSynchronize)");
   }
+
+  void* create_stream(int device) const override {
+    device_guard g(device);
+    cudaStream_t st = nullptr;
+    check(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), "cudaStreamCreate on device " + std::to_string(device));
+    return st;
+  }
+  void destroy_stream(int device, void* s) const noexcept override {
+    device_guard g(device);
+    cudaStreamSynchronize(static_cast<cudaStream_t>(s));
+    cudaStreamDestroy(static_cast<cudaStream_t>(s));
+    cudaGetLastError();
+  }
+  void stream_synchronize(int device, void* s) const override {
+    check(cudaStreamSynchronize(static_cast<cudaStream_t>(s)),
+          "work on a stream of device " + std::to_string(device) + " (cudaStreamSynchronize)");
+  }
+  void copy_async(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src,
+                  std::size_t bytes, void* s) const override {
+    check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, static_cast<cudaStream_t>(s)),
+          "cudaMemcpyAsync from " + to_string(src_space) + " to " + to_string(dst_space) + " (" + std::to_string(bytes) + " bytes)");
+  }
+  void* create_event(int device) const override {
+    device_guard g(device);
+    cudaEvent_t e = nullptr;
+    check(cudaEventCreate(&e), "cudaEventCreate");
+    return e;
+  }
+  void destroy_event(void* e) const noexcept override {
+    cudaEventDestroy(static_cast<cudaEvent_t>(e));
+    cudaGetLastError();
+  }
+  void record_event(void* e, void* s) const override {
+    check(cudaEventRecord(static_cast<cudaEvent_t>(e), static_cast<cudaStream_t>(s)), "cudaEventRecord");
+  }
+  void wait_event(void* s, void* e) const override {
+    check(cudaStreamWaitEvent(static_cast<cudaStream_t>(s), static_cast<cudaEvent_t>(e), 0), "cudaStreamWaitEvent");
+  }
+  void event_synchronize(void* e) const override { check(cudaEventSynchronize(static_cast<cudaEvent_t>(e)), "cudaEventSynchronize"); }
+  bool event_done(void* e) const override {
+    const cudaError_t r = cudaEventQuery(static_cast<cudaEvent_t>(e));
+    if (r == cudaErrorNotReady) {
+      cudaGetLastError();
+      return false;
+    }
+    check(r, "cudaEventQuery");
+    return true;
+  }
+  float event_elapsed_ms(void* a, void* b) const override {
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(a), static_cast<cudaEvent_t>(b)), "cudaEventElapsedTime");
+    return ms;
+  }
+  void* host_allocate_pinned(std::size_t bytes) const override {
+    if (!available()) return nullptr;
+    void* p = nullptr;
+    check(cudaHostAlloc(&p, bytes == 0 ? 1 : bytes, cudaHostAllocPortable), "cudaHostAlloc(" + std::to_string(bytes) + " bytes)");
+    return p;
+  }
+  void host_free_pinned(void* p) const noexcept override {
+    cudaFreeHost(p);
+    cudaGetLastError();
+  }
+  void host_register(const void* p, std::size_t bytes) const override {
+    if (!available()) return;
+    check(cudaHostRegister(const_cast<void*>(p), bytes, cudaHostRegisterPortable), "cudaHostRegister(" + std::to_string(bytes) + " bytes)");
+  }
+  void host_unregister(const void* p) const noexcept override {
+    if (!available()) return;
+    cudaHostUnregister(const_cast<void*>(p));
+    cudaGetLastError();
+  }
   int device_of(const void* p, std::size_t) const noexcept override {
     if (!available() || p == nullptr) return -1;
     cudaPointerAttributes a{};

@@ -23,6 +23,17 @@ public:
   void copy(const memory_space&, void*, const memory_space&, const void*, std::size_t) const override { fail(); }
   void synchronize(int) const override { fail(); }
   int device_of(const void*, std::size_t) const noexcept override { return -1; }
+  void* create_stream(int) const override { fail(); }
+  void destroy_stream(int, void*) const noexcept override {}
+  void stream_synchronize(int, void*) const override { fail(); }
+  void copy_async(const memory_space&, void*, const memory_space&, const void*, std::size_t, void*) const override { fail(); }
+  void* create_event(int) const override { fail(); }
+  void destroy_event(void*) const noexcept override {}
+  void record_event(void*, void*) const override { fail(); }
+  void wait_event(void*, void*) const override { fail(); }
+  void event_synchronize(void*) const override { fail(); }
+  bool event_done(void*) const override { fail(); }
+  float event_elapsed_ms(void*, void*) const override { fail(); }
 };
 } // namespace
 

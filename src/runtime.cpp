@@ -1,6 +1,10 @@
 // What every device runtime shares: moving bytes between spaces, classifying pointers, and the
 // public device functions (devices(), current_device(), select_device()). Nothing here knows a
 // particular runtime: a memory_space names its own.
+#include <utility>
+#include <new>
+#include <mutex>
+#include <map>
 #include <cstring>
 #include <memory>
 #include <ostream>
@@ -66,6 +70,74 @@ memory_space space_of(const void* p, std::size_t bytes) noexcept {
     if (d >= 0) return memory_space{list[i], d};
   }
   return memory_space::host;
+}
+
+
+// ---- pinned host memory: one registry of page-locked ranges, whichever runtime locked them
+
+namespace {
+struct pinned_registry {
+  std::mutex m;
+  std::map<const char*, std::pair<const char*, bool>> ranges; // begin -> (end, allocated by ufx)
+};
+pinned_registry& pinned() {
+  static pinned_registry r;
+  return r;
+}
+} // namespace
+
+void* pinned_allocate(std::size_t bytes) {
+  void* p = cuda_runtime().host_allocate_pinned(bytes); // null where no GPU answers
+  const bool by_cuda = p != nullptr;
+  if (!p) p = ::operator new(bytes == 0 ? 1 : bytes, std::align_val_t{64});
+  auto& r = pinned();
+  const std::lock_guard lock(r.m);
+  r.ranges[static_cast<const char*>(p)] = {static_cast<const char*>(p) + bytes, by_cuda};
+  return p;
+}
+
+void pinned_deallocate(void* p) noexcept {
+  if (!p) return;
+  bool by_cuda = false;
+  {
+    auto& r = pinned();
+    const std::lock_guard lock(r.m);
+    auto it = r.ranges.find(static_cast<const char*>(p));
+    if (it != r.ranges.end()) {
+      by_cuda = it->second.second;
+      r.ranges.erase(it);
+    }
+  }
+  if (by_cuda) cuda_runtime().host_free_pinned(p);
+  else ::operator delete(p, std::align_val_t{64});
+}
+
+void pin_range(const void* p, std::size_t bytes) {
+  if (!p || bytes == 0) return;
+  cuda_runtime().host_register(p, bytes);
+  auto& r = pinned();
+  const std::lock_guard lock(r.m);
+  r.ranges[static_cast<const char*>(p)] = {static_cast<const char*>(p) + bytes, false};
+}
+
+void unpin_range(const void* p) noexcept {
+  if (!p) return;
+  {
+    auto& r = pinned();
+    const std::lock_guard lock(r.m);
+    r.ranges.erase(static_cast<const char*>(p));
+  }
+  cuda_runtime().host_unregister(p);
+}
+
+bool is_pinned(const void* p, std::size_t bytes) noexcept {
+  auto* c = static_cast<const char*>(p);
+  auto& r = pinned();
+  const std::lock_guard lock(r.m);
+  auto it = r.ranges.upper_bound(c);
+  if (it == r.ranges.begin()) return false;
+  --it;
+  return c >= it->first && c + bytes <= it->second.first;
 }
 
 } // namespace ufx::detail

@@ -8,6 +8,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <utility>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -71,6 +78,92 @@ struct sim_device {
   std::map<std::size_t, std::size_t> live; // offset -> size
   std::size_t used = 0;
 };
+
+
+/// A sim stream: a worker thread running queued tasks in order, as a GPU runs a stream's work.
+class sim_stream {
+public:
+  explicit sim_stream(int device) : device_(device), worker_([this] { loop(); }) {}
+  ~sim_stream() {
+    {
+      std::unique_lock lock(m_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    worker_.join();
+  }
+  void enqueue(std::function<void()> task) {
+    {
+      std::lock_guard lock(m_);
+      q_.push_back(std::move(task));
+    }
+    cv_.notify_all();
+  }
+  /// Waits until every queued task has run; rethrows the first failure (and forgets it).
+  void synchronize() {
+    std::unique_lock lock(m_);
+    idle_.wait(lock, [&] { return q_.empty() && !busy_; });
+    if (error_) {
+      auto e = std::exchange(error_, nullptr);
+      std::rethrow_exception(e);
+    }
+  }
+  int device() const { return device_; }
+
+private:
+  void loop() {
+    std::unique_lock lock(m_);
+    for (;;) {
+      cv_.wait(lock, [&] { return stop_ || !q_.empty(); });
+      if (q_.empty()) return; // stopping, and nothing left
+      auto task = std::move(q_.front());
+      q_.pop_front();
+      busy_ = true;
+      const bool skip = error_ != nullptr; // after a failure, later work is skipped until synchronize
+      lock.unlock();
+      std::exception_ptr failed;
+      if (!skip) {
+        try {
+          task();
+        } catch (...) {
+          failed = std::current_exception();
+        }
+      }
+      task = nullptr; // releases what the task held before the stream counts as idle
+      lock.lock();
+      if (failed && !error_) error_ = failed;
+      busy_ = false;
+      if (q_.empty()) idle_.notify_all();
+    }
+  }
+
+  int device_;
+  std::mutex m_;
+  std::condition_variable cv_, idle_;
+  std::deque<std::function<void()>> q_;
+  bool busy_ = false, stop_ = false;
+  std::exception_ptr error_;
+  std::thread worker_; // last: starts once the rest is built
+};
+
+/// A sim event: completes when the stream reaches the point it was recorded at.
+struct sim_event {
+  std::mutex m;
+  std::condition_variable cv;
+  std::uint64_t recorded = 0, completed = 0; // generations
+  std::chrono::steady_clock::time_point when{};
+};
+
+void complete(sim_event* e, std::uint64_t generation) {
+  {
+    std::lock_guard lock(e->m);
+    if (generation > e->completed) {
+      e->completed = generation;
+      e->when = std::chrono::steady_clock::now();
+    }
+  }
+  e->cv.notify_all();
+}
 
 class sim_runtime_impl final : public device_runtime {
 public:
@@ -179,6 +272,64 @@ public:
 
   void synchronize(int) const override {}
 
+  void* create_stream(int device) const override {
+    check_device(device);
+    return new sim_stream(device);
+  }
+  void destroy_stream(int, void* s) const noexcept override { delete static_cast<sim_stream*>(s); }
+  void stream_synchronize(int, void* s) const override { static_cast<sim_stream*>(s)->synchronize(); }
+  void copy_async(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src,
+                  std::size_t bytes, void* s) const override {
+    static_cast<sim_stream*>(s)->enqueue([=, this] { copy(dst_space, dst, src_space, src, bytes); });
+  }
+  void* create_event(int) const override { return new sim_event; }
+  void destroy_event(void* e) const noexcept override { delete static_cast<sim_event*>(e); }
+  void record_event(void* ev, void* s) const override {
+    auto* e = static_cast<sim_event*>(ev);
+    std::uint64_t g;
+    {
+      std::lock_guard lock(e->m);
+      g = ++e->recorded;
+    }
+    static_cast<sim_stream*>(s)->enqueue([e, g] { complete(e, g); });
+  }
+  void wait_event(void* s, void* ev) const override {
+    auto* e = static_cast<sim_event*>(ev);
+    std::uint64_t g;
+    {
+      std::lock_guard lock(e->m);
+      g = e->recorded;
+    }
+    static_cast<sim_stream*>(s)->enqueue([e, g] {
+      std::unique_lock lock(e->m);
+      e->cv.wait(lock, [&] { return e->completed >= g; });
+    });
+  }
+  void event_synchronize(void* ev) const override {
+    auto* e = static_cast<sim_event*>(ev);
+    std::unique_lock lock(e->m);
+    e->cv.wait(lock, [&] { return e->completed >= e->recorded; });
+  }
+  bool event_done(void* ev) const override {
+    auto* e = static_cast<sim_event*>(ev);
+    std::lock_guard lock(e->m);
+    return e->completed >= e->recorded;
+  }
+  float event_elapsed_ms(void* a, void* b) const override {
+    auto* s = static_cast<sim_event*>(a);
+    auto* e = static_cast<sim_event*>(b);
+    std::chrono::steady_clock::time_point t0, t1;
+    bool ok;
+    {
+      std::scoped_lock lock(s->m, e->m);
+      ok = s->recorded > 0 && e->recorded > 0 && s->completed >= s->recorded && e->completed >= e->recorded;
+      t0 = s->when;
+      t1 = e->when;
+    }
+    if (!ok) throw device_error("ufx::elapsed_ms: both events must have been recorded and completed");
+    return std::chrono::duration<float, std::milli>(t1 - t0).count();
+  }
+
   int device_of(const void* p, std::size_t bytes) const noexcept override {
     auto* c = static_cast<const char*>(p);
     const char* b = begin_.load(std::memory_order_acquire);
@@ -281,6 +432,7 @@ sim_runtime_impl& the_sim() {
 } // namespace
 
 const device_runtime& sim_runtime() noexcept { return the_sim(); }
+void sim_enqueue(void* stream, std::function<void()> task) { static_cast<sim_stream*>(stream)->enqueue(std::move(task)); }
 sim_counters sim_stats() noexcept { return the_sim().counters(); }
 
 } // namespace ufx::detail

@@ -26,10 +26,13 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
+#include <memory>
 
 #include "ufx/atomic.hpp"
 #include "ufx/detail/fail.hpp"
 #include "ufx/detail/kernel_launch.hpp"
+#include "ufx/detail/place.hpp"
 #include "ufx/detail/run.hpp"
 #include "ufx/launch_config.hpp"
 #include "ufx/thread.hpp"
@@ -123,12 +126,54 @@ private:
       // the configuration first: nothing is copied for a launch the device refuses
       detail::check_launch(c, detail::kernel_limits(tag), lbl.c_str(), traits::static_bytes);
       const memory_space space = tag.space();
-      std::apply([&](auto&... p) { (p.place(space), ...); }, prepared);
+      if (detail::streamed(tag)) { // arrays of another device are an error; some host ones make the call wait
+        bool wait = false;
+        std::apply([&](const auto&... p) {
+          ((detail::stream_check_device(tag, arg_operand(p)), wait = wait || detail::waits_to_copy_in(arg_operand(p))), ...);
+        }, prepared);
+        if (wait) detail::stream_wait(tag);
+      }
+      std::apply([&](auto&... p) { (p.place(space, detail::stream_of(tag)), ...); }, prepared);
       auto args = detail::make_tuple(std::get<J>(prepared).value()...);
       const detail::kernel_body<F, traits, decltype(args)> body{f_, args};
       detail::launch_body<traits>(static_cast<const Tag&>(tag), c, body, lbl);
-      std::apply([&](const auto&... p) { (p.finish(space), ...); }, prepared);
+      if (detail::streamed(tag)) {
+        std::vector<std::shared_ptr<void>> keep;
+        std::apply([&](const auto&... p) { (finish_queued(tag, p, keep), ...); }, prepared);
+        if constexpr (std::is_same_v<Tag, sim_t>)
+          if (!keep.empty()) detail::sim_enqueue(tag.stream_handle, [k = std::move(keep)] {});
+      } else {
+        std::apply([&](const auto&... p) { (p.finish(space), ...); }, prepared);
+      }
     });
+  }
+
+  /// The operand behind a prepared argument (a value has none: an empty struct).
+  template <class P>
+  static auto arg_operand(const P& p) {
+    if constexpr (detail::is_value_arg<P>::value) return std::tuple<>{};
+    else return p.op;
+  }
+
+  /// After a launch on a stream: a written array is copied back queued when its destination is
+  /// pinned host memory, else after waiting for the stream; staged copies are kept until the
+  /// stream has run the kernel.
+  template <class Tag, class P>
+  static void finish_queued(const Tag& tag, const P& p, std::vector<std::shared_ptr<void>>& keep) {
+    if constexpr (requires { p.temp; }) {
+      if (!p.temp) return;
+      const auto& dst = p.op.view;
+      const std::size_t bytes = static_cast<std::size_t>(dst.size()) * sizeof(*dst.data());
+      if (p.op.space.is_host() && dst.is_contiguous() && detail::is_pinned(dst.data(), bytes)) {
+        tag.space().runtime->copy_async(p.op.space, dst.data(), tag.space(), p.view.data(), bytes, tag.stream_handle);
+        keep.push_back(p.temp);
+      } else {
+        detail::stream_wait(tag);
+        p.finish(tag.space());
+      }
+    } else if constexpr (requires { p.op.keep; }) {
+      if (p.op.keep) keep.push_back(p.op.keep);
+    }
   }
 
   template <class P>

@@ -32,6 +32,8 @@
 
 namespace ufx {
 
+class stream;
+
 namespace detail {
 class device_runtime;
 /// The runtimes of the device memory kinds (src/sim_runtime.cpp, src/cuda_runtime.cpp).
@@ -89,13 +91,20 @@ struct host_t {
 };
 
 namespace detail {
-/// What the two device targets share: a device ordinal (unbound: the thread's current device).
-/// The streams issue adds a stream here.
+/// What the two device targets share: a device ordinal (unbound: the thread's current device)
+/// and a stream (none: the call waits for its work before it returns).
 template <class Self>
 struct device_target {
   static constexpr bool is_device = true;
   /// The bound device ordinal, or -1: the calling thread's current device at the time of a call.
   int bound_device = -1;
+  /// The stream calls on this target queue their work on (`on(s)`), or null.
+  void* stream_handle = nullptr;
+
+  /// This target on stream `s` (and its device): a call queues its work on `s` and returns
+  /// (stream.hpp; docs/streams.md says what waits).
+  Self on(const stream& s) const;
+  bool has_stream() const noexcept { return stream_handle != nullptr; }
 
   /// This target on device `i`.
   constexpr Self device(int i) const {

@@ -14,6 +14,7 @@
 #include "ufx/ndview.hpp"
 #include "ufx/out.hpp"
 #include "ufx/reduce.hpp"
+#include "ufx/stream.hpp"
 #include "ufx/targets.hpp"
 #include "ufx/thread.hpp"
 #include "ufx/vectorize.hpp"

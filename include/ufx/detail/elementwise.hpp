@@ -23,7 +23,7 @@ void elementwise_impl(const Tag& tag, const F& f, const dims& loop, Ins& ins, St
   constexpr int NOut = sizeof...(A);
   constexpr int N = NOut + sizeof...(B);
   const memory_space space = tag.space();
-  (stage_input(std::get<B>(ins), space), ...);
+  (stage_on(std::get<B>(ins), space, stream_of(tag)), ...);
 
   layout<N> L;
   L.rank = loop.rank;
@@ -37,8 +37,7 @@ void elementwise_impl(const Tag& tag, const F& f, const dims& loop, Ins& ins, St
   const kernel_t kernel{f, detail::make_tuple(array_acc<typename std::tuple_element_t<A, Outs>::element_type>{std::get<A>(staged).view.data()}...,
                                       make_acc(std::get<B>(ins))...)};
   run_on(tag, L, kernel);
-  (copy_back(std::get<A>(staged), space), ...);
-  synchronize(space); // once per call: device errors surface here, named
+  finish_call(tag, ins, std::get<A>(staged)...);
 }
 
 /// Runs `f` over `loop` on `tag`, reading `ins` (operands in argument order) and writing `outs`
@@ -48,6 +47,7 @@ void elementwise(const Tag& tag, const F& f, const dims& loop, Outs& outs, Ins& 
   if (loop.size() == 0) return;
   const memory_space space = tag.space();
   require_space(space);
+  stream_prepare_io(tag, outs, ins);
   auto staged = std::apply([&](auto&... o) { return std::make_tuple(stage_output(o, space)...); }, outs);
   elementwise_impl<Tag, F, Outs>(tag, f, loop, ins, staged, std::make_index_sequence<std::tuple_size_v<Outs>>{},
                                  std::make_index_sequence<std::tuple_size_v<Ins>>{});

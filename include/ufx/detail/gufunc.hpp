@@ -85,7 +85,7 @@ void gufunc_exec_impl(const Tag& tag, const F& f, const gufunc_shape& g, Ins& in
   constexpr int NIn = sizeof...(B);
   constexpr int N = NOut + NIn;
   const memory_space space = tag.space();
-  (stage_input(std::get<B>(ins), space), ...);
+  (stage_on(std::get<B>(ins), space, stream_of(tag)), ...);
   (gufunc_resolve_overlap(std::get<B>(ins), staged, std::index_sequence<A...>{}), ...);
 
   using kernel_t = gufunc_kernel<Sig, F, NOut, array_acc<typename std::tuple_element_t<A, Outs>::element_type>...,
@@ -123,8 +123,7 @@ void gufunc_exec_impl(const Tag& tag, const F& f, const gufunc_shape& g, Ins& in
 
   simplify(L);
   run_gufunc(tag, L, kernel, dense, g.work);
-  (copy_back(std::get<A>(staged), space), ...);
-  synchronize(space); // once per call: device errors surface here, named
+  finish_call(tag, ins, std::get<A>(staged)...);
 }
 
 /// Steps 3 and 4: runs `f` over the loop on `tag`, reading `ins` and writing `outs` (array
@@ -134,6 +133,7 @@ void gufunc_exec(const Tag& tag, const F& f, const gufunc_shape& g, Outs& outs, 
   if (g.loop.size() == 0) return; // zero-size loop dimensions: fn is never called
   const memory_space space = tag.space();
   require_space(space);
+  stream_prepare_io(tag, outs, ins);
   auto staged = std::apply([&](auto&... o) { return std::make_tuple(stage_output(o, space)...); }, outs);
   gufunc_exec_impl<Sig, Tag, F, Outs>(tag, f, g, ins, staged, std::make_index_sequence<std::tuple_size_v<Outs>>{},
                                       std::make_index_sequence<std::tuple_size_v<Ins>>{});

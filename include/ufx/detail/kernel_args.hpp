@@ -158,9 +158,8 @@ template <class V, int R>
 struct view_in_arg {
   array_operand<const V, R> op;
   const memory_space& space() const { return op.space; }
-  void place(const memory_space& s) {
-    if (op.space != s && op.view.size() > 0) stage(op, s);
-  }
+  /// `stream`: the call's stream, or null (place.hpp's copy_in).
+  void place(const memory_space& s, void* stream) { stage_on(op, s, stream); }
   ndview<const V, R> value() const { return op.view; }
   void finish(const memory_space&) const {}
 };
@@ -173,12 +172,11 @@ struct view_out_arg {
   ndview<V, R> view;
   std::shared_ptr<buffer<V>> temp;
   const memory_space& space() const { return op.space; }
-  void place(const memory_space& s) {
+  void place(const memory_space& s, void* stream) {
     view = op.view;
     if (op.space == s || op.view.size() == 0) return;
-    temp = std::make_shared<buffer<V>>(s, op.view.size());
+    temp = copy_in(s, op.space, ndview<const V, R>(op.view), stream);
     view = ndview<V, R>(temp->data(), op.view.shape());
-    transfer(s, view, op.space, ndview<const V, R>(op.view));
   }
   ndview<V, R> value() const { return view; }
   void finish(const memory_space& s) const {
@@ -192,7 +190,7 @@ struct value_arg {
   P v;
   int position;
   const memory_space& space() const { return memory_space::host; }
-  void place(const memory_space& s) {
+  void place(const memory_space& s, void*) {
     if constexpr (std::is_pointer_v<P>) {
       if (v == nullptr) return;
       const memory_space where = space_of(static_cast<const void*>(v), 1);

@@ -87,6 +87,12 @@ void launch_body(const host_t& t, const launch_config& c, const Body& body, cons
 }
 template <class Traits, class Body>
 void launch_body(const sim_t& t, const launch_config& c, const Body& body, const std::string& label) {
+  if (t.has_stream()) { // the stream's worker runs the blocks after its earlier work
+    sim_enqueue(t.stream_handle, [c, body, label, where = to_string(t.space())] {
+      run_on_host<Traits>(c, body, label, where, host_threads());
+    });
+    return;
+  }
   run_on_host<Traits>(c, body, label, to_string(t.space()), host_threads());
 }
 
@@ -103,9 +109,10 @@ template <class Traits, class Body>
 void launch_body(const cuda_t& t, const launch_config& c, const Body& body, const std::string& label) {
 #if UFX_CUDA_TU
   const cuda_scope scope(t);
-  kernel_entry<<<::dim3(c.grid.x, c.grid.y, c.grid.z), ::dim3(c.block.x, c.block.y, c.block.z), c.shared_bytes>>>(
-      body, c.shared_bytes);
+  kernel_entry<<<::dim3(c.grid.x, c.grid.y, c.grid.z), ::dim3(c.block.x, c.block.y, c.block.z), c.shared_bytes,
+                 static_cast<cudaStream_t>(t.stream_handle)>>>(body, c.shared_bytes);
   cuda_check(cudaGetLastError(), label.c_str());
+  if (t.has_stream()) return; // failures surface at the stream's synchronize
   try {
     synchronize(scope.space());
   } catch (const device_error& e) {

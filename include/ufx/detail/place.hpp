@@ -6,8 +6,11 @@
 #include <memory>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "ufx/detail/adapt.hpp"
+#include "ufx/detail/fail.hpp"
+#include "ufx/detail/runtime.hpp"
 #include "ufx/detail/loop.hpp"
 #include "ufx/detail/map_kernel.hpp"
 #include "ufx/detail/transfer.hpp"
@@ -109,6 +112,158 @@ void copy_back(const S& so, const memory_space& space) {
   using V = std::remove_cvref_t<decltype(*so.view.data())>;
   constexpr int R = std::remove_cvref_t<decltype(so.view)>::rank;
   transfer(so.final_dst.space, so.final_dst.view, space, ndview<const V, R>(so.view));
+}
+
+// ---- calls on a stream (stream.hpp): what waits, what is queued, what is kept alive
+
+/// True when `tag` is a device target on a stream.
+template <class Tag>
+bool streamed(const Tag& tag) {
+  if constexpr (Tag::is_device) return tag.has_stream();
+  else return false;
+}
+
+/// Waits for the stream's queued work (nothing without a stream).
+template <class Tag>
+void stream_wait(const Tag& tag) {
+  if constexpr (Tag::is_device)
+    if (tag.has_stream()) tag.space().runtime->stream_synchronize(tag.ordinal(), tag.stream_handle);
+}
+
+/// The same target without its stream: the call runs to completion, after the stream's queued work
+/// (reductions and scans on a stream, for now).
+template <class Tag>
+Tag after_stream(const Tag& tag) {
+  Tag t = tag;
+  if constexpr (Tag::is_device)
+    if (tag.has_stream()) {
+      stream_wait(tag);
+      t.stream_handle = nullptr;
+    }
+  return t;
+}
+
+/// On a stream: an operand on another device is an error (ufx does not copy between devices behind
+/// a stream's back).
+template <class Tag, class Op>
+void stream_check_device(const Tag& tag, const Op& op) {
+  if constexpr (requires { op.space; op.view; }) {
+    const memory_space space = tag.space();
+    if (op.view.size() > 0 && op.space != space && op.space.is_device())
+      throw device_error(message("a call on a stream of " + to_string(space) + " cannot use arrays of " +
+                                 to_string(op.space) + "; copy them to the stream's device first"));
+  }
+}
+
+/// True when copying input `op` in at the call needs the stream's queued work done first: host
+/// memory that is not dense and pinned is read at the call, as CUDA does with pageable memory
+/// (a dense pinned input is copied by the stream instead: stage_on).
+template <class Op>
+bool waits_to_copy_in(const Op& op) {
+  if constexpr (requires { op.space; op.view; }) {
+    if (op.view.size() == 0 || !op.space.is_host()) return false;
+    const std::size_t bytes = static_cast<std::size_t>(op.view.size()) * sizeof(*op.view.data());
+    return !(op.view.is_contiguous() && is_pinned(op.view.data(), bytes));
+  } else {
+    return false;
+  }
+}
+
+/// The stream of a device target (null without one, and for the CPU targets).
+template <class Tag>
+void* stream_of(const Tag& tag) {
+  if constexpr (Tag::is_device) return tag.stream_handle;
+  else return nullptr;
+}
+
+/// Copies host data into a new buffer in `space`, at once, or on `stream` (null: none) when the
+/// data is dense and pinned. Returns the buffer.
+template <class V, int R>
+std::shared_ptr<buffer<V>> copy_in(const memory_space& space, const memory_space& from, const ndview<const V, R>& v, void* stream) {
+  auto buf = std::make_shared<buffer<V>>(space, v.size());
+  const std::size_t bytes = static_cast<std::size_t>(v.size()) * sizeof(V);
+  if (stream && from.is_host() && v.is_contiguous() && is_pinned(v.data(), bytes))
+    space.runtime->copy_async(space, buf->data(), from, v.data(), bytes, stream);
+  else
+    transfer(space, ndview<V, R>(buf->data(), v.shape()), from, v);
+  return buf;
+}
+
+/// Stages input `op` into `space` (see copy_in).
+template <class Op>
+void stage_on(Op& op, const memory_space& space, void* stream) {
+  if constexpr (!is_scalar_operand<Op>::value) {
+    if (op.space == space || op.view.size() == 0) return;
+    using V = typename Op::value_type;
+    auto buf = copy_in(space, op.space, op.view, stream);
+    op.view = ndview<const V, Op::rank>(buf->data(), op.view.shape());
+    op.space = space;
+    op.keep = std::move(buf);
+  }
+}
+
+/// Before placement on a stream: operands of another device are an error; the call waits for the
+/// stream when an input is copied in at the call (waits_to_copy_in), or read from a copy because
+/// it overlaps an output without being it.
+template <class Tag, class Outs, class Ins>
+void stream_prepare_io(const Tag& tag, const Outs& outs, const Ins& ins) {
+  if (!streamed(tag)) return;
+  bool wait = false;
+  std::apply([&](const auto&... o) { (stream_check_device(tag, o), ...); }, outs);
+  std::apply([&](const auto&... i) { ((stream_check_device(tag, i), wait = wait || waits_to_copy_in(i)), ...); }, ins);
+  std::apply([&](const auto&... o) {
+    std::apply([&](const auto&... i) {
+      auto one = [&](const auto& out, const auto& in) {
+        if constexpr (requires { in.view; })
+          if (overlaps(out.view, in.view) && static_cast<const void*>(out.view.data()) != static_cast<const void*>(in.view.data()))
+            wait = true;
+      };
+      ([&](const auto& out) { (one(out, i), ...); }(o), ...);
+    }, ins);
+  }, outs);
+  if (wait) stream_wait(tag);
+}
+
+template <class Op>
+void keep_operand(const Op& op, std::vector<std::shared_ptr<void>>& keep) {
+  if constexpr (requires { op.keep; })
+    if (op.keep) keep.push_back(op.keep);
+}
+
+/// Copies a staged output back on a stream: queued when the destination is pinned host memory and
+/// dense (the temporary is kept until the copy has run), else after waiting for the stream.
+template <class Tag, class S>
+void copy_back_queued(const Tag& tag, const S& so, std::vector<std::shared_ptr<void>>& keep) {
+  if (!so.temp) return;
+  const memory_space space = tag.space();
+  const auto& dst = so.final_dst.view;
+  const std::size_t bytes = static_cast<std::size_t>(dst.size()) * sizeof(*dst.data());
+  if (so.final_dst.space.is_host() && dst.is_contiguous() && so.view.is_contiguous() && is_pinned(dst.data(), bytes)) {
+    space.runtime->copy_async(so.final_dst.space, dst.data(), space, so.view.data(), bytes, tag.stream_handle);
+    keep.push_back(so.temp);
+    return;
+  }
+  stream_wait(tag);
+  copy_back(so, space);
+}
+
+/// The end of a call on `tag`: outputs copied back and the call's temporaries released. Without a
+/// stream the call waits for its work (device errors surface here, named). On a stream nothing
+/// waits unless a host destination is not pinned; temporaries the queued work still reads are
+/// kept until the stream has run it (on ufx::cuda freeing device memory waits for the device).
+template <class Tag, class Ins, class... S>
+void finish_call(const Tag& tag, const Ins& ins, const S&... so) {
+  const memory_space space = tag.space();
+  if (streamed(tag)) {
+    std::vector<std::shared_ptr<void>> keep;
+    (copy_back_queued(tag, so, keep), ...);
+    std::apply([&](const auto&... op) { (keep_operand(op, keep), ...); }, ins);
+    if constexpr (std::is_same_v<Tag, sim_t>)
+      if (!keep.empty()) sim_enqueue(tag.stream_handle, [k = std::move(keep)] {});
+    return;
+  }
+  (copy_back(so, space), ...);
+  synchronize(space); // once per call: device errors surface here, named
 }
 
 UFX_TU_NAMESPACE_END

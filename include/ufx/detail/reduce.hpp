@@ -102,8 +102,9 @@ void copy_if_overlapping(Op& op, const ndview<T, R>& out) {
 
 /// Steps 3 and 4 on one target: stage, plan, run, copy back.
 template <class Acc, class Tag, class Spec, class Fin, class Res, class OutOp, class... Ins>
-void reduce_on_target(const Tag& tag, const Spec& spec, const Fin& fin, const Res& empty, const OutOp& o, const dims& loop,
+void reduce_on_target(const Tag& given, const Spec& spec, const Fin& fin, const Res& empty, const OutOp& o, const dims& loop,
                       unsigned mask, Ins... ins) {
+  const Tag tag = after_stream(given); // on a stream: after its queued work, to completion (for now)
   const memory_space space = tag.space();
   require_space(space);
   constexpr bool indexed = Spec::indexing != index_mode::none;

@@ -26,7 +26,8 @@ namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
 template <class Acc, class Tag, class Op, class OutOp, class InOp>
-void scan_on_target(const Tag& tag, const Op& op, const OutOp& o, InOp in, int axis) {
+void scan_on_target(const Tag& given, const Op& op, const OutOp& o, InOp in, int axis) {
+  const Tag tag = after_stream(given); // on a stream: after its queued work, to completion (for now)
   const memory_space space = tag.space();
   require_space(space);
   if (in.view.size() == 0) return;

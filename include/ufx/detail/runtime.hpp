@@ -5,6 +5,7 @@
 // its runtime, so nothing here switches on a kind of memory.
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -38,7 +39,49 @@ public:
   virtual void synchronize(int device) const = 0;
   /// The device whose memory holds [p, p + bytes), or -1 when it is not this runtime's memory.
   virtual int device_of(const void* p, std::size_t bytes) const noexcept = 0;
+
+  // ---- streams and events (handles are opaque: cudaStream_t / cudaEvent_t, or the sim's queues)
+
+  /// A new stream on `device`: work queued on it runs in order, after the work queued before.
+  virtual void* create_stream(int device) const = 0;
+  /// Waits for the stream's work, then frees it.
+  virtual void destroy_stream(int device, void* s) const noexcept = 0;
+  /// Waits for the stream's work; throws device_error with the first failure of that work.
+  virtual void stream_synchronize(int device, void* s) const = 0;
+  /// Copies on stream `s` after its queued work; each side is this runtime's memory or pinned host
+  /// memory, which must stay valid until the copy has run.
+  virtual void copy_async(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src,
+                          std::size_t bytes, void* s) const = 0;
+  virtual void* create_event(int device) const = 0;
+  virtual void destroy_event(void* e) const noexcept = 0;
+  /// Marks the point in stream `s` the event completes at.
+  virtual void record_event(void* e, void* s) const = 0;
+  /// Stream `s` waits, before its later work, for the event's last recorded point.
+  virtual void wait_event(void* s, void* e) const = 0;
+  virtual void event_synchronize(void* e) const = 0;
+  virtual bool event_done(void* e) const = 0;
+  /// Milliseconds between two completed events.
+  virtual float event_elapsed_ms(void* start, void* end) const = 0;
+
+  // ---- page-locked host memory (ufx::cuda's cudaHostAlloc / cudaHostRegister; nothing elsewhere)
+  virtual void* host_allocate_pinned(std::size_t) const { return nullptr; }
+  virtual void host_free_pinned(void*) const noexcept {}
+  virtual void host_register(const void*, std::size_t) const {}
+  virtual void host_unregister(const void*) const noexcept {}
 };
+
+/// Queues `task` on a sim stream: the stream's worker runs it after the work queued before. An
+/// exception from it is the stream's error (reported by the next synchronize; later work is
+/// skipped until then).
+void sim_enqueue(void* stream, std::function<void()> task);
+
+/// Page-locked ("pinned") host memory: allocated here or registered, and remembered, so an
+/// asynchronous copy to or from it can be queued instead of waiting (src/runtime.cpp).
+void* pinned_allocate(std::size_t bytes);
+void pinned_deallocate(void* p) noexcept;
+void pin_range(const void* p, std::size_t bytes);
+void unpin_range(const void* p) noexcept;
+bool is_pinned(const void* p, std::size_t bytes) noexcept;
 
 /// Every device runtime, to classify a pointer: the one list a new device kind joins.
 inline const device_runtime* const* all_runtimes(int& n) {

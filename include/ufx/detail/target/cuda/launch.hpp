@@ -45,7 +45,8 @@ void launch(const cuda_t& t, const launch_config& c, const Body& body, const cha
 #if UFX_CUDA_TU
   const cuda_scope scope(t);
   check_launch(c, cuda_device_info(scope.space().device), label);
-  launch_kernel<<<::dim3(c.grid.x, c.grid.y, c.grid.z), ::dim3(c.block.x, c.block.y, c.block.z), c.shared_bytes>>>(body);
+  launch_kernel<<<::dim3(c.grid.x, c.grid.y, c.grid.z), ::dim3(c.block.x, c.block.y, c.block.z), c.shared_bytes,
+                  static_cast<cudaStream_t>(t.stream_handle)>>>(body);
   cuda_check(cudaGetLastError(), label);
 #else
   (void)c, (void)body, (void)label;

@@ -1,8 +1,9 @@
 #pragma once
 // ufx::sim's launch: the configuration is checked against the virtual device, then every block
-// runs, and within it every thread, in order (threads of a block in sequence: the raw-kernels
-// issue makes them fibers so a barrier is real). Before any body runs, the caller has checked that
-// every operand lies in the device's memory.
+// runs, and within it every thread, in order (ufx's own bodies never wait at a barrier; the raw
+// kernels of ufx::kernel, which do, run on the block runner of detail/blocks.hpp).
+// On a stream the grid runs on the stream's worker, after its earlier work. Before any body runs,
+// the caller has checked that every operand lies in the device's memory.
 #include "ufx/detail/device/thread.hpp"
 #include "ufx/detail/runtime.hpp"
 #include "ufx/targets.hpp"
@@ -14,9 +15,7 @@ namespace ufx::detail {
 inline device_info sim_device_info(const sim_t& t) { return sim_t::runtime().info(t.ordinal()); }
 
 template <class Body>
-void launch(const sim_t& t, const launch_config& c, const Body& body, const char* label) {
-  require_space(t.space());
-  check_launch(c, sim_device_info(t), label);
+void run_grid(const launch_config& c, const Body& body) {
   thread_pos p{};
   p.block_dim = c.block;
   p.grid_dim = c.grid;
@@ -31,6 +30,14 @@ void launch(const sim_t& t, const launch_config& c, const Body& body, const char
               body(p);
             }
       }
+}
+
+template <class Body>
+void launch(const sim_t& t, const launch_config& c, const Body& body, const char* label) {
+  require_space(t.space());
+  check_launch(c, sim_device_info(t), label);
+  if (t.has_stream()) sim_enqueue(t.stream_handle, [c, body] { run_grid(c, body); }); // after the stream's earlier work
+  else run_grid(c, body);
 }
 
 } // namespace ufx::detail

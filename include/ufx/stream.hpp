@@ -1,0 +1,176 @@
+#pragma once
+/// \file stream.hpp
+/// Streams, events and pinned host memory (docs/streams.md).
+///
+///   ufx::stream s(ufx::sim);                   // or ufx::stream s(ufx::cuda.device(1))
+///   add(ufx::sim.on(s), dx, dy, ufx::out(dz)); // queued on s; returns at once
+///   ufx::event start, stop;
+///   start.record(s); ... stop.record(s);
+///   s.synchronize();                           // waits; device errors surface here
+///   float ms = ufx::elapsed_ms(start, stop);
+///
+/// A call on a stream returns once its work is queued. What it reads and writes must stay valid
+/// until the stream has run it: device arrays, `ufx::out(...)` destinations, and host memory that
+/// is pinned (`ufx::pinned_vector<T>`, `ufx::pin(container)`). A call that reads or writes host
+/// memory that is not pinned waits for the stream at that copy, as CUDA does with pageable memory
+/// (numba#5130's silent synchronisation, made a rule you can read).
+///
+/// On ufx::sim a stream is a worker thread that runs its work in order, so a missing synchronize
+/// shows up in tests as a wrong result, as it would on a GPU.
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ufx/detail/runtime.hpp"
+#include "ufx/errors.hpp"
+#include "ufx/targets.hpp"
+
+namespace ufx {
+
+/// A queue of device work on one device (CUDA's cudaStream_t; on ufx::sim a worker thread).
+class stream {
+public:
+  /// A new stream on the target's device (its bound device, else the thread's current one).
+  explicit stream(const sim_t& t) : stream(t.space()) {}
+  explicit stream(const cuda_t& t) : stream(t.space()) {}
+  ~stream() {
+    if (handle_) space_.runtime->destroy_stream(space_.device, handle_);
+  }
+  stream(stream&& o) noexcept : space_(o.space_), handle_(std::exchange(o.handle_, nullptr)) {}
+  stream& operator=(stream&& o) noexcept {
+    std::swap(space_, o.space_);
+    std::swap(handle_, o.handle_);
+    return *this;
+  }
+  stream(const stream&) = delete;
+  stream& operator=(const stream&) = delete;
+
+  /// Waits for the work queued so far; throws ufx::device_error with the first failure of that work.
+  void synchronize() const { space_.runtime->stream_synchronize(space_.device, handle_); }
+  /// The device the stream runs on.
+  const memory_space& space() const noexcept { return space_; }
+  /// cudaStream_t on ufx::cuda (cast it); the sim's queue on ufx::sim.
+  void* native_handle() const noexcept { return handle_; }
+
+private:
+  explicit stream(const memory_space& s) : space_(s) {
+    detail::require_space(s);
+    handle_ = s.runtime->create_stream(s.device);
+  }
+  memory_space space_;
+  void* handle_ = nullptr;
+};
+
+/// A point in a stream's work: `record(s)` marks it, `s2.wait(e)` makes another stream wait for it,
+/// `elapsed_ms(a, b)` times the work between two (the timing Numba users do with cuda.event).
+class event {
+public:
+  event() = default;
+  ~event() { reset(); }
+  event(event&& o) noexcept : space_(o.space_), handle_(std::exchange(o.handle_, nullptr)) {}
+  event& operator=(event&& o) noexcept {
+    std::swap(space_, o.space_);
+    std::swap(handle_, o.handle_);
+    return *this;
+  }
+  event(const event&) = delete;
+  event& operator=(const event&) = delete;
+
+  /// Marks the current end of stream `s`'s work: the event completes when `s` gets there.
+  void record(const stream& s) {
+    if (handle_ && space_.runtime != s.space().runtime) reset();
+    if (!handle_) {
+      space_ = s.space();
+      handle_ = space_.runtime->create_event(space_.device);
+    }
+    space_.runtime->record_event(handle_, s.native_handle());
+  }
+  /// Waits until the event has completed (nothing to wait for when never recorded).
+  void synchronize() const {
+    if (handle_) space_.runtime->event_synchronize(handle_);
+  }
+  /// True when the event has completed (or was never recorded).
+  bool done() const { return !handle_ || space_.runtime->event_done(handle_); }
+
+  /// Stream `s` waits for this event before its later work (CUDA's cudaStreamWaitEvent).
+  void wait_on(const stream& s) const {
+    if (!handle_) return;
+    if (s.space().runtime != space_.runtime)
+      throw device_error("ufx::event: a stream of " + to_string(s.space()) + " cannot wait for an event of " + to_string(space_));
+    space_.runtime->wait_event(s.native_handle(), handle_);
+  }
+
+  friend float elapsed_ms(const event& start, const event& end) {
+    if (!start.handle_ || !end.handle_ || start.space_.runtime != end.space_.runtime)
+      throw device_error("ufx::elapsed_ms: both events must have been recorded, on streams of one runtime");
+    return start.space_.runtime->event_elapsed_ms(start.handle_, end.handle_);
+  }
+
+private:
+  void reset() noexcept {
+    if (handle_) space_.runtime->destroy_event(handle_);
+    handle_ = nullptr;
+  }
+  memory_space space_;
+  void* handle_ = nullptr;
+};
+
+/// Milliseconds of stream work between two recorded events (both must have completed).
+float elapsed_ms(const event& start, const event& end);
+
+/// An allocator of page-locked host memory (cudaHostAlloc where a GPU answers): copies between it
+/// and a device can run asynchronously on a stream.
+template <class T>
+struct pinned_allocator {
+  using value_type = T;
+  pinned_allocator() = default;
+  template <class U>
+  pinned_allocator(const pinned_allocator<U>&) noexcept {}
+  T* allocate(std::size_t n) { return static_cast<T*>(detail::pinned_allocate(n * sizeof(T))); }
+  void deallocate(T* p, std::size_t) noexcept { detail::pinned_deallocate(p); }
+  template <class U>
+  friend bool operator==(const pinned_allocator&, const pinned_allocator<U>&) noexcept {
+    return true;
+  }
+};
+
+/// A std::vector in pinned host memory.
+template <class T>
+using pinned_vector = std::vector<T, pinned_allocator<T>>;
+
+/// Pins a container's memory while it lives (cudaHostRegister); ufx then copies to and from it
+/// asynchronously on streams. The container must not reallocate meanwhile.
+class pinned_region {
+public:
+  pinned_region(const void* p, std::size_t bytes) : p_(p) { detail::pin_range(p, bytes); }
+  ~pinned_region() { detail::unpin_range(p_); }
+  pinned_region(const pinned_region&) = delete;
+  pinned_region& operator=(const pinned_region&) = delete;
+
+private:
+  const void* p_;
+};
+
+/// `auto pinned = ufx::pin(v);` pins `v`'s elements until `pinned` goes out of scope.
+template <class C>
+[[nodiscard]] pinned_region pin(const C& c) {
+  return pinned_region(static_cast<const void*>(std::data(c)), std::size(c) * sizeof(*std::data(c)));
+}
+
+template <class Self>
+Self detail::device_target<Self>::on(const stream& s) const {
+  if (s.space().runtime != &Self::runtime())
+    throw device_error(std::string(Self::name()) + ".on(s): s is a stream of " + to_string(s.space()));
+  if (bound_device >= 0 && bound_device != s.space().device)
+    throw device_error(std::string(Self::name()) + ".device(" + std::to_string(bound_device) + ").on(s): s is a stream of " +
+                       to_string(s.space()));
+  Self t = static_cast<const Self&>(*this);
+  t.bound_device = s.space().device;
+  t.stream_handle = s.native_handle();
+  return t;
+}
+
+} // namespace ufx

@@ -1,0 +1,231 @@
+// Streams, events and pinned memory on ufx::sim: a call on a stream returns once queued, its
+// work runs in order on the stream's worker, and a read without synchronize sees the old data.
+// The tests hold a stream with a gate (a task that waits for the test) so each outcome is certain.
+#include "common.hpp"
+
+#include <chrono>
+#include <future>
+#include <thread>
+#include <vector>
+
+using ufx_test::error_message;
+
+namespace {
+
+/// Holds stream `s` until open() (a task on the stream's worker that waits).
+class gate {
+public:
+  explicit gate(const ufx::stream& s) {
+    auto f = p_.get_future().share();
+    ufx::detail::sim_enqueue(s.native_handle(), [f] { f.wait(); });
+  }
+  ~gate() { open(); }
+  void open() {
+    if (!opened_) p_.set_value();
+    opened_ = true;
+  }
+
+private:
+  std::promise<void> p_;
+  bool opened_ = false;
+};
+
+struct add_f {
+  UFX_HD float operator()(float a, float b) const { return a + b; }
+};
+
+struct scale_body {
+  UFX_HD void operator()(const ufx::thread& t, float k, ufx::ndview<float, 1> a) const {
+    const auto i = t.grid<1>();
+    if (i < a.extent(0)) a(i) *= k;
+  }
+};
+
+} // namespace
+
+TEST_CASE("stream: a call returns once queued; without synchronize a read sees the old data") {
+  ufx::stream s(ufx::sim);
+  auto add = ufx::vectorize(add_f{});
+  auto d = ufx::to_device(std::vector<float>(1000, 1.f), ufx::sim);
+  {
+    gate g(s);
+    add(ufx::sim.on(s), d, d, ufx::out(d)); // queued behind the gate
+    CHECK(d.to_host()(0) == 1.f);           // the deliberately unsynchronised read: old data
+    g.open();
+  }
+  s.synchronize();
+  CHECK(d.to_host()(0) == 2.f);
+  // many calls in order
+  for (int i = 0; i < 10; ++i) add(ufx::sim.on(s), d, d, ufx::out(d));
+  s.synchronize();
+  CHECK(d.to_host()(999) == 2048.f);
+  // a result container on the device is returned at once and filled by the stream
+  gate g(s);
+  auto r = add(ufx::sim.on(s), d, 1.f);
+  static_assert(std::is_same_v<decltype(r), ufx::device_array<float, 1>>);
+  g.open();
+  s.synchronize();
+  CHECK(r.to_host()(0) == 2049.f);
+}
+
+TEST_CASE("stream: pinned host destinations are copied back queued, others make the call wait") {
+  ufx::stream s(ufx::sim);
+  auto add = ufx::vectorize(add_f{});
+  auto d = ufx::to_device(std::vector<float>(256, 3.f), ufx::sim);
+  ufx::pinned_vector<float> pinned(256, 0.f);
+  {
+    gate g(s);
+    add(ufx::sim.on(s), d, 1.f, ufx::out(pinned));
+    CHECK(pinned[0] == 0.f); // not yet: the copy is queued
+    g.open();
+    s.synchronize();
+    CHECK(pinned[255] == 4.f);
+  }
+  std::vector<float> pageable(256, 0.f);
+  {
+    gate g(s);
+    std::thread opener([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      g.open();
+    });
+    add(ufx::sim.on(s), d, 2.f, ufx::out(pageable)); // waits for the stream, then copies
+    CHECK(pageable[0] == 5.f);
+    opener.join();
+  }
+  std::vector<float> registered(256, 0.f);
+  {
+    auto pin = ufx::pin(registered); // pinned while `pin` lives
+    gate g(s);
+    add(ufx::sim.on(s), d, 3.f, ufx::out(registered));
+    CHECK(registered[0] == 0.f);
+    g.open();
+    s.synchronize();
+    CHECK(registered[0] == 6.f);
+  }
+}
+
+TEST_CASE("stream: host inputs make the call wait for the stream before they are copied in") {
+  ufx::stream s(ufx::sim);
+  auto add = ufx::vectorize(add_f{});
+  auto d = ufx::to_device(std::vector<float>(64, 0.f), ufx::sim);
+  std::vector<float> x(64, 7.f);
+  gate g(s);
+  std::thread opener([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    g.open();
+  });
+  add(ufx::sim.on(s), x, 1.f, ufx::out(d)); // a host input: waits, then stages
+  opener.join();
+  s.synchronize();
+  CHECK(d.to_host()(63) == 8.f);
+}
+
+TEST_CASE("stream: events order two streams and time the work between them") {
+  ufx::stream a(ufx::sim), b(ufx::sim);
+  auto add = ufx::vectorize(add_f{});
+  auto d = ufx::to_device(std::vector<float>(100, 1.f), ufx::sim);
+  ufx::event written, start, stop;
+  gate g(a);
+  add(ufx::sim.on(a), d, 10.f, ufx::out(d));
+  written.record(a);
+  written.wait_on(b);                        // b's later work waits for a's add
+  add(ufx::sim.on(b), d, d, ufx::out(d));    // (1 + 10) * 2
+  CHECK_FALSE(written.done());
+  g.open();
+  b.synchronize();
+  CHECK(written.done());
+  CHECK(d.to_host()(0) == 22.f);
+
+  start.record(a);
+  ufx::detail::sim_enqueue(a.native_handle(), [] { std::this_thread::sleep_for(std::chrono::milliseconds(20)); });
+  stop.record(a);
+  stop.synchronize();
+  CHECK(ufx::elapsed_ms(start, stop) >= 19.f);
+  ufx::event never;
+  CHECK_THROWS_AS(ufx::elapsed_ms(never, stop), ufx::device_error);
+}
+
+TEST_CASE("stream: kernels and gufuncs on a stream") {
+  ufx::stream s(ufx::sim);
+  auto scale = ufx::kernel(scale_body{}, "scale");
+  auto d = ufx::to_device(std::vector<float>(300, 2.f), ufx::sim);
+  {
+    gate g(s);
+    scale.forall(300)(ufx::sim.on(s), 3.f, d);
+    CHECK(d.to_host()(0) == 2.f);
+    g.open();
+  }
+  s.synchronize();
+  CHECK(d.to_host()(299) == 6.f);
+  ufx::pinned_vector<float> h(300, 1.f);
+  {
+    gate g(s);
+    scale.forall(300)(ufx::sim.on(s), 5.f, h); // staged in at the call, copied back queued
+    CHECK(h[0] == 1.f);
+    g.open();
+    s.synchronize();
+    CHECK(h[0] == 5.f);
+  }
+  auto dot = ufx::guvectorize<"(n),(n)->()">([] UFX_HD(ufx::ndview<const float, 1> a, ufx::ndview<const float, 1> b, float& out) {
+    float acc = 0;
+    for (ufx::index_t i = 0; i < a.extent(0); ++i) acc += a(i) * b(i);
+    out = acc;
+  });
+  ufx::device_array<float, 2> m({4, 3}, ufx::sim.space());
+  ufx::device_array<float, 1> r({4}, ufx::sim.space());
+  auto fill = ufx::vectorize([] UFX_HD(float) { return 2.f; });
+  fill(ufx::sim.on(s), m, ufx::out(m));
+  dot(ufx::sim.on(s), m, m, ufx::out(r));
+  s.synchronize();
+  CHECK(r.to_host()(3) == 12.f);
+}
+
+TEST_CASE("stream: reductions on a stream run after its queued work") {
+  ufx::stream s(ufx::sim);
+  auto add = ufx::vectorize(add_f{});
+  auto sum = ufx::reducer(add_f{}, 0.f);
+  auto d = ufx::to_device(std::vector<float>(1000, 1.f), ufx::sim);
+  gate g(s);
+  add(ufx::sim.on(s), d, d, ufx::out(d));
+  std::thread opener([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    g.open();
+  });
+  CHECK(sum(ufx::sim.on(s), d) == 2000.f); // waits for the add
+  opener.join();
+}
+
+TEST_CASE("stream: errors") {
+  ufx::configure_sim(ufx::sim_config{2, std::size_t{32} << 20});
+  {
+    ufx::stream s0(ufx::sim.device(0)), s1(ufx::sim.device(1));
+    CHECK(s1.space().device == 1);
+    auto add = ufx::vectorize(add_f{});
+    auto on1 = ufx::to_device(std::vector<float>(8, 1.f), ufx::sim.device(1));
+    std::string msg = error_message([&] { add(ufx::sim.on(s0), on1, 1.f); });
+    CHECK(msg.find("a call on a stream of ufx::sim device 0 cannot use arrays of ufx::sim device 1") != std::string::npos);
+    msg = error_message([&] { (void)ufx::sim.device(1).on(s0); });
+    CHECK(msg == "ufx::sim.device(1).on(s): s is a stream of ufx::sim device 0");
+    msg = error_message([&] { (void)ufx::cuda.on(s0); });
+    CHECK(msg == "ufx::cuda.on(s): s is a stream of ufx::sim device 0");
+
+    // a failure in queued work surfaces at synchronize, later work is skipped, the stream recovers
+    auto racy = ufx::kernel(
+        [] UFX_HD(const ufx::thread& t, ufx::shared<int[4]> sh, ufx::ndview<int, 1> out) {
+          sh[0] = static_cast<int>(t.thread_idx().x) + 1;
+          out(0) = sh[0];
+        },
+        "racy");
+    auto d = ufx::to_device(std::vector<int>(1, 0), ufx::sim.device(0));
+    auto f = ufx::to_device(std::vector<float>(4, 1.f), ufx::sim.device(0));
+    racy[{1, 4}](ufx::sim.on(s0), d); // returns: the race is found when the stream runs it
+    add(ufx::sim.on(s0), f, f, ufx::out(f)); // skipped
+    msg = error_message([&] { s0.synchronize(); });
+    CHECK(msg.find("kernel 'racy' on ufx::sim device 0, block (0, 0, 0), thread (1, 0, 0): shared-memory race") != std::string::npos);
+    CHECK(f.to_host()(0) == 1.f);
+    add(ufx::sim.on(s0), f, f, ufx::out(f));
+    s0.synchronize();
+    CHECK(f.to_host()(0) == 2.f);
+  }
+  ufx::configure_sim(ufx::sim_config{});
+}
