@@ -165,7 +165,7 @@ private:
       const auto& dst = p.op.view;
       const std::size_t bytes = static_cast<std::size_t>(dst.size()) * sizeof(*dst.data());
       if (p.op.space.is_host() && dst.is_contiguous() && detail::is_pinned(dst.data(), bytes)) {
-        tag.space().runtime->copy_async(p.op.space, dst.data(), tag.space(), p.view.data(), bytes, tag.stream_handle);
+        tag.space().runtime->copy_async(p.op.space, dst.data(), tag.space(), p.view.data(), bytes, detail::stream_of(tag));
         keep.push_back(p.temp);
       } else {
         detail::stream_wait(tag);

@@ -239,7 +239,7 @@ void copy_back_queued(const Tag& tag, const S& so, std::vector<std::shared_ptr<v
   const auto& dst = so.final_dst.view;
   const std::size_t bytes = static_cast<std::size_t>(dst.size()) * sizeof(*dst.data());
   if (so.final_dst.space.is_host() && dst.is_contiguous() && so.view.is_contiguous() && is_pinned(dst.data(), bytes)) {
-    space.runtime->copy_async(so.final_dst.space, dst.data(), space, so.view.data(), bytes, tag.stream_handle);
+    space.runtime->copy_async(so.final_dst.space, dst.data(), space, so.view.data(), bytes, stream_of(tag));
     keep.push_back(so.temp);
     return;
   }
