@@ -229,3 +229,42 @@ TEST_CASE("stream: errors") {
   }
   ufx::configure_sim(ufx::sim_config{});
 }
+
+// ---- data larger than the device: elementwise calls in chunks of rows
+
+TEST_CASE("chunked: host arrays larger than the sim device run in chunks and equal the in-memory call") {
+  const ufx::sim_config saved = ufx::sim_configuration();
+  ufx::configure_sim(ufx::sim_config{1, std::size_t{1} << 20}); // a 1 MiB device
+  {
+    auto f = ufx::vectorize([] UFX_HD(float a, float b) { return a * b + 1.f; });
+    const std::size_t n = std::size_t{1} << 24; // 64 MiB per array
+    std::vector<float> x(n), y(n);
+    for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<float>(i % 1000) * 0.5f, y[i] = static_cast<float>(i % 7);
+    const auto before = ufx::detail::sim_stats();
+    std::vector<float> z = f(ufx::sim, x, y);
+    const auto after = ufx::detail::sim_stats();
+    CHECK(after.host_to_device - before.host_to_device >= 2 * 64); // two inputs, at least 64 chunks each
+    CHECK(after.live_allocations == before.live_allocations);
+    const std::vector<float> ref = f(ufx::serial, x, y);
+    CHECK(z == ref);
+
+    // an explicit budget, a 2-D loop and an operand that broadcasts along the chunked dimension
+    ufx::ndarray<float, 2> m({3000, 100});
+    for (ufx::index_t i = 0; i < m.size(); ++i) m.data()[i] = static_cast<float>(i % 13);
+    ufx::ndarray<float, 1> row({100});
+    for (int j = 0; j < 100; ++j) row(j) = static_cast<float>(j);
+    const auto b2 = ufx::detail::sim_stats();
+    auto r = f(ufx::chunked(ufx::sim, 64 << 10), m, row);
+    CHECK(ufx::detail::sim_stats().host_to_device - b2.host_to_device > 10);
+    auto r_ref = f(ufx::serial, m, row);
+    bool same = true;
+    for (ufx::index_t i = 0; i < r.size(); ++i) same = same && r.data()[i] == r_ref.data()[i];
+    CHECK(same);
+
+    // a budget too small for one row
+    const std::string msg = error_message([&] { (void)f(ufx::chunked(ufx::sim, 100), m, row); });
+    CHECK(msg == "ufx::vectorize: one chunk of the outermost loop dimension needs 1200 bytes of device memory (800 per "
+                 "row, 400 for operands that broadcast along it), more than the chunk budget of 100 bytes");
+  }
+  ufx::configure_sim(saved);
+}

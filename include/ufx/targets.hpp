@@ -23,6 +23,7 @@
 /// (docs/architecture.md).
 
 #include <compare>
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -100,6 +101,9 @@ struct device_target {
   int bound_device = -1;
   /// The stream calls on this target queue their work on (`on(s)`), or null.
   void* stream_handle = nullptr;
+  /// Device bytes a call staging host data may use before it runs in chunks (`ufx::chunked`);
+  /// 0: the device's free memory.
+  std::size_t chunk_bytes = 0;
 
   /// This target on stream `s` (and its device): a call queues its work on `s` and returns
   /// (stream.hpp; docs/streams.md says what waits).
@@ -130,6 +134,17 @@ struct cuda_t : detail::device_target<cuda_t> {
   static constexpr std::string_view name() { return "ufx::cuda"; }
   static const detail::device_runtime& runtime() noexcept { return detail::cuda_runtime(); }
 };
+
+/// Device target `t` with a budget of `bytes` of device memory for a call's staged host data: an
+/// elementwise call on larger host arrays runs in chunks of its outermost dimension that fit
+/// (without it, the budget is the device's free memory).
+template <class T>
+  requires(T::is_device)
+constexpr T chunked(const T& t, std::size_t bytes) {
+  T c = t;
+  c.chunk_bytes = bytes;
+  return c;
+}
 
 inline constexpr serial_t serial{};
 inline constexpr host_t host{};

@@ -7,6 +7,7 @@
 
 #include "ufx/detail/adapt.hpp"
 #include "ufx/detail/broadcast.hpp"
+#include "ufx/detail/chunk.hpp"
 #include "ufx/detail/loop.hpp"
 #include "ufx/detail/map_kernel.hpp"
 #include "ufx/detail/place.hpp"
@@ -47,10 +48,13 @@ void elementwise(const Tag& tag, const F& f, const dims& loop, Outs& outs, Ins& 
   if (loop.size() == 0) return;
   const memory_space space = tag.space();
   require_space(space);
-  stream_prepare_io(tag, outs, ins);
-  auto staged = std::apply([&](auto&... o) { return std::make_tuple(stage_output(o, space)...); }, outs);
-  elementwise_impl<Tag, F, Outs>(tag, f, loop, ins, staged, std::make_index_sequence<std::tuple_size_v<Outs>>{},
-                                 std::make_index_sequence<std::tuple_size_v<Ins>>{});
+  // host data larger than the device runs in chunks of rows (chunk.hpp)
+  run_chunked(tag, loop, outs, ins, [&](const dims& l, auto& o, auto& i) {
+    stream_prepare_io(tag, o, i);
+    auto staged = std::apply([&](auto&... out) { return std::make_tuple(stage_output(out, space)...); }, o);
+    elementwise_impl<Tag, F, Outs>(tag, f, l, i, staged, std::make_index_sequence<std::tuple_size_v<Outs>>{},
+                                   std::make_index_sequence<std::tuple_size_v<Ins>>{});
+  });
 }
 
 UFX_TU_NAMESPACE_END
