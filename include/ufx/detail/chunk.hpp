@@ -71,24 +71,6 @@ index_t chunk_rows(const Tag& tag, index_t rows, std::size_t per_row, std::size_
   return std::min<index_t>(rows, static_cast<index_t>((budget - fixed) / per_row));
 }
 
-/// True when an input overlaps an output without being it: chunks would read rows an earlier
-/// chunk has written, so such a call is not chunked.
-template <class Outs, class Ins>
-bool partial_overlap(const Outs& outs, const Ins& ins) {
-  bool any = false;
-  std::apply([&](const auto&... o) {
-    std::apply([&](const auto&... i) {
-      auto one = [&](const auto& out, const auto& in) {
-        if constexpr (requires { in.view; })
-          if (overlaps(out.view, in.view) && static_cast<const void*>(out.view.data()) != static_cast<const void*>(in.view.data()))
-            any = true;
-      };
-      ([&](const auto& out) { (one(out, i), ...); }(o), ...);
-    }, ins);
-  }, outs);
-  return any;
-}
-
 /// Calls `run(loop, outs, ins)` once, or once per chunk of rows of loop dimension 0 when the
 /// operands staged to a device target do not fit its memory (or the target's chunk budget).
 template <class Tag, class Outs, class Ins, class Run>

@@ -53,10 +53,11 @@ void run_thread_of(const void* body, const thread& t) {
 /// Runs a kernel body's blocks on the host, `workers` at a time.
 template <class Traits, class Body>
 void run_on_host(const launch_config& c, const Body& body, const std::string& label, std::string where, int workers) {
-  const auto regions = Traits::regions(Traits::static_bytes + (16 - Traits::static_bytes % 16) % 16, c.shared_bytes);
+  constexpr std::size_t static_bytes = (Traits::static_bytes + 15) / 16 * 16; // the dynamic region is 16-aligned
+  const auto regions = Traits::regions(static_bytes, c.shared_bytes);
   block_launch l;
   l.config = c;
-  l.static_bytes = Traits::static_bytes + (16 - Traits::static_bytes % 16) % 16;
+  l.static_bytes = static_bytes;
   l.regions = regions.data();
   l.region_count = Traits::n_shared;
   l.label = label.c_str();

@@ -202,6 +202,25 @@ void stage_on(Op& op, const memory_space& space, void* stream) {
   }
 }
 
+/// True when an input overlaps an output without being it: it is read from a copy made at the
+/// call (so a call on a stream waits first), and a chunked call would read rows an earlier chunk
+/// has written (so such a call is not chunked).
+template <class Outs, class Ins>
+bool partial_overlap(const Outs& outs, const Ins& ins) {
+  bool any = false;
+  std::apply([&](const auto&... o) {
+    std::apply([&](const auto&... i) {
+      auto one = [&](const auto& out, const auto& in) {
+        if constexpr (requires { in.view; })
+          if (overlaps(out.view, in.view) && static_cast<const void*>(out.view.data()) != static_cast<const void*>(in.view.data()))
+            any = true;
+      };
+      ([&](const auto& out) { (one(out, i), ...); }(o), ...);
+    }, ins);
+  }, outs);
+  return any;
+}
+
 /// Before placement on a stream: operands of another device are an error; the call waits for the
 /// stream when an input is copied in at the call (waits_to_copy_in), or read from a copy because
 /// it overlaps an output without being it.
@@ -211,17 +230,7 @@ void stream_prepare_io(const Tag& tag, const Outs& outs, const Ins& ins) {
   bool wait = false;
   std::apply([&](const auto&... o) { (stream_check_device(tag, o), ...); }, outs);
   std::apply([&](const auto&... i) { ((stream_check_device(tag, i), wait = wait || waits_to_copy_in(i)), ...); }, ins);
-  std::apply([&](const auto&... o) {
-    std::apply([&](const auto&... i) {
-      auto one = [&](const auto& out, const auto& in) {
-        if constexpr (requires { in.view; })
-          if (overlaps(out.view, in.view) && static_cast<const void*>(out.view.data()) != static_cast<const void*>(in.view.data()))
-            wait = true;
-      };
-      ([&](const auto& out) { (one(out, i), ...); }(o), ...);
-    }, ins);
-  }, outs);
-  if (wait) stream_wait(tag);
+  if (wait || partial_overlap(outs, ins)) stream_wait(tag);
 }
 
 template <class Op>
