@@ -328,7 +328,13 @@ TEST_CASE_TEMPLATE("kernel: launch configurations the device cannot run are refu
   CHECK(out == std::vector<float>(8, -1.f));
   add.forall(0)(tgt, x, y, out); // no work: launches nothing, not an error
   CHECK(out == std::vector<float>(8, -1.f));
-  CHECK_THROWS_AS(add.forall(-1), ufx::launch_error);
+  CHECK(error_message([&] { (void)add.forall(-1); }) == "kernel 'add': forall(-1): the thread count is negative");
+  CHECK(error_message([&] { (void)add.forall(10, 0); }) == "kernel 'add': forall: the block size is 0");
+}
+
+TEST_CASE("kernel: t.sync() outside a kernel launch is an error, not a hang") {
+  const ufx::thread t;
+  CHECK(error_message([&] { t.sync(); }) == "ufx::thread::sync(): this thread is not running in a kernel launch");
 }
 
 TEST_CASE("kernel: operands on two sim devices need an explicit target") {
