@@ -113,7 +113,8 @@ TEST_CASE("an allocation beyond a device's memory is out of device memory, and l
   const auto before = ufx::detail::sim_stats();
   ufx::device_array<float, 1> a({512 * 1024}, ufx::sim); // 2 MiB
   const std::string msg = error_message([] { ufx::device_array<float, 1> b({768 * 1024}, ufx::sim); });
-  CHECK(msg == "ufx::sim device 0: out of device memory: requested 3.0 MiB (3145728 bytes), 2.0 MiB available of 4.0 MiB");
+  CHECK(msg == "ufx::sim device 0: out of device memory: requested 3.0 MiB (3145728 bytes), 2.0 MiB available of 4.0 MiB"
+               " (a call on host containers runs in chunks that fit with ufx::chunked(target, bytes); see docs/streams.md)");
   CHECK(ufx::detail::sim_stats().live_allocations == before.live_allocations + 1);
   // a call whose result does not fit fails the same way, before anything is written
   auto add = ufx::vectorize(add_f{});

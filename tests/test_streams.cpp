@@ -268,3 +268,108 @@ TEST_CASE("chunked: host arrays larger than the sim device run in chunks and equ
   }
   ufx::configure_sim(saved);
 }
+
+// ---- data larger than the device: reductions and gufuncs in chunks
+
+namespace {
+struct plus_f {
+  UFX_HD float operator()(float a, float b) const { return a + b; }
+};
+struct max_f {
+  UFX_HD float operator()(float a, float b) const { return a < b ? b : a; }
+};
+struct sq_diff {
+  UFX_HD float operator()(float a, float b) const { return (a - b) * (a - b); }
+};
+struct row_norm2 {
+  UFX_HD void operator()(ufx::ndview<const float, 1> x, float& r) const {
+    float s = 0;
+    for (ufx::index_t i = 0; i < x.extent(0); ++i) s += x(i) * x(i);
+    r = s;
+  }
+};
+} // namespace
+
+TEST_CASE("chunked: reductions of host data larger than the sim device") {
+  const ufx::sim_config saved = ufx::sim_configuration();
+  ufx::configure_sim(ufx::sim_config{1, std::size_t{1} << 20}); // a 1 MiB device
+  {
+    auto sum = ufx::reducer(plus_f{}, 0.0f);
+    const std::size_t n = std::size_t{1} << 22; // 16 MiB of float32: 16 times the device
+    std::vector<float> x(n);
+    for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<float>(i % 5); // every partial sum is exact
+    const auto before = ufx::detail::sim_stats();
+    const float s = sum(ufx::sim, x);
+    const auto after = ufx::detail::sim_stats();
+    CHECK(after.host_to_device - before.host_to_device >= 16); // at least 16 chunks
+    CHECK(after.live_allocations == before.live_allocations);
+    double exact = 0;
+    for (std::size_t i = 0; i < n; ++i) exact += static_cast<double>(i % 5);
+    CHECK(static_cast<double>(s) == exact); // below 2^24: every partial sum is exact
+    CHECK(sum(ufx::sim, x, 10.0f) == doctest::Approx(exact + 10).epsilon(1e-7)); // Numba's init, added once
+
+    // rounding: the chunks' partials combine pairwise, so the error stays that of the in-memory sum
+    std::vector<float> r(n);
+    for (std::size_t i = 0; i < n; ++i) r[i] = 1.0f + static_cast<float>((i * 2654435761u) % 1000) * 1e-4f;
+    double rexact = 0;
+    for (float v : r) rexact += v;
+    const float rs = sum(ufx::chunked(ufx::sim, 256 << 10), r);
+    CHECK(std::abs(rs - rexact) / rexact < 1e-6);
+    CHECK(ufx::reduce(ufx::sim, r, max_f{}, 0.0f) == ufx::reduce(ufx::serial, r, max_f{}, 0.0f));
+
+    // a device destination: the result of a chunked reduction stays on the device
+    ufx::device_array<float, 0> d({}, ufx::sim);
+    sum(ufx::sim, x, ufx::out(d));
+    CHECK(d.to_host()() == s);
+
+    // transform_reduce of two host arrays, and argmax with its ties in different chunks
+    std::vector<float> y(n, 1.0f);
+    const float td = ufx::transform_reduce(ufx::sim, x, y, sq_diff{}, plus_f{}, 0.0f);
+    CHECK(td == ufx::transform_reduce(ufx::serial, x, y, sq_diff{}, plus_f{}, 0.0f));
+    std::vector<float> t(n, 0.0f);
+    t[700000] = 3.0f, t[3000000] = 3.0f;
+    CHECK(ufx::argmax(ufx::sim, t) == 700000);
+    CHECK(ufx::argmin(ufx::chunked(ufx::sim, 64 << 10), x) == 0);
+  }
+  {
+    // axis reductions of a (3000, 100) matrix with a 64 KiB budget: axis 0 (the chunked dimension
+    // is reduced: partials per chunk) and axis 1 (kept: each chunk writes its rows)
+    auto sum = ufx::reducer(plus_f{}, 0.0f);
+    ufx::ndarray<float, 2> m({3000, 100});
+    for (ufx::index_t i = 0; i < m.size(); ++i) m.data()[i] = static_cast<float>((i * 7) % 11);
+    const auto t = ufx::chunked(ufx::sim, 64 << 10);
+    const auto b = ufx::detail::sim_stats();
+    auto a0 = sum(t, m, ufx::axis{0});
+    auto a1 = sum(t, m, ufx::axis{1});
+    CHECK(ufx::detail::sim_stats().host_to_device - b.host_to_device > 10);
+    auto r0 = sum(ufx::serial, m, ufx::axis{0});
+    auto r1 = sum(ufx::serial, m, ufx::axis{1});
+    REQUIRE(a0.size() == 100);
+    REQUIRE(a1.size() == 3000);
+    bool same = true;
+    for (ufx::index_t j = 0; j < 100; ++j) same = same && a0(j) == r0(j);
+    for (ufx::index_t i = 0; i < 3000; ++i) same = same && a1(i) == r1(i);
+    CHECK(same);
+    auto k0 = sum(t, m, ufx::axis{0}, ufx::keepdims);
+    CHECK(k0.shape() == std::array<ufx::index_t, 2>{1, 100});
+    CHECK(k0(0, 42) == r0(42));
+    auto am = ufx::argmax(t, m, ufx::axis{0});
+    auto am_ref = ufx::argmax(ufx::serial, m, ufx::axis{0});
+    for (ufx::index_t j = 0; j < 100; ++j) same = same && am(j) == am_ref(j);
+    CHECK(same);
+    CHECK(ufx::argmax(t, m) == ufx::argmax(ufx::serial, m));
+
+    // a gufunc: chunks of whole rows (its core), equal to the serial call
+    auto norm2 = ufx::guvectorize<"(n)->()">(row_norm2{});
+    const auto b3 = ufx::detail::sim_stats();
+    auto g = norm2(t, m);
+    CHECK(ufx::detail::sim_stats().host_to_device - b3.host_to_device > 10);
+    auto g_ref = norm2(ufx::serial, m);
+    REQUIRE(g.size() == 3000);
+    for (ufx::index_t i = 0; i < 3000; ++i) same = same && g(i) == g_ref(i);
+    CHECK(same);
+    const std::string msg = error_message([&] { (void)norm2(ufx::chunked(ufx::sim, 300), m); });
+    CHECK(msg.find("one chunk of the outermost loop dimension needs 404 bytes") != std::string::npos);
+  }
+  ufx::configure_sim(saved);
+}

@@ -49,7 +49,7 @@ void elementwise(const Tag& tag, const F& f, const dims& loop, Outs& outs, Ins& 
   const memory_space space = tag.space();
   require_space(space);
   // host data larger than the device runs in chunks of rows (chunk.hpp)
-  run_chunked(tag, loop, outs, ins, [&](const dims& l, auto& o, auto& i) {
+  run_chunked(tag, loop, outs, ins, elementwise_leads<Outs, Ins>{}, [&](const dims& l, auto& o, auto& i) {
     stream_prepare_io(tag, o, i);
     auto staged = std::apply([&](auto&... out) { return std::make_tuple(stage_output(out, space)...); }, o);
     elementwise_impl<Tag, F, Outs>(tag, f, l, i, staged, std::make_index_sequence<std::tuple_size_v<Outs>>{},

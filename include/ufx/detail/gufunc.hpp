@@ -17,6 +17,7 @@
 #include "ufx/detail/broadcast.hpp"
 #include "ufx/detail/args.hpp"
 #include "ufx/detail/run.hpp"
+#include "ufx/detail/chunk.hpp"
 #include "ufx/detail/elementwise.hpp"
 #include "ufx/detail/place.hpp"
 #include "ufx/detail/gufunc_kernel.hpp"
@@ -126,6 +127,18 @@ void gufunc_exec_impl(const Tag& tag, const F& f, const gufunc_shape& g, Ins& in
   finish_call(tag, ins, std::get<A>(staged)...);
 }
 
+/// The loop dimensions of each operand of a gufunc call (outputs first): its rank less its core rank.
+template <class Sig, class Outs, class Ins>
+struct gufunc_leads;
+template <class Sig, class... O, class... I>
+struct gufunc_leads<Sig, std::tuple<O...>, std::tuple<I...>> {
+  int operator()(int k) const {
+    constexpr int nout = sizeof...(O);
+    constexpr int rank[] = {std::remove_cvref_t<O>::rank..., std::remove_cvref_t<I>::rank..., 0};
+    return rank[k] - (k < nout ? Sig::core_rank(Sig::nin + k) : Sig::core_rank(k - nout));
+  }
+};
+
 /// Steps 3 and 4: runs `f` over the loop on `tag`, reading `ins` and writing `outs` (array
 /// operands in any space). Nothing is written unless every check has passed.
 template <class Sig, class Tag, class F, class Outs, class Ins>
@@ -133,10 +146,15 @@ void gufunc_exec(const Tag& tag, const F& f, const gufunc_shape& g, Outs& outs, 
   if (g.loop.size() == 0) return; // zero-size loop dimensions: fn is never called
   const memory_space space = tag.space();
   require_space(space);
-  stream_prepare_io(tag, outs, ins);
-  auto staged = std::apply([&](auto&... o) { return std::make_tuple(stage_output(o, space)...); }, outs);
-  gufunc_exec_impl<Sig, Tag, F, Outs>(tag, f, g, ins, staged, std::make_index_sequence<std::tuple_size_v<Outs>>{},
-                                      std::make_index_sequence<std::tuple_size_v<Ins>>{});
+  // host data larger than the device runs in chunks of the outermost loop dimension, each core whole
+  run_chunked(tag, g.loop, outs, ins, gufunc_leads<Sig, Outs, Ins>{}, [&](const dims& l, auto& o, auto& i) {
+    gufunc_shape sub = g;
+    sub.loop = l;
+    stream_prepare_io(tag, o, i);
+    auto staged = std::apply([&](auto&... out) { return std::make_tuple(stage_output(out, space)...); }, o);
+    gufunc_exec_impl<Sig, Tag, F, Outs>(tag, f, sub, i, staged, std::make_index_sequence<std::tuple_size_v<Outs>>{},
+                                        std::make_index_sequence<std::tuple_size_v<Ins>>{});
+  });
 }
 
 // ---- step 5: result containers

@@ -6,11 +6,13 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <memory>
 #include <utility>
 
 #include "ufx/detail/adapt.hpp"
 #include "ufx/detail/broadcast.hpp"
 #include "ufx/detail/args.hpp"
+#include "ufx/detail/chunk.hpp"
 #include "ufx/detail/run.hpp"
 #include "ufx/detail/elementwise.hpp"
 #include "ufx/detail/place.hpp"
@@ -100,13 +102,21 @@ void copy_if_overlapping(Op& op, const ndview<T, R>& out) {
   }
 }
 
-/// Steps 3 and 4 on one target: stage, plan, run, copy back.
+template <class Acc, class Tag, class Spec, class Fin, class OutOp, class... Ins>
+bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutOp& o, const dims& loop, unsigned mask,
+                    index_t index_base, const Ins&... ins);
+
+/// Steps 3 and 4 on one target: stage, plan, run, copy back. `index_base` is the flat or axis
+/// index of the loop's first position (argmin / argmax over a chunk); `may_chunk`: host data too
+/// large for a device target runs in chunks (reduce_chunked).
 template <class Acc, class Tag, class Spec, class Fin, class Res, class OutOp, class... Ins>
 void reduce_on_target(const Tag& given, const Spec& spec, const Fin& fin, const Res& empty, const OutOp& o, const dims& loop,
-                      unsigned mask, Ins... ins) {
+                      unsigned mask, index_t index_base, bool may_chunk, Ins... ins) {
   const Tag tag = after_stream(given); // on a stream: after its queued work, to completion (for now)
   const memory_space space = tag.space();
   require_space(space);
+  if constexpr (Tag::is_device)
+    if (may_chunk && reduce_chunked<Acc>(tag, spec, fin, o, loop, mask, index_base, ins...)) return;
   constexpr bool indexed = Spec::indexing != index_mode::none;
   constexpr int N = 1 + static_cast<int>(sizeof...(Ins)) + (indexed ? 1 : 0);
   if (reduced_shape(loop, mask, true).size() == 0) return; // no outputs
@@ -137,9 +147,98 @@ void reduce_on_target(const Tag& given, const Spec& spec, const Fin& fin, const 
     }
     reduce_on(tag, plan, kern, staged.view.data(), fin, empty);
   };
-  if constexpr (indexed) run(make_acc(ins)..., index_acc{0});
+  if constexpr (indexed) run(make_acc(ins)..., index_acc{index_base});
   else run(make_acc(ins)...);
   copy_back(staged, space);
+}
+
+/// Rows [b, e) of dimension 0 of an output view (a kept dimension: the same in the reduced and the
+/// keepdims shape).
+template <class T, int R>
+operand<T, R> output_rows(const operand<T, R>& o, index_t b, index_t e) {
+  auto shape = o.view.shape();
+  shape[0] = e - b;
+  return operand<T, R>(ndview<T, R>(o.view.data() + b * o.view.stride(0), shape, o.view.strides()), o.space, o.keep);
+}
+
+/// A reduction on a device target whose host operands do not fit its memory (or its chunk budget)
+/// runs in chunks of loop dimension 0. Kept there: each chunk writes its rows of the result.
+/// Reduced there: each chunk reduces to partial accumulators (one set per chunk, on the host),
+/// which are combined pairwise (a balanced tree over the chunks, as the pairwise sum splits its
+/// halves) and finished into the result, so the error grows with the log of the number of chunks,
+/// not with it. Returns false when the call fits (or cannot be split), to run whole.
+template <class Acc, class Tag, class Spec, class Fin, class OutOp, class... Ins>
+bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutOp& o, const dims& loop, unsigned mask,
+                    index_t index_base, const Ins&... ins) {
+  constexpr int RO = OutOp::rank;
+  using OutE = typename OutOp::value_type;
+  const index_t m = reduced_count(loop, mask);
+  if (loop.rank == 0 || loop[0] <= 1 || m == 0) return false;
+  const memory_space space = tag.space();
+  std::size_t per_row = 0, fixed = 0;
+  (add_staged_bytes(ins, std::remove_cvref_t<Ins>::rank, space, loop.rank, loop[0], per_row, fixed), ...);
+  if (per_row == 0) return false; // nothing large to stage
+  const bool row_kept = !(mask & 1u);
+  const index_t outputs = reduced_shape(loop, mask, true).size();
+  const auto rows_total = static_cast<std::size_t>(loop[0]);
+  // the device reduction's partials: one accumulator per lane of at least 32 positions (device/reduce.hpp),
+  // and a 32nd of that again for its second level
+  per_row += (static_cast<std::size_t>(loop.size()) / rows_total * sizeof(Acc) + 27) / 28;
+  if (row_kept) {
+    if (o.space != space) per_row += static_cast<std::size_t>(outputs) / rows_total * sizeof(OutE);
+  } else {
+    fixed += static_cast<std::size_t>(outputs) * sizeof(Acc);
+  }
+  const index_t rows = chunk_rows(tag, loop[0], per_row, fixed);
+  if (rows >= loop[0]) return false;
+  bool overlap = false;
+  ((overlap = overlap || [&] {
+     if constexpr (is_scalar_operand<Ins>::value) return false;
+     else return overlaps(ins.view, o.view);
+   }()),
+   ...);
+  if (overlap) return false; // an input overlapping the result is read from a copy: run whole
+
+  // the index of position (b, 0, ...): flat (C order) or along the one reduced axis
+  index_t index_row = 0;
+  if constexpr (Spec::indexing == index_mode::flat) index_row = loop.size() / loop[0];
+  else if constexpr (Spec::indexing == index_mode::along_axis) index_row = (mask & 1u) ? 1 : 0;
+
+  const pass_through<Acc> keep_acc{};
+  const index_t chunks = (loop[0] + rows - 1) / rows;
+  // (arrays, not std::vector: Acc may be bool)
+  const std::unique_ptr<Acc[]> parts(new Acc[row_kept ? 1 : static_cast<std::size_t>(chunks * outputs)]);
+  for (index_t c = 0; c < chunks; ++c) {
+    const index_t b = c * rows, e = std::min(loop[0], b + rows);
+    dims sub = loop;
+    sub[0] = e - b;
+    auto piece = [&](const auto& dst, const auto& f) {
+      reduce_on_target<Acc>(tag, spec, f, std::invoke_result_t<decltype(f), const Acc&>{}, dst, sub, mask,
+                            index_base + b * index_row, false, slice_rows(ins, std::remove_cvref_t<Ins>::rank, loop.rank, b, e)...);
+    };
+    if (row_kept) {
+      piece(output_rows(o, b, e), fin);
+    } else {
+      piece(operand<Acc, RO>(ndview<Acc, RO>(parts.get() + c * outputs, o.view.shape())), keep_acc);
+    }
+  }
+  if (row_kept) return true;
+
+  // the chunks' partials, combined pairwise, finished, and written to the destination
+  auto combine = [&](auto& self, index_t lo, index_t hi) -> void {
+    if (hi - lo < 2) return;
+    const index_t mid = lo + (hi - lo) / 2;
+    self(self, lo, mid);
+    self(self, mid, hi);
+    Acc* a = parts.get() + lo * outputs;
+    const Acc* b = parts.get() + mid * outputs;
+    for (index_t j = 0; j < outputs; ++j) a[j] = static_cast<Acc>(spec.op(a[j], b[j]));
+  };
+  combine(combine, 0, chunks);
+  const std::unique_ptr<OutE[]> result(new OutE[static_cast<std::size_t>(outputs)]);
+  for (index_t j = 0; j < outputs; ++j) result[j] = static_cast<OutE>(fin(parts[j]));
+  transfer(o.space, o.view, memory_space::host, ndview<const OutE, RO>(result.get(), o.view.shape()));
+  return true;
 }
 
 template <int NA, bool Keep, class Spec, class TargetT, class OutT, class... Args>
@@ -189,7 +288,7 @@ auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* ax
 
   auto on_target = [&](const auto& o) {
     with_target(given, device, [&](auto tag) {
-      std::apply([&](const auto&... op) { reduce_on_target<Acc>(tag, spec, fin, empty, o, loop, mask, op...); }, ins);
+      std::apply([&](const auto&... op) { reduce_on_target<Acc>(tag, spec, fin, empty, o, loop, mask, 0, true, op...); }, ins);
     });
   };
 
