@@ -2,6 +2,7 @@
 // Every CUDA failure becomes a ufx::device_error naming the operation, the device and the error.
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
 #include <mutex>
 #include <string>
 
@@ -119,6 +120,41 @@ public:
     }
     check(e, "cudaMalloc(" + std::to_string(bytes) + " bytes) on device " + std::to_string(device));
     return p;
+  }
+  void* allocate_async(int device, std::size_t bytes, void* s) const override {
+    device_guard g(device);
+    keep_pool(device);
+    void* p = nullptr;
+    const cudaError_t e = cudaMallocAsync(&p, bytes == 0 ? 1 : bytes, static_cast<cudaStream_t>(s));
+    if (e == cudaErrorMemoryAllocation) {
+      cudaGetLastError();
+      std::size_t free = 0, total = 0;
+      cudaMemGetInfo(&free, &total);
+      throw device_error(out_of_memory_message("ufx::cuda", device, bytes, free, total));
+    }
+    check(e, "cudaMallocAsync(" + std::to_string(bytes) + " bytes) on device " + std::to_string(device));
+    return p;
+  }
+  void deallocate_async(int device, void* p, void* s) const noexcept override {
+    int prev = -1;
+    if (cudaGetDevice(&prev) == cudaSuccess && prev != device) cudaSetDevice(device);
+    cudaFreeAsync(p, static_cast<cudaStream_t>(s));
+    if (prev >= 0 && prev != device) cudaSetDevice(prev);
+    cudaGetLastError();
+  }
+  /// The device's default memory pool keeps what is freed to it (a release threshold of
+  /// everything), so a call's temporaries on a stream are reused, not returned to the driver at
+  /// each synchronisation.
+  static void keep_pool(int device) {
+    static std::once_flag once[64];
+    if (device < 0 || device >= 64) return;
+    std::call_once(once[device], [device] {
+      cudaMemPool_t pool;
+      if (cudaDeviceGetDefaultMemPool(&pool, device) != cudaSuccess) return;
+      std::uint64_t keep = ~std::uint64_t{0};
+      cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+      cudaGetLastError();
+    });
   }
   void deallocate(int device, void* p) const noexcept override {
     int prev = -1;

@@ -39,6 +39,18 @@ void device_free(const memory_space& s, void* p) noexcept {
   if (p != nullptr && s.is_device()) s.runtime->deallocate(s.device, p);
 }
 
+void* device_malloc_async(const memory_space& s, std::size_t bytes, void* stream) {
+  if (!stream) return device_malloc(s, bytes);
+  if (s.is_host()) throw device_error("ufx: device_malloc_async called for host memory");
+  require_space(s);
+  return s.runtime->allocate_async(s.device, bytes, stream);
+}
+
+void device_free_async(const memory_space& s, void* p, void* stream) noexcept {
+  if (!stream) return device_free(s, p);
+  if (p != nullptr && s.is_device()) s.runtime->deallocate_async(s.device, p, stream);
+}
+
 void copy_bytes(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src, std::size_t bytes) {
   if (bytes == 0) return;
   if (dst_space.is_host() && src_space.is_host()) {

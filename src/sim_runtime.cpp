@@ -14,6 +14,7 @@
 #include <deque>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <utility>
 #include <cstdlib>
 #include <cstring>
@@ -224,6 +225,14 @@ public:
       }
     }
     throw device_error(out_of_memory_message("ufx::sim", device, bytes, config_.memory - dev.used, config_.memory));
+  }
+
+  void* allocate_async(int device, std::size_t bytes, void*) const override { return allocate(device, bytes); }
+  void deallocate_async(int device, void* p, void* s) const noexcept override {
+    // freed when the stream's worker drops the task: after the work queued before it, run or
+    // skipped after a failure
+    std::shared_ptr<void> release(p, [this, device](void* q) { deallocate(device, q); });
+    sim_enqueue(s, [r = std::move(release)] {});
   }
 
   void deallocate(int device, void* p) const noexcept override {

@@ -195,6 +195,46 @@ TEST_CASE("stream: reductions on a stream run after its queued work") {
   opener.join();
 }
 
+TEST_CASE("stream: a reduction into a device destination is queued, its temporaries freed in the stream's order") {
+  ufx::stream s(ufx::sim);
+  auto add = ufx::vectorize(add_f{});
+  auto sum = ufx::reducer(add_f{}, 0.f);
+  auto d = ufx::to_device(std::vector<float>(1 << 20, 1.f), ufx::sim); // enough for two levels of partials
+  ufx::device_array<float, 0> total({}, ufx::sim);
+  ufx::device_array<float, 1> cols({4}, ufx::sim);
+  const auto before = ufx::detail::sim_stats();
+  {
+    gate g(s);
+    add(ufx::sim.on(s), d, d, ufx::out(d));      // d = 2
+    sum(ufx::sim.on(s), d, ufx::out(total));      // queued: returns while the gate holds the stream
+    ufx::ndview<const float, 2> m(d.data(), {1 << 18, 4});
+    sum(ufx::sim.on(s), m, ufx::axis{0}, ufx::out(cols));
+    CHECK(total.to_host()() == 0.f);              // the unsynchronised read: not computed yet
+    CHECK(ufx::detail::sim_stats().live_allocations > before.live_allocations); // its partials wait with it
+    g.open();
+  }
+  s.synchronize();
+  CHECK(total.to_host()() == 2.f * (1 << 20));
+  CHECK(cols.to_host()(3) == 2.f * (1 << 18));
+  CHECK(ufx::detail::sim_stats().live_allocations == before.live_allocations); // freed by the stream
+  // chained device work reads the result without a host round trip
+  auto scaled = add(ufx::sim.on(s), total, total);
+  s.synchronize();
+  CHECK(scaled.to_host()() == 4.f * (1 << 20));
+  // a pinned host destination is filled by the stream; a plain scalar result waits
+  ufx::pinned_vector<float> host_cols(4, 0.f);
+  {
+    gate g(s);
+    sum(ufx::sim.on(s), ufx::ndview<const float, 2>(d.data(), {1 << 18, 4}), ufx::axis{0}, ufx::out(host_cols));
+    CHECK(host_cols[0] == 0.f);
+    g.open();
+  }
+  s.synchronize();
+  CHECK(host_cols[0] == 2.f * (1 << 18));
+  CHECK(sum(ufx::sim.on(s), d) == 2.f * (1 << 20));
+  CHECK(ufx::argmax(ufx::sim.on(s), d) == 0);
+}
+
 TEST_CASE("stream: errors") {
   ufx::configure_sim(ufx::sim_config{2, std::size_t{32} << 20});
   {

@@ -57,10 +57,11 @@ struct staged_output {
   std::shared_ptr<buffer<T>> temp;
 };
 
+/// The output's temporary, when it needs one, is freed in `stream`'s order (null: at once).
 template <class T, int R>
-staged_output<T, R> stage_output(const array_operand<T, R>& o, const memory_space& space) {
+staged_output<T, R> stage_output(const array_operand<T, R>& o, const memory_space& space, void* stream = nullptr) {
   if (o.space == space) return {o, o.view, nullptr};
-  auto buf = std::make_shared<buffer<T>>(space, o.view.size());
+  auto buf = std::make_shared<buffer<T>>(space, o.view.size(), stream);
   return {o, ndview<T, R>(buf->data(), o.view.shape(), strides_like(o.view)), buf};
 }
 
@@ -177,10 +178,10 @@ void* stream_of(const Tag& tag) {
 }
 
 /// Copies host data into a new buffer in `space`, at once, or on `stream` (null: none) when the
-/// data is dense and pinned. Returns the buffer.
+/// data is dense and pinned. Returns the buffer, freed in the stream's order.
 template <class V, int R>
 std::shared_ptr<buffer<V>> copy_in(const memory_space& space, const memory_space& from, const ndview<const V, R>& v, void* stream) {
-  auto buf = std::make_shared<buffer<V>>(space, v.size());
+  auto buf = std::make_shared<buffer<V>>(space, v.size(), stream);
   const std::size_t bytes = static_cast<std::size_t>(v.size()) * sizeof(V);
   if (stream && from.is_host() && v.is_contiguous() && is_pinned(v.data(), bytes))
     space.runtime->copy_async(space, buf->data(), from, v.data(), bytes, stream);

@@ -112,7 +112,7 @@ bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutO
 template <class Acc, class Tag, class Spec, class Fin, class Res, class OutOp, class... Ins>
 void reduce_on_target(const Tag& given, const Spec& spec, const Fin& fin, const Res& empty, const OutOp& o, const dims& loop,
                       unsigned mask, index_t index_base, bool may_chunk, Ins... ins) {
-  const Tag tag = after_stream(given); // on a stream: after its queued work, to completion (for now)
+  const Tag& tag = given;
   const memory_space space = tag.space();
   require_space(space);
   if constexpr (Tag::is_device)
@@ -120,8 +120,20 @@ void reduce_on_target(const Tag& given, const Spec& spec, const Fin& fin, const 
   constexpr bool indexed = Spec::indexing != index_mode::none;
   constexpr int N = 1 + static_cast<int>(sizeof...(Ins)) + (indexed ? 1 : 0);
   if (reduced_shape(loop, mask, true).size() == 0) return; // no outputs
-  (stage_input(ins, space), ...);
-  auto staged = stage_output(o, space);
+  // on a stream: queued like any call (place.hpp's rules); an input overlapping the result is
+  // read from a copy made now, after the stream's queued work
+  if (streamed(tag)) {
+    stream_prepare_io(tag, std::make_tuple(o), std::forward_as_tuple(ins...));
+    bool overlap = false;
+    ((overlap = overlap || [&] {
+       if constexpr (is_scalar_operand<Ins>::value) return false;
+       else return overlaps(ins.view, o.view);
+     }()),
+     ...);
+    if (overlap) stream_wait(tag);
+  }
+  (stage_on(ins, space, stream_of(tag)), ...);
+  auto staged = stage_output(o, space, stream_of(tag));
   (copy_if_overlapping(ins, staged.view), ...);
 
   layout<N> L;
@@ -149,7 +161,7 @@ void reduce_on_target(const Tag& given, const Spec& spec, const Fin& fin, const 
   };
   if constexpr (indexed) run(make_acc(ins)..., index_acc{index_base});
   else run(make_acc(ins)...);
-  copy_back(staged, space);
+  finish_call(tag, std::forward_as_tuple(ins...), staged);
 }
 
 /// Rows [b, e) of dimension 0 of an output view (a kept dimension: the same in the reduced and the
@@ -191,6 +203,7 @@ bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutO
   }
   const index_t rows = chunk_rows(tag, loop[0], per_row, fixed);
   if (rows >= loop[0]) return false;
+  const Tag t = after_stream(tag); // a chunked call runs to completion, after the stream's queued work
   bool overlap = false;
   ((overlap = overlap || [&] {
      if constexpr (is_scalar_operand<Ins>::value) return false;
@@ -213,7 +226,7 @@ bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutO
     dims sub = loop;
     sub[0] = e - b;
     auto piece = [&](const auto& dst, const auto& f) {
-      reduce_on_target<Acc>(tag, spec, f, std::invoke_result_t<decltype(f), const Acc&>{}, dst, sub, mask,
+      reduce_on_target<Acc>(t, spec, f, std::invoke_result_t<decltype(f), const Acc&>{}, dst, sub, mask,
                             index_base + b * index_row, false, slice_rows(ins, std::remove_cvref_t<Ins>::rank, loop.rank, b, e)...);
     };
     if (row_kept) {

@@ -32,6 +32,11 @@ public:
   /// allocated when it cannot.
   virtual void* allocate(int device, std::size_t bytes) const = 0;
   virtual void deallocate(int device, void* p) const noexcept = 0;
+  /// Stream-ordered allocation, for a call's temporaries on stream `s`: usable by work queued on
+  /// `s` (CUDA's cudaMallocAsync, from the device's pool, which keeps freed memory for reuse).
+  virtual void* allocate_async(int device, std::size_t bytes, void* s) const = 0;
+  /// Frees `p` once the work queued on `s` before this call has run, without waiting for it.
+  virtual void deallocate_async(int device, void* p, void* s) const noexcept = 0;
   /// Copies bytes where each side is host memory or this runtime's memory (any of its devices).
   virtual void copy(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src,
                     std::size_t bytes) const = 0;
@@ -96,6 +101,9 @@ void require_space(const memory_space& s);
 /// Allocates `bytes` in device memory `s`.
 void* device_malloc(const memory_space& s, std::size_t bytes);
 void device_free(const memory_space& s, void* p) noexcept;
+/// The same, ordered on stream `stream` (null: at once, as device_malloc / device_free).
+void* device_malloc_async(const memory_space& s, std::size_t bytes, void* stream);
+void device_free_async(const memory_space& s, void* p, void* stream) noexcept;
 /// Copies `bytes` between any two spaces (device to device across runtimes goes through the host).
 void copy_bytes(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src, std::size_t bytes);
 /// Waits for device `s`'s pending work (nothing for host memory).

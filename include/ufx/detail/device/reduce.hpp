@@ -83,7 +83,7 @@ void device_reduce(const Tag& tag, const memory_space& space, const reduce_plan<
                     "ufx reduction kernel");
     return;
   }
-  buffer<Acc> partial(space, n_out * lanes);
+  buffer<Acc> partial(space, n_out * lanes, tag.stream_handle); // on a stream: freed after the queued kernels
   device_for_each(tag, n_out * lanes,
                   lane_fn<Kern, N, OutE, Fin>{plan.kept, plan.red, k, out, fin, partial.data(), lanes, m, n_out, inner},
                   "ufx reduction kernel");

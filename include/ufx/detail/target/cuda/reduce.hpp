@@ -1,5 +1,6 @@
 #pragma once
-// ufx::cuda reductions, on the target's device with one synchronisation at the end:
+// ufx::cuda reductions, on the target's device with one synchronisation at the end (none on a
+// stream: the call is queued, its temporaries freed in the stream's order):
 // - dense and with an identity: CUB's DeviceReduce (one output) or DeviceSegmentedReduce (each
 //   output's elements contiguous), reading plain pointers (vector loads) when the map is the
 //   identity on one input, else a transform iterator over positions;
@@ -92,7 +93,8 @@ template <class Kern, int N, class OutE, class Fin>
 void cub_reduce(const cuda_t& t, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin) {
   using Acc = typename Kern::acc_type;
   const index_t n_out = plan.outputs(), m = plan.count();
-  buffer<Acc> partial(space, n_out);
+  const auto stream = static_cast<cudaStream_t>(t.stream_handle); // null: the default stream
+  buffer<Acc> partial(space, n_out, t.stream_handle);
   const cub_combine<Kern> op{k};
   // one input, identity map: CUB reads the pointer itself (vectorised loads)
   constexpr bool plain = cub_plain<Kern>();
@@ -102,23 +104,25 @@ void cub_reduce(const cuda_t& t, const memory_space& space, const reduce_plan<N>
   }();
   std::size_t bytes = 0;
   if (n_out == 1 && plan.kept.rank == 0) {
-    cuda_check(cub::DeviceReduce::Reduce(nullptr, bytes, input, partial.data(), m, op, k.identity), "cub::DeviceReduce");
-    buffer<char> temp(space, static_cast<index_t>(bytes));
-    cuda_check(cub::DeviceReduce::Reduce(temp.data(), bytes, input, partial.data(), m, op, k.identity), "cub::DeviceReduce");
+    cuda_check(cub::DeviceReduce::Reduce(nullptr, bytes, input, partial.data(), m, op, k.identity, stream), "cub::DeviceReduce");
+    buffer<char> temp(space, static_cast<index_t>(bytes), t.stream_handle);
+    cuda_check(cub::DeviceReduce::Reduce(temp.data(), bytes, input, partial.data(), m, op, k.identity, stream), "cub::DeviceReduce");
   } else {
     if constexpr (plain) {
       const segment_begin<N> b{plan.kept};
       auto begins = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), b);
       auto ends = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), segment_end<N>{b, m});
-      cuda_check(cub::DeviceSegmentedReduce::Reduce(nullptr, bytes, input, partial.data(), n_out, begins, ends, op, k.identity),
+      cuda_check(cub::DeviceSegmentedReduce::Reduce(nullptr, bytes, input, partial.data(), n_out, begins, ends, op, k.identity,
+                                                    stream),
                  "cub::DeviceSegmentedReduce");
-      buffer<char> temp(space, static_cast<index_t>(bytes));
-      cuda_check(cub::DeviceSegmentedReduce::Reduce(temp.data(), bytes, input, partial.data(), n_out, begins, ends, op, k.identity),
+      buffer<char> temp(space, static_cast<index_t>(bytes), t.stream_handle);
+      cuda_check(cub::DeviceSegmentedReduce::Reduce(temp.data(), bytes, input, partial.data(), n_out, begins, ends, op, k.identity,
+                                                    stream),
                  "cub::DeviceSegmentedReduce");
     }
   }
   device_for_each(t, n_out, finish_outputs<N, Acc, OutE, Fin>{plan.kept, partial.data(), out, fin}, "ufx reduction finish kernel");
-  synchronize(space); // before partial and temp storage are freed
+  if (!t.has_stream()) synchronize(space); // before partial and temp storage are freed (on a stream: freed in its order)
 }
 #endif
 
@@ -130,7 +134,7 @@ void reduce_on(const cuda_t& t, const reduce_plan<N>& plan, const Kern& k, OutE*
   const bool segmented = !(plan.outputs() == 1 && plan.kept.rank == 0);
   if (plan.outputs() > 0 && cub_reducible(plan, k) && (!segmented || plain)) cub_reduce(t, scope.space(), plan, k, out, fin);
   else device_reduce_all(t, scope.space(), plan, k, out, fin, empty);
-  synchronize(scope.space());
+  if (!t.has_stream()) synchronize(scope.space()); // on a stream the call returns once queued
 #else
   (void)plan, (void)k, (void)out, (void)fin, (void)empty;
   cuda_not_compiled(t);
