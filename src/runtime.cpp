@@ -1,7 +1,9 @@
 // What every device runtime shares: moving bytes between spaces, classifying pointers, and the
 // public device functions (devices(), current_device(), select_device()). Nothing here knows a
 // particular runtime: a memory_space names its own.
+#include <algorithm>
 #include <utility>
+#include <vector>
 #include <new>
 #include <mutex>
 #include <map>
@@ -150,6 +152,54 @@ bool is_pinned(const void* p, std::size_t bytes) noexcept {
   if (it == r.ranges.begin()) return false;
   --it;
   return c >= it->first && c + bytes <= it->second.first;
+}
+
+
+// ---- pinned staging blocks for chunked calls, kept across calls (a few, the largest)
+
+namespace {
+struct staging_cache {
+  std::mutex m;
+  std::vector<std::pair<void*, std::size_t>> free; // pinned blocks not in use
+};
+staging_cache& staging() {
+  static auto* c = new staging_cache; // never destroyed: its blocks stay reachable, and no pinned
+  return *c;                          // memory is freed while the CUDA runtime shuts down
+}
+constexpr std::size_t staging_kept = 4; // blocks kept for reuse
+} // namespace
+
+void* pinned_staging_take(std::size_t& bytes) {
+  {
+    auto& c = staging();
+    const std::lock_guard lock(c.m);
+    auto best = c.free.end();
+    for (auto it = c.free.begin(); it != c.free.end(); ++it)
+      if (it->second >= bytes && (best == c.free.end() || it->second < best->second)) best = it;
+    if (best != c.free.end()) {
+      void* p = best->first;
+      bytes = best->second;
+      c.free.erase(best);
+      return p;
+    }
+  }
+  return pinned_allocate(bytes);
+}
+
+void pinned_staging_give(void* p, std::size_t bytes) noexcept {
+  if (!p) return;
+  void* evict = nullptr;
+  {
+    auto& c = staging();
+    const std::lock_guard lock(c.m);
+    c.free.emplace_back(p, bytes);
+    if (c.free.size() > staging_kept) { // drop the smallest
+      auto small = std::min_element(c.free.begin(), c.free.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+      evict = small->first;
+      c.free.erase(small);
+    }
+  }
+  pinned_deallocate(evict);
 }
 
 } // namespace ufx::detail

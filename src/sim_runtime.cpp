@@ -289,6 +289,10 @@ public:
   void stream_synchronize(int, void* s) const override { static_cast<sim_stream*>(s)->synchronize(); }
   void copy_async(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src,
                   std::size_t bytes, void* s) const override {
+    {
+      std::lock_guard lock(mutex_);
+      ++counters_.queued_copies;
+    }
     static_cast<sim_stream*>(s)->enqueue([=, this] { copy(dst_space, dst, src_space, src, bytes); });
   }
   void* create_event(int) const override { return new sim_event; }

@@ -284,6 +284,9 @@ TEST_CASE("chunked: host arrays larger than the sim device run in chunks and equ
     std::vector<float> z = f(ufx::sim, x, y);
     const auto after = ufx::detail::sim_stats();
     CHECK(after.host_to_device - before.host_to_device >= 2 * 64); // two inputs, at least 64 chunks each
+    // every chunk's copies queued on the two streams (through pinned staging), none made waiting
+    CHECK(after.queued_copies - before.queued_copies == after.host_to_device - before.host_to_device +
+                                                            after.device_to_host - before.device_to_host);
     CHECK(after.live_allocations == before.live_allocations);
     const std::vector<float> ref = f(ufx::serial, x, y);
     CHECK(z == ref);
@@ -342,6 +345,7 @@ TEST_CASE("chunked: reductions of host data larger than the sim device") {
     const float s = sum(ufx::sim, x);
     const auto after = ufx::detail::sim_stats();
     CHECK(after.host_to_device - before.host_to_device >= 16); // at least 16 chunks
+    CHECK(after.queued_copies - before.queued_copies >= 2 * 16); // each chunk's input in, partial out: queued
     CHECK(after.live_allocations == before.live_allocations);
     double exact = 0;
     for (std::size_t i = 0; i < n; ++i) exact += static_cast<double>(i % 5);

@@ -1,10 +1,15 @@
 #pragma once
-// Data larger than the device (docs/streams.md): an elementwise call on a device target whose host
-// operands would not fit the device's free memory (or an explicit budget, `ufx::chunked(t, bytes)`)
-// runs in chunks along its outermost loop dimension, each staged in, computed and copied back
-// before the next. Operands that broadcast along that dimension are staged whole for each chunk.
+// Data larger than the device (docs/streams.md): a call on a device target whose host operands
+// would not fit the device's free memory (or an explicit budget, `ufx::chunked(t, bytes)`) runs in
+// chunks along its outermost loop dimension, two in flight on two streams through pinned staging
+// (chunk_ring). Operands that broadcast along that dimension are staged to the device once.
 #include <algorithm>
+#include <type_traits>
+#include <vector>
+#include <stdexcept>
+#include <functional>
 #include <cstddef>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <tuple>
@@ -14,6 +19,7 @@
 #include "ufx/detail/fail.hpp"
 #include "ufx/detail/place.hpp"
 #include "ufx/detail/runtime.hpp"
+#include "ufx/detail/transfer.hpp"
 #include "ufx/errors.hpp"
 
 namespace ufx::detail {
@@ -80,14 +86,192 @@ index_t chunk_rows(const Tag& tag, index_t rows, std::size_t per_row, std::size_
   return std::min<index_t>(rows, static_cast<index_t>((budget - fixed) / per_row));
 }
 
-/// Calls `run(loop, outs, ins)` once, or once per chunk of rows of loop dimension 0 when the
-/// operands staged to a device target do not fit its memory (or the target's chunk budget).
-/// `lead(k)` is the number of loop dimensions of operand k (outputs first, then inputs): its rank
-/// for elementwise calls, its rank less its core rank for gufuncs (whose cores stay whole).
+/// Copies host view src into host view dst on the calling thread (memcpy when both are dense
+/// alike): staging copies run beside the streams' work, where a parallel copy's threads would
+/// only compete with it.
+template <class T, int R>
+void staging_copy(const ndview<T, R>& dst, const ndview<const T, R>& src) {
+  if (dst.size() == 0) return;
+  if (is_dense(dst) && is_dense(src) && strides_like(dst) == strides_like(src)) {
+    std::memcpy(static_cast<void*>(dst.data()), src.data(), sizeof(T) * static_cast<std::size_t>(dst.size()));
+    return;
+  }
+  layout<2> L;
+  L.rank = R;
+  for (int d = 0; d < R; ++d) L.shape[d] = dst.extent(d);
+  set_strides(L, 0, dst);
+  set_strides(L, 1, src);
+  map_kernel<identity, 1, array_acc<T>, array_acc<const T>> k{identity{}, detail::make_tuple(array_acc<T>{dst.data()}, array_acc<const T>{src.data()})};
+  run_on(serial, L, k);
+}
+
+/// The pipeline a chunked call runs through (docs/streams.md): `slots` streams of the target's
+/// device, each with one pinned host staging area. Chunk c goes to slot c % slots: its host inputs
+/// are packed into the slot's staging area (a dense pinned slice is used as it is), and the call
+/// queued on the slot's stream copies them in, computes and copies its results back into staging,
+/// while the host packs the next chunk for the other slot. Before a slot is reused, and at the
+/// end, the host waits for it and unpacks its results into the destinations. Staging areas come
+/// from a cache of pinned blocks kept across calls (pinned_staging_take / give).
+template <class Tag>
+class chunk_ring {
+public:
+  chunk_ring(const Tag& tag, int slots, std::size_t staging_bytes) : tag_(tag), slots_(slots) {
+    const memory_space space = tag.space();
+    for (int s = 0; s < slots; ++s) {
+      slot& sl = slot_[s];
+      sl.bytes = staging_bytes;
+      sl.base = static_cast<char*>(pinned_staging_take(sl.bytes));
+      sl.stream = space.runtime->create_stream(tag.ordinal());
+    }
+  }
+  chunk_ring(const chunk_ring&) = delete;
+  chunk_ring& operator=(const chunk_ring&) = delete;
+  ~chunk_ring() {
+    const memory_space space = tag_.space();
+    for (int s = 0; s < slots_; ++s) {
+      slot& sl = slot_[s];
+      if (sl.stream) space.runtime->destroy_stream(tag_.ordinal(), sl.stream); // waits for its work
+      if (sl.base) pinned_staging_give(sl.base, sl.bytes);
+    }
+  }
+
+  int slots() const { return slots_; }
+  /// The target on slot `s`'s stream.
+  Tag on(int s) const {
+    Tag t = tag_;
+    t.stream_handle = slot_[s].stream;
+    return t;
+  }
+  /// Waits for slot s's queued work, unpacks its results, and empties its staging area.
+  void acquire(int s) {
+    slot& sl = slot_[s];
+    tag_.space().runtime->stream_synchronize(tag_.ordinal(), sl.stream);
+    for (auto& u : sl.unpack) u();
+    sl.unpack.clear();
+    sl.used = 0;
+  }
+  /// Every slot's work done and unpacked.
+  void finish() {
+    for (int s = 0; s < slots_; ++s) acquire(s);
+  }
+
+  /// Input `op` as slot s's call reads it: host data in a dense pinned slice (staged when it is not
+  /// one already); device data and scalars as they are.
+  template <class Op>
+  Op input(int s, const Op& op) {
+    if constexpr (is_scalar_operand<Op>::value) {
+      return op;
+    } else {
+      if (!needs_staging(op)) return op;
+      using V = typename Op::value_type;
+      ndview<V, Op::rank> dst(take<V>(s, op.view.size()), op.view.shape());
+      staging_copy(dst, op.view);
+      Op r = op;
+      r.view = ndview<const V, Op::rank>(dst);
+      r.keep = nullptr;
+      return r;
+    }
+  }
+  /// Output `op` as slot s's call writes it: a dense pinned slice, unpacked into `op` when the
+  /// slot is next acquired (or at finish).
+  template <class Op>
+  Op output(int s, const Op& op) {
+    if (!needs_staging(op)) return op;
+    using V = typename Op::value_type;
+    ndview<V, Op::rank> tmp(take<V>(s, op.view.size()), op.view.shape());
+    slot_[s].unpack.push_back([final_view = op.view, tmp] { staging_copy(final_view, ndview<const V, Op::rank>(tmp)); });
+    Op r = op;
+    r.view = tmp;
+    return r;
+  }
+
+  /// Staging bytes one operand of `elements` elements of V takes (with alignment).
+  template <class V>
+  static std::size_t staging_size(index_t elements) {
+    return (static_cast<std::size_t>(elements) * sizeof(V) + 63) / 64 * 64;
+  }
+
+private:
+  template <class Op>
+  static bool needs_staging(const Op& op) {
+    if (!op.space.is_host() || op.view.size() == 0) return false;
+    const std::size_t bytes = static_cast<std::size_t>(op.view.size()) * sizeof(typename Op::value_type);
+    return !(op.view.is_contiguous() && is_pinned(op.view.data(), bytes));
+  }
+  template <class V>
+  V* take(int s, index_t n) {
+    slot& sl = slot_[s];
+    const std::size_t b = staging_size<V>(n);
+    if (sl.used + b > sl.bytes) throw std::logic_error("ufx: chunk staging area too small"); // sized by the caller
+    V* p = reinterpret_cast<V*>(sl.base + sl.used);
+    sl.used += b;
+    return p;
+  }
+
+  struct slot {
+    void* stream = nullptr;
+    char* base = nullptr;
+    std::size_t bytes = 0, used = 0;
+    std::vector<std::function<void()>> unpack;
+  };
+  Tag tag_;
+  int slots_;
+  slot slot_[2];
+};
+
+/// Runs a chunked call: operands that broadcast along loop dimension 0 staged to the device once,
+/// then chunks of `rows` rows through a chunk_ring of two streams (one when a chunk of half the
+/// rows would not fit). The call returns when every result is in its destination.
+template <class Tag, class Outs, class Ins, class Lead, class Run>
+void run_pipelined(const Tag& tag, const dims& loop, index_t rows, Outs outs, Ins ins, const Lead& lead, Run& run) {
+  constexpr int NOut = static_cast<int>(std::tuple_size_v<Outs>);
+  const Tag t = after_stream(tag); // a chunked call runs to completion, after the stream's queued work
+  const memory_space space = t.space();
+  const int slots = rows >= 2 ? 2 : 1;
+  const index_t per = rows / slots; // rows per chunk: `slots` chunks are in flight
+  std::size_t staging = 0;
+  auto plan = [&](auto& op, int k, auto is_input) {
+    using Op = std::remove_cvref_t<decltype(op)>;
+    if constexpr (!is_scalar_operand<Op>::value) {
+      if (!along_rows(op, lead(k), loop.rank)) {
+        if constexpr (decltype(is_input)::value) stage_input(op, space); // whole, once
+      } else if (op.space.is_host()) {
+        staging += chunk_ring<Tag>::template staging_size<typename Op::value_type>(per * (op.view.size() / loop[0]));
+      }
+    }
+  };
+  [&]<std::size_t... J>(std::index_sequence<J...>) { (plan(std::get<J>(outs), static_cast<int>(J), std::false_type{}), ...); }(std::make_index_sequence<NOut>{});
+  [&]<std::size_t... J>(std::index_sequence<J...>) {
+    (plan(std::get<J>(ins), NOut + static_cast<int>(J), std::true_type{}), ...);
+  }(std::make_index_sequence<std::tuple_size_v<Ins>>{});
+
+  chunk_ring<Tag> ring(t, slots, staging);
+  index_t c = 0;
+  for (index_t b = 0; b < loop[0]; b += per, ++c) {
+    const index_t e = std::min(loop[0], b + per);
+    const int s = static_cast<int>(c % slots);
+    if (c >= slots) ring.acquire(s);
+    dims sub = loop;
+    sub[0] = e - b;
+    auto so = [&]<std::size_t... J>(std::index_sequence<J...>) {
+      return std::make_tuple(ring.output(s, slice_rows(std::get<J>(outs), lead(static_cast<int>(J)), loop.rank, b, e))...);
+    }(std::make_index_sequence<NOut>{});
+    auto si = [&]<std::size_t... J>(std::index_sequence<J...>) {
+      return std::make_tuple(ring.input(s, slice_rows(std::get<J>(ins), lead(NOut + static_cast<int>(J)), loop.rank, b, e))...);
+    }(std::make_index_sequence<std::tuple_size_v<Ins>>{});
+    run(ring.on(s), sub, so, si);
+  }
+  ring.finish();
+}
+
+/// Calls `run(target, loop, outs, ins)` once, or once per chunk of rows of loop dimension 0 when
+/// the operands staged to a device target do not fit its memory (or the target's chunk budget):
+/// through run_pipelined, each chunk on one of two streams. `lead(k)` is the number of loop
+/// dimensions of operand k (outputs first, then inputs): its rank for elementwise calls, its rank
+/// less its core rank for gufuncs (whose cores stay whole).
 template <class Tag, class Outs, class Ins, class Lead, class Run>
 void run_chunked(const Tag& tag, const dims& loop, Outs& outs, Ins& ins, const Lead& lead, Run&& run) {
   if constexpr (Tag::is_device) {
-    constexpr int NOut = static_cast<int>(std::tuple_size_v<Outs>);
     if (loop.rank > 0 && loop[0] > 1) {
       const memory_space space = tag.space();
       std::size_t per_row = 0, fixed = 0;
@@ -97,23 +281,12 @@ void run_chunked(const Tag& tag, const dims& loop, Outs& outs, Ins& ins, const L
       std::apply([&](const auto&... i) { (count(i), ...); }, ins);
       const index_t rows = chunk_rows(tag, loop[0], per_row, fixed);
       if (rows < loop[0] && !partial_overlap(outs, ins)) {
-        for (index_t b = 0; b < loop[0]; b += rows) {
-          const index_t e = std::min(loop[0], b + rows);
-          dims sub = loop;
-          sub[0] = e - b;
-          auto so = [&]<std::size_t... J>(std::index_sequence<J...>) {
-            return std::make_tuple(slice_rows(std::get<J>(outs), lead(static_cast<int>(J)), loop.rank, b, e)...);
-          }(std::make_index_sequence<NOut>{});
-          auto si = [&]<std::size_t... J>(std::index_sequence<J...>) {
-            return std::make_tuple(slice_rows(std::get<J>(ins), lead(NOut + static_cast<int>(J)), loop.rank, b, e)...);
-          }(std::make_index_sequence<std::tuple_size_v<Ins>>{});
-          run(sub, so, si);
-        }
+        run_pipelined(tag, loop, rows, outs, ins, lead, run);
         return;
       }
     }
   }
-  run(loop, outs, ins);
+  run(tag, loop, outs, ins);
 }
 
 /// The loop dimensions of each operand of an elementwise call: all of its dimensions.

@@ -49,10 +49,10 @@ void elementwise(const Tag& tag, const F& f, const dims& loop, Outs& outs, Ins& 
   const memory_space space = tag.space();
   require_space(space);
   // host data larger than the device runs in chunks of rows (chunk.hpp)
-  run_chunked(tag, loop, outs, ins, elementwise_leads<Outs, Ins>{}, [&](const dims& l, auto& o, auto& i) {
-    stream_prepare_io(tag, o, i);
-    auto staged = std::apply([&](auto&... out) { return std::make_tuple(stage_output(out, space)...); }, o);
-    elementwise_impl<Tag, F, Outs>(tag, f, l, i, staged, std::make_index_sequence<std::tuple_size_v<Outs>>{},
+  run_chunked(tag, loop, outs, ins, elementwise_leads<Outs, Ins>{}, [&](const Tag& t, const dims& l, auto& o, auto& i) {
+    stream_prepare_io(t, o, i);
+    auto staged = std::apply([&](auto&... out) { return std::make_tuple(stage_output(out, space, stream_of(t))...); }, o);
+    elementwise_impl<Tag, F, Outs>(t, f, l, i, staged, std::make_index_sequence<std::tuple_size_v<Outs>>{},
                                    std::make_index_sequence<std::tuple_size_v<Ins>>{});
   });
 }

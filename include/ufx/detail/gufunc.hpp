@@ -147,12 +147,12 @@ void gufunc_exec(const Tag& tag, const F& f, const gufunc_shape& g, Outs& outs, 
   const memory_space space = tag.space();
   require_space(space);
   // host data larger than the device runs in chunks of the outermost loop dimension, each core whole
-  run_chunked(tag, g.loop, outs, ins, gufunc_leads<Sig, Outs, Ins>{}, [&](const dims& l, auto& o, auto& i) {
+  run_chunked(tag, g.loop, outs, ins, gufunc_leads<Sig, Outs, Ins>{}, [&](const Tag& t, const dims& l, auto& o, auto& i) {
     gufunc_shape sub = g;
     sub.loop = l;
-    stream_prepare_io(tag, o, i);
-    auto staged = std::apply([&](auto&... out) { return std::make_tuple(stage_output(out, space)...); }, o);
-    gufunc_exec_impl<Sig, Tag, F, Outs>(tag, f, sub, i, staged, std::make_index_sequence<std::tuple_size_v<Outs>>{},
+    stream_prepare_io(t, o, i);
+    auto staged = std::apply([&](auto&... out) { return std::make_tuple(stage_output(out, space, stream_of(t))...); }, o);
+    gufunc_exec_impl<Sig, Tag, F, Outs>(t, f, sub, i, staged, std::make_index_sequence<std::tuple_size_v<Outs>>{},
                                         std::make_index_sequence<std::tuple_size_v<Ins>>{});
   });
 }

@@ -203,7 +203,6 @@ bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutO
   }
   const index_t rows = chunk_rows(tag, loop[0], per_row, fixed);
   if (rows >= loop[0]) return false;
-  const Tag t = after_stream(tag); // a chunked call runs to completion, after the stream's queued work
   bool overlap = false;
   ((overlap = overlap || [&] {
      if constexpr (is_scalar_operand<Ins>::value) return false;
@@ -211,29 +210,66 @@ bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutO
    }()),
    ...);
   if (overlap) return false; // an input overlapping the result is read from a copy: run whole
+  const Tag t = after_stream(tag); // a chunked call runs to completion, after the stream's queued work
 
   // the index of position (b, 0, ...): flat (C order) or along the one reduced axis
   index_t index_row = 0;
   if constexpr (Spec::indexing == index_mode::flat) index_row = loop.size() / loop[0];
   else if constexpr (Spec::indexing == index_mode::along_axis) index_row = (mask & 1u) ? 1 : 0;
 
+  // inputs that broadcast along dimension 0 go to the device once; chunks of `per` rows run two at
+  // a time through a chunk_ring (chunk.hpp)
+  auto in = std::make_tuple(ins...);
+  std::apply([&](auto&... op) { ((along_rows(op, std::remove_cvref_t<decltype(op)>::rank, loop.rank) ? void() : stage_input(op, space)), ...); }, in);
+  const int slots = rows >= 2 ? 2 : 1;
+  const index_t per = rows / slots;
+  const index_t chunks = (loop[0] + per - 1) / per;
+  std::size_t staging = 0;
+  auto add_staging = [&](const auto& op) {
+    using Op = std::remove_cvref_t<decltype(op)>;
+    if constexpr (!is_scalar_operand<Op>::value)
+      if (along_rows(op, Op::rank, loop.rank) && op.space.is_host())
+        staging += chunk_ring<Tag>::template staging_size<typename Op::value_type>(per * (op.view.size() / loop[0]));
+  };
+  std::apply([&](const auto&... op) { (add_staging(op), ...); }, in);
+  if (row_kept && o.space.is_host()) staging += chunk_ring<Tag>::template staging_size<OutE>(per * (outputs / loop[0]));
+
+  // the partials, in pinned memory the streams copy into (an accumulator that is not trivially
+  // copyable: in ordinary memory, each chunk's copy then waits); Acc may be bool: no std::vector
+  constexpr bool pinned_acc = std::is_trivially_copyable_v<Acc>;
+  const auto n_parts = static_cast<std::size_t>(row_kept ? 1 : chunks * outputs);
+  struct pinned_parts {
+    std::size_t bytes;
+    void* p = pinned_staging_take(bytes);
+    ~pinned_parts() { pinned_staging_give(p, bytes); }
+  } parts_block{pinned_acc ? n_parts * sizeof(Acc) : 64};
+  std::unique_ptr<Acc[]> plain_parts;
+  Acc* parts = nullptr;
+  if constexpr (pinned_acc) parts = static_cast<Acc*>(parts_block.p);
+  else plain_parts.reset(new Acc[n_parts]), parts = plain_parts.get();
+
   const pass_through<Acc> keep_acc{};
-  const index_t chunks = (loop[0] + rows - 1) / rows;
-  // (arrays, not std::vector: Acc may be bool)
-  const std::unique_ptr<Acc[]> parts(new Acc[row_kept ? 1 : static_cast<std::size_t>(chunks * outputs)]);
-  for (index_t c = 0; c < chunks; ++c) {
-    const index_t b = c * rows, e = std::min(loop[0], b + rows);
-    dims sub = loop;
-    sub[0] = e - b;
-    auto piece = [&](const auto& dst, const auto& f) {
-      reduce_on_target<Acc>(t, spec, f, std::invoke_result_t<decltype(f), const Acc&>{}, dst, sub, mask,
-                            index_base + b * index_row, false, slice_rows(ins, std::remove_cvref_t<Ins>::rank, loop.rank, b, e)...);
-    };
-    if (row_kept) {
-      piece(output_rows(o, b, e), fin);
-    } else {
-      piece(operand<Acc, RO>(ndview<Acc, RO>(parts.get() + c * outputs, o.view.shape())), keep_acc);
+  {
+    chunk_ring<Tag> ring(t, slots, staging);
+    for (index_t c = 0; c < chunks; ++c) {
+      const int s = static_cast<int>(c % slots);
+      if (c >= slots) ring.acquire(s);
+      const index_t b = c * per, e = std::min(loop[0], b + per);
+      dims sub = loop;
+      sub[0] = e - b;
+      auto piece = [&](const auto& dst, const auto& f) {
+        std::apply(
+            [&](const auto&... op) {
+              reduce_on_target<Acc>(ring.on(s), spec, f, std::invoke_result_t<decltype(f), const Acc&>{}, dst, sub, mask,
+                                    index_base + b * index_row, false,
+                                    ring.input(s, slice_rows(op, std::remove_cvref_t<decltype(op)>::rank, loop.rank, b, e))...);
+            },
+            in);
+      };
+      if (row_kept) piece(ring.output(s, output_rows(o, b, e)), fin);
+      else piece(operand<Acc, RO>(ndview<Acc, RO>(parts + c * outputs, o.view.shape())), keep_acc);
     }
+    ring.finish();
   }
   if (row_kept) return true;
 
@@ -243,8 +279,8 @@ bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutO
     const index_t mid = lo + (hi - lo) / 2;
     self(self, lo, mid);
     self(self, mid, hi);
-    Acc* a = parts.get() + lo * outputs;
-    const Acc* b = parts.get() + mid * outputs;
+    Acc* a = parts + lo * outputs;
+    const Acc* b = parts + mid * outputs;
     for (index_t j = 0; j < outputs; ++j) a[j] = static_cast<Acc>(spec.op(a[j], b[j]));
   };
   combine(combine, 0, chunks);

@@ -87,6 +87,10 @@ void pinned_deallocate(void* p) noexcept;
 void pin_range(const void* p, std::size_t bytes);
 void unpin_range(const void* p) noexcept;
 bool is_pinned(const void* p, std::size_t bytes) noexcept;
+/// Pinned host blocks for chunked calls' staging, kept across calls (a few): take one of at least
+/// `bytes` (set to the block's size), give it back when done.
+void* pinned_staging_take(std::size_t& bytes);
+void pinned_staging_give(void* p, std::size_t bytes) noexcept;
 
 /// Every device runtime, to classify a pointer: the one list a new device kind joins.
 inline const device_runtime* const* all_runtimes(int& n) {
@@ -126,6 +130,7 @@ struct sim_counters {
   long host_to_device = 0;   // copies host -> sim
   long device_to_host = 0;   // copies sim -> host
   long device_to_device = 0; // copies sim -> sim
+  long queued_copies = 0;    // of those, copies queued on a stream (copy_async)
 };
 sim_counters sim_stats() noexcept;
 
