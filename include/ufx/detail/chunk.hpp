@@ -96,13 +96,7 @@ void staging_copy(const ndview<T, R>& dst, const ndview<const T, R>& src) {
     std::memcpy(static_cast<void*>(dst.data()), src.data(), sizeof(T) * static_cast<std::size_t>(dst.size()));
     return;
   }
-  layout<2> L;
-  L.rank = R;
-  for (int d = 0; d < R; ++d) L.shape[d] = dst.extent(d);
-  set_strides(L, 0, dst);
-  set_strides(L, 1, src);
-  map_kernel<identity, 1, array_acc<T>, array_acc<const T>> k{identity{}, detail::make_tuple(array_acc<T>{dst.data()}, array_acc<const T>{src.data()})};
-  run_on(serial, L, k);
+  copy_on(serial, dst, src);
 }
 
 /// The pipeline a chunked call runs through (docs/streams.md): `slots` streams of the target's

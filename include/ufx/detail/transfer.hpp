@@ -112,21 +112,27 @@ inline constexpr bool launches_here<cuda_t> = false;
 template <class T, int R>
 ndview<T, R> host_image(const memory_space& s, const ndview<T, R>& v, std::unique_ptr<char[]>& keep, bool load);
 
-/// Copies src into dst (same shape, both in memory space `s`), any strides: on the host, or by a
-/// kernel on the device that owns `s` (through the host where this translation unit cannot launch).
-template <class T, int R>
-void copy_within(const memory_space& s, const ndview<T, R>& dst, const ndview<const T, R>& src) {
+/// Copies src into dst (same shape, in `tag`'s memory), any strides, as a kernel on `tag`.
+template <class Tag, class T, int R>
+void copy_on(const Tag& tag, const ndview<T, R>& dst, const ndview<const T, R>& src) {
   layout<2> L;
   L.rank = R;
   for (int d = 0; d < R; ++d) L.shape[d] = dst.extent(d);
   set_strides(L, 0, dst);
   set_strides(L, 1, src);
   map_kernel<identity, 1, array_acc<T>, array_acc<const T>> k{identity{}, detail::make_tuple(array_acc<T>{dst.data()}, array_acc<const T>{src.data()})};
-  if (s.is_host()) return run_on(host, L, k);
+  run_on(tag, L, k);
+}
+
+/// Copies src into dst (same shape, both in memory space `s`), any strides: on the host, or by a
+/// kernel on the device that owns `s` (through the host where this translation unit cannot launch).
+template <class T, int R>
+void copy_within(const memory_space& s, const ndview<T, R>& dst, const ndview<const T, R>& src) {
+  if (s.is_host()) return copy_on(host, dst, src);
   target_for(s).visit([&](const auto& tag) {
     using Tag = std::remove_cvref_t<decltype(tag)>;
     if constexpr (launches_here<Tag>) {
-      run_on(tag, L, k);
+      copy_on(tag, dst, src);
     } else {
       std::unique_ptr<char[]> keep_src, keep_dst;
       const ndview<const T, R> hs = host_image(s, src, keep_src, true);
