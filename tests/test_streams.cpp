@@ -412,6 +412,24 @@ TEST_CASE("chunked: reductions of host data larger than the sim device") {
     REQUIRE(g.size() == 3000);
     for (ufx::index_t i = 0; i < 3000; ++i) same = same && g(i) == g_ref(i);
     CHECK(same);
+    // accumulate: along axis 0 the chunks carry their last row into the next; along axis 1 they are
+    // independent. Integer-valued sums: exact, equal to the serial scan.
+    auto plus = [] UFX_HD(float a, float b) { return a + b; };
+    const auto b4 = ufx::detail::sim_stats();
+    auto c0 = ufx::accumulate(t, m, plus);
+    auto c1 = ufx::accumulate(t, m, plus, ufx::axis{1});
+    CHECK(ufx::detail::sim_stats().host_to_device - b4.host_to_device > 20);
+    auto c0_ref = ufx::accumulate(ufx::serial, m, plus);
+    auto c1_ref = ufx::accumulate(ufx::serial, m, plus, ufx::axis{1});
+    for (ufx::index_t i = 0; i < m.size(); ++i) same = same && c0.data()[i] == c0_ref.data()[i] && c1.data()[i] == c1_ref.data()[i];
+    CHECK(same);
+    CHECK(c0(2999, 7) == r0(7)); // the last row of the running sum is the column sum
+    std::vector<int> iv(std::size_t{1} << 20);
+    for (std::size_t i = 0; i < iv.size(); ++i) iv[i] = static_cast<int>(i % 3) - 1;
+    auto ic = ufx::accumulate(ufx::sim, iv, [] UFX_HD(int a, int b) { return a + b; }); // 4 MiB through 1 MiB
+    auto ic_ref = ufx::accumulate(ufx::serial, iv, [] UFX_HD(int a, int b) { return a + b; });
+    CHECK(ic == ic_ref);
+
     const std::string msg = error_message([&] { (void)norm2(ufx::chunked(ufx::sim, 300), m); });
     CHECK(msg.find("one chunk of the outermost loop dimension needs 404 bytes") != std::string::npos);
   }

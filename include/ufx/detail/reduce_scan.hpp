@@ -1,5 +1,6 @@
 #pragma once
 // The body of ufx::accumulate: the five steps of a call for an inclusive scan along one axis.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -9,6 +10,7 @@
 #include "ufx/detail/adapt.hpp"
 #include "ufx/detail/broadcast.hpp"
 #include "ufx/detail/args.hpp"
+#include "ufx/detail/chunk.hpp"
 #include "ufx/detail/run.hpp"
 #include "ufx/detail/elementwise.hpp"
 #include "ufx/detail/reduce.hpp"
@@ -26,11 +28,18 @@ namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
 template <class Acc, class Tag, class Op, class OutOp, class InOp>
-void scan_on_target(const Tag& given, const Op& op, const OutOp& o, InOp in, int axis) {
+bool scan_chunked(const Tag& tag, const Op& op, const OutOp& o, const InOp& in, int axis);
+
+/// Steps 3 and 4 of accumulate on one target; `may_chunk`: host data too large for a device
+/// target runs in chunks (scan_chunked).
+template <class Acc, class Tag, class Op, class OutOp, class InOp>
+void scan_on_target(const Tag& given, const Op& op, const OutOp& o, InOp in, int axis, bool may_chunk = true) {
   const Tag tag = after_stream(given); // on a stream: after its queued work, to completion (for now)
   const memory_space space = tag.space();
   require_space(space);
   if (in.view.size() == 0) return;
+  if constexpr (Tag::is_device)
+    if (may_chunk && scan_chunked<Acc>(tag, op, o, in, axis)) return;
   stage_input(in, space);
   auto staged = stage_output(o, space);
   layout<2> L;
@@ -47,6 +56,59 @@ void scan_on_target(const Tag& given, const Op& op, const OutOp& o, InOp in, int
   const kernel_t k{identity{}, op, detail::make_tuple(array_acc<const typename InOp::value_type>{in.view.data()})};
   scan_on(tag, plan, k, staged.view.data());
   copy_back(staged, space);
+}
+
+/// out = op(carry, out), element by element, with `carry` one row broadcast along dimension 0.
+template <class T, class Op>
+struct carry_fn {
+  Op op;
+  UFX_HD T operator()(const T& carry, const T& x) const { return static_cast<T>(op(carry, x)); }
+};
+
+/// Folds row `carry` of a destination in memory `s` into its rows `rows` (the rows after it):
+/// the carry between chunks of an accumulation along axis 0.
+template <class Op, class T, int R>
+void fold_carry(const memory_space& s, const Op& op, const ndview<T, R>& rows, const T* carry) {
+  layout<3> L;
+  L.rank = R;
+  for (int d = 0; d < R; ++d) L.shape[d] = rows.extent(d);
+  set_strides(L, 0, rows);
+  set_strides(L, 1, rows);
+  set_strides(L, 2, rows);
+  L.stride[1][0] = 0;
+  map_kernel<carry_fn<T, Op>, 1, array_acc<T>, array_acc<const T>, array_acc<const T>> k{
+      carry_fn<T, Op>{op}, detail::make_tuple(array_acc<T>{rows.data()}, array_acc<const T>{carry}, array_acc<const T>{rows.data()})};
+  if (s.is_host()) return run_on(host, L, k);
+  target_for(s).visit([&](const auto& t) { run_on(t, L, k); });
+}
+
+/// accumulate on a device target whose host operands do not fit its memory (or its chunk budget):
+/// chunks of dimension 0, one after another. Along another axis the chunks are independent; along
+/// axis 0 each chunk after the first has the last row of the one before folded in (op(carry, x):
+/// the same result as one pass for an associative op; float sums may differ in the last bits, as
+/// CUB's scan order does). Returns false when the call fits, to run whole.
+template <class Acc, class Tag, class Op, class OutOp, class InOp>
+bool scan_chunked(const Tag& tag, const Op& op, const OutOp& o, const InOp& in, int axis) {
+  using OutE = typename OutOp::value_type;
+  constexpr int R = InOp::rank;
+  const index_t rows_total = in.view.extent(0);
+  if (rows_total <= 1 || overlaps(in.view, o.view)) return false;
+  const memory_space space = tag.space();
+  const auto per_elem_row = static_cast<std::size_t>(in.view.size() / rows_total);
+  std::size_t per_row = 0;
+  if (in.space != space) per_row += per_elem_row * sizeof(typename InOp::value_type);
+  if (per_row == 0) return false; // the input is on the device already
+  if (o.space != space) per_row += per_elem_row * sizeof(OutE);
+  per_row += per_elem_row * (sizeof(Acc) + sizeof(index_t)); // the device scan's temporaries (keys, partials)
+  const index_t rows = chunk_rows(tag, rows_total, per_row, 0);
+  if (rows >= rows_total) return false;
+  for (index_t b = 0; b < rows_total; b += rows) {
+    const index_t e = std::min(rows_total, b + rows);
+    const auto out_rows = output_rows(o, b, e);
+    scan_on_target<Acc>(tag, op, out_rows, slice_rows(in, R, R, b, e), axis, false);
+    if (axis == 0 && b > 0) fold_carry(o.space, op, out_rows.view, o.view.data() + (b - 1) * o.view.stride(0));
+  }
+  return true;
 }
 
 template <int NA, class Op, class TargetT, class OutT, class X>
