@@ -3,13 +3,15 @@
 // ufx computes it as transform_reduce over an (n, 1) and an (m) operand broadcast to (n, m), reduced
 // along axis 1, without materialising the (n, m) matrix. Peers: the hand-written OpenMP double loop
 // (`parallel for` over x, an `omp simd` reduction over y) and, at the largest size, the same loop
-// on one thread; NumPy materialising the (n, m) matrix is in peers_numpy.py (`gauss/numpy/...`).
+// on one thread; `sqdist` sums |x_i - y_j|^2 instead, a map without exp, where the loop's own
+// overhead shows. NumPy materialising the (n, m) matrix is in peers_numpy.py (`gauss/numpy/...`).
 // Counters: pairs/s (n * m per call). Compare ratios measured in one run (the machine is shared).
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
 #include <cmath>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include <ufx/ufx.hpp>
@@ -36,10 +38,25 @@ struct gauss {
   }
 };
 
+/// |a - b|^2: a map with no exp, where the loop's own overhead (loads, strides) shows.
+struct sqdist {
+  UFX_HD float operator()(const pt& a, const pt& b) const {
+    const float dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
+    return dx * dx + dy * dy + dz * dz;
+  }
+};
+
 constexpr float inv_s = 1.f / 0.25f;
 
+template <class Map>
+Map make_map() {
+  if constexpr (std::is_same_v<Map, gauss>) return gauss{inv_s};
+  else return Map{};
+}
+
+template <class Map>
 __attribute__((noinline)) void omp_loop(const pt* x, std::size_t n, const pt* y, std::size_t m, float* r) {
-  const gauss g{inv_s};
+  const Map g = make_map<Map>();
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < n; ++i) {
     const pt a = x[i];
@@ -50,8 +67,9 @@ __attribute__((noinline)) void omp_loop(const pt* x, std::size_t n, const pt* y,
   }
 }
 
+template <class Map>
 __attribute__((noinline)) void serial_loop(const pt* x, std::size_t n, const pt* y, std::size_t m, float* r) {
-  const gauss g{inv_s};
+  const Map g = make_map<Map>();
   for (std::size_t i = 0; i < n; ++i) {
     float s = 0;
     for (std::size_t j = 0; j < m; ++j) s += g(x[i], y[j]);
@@ -61,18 +79,19 @@ __attribute__((noinline)) void serial_loop(const pt* x, std::size_t n, const pt*
 
 enum class how { serial_loop, omp_loop, ufx_serial, ufx_host };
 
-template <how H>
+template <class Map, how H>
 void bm_gauss(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   const auto xs = random_points(n, 1), ys = random_points(n, 2);
   const ufx::ndview<const pt, 2> x(xs.data(), {static_cast<ufx::index_t>(n), 1}); // (n, 1)
+  const Map f = make_map<Map>();
   std::vector<float> r(n);
   for (auto _ : state) {
-    if constexpr (H == how::serial_loop) serial_loop(xs.data(), n, ys.data(), n, r.data());
-    else if constexpr (H == how::omp_loop) omp_loop(xs.data(), n, ys.data(), n, r.data());
+    if constexpr (H == how::serial_loop) serial_loop<Map>(xs.data(), n, ys.data(), n, r.data());
+    else if constexpr (H == how::omp_loop) omp_loop<Map>(xs.data(), n, ys.data(), n, r.data());
     else if constexpr (H == how::ufx_serial)
-      ufx::transform_reduce(ufx::serial, x, ys, gauss{inv_s}, ufx::plus{}, 0.f, ufx::axis{1}, ufx::out(r));
-    else ufx::transform_reduce(ufx::host, x, ys, gauss{inv_s}, ufx::plus{}, 0.f, ufx::axis{1}, ufx::out(r));
+      ufx::transform_reduce(ufx::serial, x, ys, f, ufx::plus{}, 0.f, ufx::axis{1}, ufx::out(r));
+    else ufx::transform_reduce(ufx::host, x, ys, f, ufx::plus{}, 0.f, ufx::axis{1}, ufx::out(r));
     benchmark::DoNotOptimize(r.data());
     benchmark::ClobberMemory();
   }
@@ -86,13 +105,15 @@ void large(benchmark::internal::Benchmark* b) { b->Arg(100000)->Iterations(1)->U
 
 } // namespace
 
-BENCHMARK(bm_gauss<how::serial_loop>)->Name("gauss/serial_loop")->Apply(small);
-BENCHMARK(bm_gauss<how::ufx_serial>)->Name("gauss/ufx_serial")->Apply(small);
-BENCHMARK(bm_gauss<how::omp_loop>)->Name("gauss/omp_loop")->Apply(small);
-BENCHMARK(bm_gauss<how::ufx_host>)->Name("gauss/ufx_host")->Apply(small);
-BENCHMARK(bm_gauss<how::omp_loop>)->Name("gauss/omp_loop")->Apply(large);
-BENCHMARK(bm_gauss<how::ufx_host>)->Name("gauss/ufx_host")->Apply(large);
-BENCHMARK(bm_gauss<how::omp_loop>)->Name("gauss/omp_loop")->Apply(large);
-BENCHMARK(bm_gauss<how::ufx_host>)->Name("gauss/ufx_host")->Apply(large);
+BENCHMARK(bm_gauss<gauss, how::serial_loop>)->Name("gauss/serial_loop")->Apply(small);
+BENCHMARK(bm_gauss<gauss, how::ufx_serial>)->Name("gauss/ufx_serial")->Apply(small);
+BENCHMARK(bm_gauss<gauss, how::omp_loop>)->Name("gauss/omp_loop")->Apply(small);
+BENCHMARK(bm_gauss<gauss, how::ufx_host>)->Name("gauss/ufx_host")->Apply(small);
+BENCHMARK(bm_gauss<gauss, how::omp_loop>)->Name("gauss/omp_loop")->Apply(large);
+BENCHMARK(bm_gauss<gauss, how::ufx_host>)->Name("gauss/ufx_host")->Apply(large);
+BENCHMARK(bm_gauss<sqdist, how::serial_loop>)->Name("sqdist/serial_loop")->Apply(small);
+BENCHMARK(bm_gauss<sqdist, how::ufx_serial>)->Name("sqdist/ufx_serial")->Apply(small);
+BENCHMARK(bm_gauss<sqdist, how::omp_loop>)->Name("sqdist/omp_loop")->Apply(small);
+BENCHMARK(bm_gauss<sqdist, how::ufx_host>)->Name("sqdist/ufx_host")->Apply(small);
 
 BENCHMARK_MAIN();

@@ -146,6 +146,29 @@ TEST_CASE_TEMPLATE("the Gaussian-kernel sum over (n,1) and (m) point operands eq
   }
 }
 
+TEST_CASE_TEMPLATE("a broadcast operand read once per run gives bitwise the strided run's result", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  // y contiguous: x steps by 0 and y by 1 along the run (x read once per run); y every other element
+  // of a longer array: the strided run. The same positions in the same pairwise order.
+  const int n = 37, m = 4099;
+  const auto xs = random_points(static_cast<std::size_t>(n), 1), ys = random_points(static_cast<std::size_t>(m), 2);
+  std::vector<pt> y2(2 * static_cast<std::size_t>(m));
+  for (std::size_t j = 0; j < ys.size(); ++j) y2[2 * j] = ys[j], y2[2 * j + 1] = {1e9f, 1e9f, 1e9f};
+  const ufx::ndview<const pt, 2> x(xs.data(), {n, 1});
+  const ufx::ndview<const pt, 1> y_unit(ys.data(), {m}), y_strided(y2.data(), {m}, {2});
+  for (float inv_s : {1.f, 0.01f}) {
+    const auto a = ufx::transform_reduce(Target{}, x, y_unit, gauss{inv_s}, ufx::plus{}, 0.f, ufx::axis{1});
+    const auto b = ufx::transform_reduce(Target{}, x, y_strided, gauss{inv_s}, ufx::plus{}, 0.f, ufx::axis{1});
+    const auto c = ufx::transform_reduce(Target{}, x, y_unit, gauss{inv_s}, ufx::plus{}, 0.f, ufx::axis{0});
+    const auto d = ufx::transform_reduce(Target{}, x, y_strided, gauss{inv_s}, ufx::plus{}, 0.f, ufx::axis{0});
+    bool same = true;
+    for (int i = 0; i < n; ++i) same = same && a(i) == b(i);
+    for (int j = 0; j < m; ++j) same = same && c(j) == d(j);
+    CHECK(same);
+    CHECK(close_rel(a, gauss_rows(xs, ys, inv_s), 2e-5));
+  }
+}
+
 TEST_CASE_TEMPLATE("the Gaussian-kernel sum of device point arrays stays on the device", Target, UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   if constexpr (!ufx::is_device_target_v<Target>) return;
@@ -184,6 +207,15 @@ TEST_CASE("the Gaussian-kernel sum needs O(n + m) device memory: 4096 x 4096 on 
     const auto h = ufx::transform_reduce(ufx::sim, ufx::ndview<const pt, 2>(xs.data(), {n, 1}), ys, gauss{4.f}, ufx::plus{},
                                          0.f, ufx::axis{1});
     CHECK(close_rel(h, ref, 2e-5));
+    // logsumexp of host data 4x the device: chunks, their partials combined pairwise (4194 whole
+    // cycles of 300, 300.5, ..., 799.5; the last 304 elements add less than exp(-348) each)
+    std::vector<float> big(std::size_t{1} << 22);
+    for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<float>(i % 1000) * 0.5f + 300.f;
+    const auto staged = ufx::detail::sim_stats().host_to_device;
+    const float whole = ufx::logsumexp(ufx::sim, big);
+    CHECK(ufx::detail::sim_stats().host_to_device - staged >= 4); // in chunks
+    CHECK(std::abs(whole - ufx::logsumexp(ufx::serial, big)) <= 2e-6f * whole);
+    CHECK(std::abs(double(whole) - (799.5 + std::log(4194 / (1 - std::exp(-0.5))))) < 1e-3);
     CHECK(ufx::detail::sim_stats().live_allocations == before.live_allocations);
   }
   ufx::configure_sim(saved);
