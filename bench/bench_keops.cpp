@@ -2,10 +2,12 @@
 // and m points y in 3-D (float32, points stored as structs), at n = m = 10^3, 10^4 and 10^5.
 // ufx computes it as transform_reduce over an (n, 1) and an (m) operand broadcast to (n, m), reduced
 // along axis 1, without materialising the (n, m) matrix. Peers: the hand-written OpenMP double loop
-// (`parallel for` over x, an `omp simd` reduction over y) and, at the largest size, the same loop
-// on one thread; `sqdist` sums |x_i - y_j|^2 instead, a map without exp, where the loop's own
-// overhead shows. NumPy materialising the (n, m) matrix is in peers_numpy.py (`gauss/numpy/...`).
-// Counters: pairs/s (n * m per call). Compare ratios measured in one run (the machine is shared).
+// (`parallel for` over x, an `omp simd` reduction over y) and, up to 10^4, the plain double loop on
+// one thread beside ufx::serial; `sqdist` sums |x_i - y_j|^2 instead, a map without exp, where the
+// loop's own overhead shows. NumPy materialising the (n, m) matrix is in peers_numpy.py --keops
+// (`gauss/numpy/...`). Counters: pairs/s (n * m per call). On a shared machine compare ratios from
+// one run with interleaved repetitions:
+//   bench_keops --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
