@@ -1,9 +1,9 @@
 #!/usr/bin/python3
-"""NumPy and Numba peers of bench_vectorize, bench_guvectorize and bench_reduce.
+"""NumPy and Numba peers of bench_vectorize, bench_guvectorize, bench_reduce and bench_keops.
 
 Run with Debian's interpreter, which has NumPy and Numba (python3-numpy python3-numba):
 
-    /usr/bin/python3 bench/peers_numpy.py [--quick]
+    /usr/bin/python3 bench/peers_numpy.py [--quick] [--keops]
 
 It times the same problems as the C++ benches (float32, same sizes) and prints CSV lines
 `name,ns_per_call,GB_per_s` in the C++ benches' naming (`sum/numpy/16777216`), so the figures can
@@ -130,13 +130,45 @@ def bench_reduce(min_time):
     report("axis1_4096/numpy", best_ns(lambda: np.sum(a, axis=1, out=out), min_time), 4 * side * side)
 
 
+def bench_keops(min_time):
+    """The Gaussian-kernel sum of bench_keops.cpp, r_i = sum_j exp(-|x_i - y_j|^2 / s), as NumPy
+    users write it: the (n, m) matrix of squared distances materialised (|x|^2 + |y|^2 - 2 x y^T,
+    one float32 GEMM), exponentiated in place and summed along axis 1. Where the matrix does not
+    fit in half the machine's memory the size is skipped, with a line saying so."""
+    inv_s = np.float32(1 / 0.25)
+    try:
+        mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):
+        mem = 0
+    for n in (1000, 10000, 100000):
+        x, y = rand((n, 3), 1), rand((n, 3), 2)
+        if 4 * n * n > mem // 2:
+            print(f"# gauss/numpy/{n}: skipped, the (n, m) float32 matrix is {4 * n * n / 2**30:.1f} GiB "
+                  f"(machine: {mem / 2**30:.1f} GiB)", flush=True)
+            continue
+
+        def gauss():
+            d = x @ (-2 * y).T
+            d += (x * x).sum(1)[:, None]
+            d += (y * y).sum(1)[None, :]
+            d *= -inv_s
+            np.exp(d, out=d)
+            return d.sum(1)
+
+        report(f"gauss/numpy/{n}", best_ns(gauss, min_time), 2 * 12 * n)
+
+
 def main():
     min_time = 0.05 if "--quick" in sys.argv else 0.3
     print(f"# numpy {np.__version__}, numba {numba.__version__ if numba else 'absent'}, {os.cpu_count()} cores")
     print("name,ns_per_call,GB_per_s")
+    if "--keops" in sys.argv:  # only the Gaussian-kernel sum (bench_keops's peer)
+        bench_keops(min_time)
+        return
     bench_vectorize(min_time)
     bench_guvectorize(min_time)
     bench_reduce(min_time)
+    bench_keops(min_time)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@
 ///   float d  = ufx::transform_reduce(x, y, mul, ufx::plus{}, 0.0f);   // a dot product
 ///   auto c   = ufx::accumulate(x, ufx::plus{});                         // np.add.accumulate
 ///   ufx::index_t i = ufx::argmax(x);
+///   float l  = ufx::logsumexp(x);                        // log(sum(exp(x))), without overflow
+///   auto  k2 = ufx::logsumexp(xi, yj, map, ufx::axis{1}); // log(sum_j exp(map(x_i, y_j)))
 ///
 /// Operators. `op(a, b)` must be associative and commutative (any order of combination may be
 /// used, as with CUB and Numba). The accumulator type is `op`'s result on two elements (or two
@@ -25,6 +27,13 @@
 /// `ufx::keepdims`); an Eigen input keeps Eigen's shape: axis 0 gives 1 x cols, axis 1 gives
 /// rows x 1, as `colwise()` / `rowwise()` do. `argmin` / `argmax` give `ufx::index_t` positions
 /// (flat C-order without an axis); the first occurrence wins, and a NaN before any number.
+///
+/// logsumexp. `ufx::logsumexp(x)` is scipy.special.logsumexp: a stable log(sum(exp(x))), the
+/// accumulator a (max, sum of exp(x - max)) pair that combines by rescaling to the larger max, so
+/// nothing overflows (logsumexp of {1000, 1001} is 1001.313...). Empty gives -inf, all -inf -inf,
+/// a +inf element +inf, a NaN NaN. Integers and bool compute in double, float in float. The
+/// transform form `ufx::logsumexp(x, y, ..., map)` reduces `map` over the broadcast operands without
+/// storing its values (KeOps's log-sum-exp of a kernel: map = -|x_i - y_j|^2 over (n, 1) and (m)).
 ///
 /// Accuracy. Sums run in a pairwise order on every target (leaves of independent accumulators
 /// on the CPU, interleaved lanes on devices), so a float32 sum is as accurate as NumPy's.
@@ -41,6 +50,7 @@
 #include <utility>
 
 #include "ufx/axis.hpp"
+#include "ufx/detail/logsumexp.hpp"
 #include "ufx/detail/reduce.hpp"
 #include "ufx/detail/reduce_ops.hpp"
 #include "ufx/detail/reduce_scan.hpp"
@@ -112,6 +122,14 @@ decltype(auto) argmin(const A&... args) {
 template <class... A>
 decltype(auto) argmax(const A&... args) {
   return detail::arg_call<true>(args...);
+}
+
+/// log(sum(exp(x))) without overflow, as scipy.special.logsumexp:
+/// `[target,] x [, ufx::axis{...}] [, ufx::keepdims] [, ufx::out(dst)]`; or of a map over broadcast
+/// operands, not stored: `[target,] x, y, ..., map [, options]`.
+template <class... A>
+decltype(auto) logsumexp(const A&... args) {
+  return detail::logsumexp_call(args...);
 }
 
 UFX_TU_NAMESPACE_END

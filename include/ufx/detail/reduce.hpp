@@ -73,6 +73,20 @@ struct init_finish {
   UFX_HD Acc operator()(const Acc& a) const { return has_init ? static_cast<Acc>(op(init, a)) : a; }
 };
 
+/// An operator whose accumulator is not the result names its finishing step as `finish_type`
+/// (logsumexp: (max, scaled sum) -> max + log(sum)); an empty reduction gives that step applied to
+/// the identity. Other operators finish with init_finish.
+template <class Op>
+concept finishing_op = requires { typename Op::finish_type; };
+template <class Op, class Acc>
+struct finish_of {
+  using type = init_finish<Acc, Op>;
+};
+template <finishing_op Op, class Acc>
+struct finish_of<Op, Acc> {
+  using type = typename Op::finish_type;
+};
+
 template <class Op>
 dims operand_shape(const Op& op) {
   if constexpr (is_scalar_operand<Op>::value) return dims{};
@@ -301,9 +315,10 @@ auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* ax
   using types = std::conditional_t<indexed, reduce_types<decltype(spec.map), decltype(spec.op), typename decltype(adapt_in(args))::value_type..., index_t>,
                                    reduce_types<decltype(spec.map), decltype(spec.op), typename decltype(adapt_in(args))::value_type...>>;
   using Acc = typename types::acc;
-  using Fin = std::conditional_t<indexed, arg_index, init_finish<Acc, decltype(spec.op)>>;
+  using Fin = std::conditional_t<indexed, arg_index, typename finish_of<decltype(spec.op), Acc>::type>;
   const Fin fin = [&] {
     if constexpr (indexed) return arg_index{};
+    else if constexpr (finishing_op<decltype(spec.op)>) return Fin{};
     else if constexpr (Spec::has_init) return Fin{spec.op, static_cast<Acc>(spec.init), true};
     else return Fin{spec.op, Acc{}, false};
   }();
@@ -328,6 +343,7 @@ auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* ax
   const bool empty_reduction = reduced_count(loop, mask) == 0;
   const Res empty = [&] {
     if constexpr (indexed) return Res{};
+    else if constexpr (finishing_op<decltype(spec.op)>) return fin(static_cast<Acc>(spec.identity));
     else if constexpr (Spec::has_init) return static_cast<Res>(static_cast<Acc>(spec.init));
     else if constexpr (Spec::has_identity) return static_cast<Res>(static_cast<Acc>(spec.identity));
     else return Res{};

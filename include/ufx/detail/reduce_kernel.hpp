@@ -123,14 +123,26 @@ struct reduce_kernel {
   /// Reduces a run of n >= 1 elements starting at `off` with innermost strides `str`.
   Acc run(const index_t* off, const index_t* str, bool unit, index_t n) const {
     if (unit) return run_impl(off, str, n, std::true_type{}, std::index_sequence_for<In...>{});
+    if constexpr (broadcast_runs) {
+      const unsigned bc = broadcast_mask(str, std::index_sequence_for<In...>{});
+      if (bc != ~0u)
+        return with_mask(bc, [&](auto m) { return run_masked<decltype(m)::value>(off, n, std::index_sequence_for<In...>{}); });
+    }
     return run_impl(off, str, n, std::false_type{}, std::index_sequence_for<In...>{});
   }
 
   /// dst[j] = value(j) (Set) or dst[j] = op(dst[j], value(j)), j < n, along the innermost dimension.
   template <bool Set>
   void row(Acc* dst, const index_t* off, const index_t* str, bool unit, index_t n) const {
-    if (unit) row_runs<Set>(dst, n, std::true_type{}, off, str, std::index_sequence_for<In...>{});
-    else row_runs<Set>(dst, n, std::false_type{}, off, str, std::index_sequence_for<In...>{});
+    if (unit) return row_runs<Set>(dst, n, std::true_type{}, off, str, std::index_sequence_for<In...>{});
+    if constexpr (broadcast_runs) {
+      const unsigned bc = broadcast_mask(str, std::index_sequence_for<In...>{});
+      if (bc != ~0u) {
+        with_mask(bc, [&](auto m) { row_masked<Set, decltype(m)::value>(dst, n, off, std::index_sequence_for<In...>{}); return 0; });
+        return;
+      }
+    }
+    row_runs<Set>(dst, n, std::false_type{}, off, str, std::index_sequence_for<In...>{});
   }
 
   /// Calls `fn(k, pointer, element_size)` for each array input (k counts inputs from 0).
@@ -140,6 +152,59 @@ struct reduce_kernel {
   }
 
 private:
+  // Runs in which an operand steps by 0 (broadcast along the run: the (n, 1) side of an (n, 1) x (m)
+  // reduction) while the others step by 1: the broadcast operands are read once per run (scalar_run)
+  // and the others as unit runs, so the leaf vectorises as a unit-stride one does, where the strided
+  // accessor would multiply every index by a run-time stride. Same positions, same order: the result
+  // is bitwise that of the strided run. One instantiation per mask of array operands, so up to
+  // three array operands (index operands, argmin / argmax's, stay strided).
+  template <class A>
+  static constexpr bool plain_operand = A::is_array || std::is_same_v<A, scalar_acc<std::remove_cv_t<typename A::element_type>>>;
+  static constexpr bool broadcast_runs = N <= 3 && (plain_operand<In> && ...);
+
+  /// Bit k set: array operand k steps by 0; ~0u when an array operand steps by neither 0 nor 1.
+  template <std::size_t... K>
+  unsigned broadcast_mask(const index_t* str, std::index_sequence<K...>) const {
+    unsigned m = 0;
+    bool other = false;
+    (
+        [&] {
+          if constexpr (std::remove_cvref_t<decltype(get<K>(in))>::is_array) {
+            if (str[K] == 0) m |= 1u << K;
+            else if (str[K] != 1) other = true;
+          }
+        }(),
+        ...);
+    return other ? ~0u : m;
+  }
+
+  /// fn(std::integral_constant<unsigned, mask>) for the run-time mask `bc` < 2^N.
+  template <class Fn>
+  static auto with_mask(unsigned bc, const Fn& fn) {
+    return with_mask_impl(bc, fn, std::make_integer_sequence<unsigned, (1u << N)>{});
+  }
+  template <class Fn, unsigned... M>
+  static auto with_mask_impl(unsigned bc, const Fn& fn, std::integer_sequence<unsigned, M...>) {
+    decltype(fn(std::integral_constant<unsigned, 0>{})) r{};
+    ((bc == M ? (void)(r = fn(std::integral_constant<unsigned, M>{})) : void()), ...);
+    return r;
+  }
+
+  /// Operand k's run: its element once when bit k of M is set, else a unit run.
+  template <bool Once, class A>
+  static UFX_HD auto masked_run(const A& a, index_t off) {
+    if constexpr (Once && A::is_array) return scalar_run<std::remove_cv_t<typename A::element_type>>{a.at(off)};
+    else return run_of(a, off, 1, std::true_type{});
+  }
+  template <unsigned M, std::size_t... K>
+  Acc run_masked(const index_t* off, index_t n, std::index_sequence<K...>) const {
+    return pairwise(n, masked_run<((M >> K) & 1u) != 0>(get<K>(in), off[K])...);
+  }
+  template <bool Set, unsigned M, std::size_t... K>
+  void row_masked(Acc* dst, index_t n, const index_t* off, std::index_sequence<K...>) const {
+    row_loop<Set>(dst, n, masked_run<((M >> K) & 1u) != 0>(get<K>(in), off[K])...);
+  }
+
   template <std::size_t... K>
   UFX_HD Acc at_impl(const index_t* off, std::index_sequence<K...>) const {
     return static_cast<Acc>(f(get<K>(in).at(off[K])...));
