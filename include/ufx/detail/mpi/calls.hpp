@@ -1,0 +1,235 @@
+#pragma once
+// The front doors on distributed operands: ufx's vectorize, reducer, reduce, transform_reduce,
+// argmin / argmax and accumulate hand a call with a ufx::mpi::distributed operand here
+// (ufx/detail/distributed.hpp). Each call is collective over the operands' communicator.
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+#include "ufx/detail/args.hpp"
+#include "ufx/detail/distributed.hpp"
+#include "ufx/detail/mpi/operands.hpp"
+#include "ufx/detail/mpi/reduce.hpp"
+#include "ufx/reduce.hpp"
+#include "ufx/vectorize.hpp"
+
+namespace ufx::mpi::detail {
+
+/// std::optional of an identity or init given as a value (none for ufx::detail::no_value).
+template <class Acc, class V>
+std::optional<Acc> optional_value(const V& v) {
+  if constexpr (std::is_same_v<V, ufx::detail::no_value>) return std::nullopt;
+  else return static_cast<Acc>(v);
+}
+
+/// An elementwise call (vectorize, and any front door whose results have the operands' rows).
+template <class Front, class... A>
+decltype(auto) elementwise_call(const char* who, const Front& front, A&&... args) {
+  const ufx::detail::call_scope scope(who);
+  const communicator& comm = first_comm(args...);
+  using R = decltype(front(local_arg(static_cast<A&&>(args))...));
+  if constexpr (std::is_void_v<R>) {
+    collectively(comm, [&] {
+      check_operands(true, args...);
+      front(local_arg(static_cast<A&&>(args))...);
+    });
+  } else {
+    std::optional<split> s;
+    R r = collectively(comm, [&] {
+      s = check_operands(true, args...);
+      return front(local_arg(static_cast<A&&>(args))...);
+    });
+    return wrap_results(*s->part, std::move(r));
+  }
+}
+
+} // namespace ufx::mpi::detail
+
+namespace ufx::detail {
+
+template <>
+struct distributed_calls<mpi::detail::mpi_distribution> {
+  /// `k(args...)` of ufx::vectorize: runs on the blocks, returns distributed results.
+  template <class F, class... A>
+  static decltype(auto) call(const vectorized<F>& k, A&&... args) {
+    return mpi::detail::elementwise_call("ufx::vectorize", k, static_cast<A&&>(args)...);
+  }
+
+  /// `r(x [, init] [, axis] [, keepdims] [, out])` of a ufx::reducer.
+  template <class Op, class Id, class... A>
+  static decltype(auto) call(const reduction<Op, Id>& r, const A&... args) {
+    const call_scope scope("ufx::reducer");
+    return with_call_args(
+        [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
+          constexpr std::size_t n = sizeof...(pos);
+          static_assert(n == 1 || n == 2, "ufx::reducer: call it as r(x), r(x, init), r(target, x, ...), with optional "
+                                          "ufx::axis{...}, ufx::keepdims and ufx::out(dst) after them");
+          const auto p = std::forward_as_tuple(pos...);
+          const auto& x = std::get<0>(p);
+          using X = std::remove_cvref_t<decltype(x)>;
+          static_assert(distributed_arg<X>, "ufx::mpi: reduce the distributed array itself (the init is a scalar)");
+          using Acc = typename reduce_types<identity, Op, typename X::value_type>::acc;
+          std::optional<Acc> init;
+          if constexpr (n == 2) init = static_cast<Acc>(std::get<1>(p));
+          const mpi::detail::across_spec<Acc, Op> spec{r.op(), mpi::detail::optional_value<Acc>(r.identity()), init,
+                                                       "zero-size array to reduction operation which has no identity"};
+          auto local = [&](auto&&... o) -> decltype(auto) { return mpi::detail::with_target_arg(r, tp, x.local(), o...); };
+          auto local_final = [&](auto&&... o) -> decltype(auto) {
+            if constexpr (n == 2) return mpi::detail::with_target_arg(r, tp, x.local(), std::get<1>(p), o...);
+            else return local(o...);
+          };
+          auto local_empty = [&](auto&&... o) -> decltype(auto) { // an init makes the empty block's reduction defined
+            if constexpr (scalar_like<Acc>) return mpi::detail::with_target_arg(r, tp, x.local(), Acc{}, o...);
+            else return local(o...);
+          };
+          return mpi::detail::reduce_distributed<NA, Keep>(spec, local, local_final, local_empty, outp, axes, x);
+        },
+        args...);
+  }
+
+  /// `ufx::reduce(x, op, identity [, axis] [, keepdims] [, out])`.
+  template <class... A>
+  static decltype(auto) call(reduce_door, const A&... args) {
+    const call_scope scope("ufx::reduce");
+    return with_call_args(
+        [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
+          static_assert(sizeof...(pos) == 3, "ufx::reduce: call it as reduce(x, op, identity), with an optional target "
+                                             "first and ufx::axis{...}, ufx::keepdims, ufx::out(dst) last");
+          const auto p = std::forward_as_tuple(pos...);
+          const auto& x = std::get<0>(p);
+          const auto& op = std::get<1>(p);
+          using Op = std::remove_cvref_t<decltype(op)>;
+          using Acc = typename reduce_types<identity, Op, typename std::remove_cvref_t<decltype(x)>::value_type>::acc;
+          const mpi::detail::across_spec<Acc, Op> spec{op, static_cast<Acc>(std::get<2>(p)), std::nullopt, ""};
+          auto local = [&](auto&&... o) -> decltype(auto) {
+            return mpi::detail::with_target_arg([](const auto&... a) -> decltype(auto) { return ufx::reduce(a...); }, tp,
+                                                mpi::detail::local_arg(x), op, std::get<2>(p), o...);
+          };
+          return mpi::detail::reduce_distributed<NA, Keep>(spec, local, local, local, outp, axes, x);
+        },
+        args...);
+  }
+
+  /// `ufx::transform_reduce(x, y, ..., map, op, identity [, axis] [, keepdims] [, out])`.
+  template <class... A>
+  static decltype(auto) call(transform_reduce_door, const A&... args) {
+    const call_scope scope("ufx::transform_reduce");
+    return with_call_args(
+        [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
+          constexpr std::size_t n = sizeof...(pos);
+          static_assert(n >= 4, "ufx::transform_reduce: call it as transform_reduce(x, ..., map, op, identity), with an "
+                                "optional target first and ufx::axis{...}, ufx::keepdims, ufx::out(dst) last");
+          const auto p = std::forward_as_tuple(pos...);
+          const auto& map = std::get<n - 3>(p);
+          const auto& op = std::get<n - 2>(p);
+          using Op = std::remove_cvref_t<decltype(op)>;
+          return [&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
+            using Acc = typename reduce_types<std::remove_cvref_t<decltype(map)>, Op,
+                                              typename decltype(adapt_in(mpi::detail::local_arg(std::get<I>(p))))::value_type...>::acc;
+            const mpi::detail::across_spec<Acc, Op> spec{op, static_cast<Acc>(std::get<n - 1>(p)), std::nullopt, ""};
+            auto local = [&](auto&&... o) -> decltype(auto) {
+              return mpi::detail::with_target_arg(
+                  [](const auto&... a) -> decltype(auto) { return ufx::transform_reduce(a...); }, tp,
+                  mpi::detail::local_arg(std::get<I>(p))..., map, op, std::get<n - 1>(p), o...);
+            };
+            return mpi::detail::reduce_distributed<NA, Keep>(spec, local, local, local, outp, axes, std::get<I>(p)...);
+          }(std::make_index_sequence<n - 3>{});
+        },
+        args...);
+  }
+
+  /// `ufx::argmin(x)` / `argmax(x)`, and along an axis other than 0 (a distributed result).
+  template <bool Max, class... A>
+  static decltype(auto) call(arg_door<Max>, const A&... args) {
+    const call_scope scope(Max ? "ufx::argmax" : "ufx::argmin");
+    return with_call_args(
+        [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
+          static_assert(sizeof...(pos) == 1, "ufx::argmin / argmax: call it as argmin(x), with an optional target first "
+                                             "and ufx::axis{k}, ufx::keepdims, ufx::out(dst) last");
+          static_assert(NA <= 1, "ufx::argmin / argmax: name one axis at most (NumPy's axis is an int here)");
+          const auto& x = (pos, ...);
+          if constexpr (NA == 0 && !Keep) {
+            static_assert(std::is_same_v<decltype(outp), const void*>,
+                          "ufx::mpi: a full argmin / argmax of a distributed array returns the index on every rank; "
+                          "ufx::out does not apply");
+            return mpi::detail::arg_distributed<Max>(tp, x);
+          } else {
+            static_assert(NA == 1, "ufx::mpi: argmin / argmax of a distributed array with keepdims needs an axis");
+            const auto door = [](const auto&... a) -> decltype(auto) {
+              if constexpr (Max) return ufx::argmax(a...);
+              else return ufx::argmin(a...);
+            };
+            auto local = [&](auto&&... o) -> decltype(auto) { return mpi::detail::with_target_arg(door, tp, x.local(), o...); };
+            std::optional<mpi::detail::split> s;
+            auto checks = [&](const auto&... dst) {
+              s = mpi::detail::check_operands(true, x, dst...);
+              if ((reduced_mask(axes, NA, s->rank()) & 1u) && !s->part->is_replicated())
+                throw value_error(message("along axis 0 of a distributed array (across the ranks) is not supported yet; "
+                                          "use the full argmin / argmax, or an axis other than 0"));
+            };
+            if constexpr (!std::is_same_v<decltype(outp), const void*>) {
+              mpi::detail::collectively(x.comm(), [&] {
+                checks(*outp);
+                mpi::detail::with_options<NA, Keep>(axes, local, mpi::detail::local_arg(*outp));
+              });
+            } else {
+              auto res = mpi::detail::collectively(x.comm(), [&] {
+                checks();
+                return mpi::detail::with_options<NA, Keep>(axes, local);
+              });
+              return mpi::detail::wrap(*s->part, std::move(res));
+            }
+          }
+        },
+        args...);
+  }
+
+  /// `ufx::accumulate(x, op [, axis{k}] [, out])`: along axis 0 (the default) the ranks' blocks
+  /// carry into each other (MPI_Exscan on the last rows); along another axis each block scans alone.
+  template <class... A>
+  static decltype(auto) call(accumulate_door, const A&... args) {
+    const call_scope scope("ufx::accumulate");
+    return with_call_args(
+        [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
+          static_assert(sizeof...(pos) == 2, "ufx::accumulate: call it as accumulate(x, op), with an optional target "
+                                             "first and ufx::axis{k}, ufx::out(dst) last");
+          static_assert(NA <= 1, "ufx::accumulate: name one axis (NumPy's accumulate runs along one)");
+          static_assert(!Keep, "ufx::accumulate: keepdims does not apply to a scan (its result has the input's shape)");
+          const auto p = std::forward_as_tuple(pos...);
+          const auto& x = std::get<0>(p);
+          const auto& op = std::get<1>(p);
+          using X = std::remove_cvref_t<decltype(x)>;
+          using Op = std::remove_cvref_t<decltype(op)>;
+          static_assert(distributed_arg<X>, "ufx::mpi: accumulate the distributed array itself");
+          using Acc = typename reduce_types<identity, Op, typename X::value_type>::acc;
+          const mpi::communicator& comm = x.comm();
+          const auto door = [](const auto&... a) -> decltype(auto) { return ufx::accumulate(a...); };
+          auto local = [&](auto&&... o) -> decltype(auto) { return mpi::detail::with_target_arg(door, tp, x.local(), op, o...); };
+          constexpr bool has_out = !std::is_same_v<decltype(outp), const void*>;
+          std::optional<mpi::detail::split> s;
+          bool along0 = true;
+          auto checks = [&](const auto&... dst) {
+            s = mpi::detail::check_operands(true, x, dst...);
+            along0 = !s->part->is_replicated() && (NA == 0 || (reduced_mask(axes, NA, s->rank()) & 1u));
+          };
+          if constexpr (has_out) {
+            mpi::detail::collectively(comm, [&] {
+              checks(*outp);
+              mpi::detail::with_options<NA, false>(axes, local, mpi::detail::local_arg(*outp));
+            });
+            auto& dst = std::get<0>(const_cast<std::remove_cvref_t<decltype(*outp)>&>(*outp).dst);
+            if (along0) mpi::detail::carry_scan<Acc>(tp, op, x, mpi::detail::local_arg(dst));
+          } else {
+            auto res = mpi::detail::collectively(comm, [&] {
+              checks();
+              return mpi::detail::with_options<NA, false>(axes, local);
+            });
+            if (along0) mpi::detail::carry_scan<Acc>(tp, op, x, res);
+            return mpi::detail::wrap(*s->part, std::move(res));
+          }
+        },
+        args...);
+  }
+};
+
+} // namespace ufx::detail
