@@ -94,11 +94,9 @@ decltype(auto) reduce_distributed(const across_spec<Acc, Op>& spec, const Local&
                                   const LocalEmpty& local_empty, OutP outp, const int* axes, const Ops&... operands) {
   constexpr bool has_out = !std::is_same_v<OutP, const void*>;
   const communicator& comm = first_comm(operands...);
-  const reduce_shape r = collectively(comm, [&] {
-    reduce_shape rs = shape_reduction<NA>(axes, outp, operands...);
-    if (rs.across && rs.reduced == 0 && !spec.identity && !spec.init) throw value_error(ufx::detail::message(spec.empty_message));
-    return rs;
-  });
+  const reduce_shape r = collectively(comm, [&] { return shape_reduction<NA>(axes, outp, operands...); });
+  // every rank sees the same global shape, so NumPy's error needs no agreement
+  if (r.across && r.reduced == 0 && !spec.identity && !spec.init) ufx::detail::fail<value_error>(spec.empty_message);
   auto local_out = [&](const auto& f) -> decltype(auto) {
     if constexpr (has_out) return with_options<NA, Keep>(axes, f, local_arg(*outp));
     else return with_options<NA, Keep>(axes, f);
@@ -144,9 +142,9 @@ index_t arg_distributed(TP tp, const D& x) {
   ufx::detail::arg_pair<V> best{};
   maybe<ufx::detail::arg_pair<V>> m{};
   m.has = 0;
+  collectively(comm, [&] { x.check_block("operand 0's local block"); });
+  if (x.partition().global_size() == 0) ufx::detail::fail<value_error>(empty);
   collectively(comm, [&] {
-    x.check_block("operand 0's local block");
-    if (x.partition().global_size() == 0) throw value_error(ufx::detail::message(empty));
     if (!x.rows() || x.partition().row_size() == 0) return;
     const auto door = [](const auto&... a) { return Max ? ufx::argmax(a...) : ufx::argmin(a...); };
     const index_t i = with_target_arg(door, tp, x.local());
