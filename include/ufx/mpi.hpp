@@ -1,7 +1,8 @@
 #pragma once
 /// \file mpi.hpp
 /// `ufx::mpi`: the same calls over arrays partitioned across MPI ranks. Optional: link
-/// `ufx::mpi` (CMake: `find_package(ufx COMPONENTS mpi)`); not included by ufx/ufx.hpp.
+/// `ufx::mpi` (CMake: `find_package(ufx COMPONENTS mpi)`). It includes ufx/ufx.hpp; ufx/ufx.hpp
+/// does not include it.
 ///
 ///   ufx::mpi::environment env(argc, argv);                 // MPI_Init_thread unless already done
 ///   ufx::mpi::communicator world;                            // MPI_COMM_WORLD
@@ -19,7 +20,7 @@
 /// (`partition::replicated`) means every rank holds the whole array: reductions across the ranks
 /// return one.
 ///
-/// Calls. `vectorize` kernels and the reductions (`ufx::reducer`, `reduce`, `transform_reduce`,
+/// Calls. `vectorize` and `guvectorize` kernels (axis 0 must be a loop dimension) and the reductions (`ufx::reducer`, `reduce`, `transform_reduce`,
 /// `argmin` / `argmax`, `accumulate`) take distributed operands. Every call is collective over
 /// the operands' communicator. Distributed operands must share the split; other operands (scalars,
 /// arrays with fewer axes or extent 1 along axis 0, replicated arrays) are the same on every rank
@@ -43,5 +44,4 @@
 #include "ufx/detail/mpi/communicator.hpp"
 #include "ufx/detail/mpi/distributed.hpp"
 #include "ufx/detail/mpi/partition.hpp"
-#include "ufx/reduce.hpp"
-#include "ufx/vectorize.hpp"
+#include "ufx/ufx.hpp" // the calls it extends, and the containers blocks are held in

@@ -16,6 +16,7 @@
 #include <ufx/ufx.hpp>
 
 #include "common.hpp"
+#include "gufunc_cores.hpp"
 
 namespace {
 
@@ -162,6 +163,36 @@ TEST_CASE("a function with two outputs gives a tuple of distributed arrays") {
   const auto [q1, r1] = divmod(a, b);
   CHECK(mpi::allgather(q) == q1);
   CHECK(mpi::allgather(r) == r1);
+}
+
+TEST_CASE_TEMPLATE("guvectorize on distributed operands: a batch of matmuls and dot products split along the batch", Target, UFX_TEST_TARGETS) {
+  const Target t{};
+  const auto matmul = ufx::guvectorize<"(m,n),(n,p)->(m,p)">(ufx_test::matmul_f{});
+  const auto dot = ufx::guvectorize<"(n),(n)->()">(ufx_test::dot_f{});
+  for (index_t batch : {2, 7}) {
+    ufx::ndarray<float, 3> a({batch, 2, 3});
+    for (index_t i = 0; i < a.size(); ++i) a.data()[i] = static_cast<float>(i % 7) - 3.f;
+    ufx::ndarray<float, 2> b({3, 2}); // replicated: every batch entry times the same matrix
+    for (index_t i = 0; i < b.size(); ++i) b.data()[i] = static_cast<float>(i % 5) - 1.f;
+    const auto da = mpi::scatter(mpi::partition(world, {batch, 2, 3}), a);
+    const auto c = matmul(t, da, b);
+    CHECK(c.global_shape() == std::vector<index_t>{batch, 2, 2});
+    CHECK(c.rows() == da.rows());
+    CHECK(same(mpi::allgather(c), matmul(t, a, b)));
+    // (batch, 3) rows dotted with a distributed (batch, 3) and with a replicated (3,)
+    const ufx::ndarray<float, 2> x = matrix(batch, 3), y = matrix(batch, 3);
+    const std::vector<float> w{1.f, 2.f, 3.f};
+    const mpi::partition p(world, {batch, 3});
+    const auto dx = mpi::scatter(p, x), dy = mpi::scatter(p, y);
+    const auto xy = dot(t, dx, dy);
+    CHECK(same(mpi::allgather(xy), dot(t, x, y)));
+    CHECK(same(mpi::allgather(dot(t, dx, w)), dot(t, x, w)));
+  }
+  // axis 0 of a (3,) vector is its core dimension in "(n),(n)->()": it cannot be split
+  const auto v = mpi::scatter(mpi::partition(world, {3}), std::vector<float>{1.f, 2.f, 3.f});
+  const auto dx = mpi::scatter(mpi::partition(world, {3, 3}), matrix(3, 3));
+  CHECK(thrown<ufx::mpi::error>([&] { (void)dot(t, dx, v); }).find("operand 1 (3,) in rows") != std::string::npos);
+  CHECK(thrown<ufx::mpi::error>([&] { (void)dot(t, dx, v); }).find("is one of the gufunc's core dimensions") != std::string::npos);
 }
 
 TEST_CASE("device-array blocks on ufx::sim run there and reduce like host blocks") {
@@ -372,7 +403,26 @@ TEST_CASE("argmin and argmax give the global index, ties across ranks going to t
   CHECK(ufx::argmax(dm) == ufx::argmax(m));
   CHECK(ufx::argmin(dm) == ufx::argmin(m));
   CHECK(same(mpi::allgather(ufx::argmax(dm, ufx::axis{1})), ufx::argmax(m, ufx::axis{1})));
-  CHECK(thrown<ufx::mpi::error>([&] { (void)ufx::argmax(dm, ufx::axis{0}); }).find("not supported yet") != std::string::npos);
+  // along axis 0, across the ranks: every rank holds the answer; ties in a column go to the first row
+  for (index_t rows : {2, 7}) {
+    ufx::ndarray<float, 2> t3({rows, 3}, 1.f);
+    for (index_t i = 0; i < rows; ++i) t3(i, 1) = static_cast<float>(i % 2); // 0,1,0,1,...: ties across ranks
+    t3(rows - 1, 2) = 5.f;
+    const auto dt = mpi::scatter(mpi::partition(world, {rows, 3}), t3);
+    const auto a0 = ufx::argmax(dt, ufx::axis{0});
+    CHECK(a0.partition().is_replicated());
+    CHECK(same(a0.local(), ufx::argmax(t3, ufx::axis{0})));
+    CHECK(same(ufx::argmin(ufx::sim, dt, ufx::axis{0}).local(), ufx::argmin(t3, ufx::axis{0})));
+    CHECK(same(ufx::argmax(dt, ufx::axis{-2}, ufx::keepdims).local(), ufx::argmax(t3, ufx::axis{-2}, ufx::keepdims)));
+    ufx::ndarray<index_t, 1> into({3});
+    ufx::argmin(ufx::host, dt, ufx::axis{0}, ufx::out(into));
+    CHECK(same(into, ufx::argmin(t3, ufx::axis{0})));
+  }
+  const auto v = mpi::scatter(mpi::partition(world, {7}), values(7));
+  CHECK(ufx::argmax(v, ufx::axis{0}) == ufx::argmax(values(7)));
+  const auto none = mpi::scatter(mpi::partition(world, {0, 3}), ufx::ndarray<float, 2>({0, 3}));
+  CHECK(thrown<ufx::mpi::error>([&] { (void)ufx::argmax(none, ufx::axis{0}); }).find("attempt to get argmax of an empty sequence") !=
+        std::string::npos);
 }
 
 TEST_CASE_TEMPLATE("accumulate along axis 0 carries between the ranks; along axis 1 it stays local", Target, UFX_TEST_TARGETS) {

@@ -6,6 +6,7 @@
 // specialises. ufx itself knows nothing of MPI and pays nothing for calls without such operands.
 #include <type_traits>
 
+#include "ufx/config.hpp"
 #include "ufx/out.hpp"
 
 namespace ufx::detail {
@@ -53,12 +54,16 @@ struct distribution_of<A, Rest...> {
 template <class Distribution>
 struct distributed_calls;
 
-/// Front doors without an object of their own (free functions), named for distributed_calls.
+UFX_TU_NAMESPACE_BEGIN
+/// Front doors without an object of their own (free functions), named for distributed_calls. In
+/// the translation unit's namespace, as the front doors are (config.hpp), so that the calls a
+/// component makes for nvcc-compiled and host-compiled code are different functions.
 struct reduce_door {};
 struct transform_reduce_door {};
 struct accumulate_door {};
 template <bool Max>
 struct arg_door {};
+UFX_TU_NAMESPACE_END
 
 /// Hands a call with distributed operands to its component.
 template <class Front, class... A>

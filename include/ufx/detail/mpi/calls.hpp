@@ -1,7 +1,8 @@
 #pragma once
-// The front doors on distributed operands: ufx's vectorize, reducer, reduce, transform_reduce,
-// argmin / argmax and accumulate hand a call with a ufx::mpi::distributed operand here
+// The front doors on distributed operands: ufx's vectorize, guvectorize, reducer, reduce,
+// transform_reduce, argmin / argmax and accumulate hand a call with a ufx::mpi::distributed operand here
 // (ufx/detail/distributed.hpp). Each call is collective over the operands' communicator.
+#include <array>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -10,6 +11,7 @@
 #include "ufx/detail/distributed.hpp"
 #include "ufx/detail/mpi/operands.hpp"
 #include "ufx/detail/mpi/reduce.hpp"
+#include "ufx/guvectorize.hpp"
 #include "ufx/reduce.hpp"
 #include "ufx/vectorize.hpp"
 
@@ -22,21 +24,21 @@ std::optional<Acc> optional_value(const V& v) {
   else return static_cast<Acc>(v);
 }
 
-/// An elementwise call (vectorize, and any front door whose results have the operands' rows).
+/// A call whose results have the operands' rows: vectorize, guvectorize (`cores`: its signature's).
 template <class Front, class... A>
-decltype(auto) elementwise_call(const char* who, const Front& front, A&&... args) {
+decltype(auto) elementwise_call(const char* who, const Front& front, const core_ranks& cores, A&&... args) {
   const ufx::detail::call_scope scope(who);
   const communicator& comm = first_comm(args...);
   using R = decltype(front(local_arg(static_cast<A&&>(args))...));
   if constexpr (std::is_void_v<R>) {
     collectively(comm, [&] {
-      check_operands(true, args...);
+      check_operands_with(true, cores, args...);
       front(local_arg(static_cast<A&&>(args))...);
     });
   } else {
     std::optional<split> s;
     R r = collectively(comm, [&] {
-      s = check_operands(true, args...);
+      s = check_operands_with(true, cores, args...);
       return front(local_arg(static_cast<A&&>(args))...);
     });
     return wrap_results(*s->part, std::move(r));
@@ -52,7 +54,17 @@ struct distributed_calls<mpi::detail::mpi_distribution> {
   /// `k(args...)` of ufx::vectorize: runs on the blocks, returns distributed results.
   template <class F, class... A>
   static decltype(auto) call(const vectorized<F>& k, A&&... args) {
-    return mpi::detail::elementwise_call("ufx::vectorize", k, static_cast<A&&>(args)...);
+    return mpi::detail::elementwise_call("ufx::vectorize", k, mpi::detail::core_ranks{}, static_cast<A&&>(args)...);
+  }
+
+  /// `g(args...)` of ufx::guvectorize: axis 0 of the distributed operands must be a loop dimension.
+  template <class Sig, class F, class... A>
+  static decltype(auto) call(const gufunc<Sig, F>& g, A&&... args) {
+    static constexpr auto cores = []<int... K>(std::integer_sequence<int, K...>) {
+      return std::array<int, sizeof...(K)>{Sig::core_rank(K)...};
+    }(std::make_integer_sequence<int, Sig::operands>{});
+    return mpi::detail::elementwise_call("ufx::guvectorize", g, mpi::detail::core_ranks{cores.data(), Sig::nin},
+                                         static_cast<A&&>(args)...);
   }
 
   /// `r(x [, init] [, axis] [, keepdims] [, out])` of a ufx::reducer.
@@ -62,8 +74,7 @@ struct distributed_calls<mpi::detail::mpi_distribution> {
     return with_call_args(
         [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
           constexpr std::size_t n = sizeof...(pos);
-          static_assert(n == 1 || n == 2, "ufx::reducer: call it as r(x), r(x, init), r(target, x, ...), with optional "
-                                          "ufx::axis{...}, ufx::keepdims and ufx::out(dst) after them");
+          check_reducer_args<n>();
           const auto p = std::forward_as_tuple(pos...);
           const auto& x = std::get<0>(p);
           using X = std::remove_cvref_t<decltype(x)>;
@@ -93,8 +104,7 @@ struct distributed_calls<mpi::detail::mpi_distribution> {
     const call_scope scope("ufx::reduce");
     return with_call_args(
         [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
-          static_assert(sizeof...(pos) == 3, "ufx::reduce: call it as reduce(x, op, identity), with an optional target "
-                                             "first and ufx::axis{...}, ufx::keepdims, ufx::out(dst) last");
+          check_reduce_args<sizeof...(pos)>();
           const auto p = std::forward_as_tuple(pos...);
           const auto& x = std::get<0>(p);
           const auto& op = std::get<1>(p);
@@ -117,8 +127,7 @@ struct distributed_calls<mpi::detail::mpi_distribution> {
     return with_call_args(
         [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
           constexpr std::size_t n = sizeof...(pos);
-          static_assert(n >= 4, "ufx::transform_reduce: call it as transform_reduce(x, ..., map, op, identity), with an "
-                                "optional target first and ufx::axis{...}, ufx::keepdims, ufx::out(dst) last");
+          check_transform_reduce_args<n>();
           const auto p = std::forward_as_tuple(pos...);
           const auto& map = std::get<n - 3>(p);
           const auto& op = std::get<n - 2>(p);
@@ -138,15 +147,14 @@ struct distributed_calls<mpi::detail::mpi_distribution> {
         args...);
   }
 
-  /// `ufx::argmin(x)` / `argmax(x)`, and along an axis other than 0 (a distributed result).
+  /// `ufx::argmin(x)` / `argmax(x)`: the global flat index on every rank; along axis 0 a replicated
+  /// result (the ranks' (value, row) pairs combined), along another axis a distributed one.
   template <bool Max, class... A>
   static decltype(auto) call(arg_door<Max>, const A&... args) {
     const call_scope scope(Max ? "ufx::argmax" : "ufx::argmin");
     return with_call_args(
         [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
-          static_assert(sizeof...(pos) == 1, "ufx::argmin / argmax: call it as argmin(x), with an optional target first "
-                                             "and ufx::axis{k}, ufx::keepdims, ufx::out(dst) last");
-          static_assert(NA <= 1, "ufx::argmin / argmax: name one axis at most (NumPy's axis is an int here)");
+          check_arg_args<sizeof...(pos), NA>();
           const auto& x = (pos, ...);
           if constexpr (NA == 0 && !Keep) {
             static_assert(std::is_same_v<decltype(outp), const void*>,
@@ -160,24 +168,39 @@ struct distributed_calls<mpi::detail::mpi_distribution> {
               else return ufx::argmin(a...);
             };
             auto local = [&](auto&&... o) -> decltype(auto) { return mpi::detail::with_target_arg(door, tp, x.local(), o...); };
-            std::optional<mpi::detail::split> s;
-            auto checks = [&](const auto&... dst) {
-              s = mpi::detail::check_operands(true, x, dst...);
-              if ((reduced_mask(axes, NA, s->rank()) & 1u) && !s->part->is_replicated())
-                throw value_error(message("along axis 0 of a distributed array (across the ranks) is not supported yet; "
-                                          "use the full argmin / argmax, or an axis other than 0"));
-            };
-            if constexpr (!std::is_same_v<decltype(outp), const void*>) {
-              mpi::detail::collectively(x.comm(), [&] {
-                checks(*outp);
-                mpi::detail::with_options<NA, Keep>(axes, local, mpi::detail::local_arg(*outp));
-              });
+            using Res = decltype(mpi::detail::with_options<NA, Keep>(axes, local));
+            if constexpr (!array_like<Res> && !std::is_void_v<Res>) { // a 1-D array along its only axis
+              mpi::detail::collectively(x.comm(), [&] { (void)reduced_mask(axes, NA, 1); });
+              return mpi::detail::arg_distributed<Max>(tp, x);
             } else {
-              auto res = mpi::detail::collectively(x.comm(), [&] {
-                checks();
-                return mpi::detail::with_options<NA, Keep>(axes, local);
-              });
-              return mpi::detail::wrap(*s->part, std::move(res));
+              constexpr bool has_out = !std::is_same_v<decltype(outp), const void*>;
+              std::optional<mpi::detail::split> s;
+              bool across = false;
+              auto checks = [&] {
+                s = mpi::detail::check_operands(true, x);
+                across = (reduced_mask(axes, NA, s->rank()) & 1u) && !s->part->is_replicated();
+                if constexpr (has_out) mpi::detail::check_operands(!across, x, *outp);
+                if (across && x.partition().global_shape()[0] == 0)
+                  throw value_error(message(Max ? "attempt to get argmax of an empty sequence" : "attempt to get argmin of an empty sequence"));
+              };
+              if constexpr (has_out) {
+                auto& dst = std::get<0>(const_cast<std::remove_cvref_t<decltype(*outp)>&>(*outp).dst);
+                mpi::detail::collectively(x.comm(), [&] {
+                  checks();
+                  if (!across || x.rows() > 0) mpi::detail::with_options<NA, Keep>(axes, local, mpi::detail::local_arg(*outp));
+                });
+                if (across) mpi::detail::combine_arg_axis0<Max>(x, x.rows() > 0, mpi::detail::local_arg(dst));
+              } else {
+                auto res = mpi::detail::collectively(x.comm(), [&] {
+                  checks();
+                  return !across || x.rows() > 0 ? mpi::detail::with_options<NA, Keep>(axes, local)
+                                                 : mpi::detail::empty_arg_result<Res>(x);
+                });
+                if (!across) return mpi::detail::wrap(*s->part, std::move(res));
+                mpi::detail::combine_arg_axis0<Max>(x, x.rows() > 0, res);
+                return mpi::distributed<Res>(mpi::detail::adopt_t{}, mpi::partition::replicated(x.comm(), mpi::detail::shape_vector(res)),
+                                             std::move(res));
+              }
             }
           }
         },
@@ -191,10 +214,7 @@ struct distributed_calls<mpi::detail::mpi_distribution> {
     const call_scope scope("ufx::accumulate");
     return with_call_args(
         [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
-          static_assert(sizeof...(pos) == 2, "ufx::accumulate: call it as accumulate(x, op), with an optional target "
-                                             "first and ufx::axis{k}, ufx::out(dst) last");
-          static_assert(NA <= 1, "ufx::accumulate: name one axis (NumPy's accumulate runs along one)");
-          static_assert(!Keep, "ufx::accumulate: keepdims does not apply to a scan (its result has the input's shape)");
+          check_accumulate_args<sizeof...(pos), NA, Keep>();
           const auto p = std::forward_as_tuple(pos...);
           const auto& x = std::get<0>(p);
           const auto& op = std::get<1>(p);

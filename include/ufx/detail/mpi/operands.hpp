@@ -51,12 +51,23 @@ const communicator& first_comm(const A& a, const Rest&... rest) {
 }
 
 /// What the checks found: the shared partition (a replicated one when every distributed operand
-/// is replicated) and the distributed rank.
+/// is replicated), its rank, and the number of loop dimensions of the distributed operands (the
+/// rank less a gufunc's core dimensions; axis 0 is the first loop dimension).
 struct split {
   const partition* part = nullptr;
   std::string first_name;
+  int loop_rank = 0;
   const partition* replicated = nullptr;
+  int replicated_loop_rank = 0;
   int rank() const { return static_cast<int>(part->global_shape().size()); }
+};
+
+/// The core rank of each operand: none for elementwise calls and reductions; a gufunc's signature
+/// gives its inputs' and outputs' (`nin` inputs first).
+struct core_ranks {
+  const int* rank = nullptr;
+  int nin = 0;
+  int of(int k, bool destination) const { return rank ? rank[destination ? nin + k : k] : 0; }
 };
 
 inline std::string operand_name(int k, bool destination) {
@@ -64,22 +75,28 @@ inline std::string operand_name(int k, bool destination) {
 }
 
 template <class D>
-void visit_distributed(split& s, const D& d, const std::string& name) {
+void visit_distributed(split& s, const D& d, const std::string& name, int core) {
   d.check_block(name + "'s local block");
-  if (d.partition().is_replicated()) { // checked with the replicated operands, below
-    if (!s.replicated) s.replicated = &d.partition();
+  const partition& p = d.partition();
+  const int loop = static_cast<int>(p.global_shape().size()) - core;
+  if (loop < 1)
+    throw shape_error(std::string(ufx::detail::current_call) + ": axis 0 of " + name + " " + p.to_string() +
+                      " is one of the gufunc's core dimensions; the split axis must be a loop dimension");
+  if (p.is_replicated()) { // checked with the replicated operands, below
+    if (!s.replicated) s.replicated = &p, s.replicated_loop_rank = loop;
     return;
   }
   if (!s.part) {
-    s.part = &d.partition();
+    s.part = &p;
     s.first_name = name;
+    s.loop_rank = loop;
     return;
   }
-  const partition& p = d.partition();
-  if (p.global_shape().size() != s.part->global_shape().size())
-    throw shape_error(std::string(ufx::detail::current_call) + ": the distributed operands have different ranks (" +
-                      s.first_name + " is " + partition::shape_string(s.part->global_shape()) + ", " + name + " is " +
-                      partition::shape_string(p.global_shape()) + "): axis 0 must be the split axis of every one");
+  if (loop != s.loop_rank)
+    throw shape_error(std::string(ufx::detail::current_call) + ": the distributed operands have different numbers of loop "
+                      "dimensions (" + s.first_name + " is " + partition::shape_string(s.part->global_shape()) + ", " +
+                      name + " is " + partition::shape_string(p.global_shape()) +
+                      "): axis 0 must be the split axis of every one");
   if (!p.same_split(*s.part))
     throw partition_mismatch(std::string(ufx::detail::current_call) + ": " + s.first_name + " and " + name +
                              " are split differently across the ranks: " + s.part->to_string() + " and " + p.to_string() +
@@ -88,88 +105,76 @@ void visit_distributed(split& s, const D& d, const std::string& name) {
 }
 
 /// A replicated (not distributed) array operand broadcasts along axis 0 of the distributed ones:
-/// it has fewer axes, or the same number with extent 1 along axis 0.
+/// it has fewer loop dimensions, or as many with extent 1 along axis 0.
 template <class A>
-void check_replicated(const split& s, const A& a, const std::string& name) {
+void check_replicated(const split& s, const A& a, const std::string& name, int core) {
   const std::vector<index_t> shape = shape_vector(a);
-  const int r = static_cast<int>(shape.size()), R = s.rank();
-  if (r < R || (r == R && shape[0] == 1)) return;
+  const int r = static_cast<int>(shape.size()) - core;
+  if (r < s.loop_rank || (r == s.loop_rank && shape[0] == 1)) return;
   throw shape_error(std::string(ufx::detail::current_call) + ": " + name + " (shape " + partition::shape_string(shape) +
                     ") is not distributed but spans axis 0 of the distributed operands " + s.part->to_string() +
                     ": distribute it with the same partition (ufx::mpi::scatter), or give it fewer axes or extent 1 "
                     "along axis 0 so that it broadcasts");
 }
 
-/// Checks every operand of a call (inside `collectively`) and returns the shared split. Operands
-/// are counted from 0 among the positional arguments (arrays, scalars and functions alike),
-/// destinations from 0 inside ufx::out. `distributed_out`: the destinations must be distributed
-/// (results of elementwise calls are), else they must not be.
-template <class... A>
-split check_operands(bool distributed_out, const A&... args) {
-  split s;
-  {
-    int k = 0;
-    (
-        [&](const auto& a) {
-          using T = std::remove_cvref_t<decltype(a)>;
-          if constexpr (distributed_arg<T>) {
-            visit_distributed(s, a, operand_name(k++, false));
-          } else if constexpr (is_out<T>::value) {
-            int j = 0;
-            std::apply(
-                [&](const auto&... d) {
-                  (
-                      [&](const auto& x) {
-                        if constexpr (distributed_arg<std::remove_cvref_t<decltype(x)>>) visit_distributed(s, x, operand_name(j, true));
-                        ++j;
-                      }(d),
-                      ...);
-                },
-                a.dst);
-          } else if constexpr (!ufx::any_target<T>) {
-            ++k;
-          }
-        }(args),
-        ...);
-  }
-  if (!s.part) {
-    s.part = s.replicated;
-    s.first_name = "the first distributed operand";
-  }
+/// Calls `f(a, k, destination)` for each operand (positional arguments counted from 0, targets
+/// skipped) and each destination inside ufx::out (counted from 0).
+template <class F, class... A>
+void for_each_operand(const F& f, const A&... args) {
   int k = 0;
   (
       [&](const auto& a) {
         using T = std::remove_cvref_t<decltype(a)>;
-        if constexpr (distributed_arg<T>) {
-          if (a.partition().is_replicated() && !s.part->is_replicated()) check_replicated(s, a.local(), operand_name(k, false));
-          ++k;
-        } else if constexpr (is_out<T>::value) {
+        if constexpr (is_out<T>::value) {
           int j = 0;
-          std::apply(
-              [&](const auto&... d) {
-                (
-                    [&](const auto& x) {
-                      constexpr bool dist = distributed_arg<std::remove_cvref_t<decltype(x)>>;
-                      if (dist != distributed_out)
-                        throw shape_error(std::string(ufx::detail::current_call) + ": " + operand_name(j, true) +
-                                          (distributed_out ? " is not distributed, but the call's results are (their rows "
-                                                             "live on the ranks that hold the operands' rows)"
-                                                           : " is distributed, but the reduction's result is the same on "
-                                                             "every rank: give a container that is not distributed"));
-                      if constexpr (!dist) check_replicated(s, x, operand_name(j, true));
-                      ++j;
-                    }(d),
-                    ...);
-              },
-              a.dst);
-        } else if constexpr (ufx::array_like<T>) {
-          check_replicated(s, a, operand_name(k++, false));
+          std::apply([&](const auto&... d) { (f(d, j++, true), ...); }, a.dst);
         } else if constexpr (!ufx::any_target<T>) {
-          ++k;
+          f(a, k++, false);
         }
       }(args),
       ...);
+}
+
+/// Checks every operand of a call (inside `collectively`) and returns the shared split.
+/// `distributed_out`: the destinations must be distributed (results of elementwise calls are),
+/// else they must not be (a reduction across the ranks).
+template <class... A>
+split check_operands_with(bool distributed_out, const core_ranks& cores, const A&... args) {
+  split s;
+  for_each_operand(
+      [&](const auto& a, int k, bool dst) {
+        if constexpr (distributed_arg<std::remove_cvref_t<decltype(a)>>) visit_distributed(s, a, operand_name(k, dst), cores.of(k, dst));
+      },
+      args...);
+  if (!s.part) {
+    s.part = s.replicated;
+    s.first_name = "the first distributed operand";
+    s.loop_rank = s.replicated_loop_rank;
+  }
+  for_each_operand(
+      [&](const auto& a, int k, bool dst) {
+        using T = std::remove_cvref_t<decltype(a)>;
+        constexpr bool dist = distributed_arg<T>;
+        if (dst && dist != distributed_out)
+          throw shape_error(std::string(ufx::detail::current_call) + ": " + operand_name(k, true) +
+                            (distributed_out ? " is not distributed, but the call's results are (their rows live on the "
+                                               "ranks that hold the operands' rows)"
+                                             : " is distributed, but the reduction's result is the same on every rank: "
+                                               "give a container that is not distributed"));
+        if constexpr (dist) {
+          if (a.partition().is_replicated() && !s.part->is_replicated())
+            check_replicated(s, a.local(), operand_name(k, dst), cores.of(k, dst));
+        } else if constexpr (ufx::array_like<T>) {
+          check_replicated(s, a, operand_name(k, dst), cores.of(k, dst));
+        }
+      },
+      args...);
   return s;
+}
+
+template <class... A>
+split check_operands(bool distributed_out, const A&... args) {
+  return check_operands_with(distributed_out, core_ranks{}, args...);
 }
 
 /// The result of a call on the local blocks as a distributed array with the operands' rows.
@@ -185,6 +190,9 @@ auto wrap(const partition& p, R&& r) {
 template <class R>
 auto wrap_results(const partition& p, R&& r) {
   using T = std::remove_cvref_t<R>;
+  static_assert(ufx::array_like<T> || requires { std::tuple_size<T>::value; },
+                "ufx::mpi: the call on the local blocks gives a scalar: axis 0 of the distributed operands is a core "
+                "dimension of the gufunc, and the split axis must be a loop dimension");
   if constexpr (ufx::array_like<T>) return wrap(p, static_cast<R&&>(r));
   else return std::apply([&](auto&&... x) { return std::make_tuple(wrap(p, std::move(x))...); }, r);
 }

@@ -165,6 +165,47 @@ index_t arg_distributed(TP tp, const D& x) {
   return best.index;
 }
 
+/// Writes, into the index container `idx` (this rank's argmin / argmax along axis 0 of x's block,
+/// or anything when `rows` is false), the global answer: each rank's (value, global row) pairs
+/// combined by ufx's (value, index) operator in rank order, so ties go to the smallest row.
+template <bool Max, class D, class C>
+void combine_arg_axis0(const D& x, bool rows, C& idx) {
+  using V = typename D::value_type;
+  using pair = ufx::detail::arg_pair<V>;
+  auto hi = dense_host_copy(idx);
+  const auto n = static_cast<std::size_t>(ufx::detail::adapt_in(hi).view.size());
+  std::vector<maybe<pair>> parts(n);
+  collectively(x.comm(), [&] {
+    if (!rows) return;
+    const auto hx = dense_host_copy(x.local());
+    for (std::size_t j = 0; j < n; ++j) {
+      const index_t r = hi.data()[j];
+      parts[j] = {pair{hx.data()[static_cast<std::size_t>(r) * n + j], x.offset() + r}, 1};
+    }
+  });
+  const ufx::detail::arg_better<Max> better{};
+  mpi_combiner<pair, ufx::detail::arg_better<Max>>(better).allreduce(x.comm(), parts);
+  for (std::size_t j = 0; j < n; ++j) hi.data()[j] = parts[j].value.index;
+  const auto dst = ufx::detail::adapt_out(idx);
+  ufx::detail::transfer(dst.space, dst.view, memory_space::host, ufx::detail::adapt_in(hi).view);
+}
+
+/// An empty container of the type and shape the local argmin / argmax along axis 0 would return,
+/// for a rank without rows (where the local call would throw NumPy's empty-sequence error).
+template <class Res, class D>
+Res empty_arg_result(const D& x) {
+  using C = typename D::container_type;
+  constexpr int RR = ufx::adapter<Res>::rank;
+  using rule = ufx::detail::result_rule<index_t, RR, C>;
+  static_assert(std::is_same_v<typename rule::type, Res>, "ufx::mpi: internal: argmin / argmax result type");
+  const bool keep = RR == D::rank; // keepdims, or an Eigen result
+  ufx::detail::dims shape;
+  shape.rank = RR;
+  const auto& g = x.global_shape();
+  for (int d = 0; d < RR; ++d) shape[d] = keep ? (d == 0 ? 1 : g[static_cast<std::size_t>(d)]) : g[static_cast<std::size_t>(d) + 1];
+  return rule::make(shape, ufx::detail::adapt_in(x.local()).space);
+}
+
 /// op(carry, v) for the rows after a rank's first: the scan's carry from the ranks before.
 template <class Acc, class Op>
 struct apply_carry {
@@ -179,11 +220,17 @@ void carry_scan(TP tp, const Op& op, const D& x, C& result) {
   const communicator& comm = x.comm();
   const index_t row = x.partition().row_size(), rows = x.rows();
   std::vector<maybe<Acc>> parts(static_cast<std::size_t>(row));
-  collectively(comm, [&] {
+  collectively(comm, [&] { // this rank's last row, brought to the host alone
     if (rows == 0 || row == 0) return;
-    const auto h = dense_host_copy(result);
-    const auto* last = h.data() + (rows - 1) * row;
-    for (index_t j = 0; j < row; ++j) parts[static_cast<std::size_t>(j)] = {static_cast<Acc>(last[j]), 1};
+    const auto in = ufx::detail::adapt_in(result);
+    using V = typename decltype(in)::value_type;
+    constexpr int R = decltype(in)::rank;
+    auto shape = in.view.shape();
+    shape[0] = 1;
+    const ufx::ndview<const V, R> last(in.view.data() + (rows - 1) * in.view.strides()[0], shape, in.view.strides());
+    ufx::ndarray<V, R> h(shape);
+    ufx::detail::transfer(memory_space::host, h.view(), in.space, last);
+    for (index_t j = 0; j < row; ++j) parts[static_cast<std::size_t>(j)] = {static_cast<Acc>(h.data()[j]), 1};
   });
   mpi_combiner<Acc, Op>(op).exscan(comm, parts);
   collectively(comm, [&] {
