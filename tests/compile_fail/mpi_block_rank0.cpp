@@ -4,7 +4,7 @@
 
 int main(int argc, char** argv) {
   ufx::mpi::environment env(argc, argv);
-  ufx::mpi::distributed<ufx::ndarray<float, 0>> d(ufx::mpi::partition(ufx::mpi::communicator{}, {1}),
-                                                  ufx::ndarray<float, 0>({}));
+  ufx::ndarray<float, 0> block(ufx::ndarray<float, 0>::shape_type{});
+  ufx::mpi::distributed<ufx::ndarray<float, 0>> d(ufx::mpi::partition(ufx::mpi::communicator{}, {1}), block);
   (void)d;
 }

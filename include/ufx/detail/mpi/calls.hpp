@@ -79,6 +79,8 @@ struct distributed_calls<mpi::detail::mpi_distribution> {
           const auto& x = std::get<0>(p);
           using X = std::remove_cvref_t<decltype(x)>;
           static_assert(distributed_arg<X>, "ufx::mpi: reduce the distributed array itself (the init is a scalar)");
+          if constexpr (!distributed_arg<X>) return; // reported above
+          else {
           using Acc = typename reduce_types<identity, Op, typename X::value_type>::acc;
           std::optional<Acc> init;
           if constexpr (n == 2) init = static_cast<Acc>(std::get<1>(p));
@@ -94,6 +96,7 @@ struct distributed_calls<mpi::detail::mpi_distribution> {
             else return local(o...);
           };
           return mpi::detail::reduce_distributed<NA, Keep>(spec, local, local_final, local_empty, outp, axes, x);
+          }
         },
         args...);
   }
@@ -221,6 +224,8 @@ struct distributed_calls<mpi::detail::mpi_distribution> {
           using X = std::remove_cvref_t<decltype(x)>;
           using Op = std::remove_cvref_t<decltype(op)>;
           static_assert(distributed_arg<X>, "ufx::mpi: accumulate the distributed array itself");
+          if constexpr (!distributed_arg<X>) return; // reported above
+          else {
           using Acc = typename reduce_types<identity, Op, typename X::value_type>::acc;
           const mpi::communicator& comm = x.comm();
           const auto door = [](const auto&... a) -> decltype(auto) { return ufx::accumulate(a...); };
@@ -246,6 +251,7 @@ struct distributed_calls<mpi::detail::mpi_distribution> {
             });
             if (along0) mpi::detail::carry_scan<Acc>(tp, op, x, res);
             return mpi::detail::wrap(*s->part, std::move(res));
+          }
           }
         },
         args...);
