@@ -1,4 +1,4 @@
-// Expected: "ufx::mpi: accumulate the distributed array itself" (only the destination is distributed).
+// Expected: "ufx::mpi: only the destination is distributed" (accumulate of a plain vector).
 #include <ufx/mpi.hpp>
 
 #include <vector>

@@ -1,5 +1,5 @@
-// Expected: "ufx::mpi: reduce the distributed array itself" (the distributed array is the
-// destination and a plain vector is reduced).
+// Expected: "ufx::mpi: only the destination is distributed" (a reducer sums a plain vector into a
+// distributed destination).
 #include <ufx/mpi.hpp>
 
 #include <vector>

@@ -119,6 +119,11 @@ TEST_CASE("scatter and gather round-trip std::vector and ndarray, with uneven an
   const auto dm = mpi::scatter(mpi::partition(world, {7, 4}), m);
   CHECK(dm.local().shape()[0] == dm.rows());
   CHECK(same(mpi::allgather(dm), m));
+  // a replicated partition: every rank gets, and gives back, the whole array
+  const auto rep = mpi::scatter(mpi::partition::replicated(world, {7, 4}), m);
+  CHECK(same(rep.local(), m));
+  CHECK(same(mpi::allgather(rep), m));
+  CHECK(same(mpi::gather(rep), world.rank() == 0 ? m : ufx::ndarray<float, 2>{}));
   // a device array on the root, blocks on the host
   const auto dd = mpi::scatter(mpi::partition(world, {7, 4}), ufx::to_device(m, ufx::sim));
   CHECK(same(mpi::allgather(dd), m));

@@ -24,6 +24,17 @@ std::optional<Acc> optional_value(const V& v) {
   else return static_cast<Acc>(v);
 }
 
+template <class... Pos>
+inline constexpr bool any_distributed_operand = (distributed_arg<Pos> || ...);
+
+/// The one check of the reductions and scans: some operand is distributed (the destination alone
+/// cannot be).
+template <class... Pos>
+constexpr void require_distributed_operand() {
+  static_assert(any_distributed_operand<Pos...>, "ufx::mpi: only the destination is distributed: the call's operands "
+                                                 "must include the distributed array (ufx::mpi::scatter it)");
+}
+
 /// A call whose results have the operands' rows: vectorize, guvectorize (`cores`: its signature's).
 template <class Front, class... A>
 decltype(auto) elementwise_call(const char* who, const Front& front, const core_ranks& cores, A&&... args) {
@@ -78,8 +89,8 @@ struct distributed_calls<mpi::detail::mpi_distribution> {
           const auto p = std::forward_as_tuple(pos...);
           const auto& x = std::get<0>(p);
           using X = std::remove_cvref_t<decltype(x)>;
-          static_assert(distributed_arg<X>, "ufx::mpi: reduce the distributed array itself (the init is a scalar)");
-          if constexpr (!distributed_arg<X>) return; // reported above
+          mpi::detail::require_distributed_operand<X>(); // the init is a scalar
+          if constexpr (!distributed_arg<X>) return;       // reported there
           else {
           using Acc = typename reduce_types<identity, Op, typename X::value_type>::acc;
           std::optional<Acc> init;
@@ -110,6 +121,9 @@ struct distributed_calls<mpi::detail::mpi_distribution> {
           check_reduce_args<sizeof...(pos)>();
           const auto p = std::forward_as_tuple(pos...);
           const auto& x = std::get<0>(p);
+          mpi::detail::require_distributed_operand<std::remove_cvref_t<decltype(x)>>();
+          if constexpr (!distributed_arg<decltype(x)>) return; // reported there
+          else {
           const auto& op = std::get<1>(p);
           using Op = std::remove_cvref_t<decltype(op)>;
           using Acc = typename reduce_types<identity, Op, typename std::remove_cvref_t<decltype(x)>::value_type>::acc;
@@ -119,6 +133,7 @@ struct distributed_calls<mpi::detail::mpi_distribution> {
                                                 mpi::detail::local_arg(x), op, std::get<2>(p), o...);
           };
           return mpi::detail::reduce_distributed<NA, Keep>(spec, local, local, local, outp, axes, x);
+          }
         },
         args...);
   }
@@ -131,20 +146,28 @@ struct distributed_calls<mpi::detail::mpi_distribution> {
         [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
           constexpr std::size_t n = sizeof...(pos);
           check_transform_reduce_args<n>();
-          const auto p = std::forward_as_tuple(pos...);
-          const auto& map = std::get<n - 3>(p);
-          const auto& op = std::get<n - 2>(p);
-          using Op = std::remove_cvref_t<decltype(op)>;
+          using Ps = std::tuple<std::remove_cvref_t<decltype(pos)>...>;
+          using Map = std::tuple_element_t<n - 3, Ps>;
+          using Op = std::tuple_element_t<n - 2, Ps>;
+          const std::tuple<const std::remove_cvref_t<decltype(pos)>&...> p(pos...);
+          const Map& map = std::get<n - 3>(p);
+          const Op& op = std::get<n - 2>(p);
           return [&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
-            using Acc = typename reduce_types<std::remove_cvref_t<decltype(map)>, Op,
-                                              typename decltype(adapt_in(mpi::detail::local_arg(std::get<I>(p))))::value_type...>::acc;
-            const mpi::detail::across_spec<Acc, Op> spec{op, static_cast<Acc>(std::get<n - 1>(p)), std::nullopt, ""};
-            auto local = [&](auto&&... o) -> decltype(auto) {
-              return mpi::detail::with_target_arg(
-                  [](const auto&... a) -> decltype(auto) { return ufx::transform_reduce(a...); }, tp,
-                  mpi::detail::local_arg(std::get<I>(p))..., map, op, std::get<n - 1>(p), o...);
-            };
-            return mpi::detail::reduce_distributed<NA, Keep>(spec, local, local, local, outp, axes, std::get<I>(p)...);
+            using Xs = Ps;
+            mpi::detail::require_distributed_operand<std::tuple_element_t<I, Xs>...>();
+            if constexpr (!mpi::detail::any_distributed_operand<std::tuple_element_t<I, Xs>...>) {
+              return; // reported there
+            } else {
+              using Acc = typename reduce_types<Map, Op,
+                                                typename decltype(adapt_in(mpi::detail::local_arg(std::get<I>(p))))::value_type...>::acc;
+              const mpi::detail::across_spec<Acc, Op> spec{op, static_cast<Acc>(std::get<n - 1>(p)), std::nullopt, ""};
+              auto local = [&](auto&&... o) -> decltype(auto) {
+                return mpi::detail::with_target_arg(
+                    [](const auto&... a) -> decltype(auto) { return ufx::transform_reduce(a...); }, tp,
+                    mpi::detail::local_arg(std::get<I>(p))..., map, op, std::get<n - 1>(p), o...);
+              };
+              return mpi::detail::reduce_distributed<NA, Keep>(spec, local, local, local, outp, axes, std::get<I>(p)...);
+            }
           }(std::make_index_sequence<n - 3>{});
         },
         args...);
@@ -159,7 +182,9 @@ struct distributed_calls<mpi::detail::mpi_distribution> {
         [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
           check_arg_args<sizeof...(pos), NA>();
           const auto& x = (pos, ...);
-          if constexpr (NA == 0 && !Keep) {
+          mpi::detail::require_distributed_operand<std::remove_cvref_t<decltype(x)>>();
+          if constexpr (!distributed_arg<decltype(x)>) return; // reported there
+          else if constexpr (NA == 0 && !Keep) {
             static_assert(std::is_same_v<decltype(outp), const void*>,
                           "ufx::mpi: a full argmin / argmax of a distributed array returns the index on every rank; "
                           "ufx::out does not apply");
@@ -223,8 +248,8 @@ struct distributed_calls<mpi::detail::mpi_distribution> {
           const auto& op = std::get<1>(p);
           using X = std::remove_cvref_t<decltype(x)>;
           using Op = std::remove_cvref_t<decltype(op)>;
-          static_assert(distributed_arg<X>, "ufx::mpi: accumulate the distributed array itself");
-          if constexpr (!distributed_arg<X>) return; // reported above
+          mpi::detail::require_distributed_operand<X>();
+          if constexpr (!distributed_arg<X>) return; // reported there
           else {
           using Acc = typename reduce_types<identity, Op, typename X::value_type>::acc;
           const mpi::communicator& comm = x.comm();

@@ -167,11 +167,14 @@ distributed<detail::host_block_t<std::remove_cvref_t<C>>> scatter(const partitio
   using T = typename ufx::adapter<B>::value_type;
   const ufx::detail::call_scope scope("ufx::mpi::scatter");
   const communicator& comm = p.comm();
-  B block = detail::make_host_block<B>(p.local_shape());
+  if (root < 0 || root >= comm.size())
+    throw value_error("ufx::mpi::scatter: root " + std::to_string(root) + " is not a rank of the communicator");
+  B block;
   B packed = detail::collectively(comm, [&] {
     if (static_cast<int>(p.global_shape().size()) != ufx::adapter<B>::rank)
       throw shape_error("ufx::mpi::scatter: the partition's global shape " + partition::shape_string(p.global_shape()) +
                         " has a different rank than the container (" + std::to_string(ufx::adapter<B>::rank) + ")");
+    block = detail::make_host_block<B>(p.local_shape());
     if (comm.rank() != root) return B{};
     if (detail::shape_vector(full) != p.global_shape())
       throw shape_error("ufx::mpi::scatter: the array on the root has shape " +
@@ -179,7 +182,11 @@ distributed<detail::host_block_t<std::remove_cvref_t<C>>> scatter(const partitio
     return detail::dense_host_copy(full);
   });
   const std::size_t row_bytes = static_cast<std::size_t>(p.row_size()) * sizeof(T);
-  if (row_bytes > 0) {
+  if (row_bytes > 0 && p.is_replicated()) { // every rank gets every row
+    const detail::row_type row(row_bytes);
+    if (comm.rank() == root) block = std::move(packed);
+    detail::check(MPI_Bcast(block.data(), static_cast<int>(p.rows()), row.get(), root, comm.native()), "MPI_Bcast");
+  } else if (row_bytes > 0) {
     const detail::row_type row(row_bytes);
     std::vector<int> displs;
     const std::vector<int> counts = detail::row_counts(p, displs);
@@ -198,11 +205,13 @@ host_block_t<C> gather_to(const distributed<C>& d, int root) {
   const partition& p = d.partition();
   const communicator& comm = p.comm();
   const bool all = root < 0;
+  B full;
   B mine = collectively(comm, [&] {
     d.check_block();
+    if (all || comm.rank() == root) full = make_host_block<B>(p.global_shape());
     return dense_host_copy(d.local());
   });
-  B full = all || comm.rank() == root ? make_host_block<B>(p.global_shape()) : B{};
+  if (p.is_replicated()) return all || comm.rank() == root ? mine : B{}; // every rank has it all
   const std::size_t row_bytes = static_cast<std::size_t>(p.row_size()) * sizeof(T);
   if (row_bytes == 0) return full;
   const row_type row(row_bytes);

@@ -73,16 +73,24 @@ Acc finish(const across_spec<Acc, Op>& spec, const maybe<Acc>& m) {
 /// rank contributes them), then finishes them with init.
 template <class Acc, class Op, class C>
 void combine_container(const communicator& comm, const across_spec<Acc, Op>& spec, bool rows, C& c) {
-  auto h = dense_host_copy(c);
-  using V = typename ufx::adapter<std::remove_cvref_t<decltype(h)>>::value_type;
-  const auto n = static_cast<std::size_t>(ufx::detail::adapt_in(h).view.size());
-  std::vector<maybe<Acc>> parts(n);
-  V* data = h.data();
-  for (std::size_t i = 0; i < n; ++i) parts[i] = {static_cast<Acc>(data[i]), rows ? 1 : 0};
+  // the steps that can throw (allocation, device copies) run inside `collectively`, so a failure
+  // on one rank cannot leave the others in the MPI_Allreduce
+  using H = decltype(dense_host_copy(c));
+  std::optional<H> h;
+  std::vector<maybe<Acc>> parts;
+  collectively(comm, [&] {
+    h.emplace(dense_host_copy(c));
+    const auto n = static_cast<std::size_t>(ufx::detail::adapt_in(*h).view.size());
+    parts.resize(n);
+    for (std::size_t i = 0; i < n; ++i) parts[i] = {static_cast<Acc>(h->data()[i]), rows ? 1 : 0};
+  });
   mpi_combiner<Acc, Op>(spec.op).allreduce(comm, parts);
-  for (std::size_t i = 0; i < n; ++i) data[i] = static_cast<V>(finish(spec, parts[i]));
-  const auto dst = ufx::detail::adapt_out(c);
-  ufx::detail::transfer(dst.space, dst.view, memory_space::host, ufx::detail::adapt_in(h).view);
+  collectively(comm, [&] {
+    using V = typename ufx::adapter<H>::value_type;
+    for (std::size_t i = 0; i < parts.size(); ++i) h->data()[i] = static_cast<V>(finish(spec, parts[i]));
+    const auto dst = ufx::detail::adapt_out(c);
+    ufx::detail::transfer(dst.space, dst.view, memory_space::host, ufx::detail::adapt_in(*h).view);
+  });
 }
 
 /// A reduction of distributed operands (`operands...`: the positional arrays and scalars).
@@ -172,22 +180,27 @@ template <bool Max, class D, class C>
 void combine_arg_axis0(const D& x, bool rows, C& idx) {
   using V = typename D::value_type;
   using pair = ufx::detail::arg_pair<V>;
-  auto hi = dense_host_copy(idx);
-  const auto n = static_cast<std::size_t>(ufx::detail::adapt_in(hi).view.size());
-  std::vector<maybe<pair>> parts(n);
+  using H = decltype(dense_host_copy(idx));
+  std::optional<H> hi;
+  std::vector<maybe<pair>> parts;
   collectively(x.comm(), [&] {
+    hi.emplace(dense_host_copy(idx));
+    const auto n = static_cast<std::size_t>(ufx::detail::adapt_in(*hi).view.size());
+    parts.resize(n);
     if (!rows) return;
     const auto hx = dense_host_copy(x.local());
     for (std::size_t j = 0; j < n; ++j) {
-      const index_t r = hi.data()[j];
+      const index_t r = hi->data()[j];
       parts[j] = {pair{hx.data()[static_cast<std::size_t>(r) * n + j], x.offset() + r}, 1};
     }
   });
   const ufx::detail::arg_better<Max> better{};
   mpi_combiner<pair, ufx::detail::arg_better<Max>>(better).allreduce(x.comm(), parts);
-  for (std::size_t j = 0; j < n; ++j) hi.data()[j] = parts[j].value.index;
-  const auto dst = ufx::detail::adapt_out(idx);
-  ufx::detail::transfer(dst.space, dst.view, memory_space::host, ufx::detail::adapt_in(hi).view);
+  collectively(x.comm(), [&] {
+    for (std::size_t j = 0; j < parts.size(); ++j) hi->data()[j] = parts[j].value.index;
+    const auto dst = ufx::detail::adapt_out(idx);
+    ufx::detail::transfer(dst.space, dst.view, memory_space::host, ufx::detail::adapt_in(*hi).view);
+  });
 }
 
 /// An empty container of the type and shape the local argmin / argmax along axis 0 would return,
