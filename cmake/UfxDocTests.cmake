@@ -4,7 +4,9 @@
 # re-runs the configure step (CMAKE_CONFIGURE_DEPENDS / CONFIGURE_DEPENDS).
 #
 # Blocks fenced as ```cpp are compiled; use ```c++ or ```text for fragments that are not programs.
-# A block that includes <Eigen/...> is skipped when Eigen was not found.
+# A block that includes <Eigen/...> is skipped when Eigen was not found. A block that includes
+# <ufx/mpi.hpp> links ufx::mpi and runs under mpirun on 2 and on 3 ranks (docs.<page>.<n>.np2,
+# .np3); it is skipped when MPI was not found.
 
 # ufx_add_doc_tests(<dir or .md file>...): one executable and one CTest per ```cpp block of each
 # named .md file and of each directory's *.md.
@@ -58,6 +60,14 @@ function(ufx_add_doc_tests)
         message(STATUS "ufx: ${name} skipped (needs Eigen)")
         continue()
       endif()
+      set(mpi_block OFF)
+      if(body MATCHES "#include <ufx/mpi.hpp>")
+        if(NOT TARGET ufx::mpi)
+          message(STATUS "ufx: ${name} skipped (needs MPI)")
+          continue()
+        endif()
+        set(mpi_block ON)
+      endif()
       set(src "${out_dir}/${page}_${n}.cpp")
       list(REMOVE_ITEM stale "${src}" "${src}.tmp")
       # write through a scratch file so an unchanged block keeps its timestamp (no rebuild)
@@ -71,7 +81,14 @@ function(ufx_add_doc_tests)
       if(PROJECT_IS_TOP_LEVEL)
         target_compile_options(${exe} PRIVATE -Wall -Wextra)
       endif()
-      add_test(NAME ${name} COMMAND ${exe})
+      if(mpi_block)
+        include(UfxMpiTest)
+        target_link_libraries(${exe} PRIVATE ufx::mpi)
+        ufx_mpi_test(${name}.np2 2 $<TARGET_FILE:${exe}>)
+        ufx_mpi_test(${name}.np3 3 $<TARGET_FILE:${exe}>)
+      else()
+        add_test(NAME ${name} COMMAND ${exe})
+      endif()
     endwhile()
   endforeach()
   if(stale)

@@ -1,9 +1,15 @@
-# Install rules and a package config, so that find_package(ufx) gives ufx::ufx.
+# Install rules and a package config, so that find_package(ufx) gives ufx::ufx (and
+# find_package(ufx COMPONENTS mpi) gives ufx::mpi too, when it was built).
 include(CMakePackageConfigHelpers)
 install(TARGETS ufx ufx_deps EXPORT ufxTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+if(UFX_WITH_MPI)
+  # its own export set: ufxConfig.cmake loads it (and finds MPI) only for find_package(ufx COMPONENTS mpi)
+  install(TARGETS ufx_mpi EXPORT ufxMpiTargets)
+  install(EXPORT ufxMpiTargets NAMESPACE ufx:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ufx)
+endif()
 install(DIRECTORY include/ufx DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT ufxTargets NAMESPACE ufx:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ufx)
 configure_package_config_file(cmake/ufxConfig.cmake.in "${CMAKE_CURRENT_BINARY_DIR}/ufxConfig.cmake"

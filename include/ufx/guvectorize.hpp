@@ -51,6 +51,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ufx/detail/distributed.hpp"
 #include "ufx/detail/gufunc.hpp"
 #include "ufx/detail/gufunc_types.hpp"
 #include "ufx/detail/signature.hpp"
@@ -69,7 +70,8 @@ public:
   /// `g(args...)`, `g(target, args...)`, `g(args..., ufx::out(dst...))`.
   template <class... A>
   decltype(auto) operator()(A&&... args) const {
-    return detail::gufunc_call<Sig>(fn_, std::forward<A>(args)...);
+    if constexpr (detail::any_distributed<A...>) return detail::distributed_call(*this, std::forward<A>(args)...);
+    else return detail::gufunc_call<Sig>(fn_, std::forward<A>(args)...);
   }
 
   /// The signature as written.

@@ -50,6 +50,7 @@
 #include <utility>
 
 #include "ufx/axis.hpp"
+#include "ufx/detail/distributed.hpp"
 #include "ufx/detail/logsumexp.hpp"
 #include "ufx/detail/reduce.hpp"
 #include "ufx/detail/reduce_ops.hpp"
@@ -70,10 +71,12 @@ public:
   /// `ufx::keepdims`, `ufx::out(dst)`.
   template <class... A>
   decltype(auto) operator()(const A&... args) const {
-    return detail::reducer_call(op_, identity_, args...);
+    if constexpr (detail::any_distributed<A...>) return detail::distributed_call(*this, args...);
+    else return detail::reducer_call(op_, identity_, args...);
   }
 
   const Op& op() const { return op_; }
+  const Identity& identity() const { return identity_; }
 
 private:
   Op op_;
@@ -95,33 +98,38 @@ reduction<std::decay_t<Op>> reducer(Op&& op) {
 /// `reduce(x, op, identity)` once: `[target,] x, op, identity [, ufx::axis{...}] [, ufx::keepdims] [, ufx::out(dst)]`.
 template <class... A>
 decltype(auto) reduce(const A&... args) {
-  return detail::reduce_call(args...);
+  if constexpr (detail::any_distributed<A...>) return detail::distributed_call(detail::reduce_door{}, args...);
+  else return detail::reduce_call(args...);
 }
 
 /// Maps `map` over the broadcast inputs and reduces the results by `op` without storing them:
 /// `[target,] x, y, ..., map, op, identity [, ufx::axis{...}] [, ufx::keepdims] [, ufx::out(dst)]`.
 template <class... A>
 decltype(auto) transform_reduce(const A&... args) {
-  return detail::transform_reduce_call(args...);
+  if constexpr (detail::any_distributed<A...>) return detail::distributed_call(detail::transform_reduce_door{}, args...);
+  else return detail::transform_reduce_call(args...);
 }
 
 /// Inclusive scan along one axis (axis 0 by default), as `np.add.accumulate`:
 /// `[target,] x, op [, ufx::axis{k}] [, ufx::out(dst)]`. The result has x's shape.
 template <class... A>
 decltype(auto) accumulate(const A&... args) {
-  return detail::accumulate_call(args...);
+  if constexpr (detail::any_distributed<A...>) return detail::distributed_call(detail::accumulate_door{}, args...);
+  else return detail::accumulate_call(args...);
 }
 
 /// Position of the smallest element (flat C order), or along `ufx::axis{k}`; first occurrence wins.
 template <class... A>
 decltype(auto) argmin(const A&... args) {
-  return detail::arg_call<false>(args...);
+  if constexpr (detail::any_distributed<A...>) return detail::distributed_call(detail::arg_door<false>{}, args...);
+  else return detail::arg_call<false>(args...);
 }
 
 /// Position of the largest element (flat C order), or along `ufx::axis{k}`; first occurrence wins.
 template <class... A>
 decltype(auto) argmax(const A&... args) {
-  return detail::arg_call<true>(args...);
+  if constexpr (detail::any_distributed<A...>) return detail::distributed_call(detail::arg_door<true>{}, args...);
+  else return detail::arg_call<true>(args...);
 }
 
 /// log(sum(exp(x))) without overflow, as scipy.special.logsumexp:

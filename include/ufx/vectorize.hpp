@@ -29,6 +29,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ufx/detail/distributed.hpp"
 #include "ufx/detail/vectorize.hpp"
 #include "ufx/out.hpp"
 #include "ufx/targets.hpp"
@@ -45,7 +46,8 @@ public:
   /// `k(args...)`, `k(target, args...)`, `k(args..., ufx::out(dst...))`.
   template <class... A>
   decltype(auto) operator()(A&&... args) const {
-    return detail::vectorize_call(fn_, std::forward<A>(args)...);
+    if constexpr (detail::any_distributed<A...>) return detail::distributed_call(*this, std::forward<A>(args)...);
+    else return detail::vectorize_call(fn_, std::forward<A>(args)...);
   }
 
   /// The scalar function.

@@ -1,5 +1,6 @@
 # Builds and runs one consumer project (cmake -P). Variables:
-#   MODE           find_package | add_subdirectory | find_package_cuda
+#   MODE           find_package | add_subdirectory | find_package_cuda | find_package_mpi
+#   MPIEXEC        with find_package_mpi: mpirun (the consumer runs on 2 ranks)
 #   UFX_SOURCE_DIR ufx's source tree
 #   WORK_DIR       scratch directory (emptied first)
 #   GENERATOR, BUILD_TYPE, CXX_COMPILER, ENABLE_CUDA, CUDA_COMPILER (may be empty)
@@ -60,7 +61,12 @@ else()
   message(FATAL_ERROR "run_consumer.cmake: unknown MODE '${MODE}'")
 endif()
 step(${CMAKE_COMMAND} --build "${WORK_DIR}/consumer-build" --parallel 2)
-step("${WORK_DIR}/consumer-build/consumer")
+if(MODE STREQUAL "find_package_mpi")
+  # the consumer's own mpirun check: an installed ufx without the mpi component fails find_package first
+  step(${MPIEXEC} -n 2 "${WORK_DIR}/consumer-build/consumer")
+else()
+  step("${WORK_DIR}/consumer-build/consumer")
+endif()
 
 if(MODE STREQUAL "find_package_cuda")
   # what nvcc compiled consumer.cu with: ufx::ufx's flags and ufx's default architectures

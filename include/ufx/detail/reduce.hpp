@@ -379,14 +379,37 @@ auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* ax
   }
 }
 
+/// The argument checks of each reduction front door, shared with the calls on distributed operands
+/// (ufx/mpi.hpp): N positional arguments, NA axes.
+template <std::size_t N>
+constexpr void check_reducer_args() {
+  static_assert(N == 1 || N == 2, "ufx::reducer: call it as r(x), r(x, init), r(target, x, ...), with optional "
+                                  "ufx::axis{...}, ufx::keepdims and ufx::out(dst) after them");
+}
+template <std::size_t N>
+constexpr void check_reduce_args() {
+  static_assert(N == 3, "ufx::reduce: call it as reduce(x, op, identity), with an optional target "
+                        "first and ufx::axis{...}, ufx::keepdims, ufx::out(dst) last");
+}
+template <std::size_t N>
+constexpr void check_transform_reduce_args() {
+  static_assert(N >= 4, "ufx::transform_reduce: call it as transform_reduce(x, ..., map, op, identity), with an "
+                        "optional target first and ufx::axis{...}, ufx::keepdims, ufx::out(dst) last");
+}
+template <std::size_t N, int NA>
+constexpr void check_arg_args() {
+  static_assert(N == 1, "ufx::argmin / argmax: call it as argmin(x), with an optional target first "
+                        "and ufx::axis{k}, ufx::keepdims, ufx::out(dst) last");
+  static_assert(NA <= 1, "ufx::argmin / argmax: name one axis at most (NumPy's axis is an int here)");
+}
+
 /// `sum(x)`, `sum(x, init)` and their options, for a reducer with operator `op` and identity `id`.
 template <class Op, class Id, class... A>
 decltype(auto) reducer_call(const Op& op, const Id& id, const A&... a) {
   return with_call_args(
       [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
         constexpr std::size_t n = sizeof...(pos);
-        static_assert(n == 1 || n == 2, "ufx::reducer: call it as r(x), r(x, init), r(target, x, ...), with optional "
-                                        "ufx::axis{...}, ufx::keepdims and ufx::out(dst) after them");
+        check_reducer_args<n>();
         const auto p = std::forward_as_tuple(pos...);
         constexpr const char* msg = "zero-size array to reduction operation which has no identity";
         if constexpr (n == 1) {
@@ -408,8 +431,7 @@ template <class... A>
 decltype(auto) reduce_call(const A&... a) {
   return with_call_args(
       [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
-        static_assert(sizeof...(pos) == 3, "ufx::reduce: call it as reduce(x, op, identity), with an optional target "
-                                           "first and ufx::axis{...}, ufx::keepdims, ufx::out(dst) last");
+        check_reduce_args<sizeof...(pos)>();
         const auto p = std::forward_as_tuple(pos...);
         using Op = std::remove_cvref_t<std::tuple_element_t<1, decltype(p)>>;
         using Id = std::remove_cvref_t<std::tuple_element_t<2, decltype(p)>>;
@@ -426,8 +448,7 @@ decltype(auto) transform_reduce_call(const A&... a) {
   return with_call_args(
       [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
         constexpr std::size_t n = sizeof...(pos);
-        static_assert(n >= 4, "ufx::transform_reduce: call it as transform_reduce(x, ..., map, op, identity), with an "
-                              "optional target first and ufx::axis{...}, ufx::keepdims, ufx::out(dst) last");
+        check_transform_reduce_args<n>();
         const auto p = std::forward_as_tuple(pos...);
         using Map = std::remove_cvref_t<std::tuple_element_t<n - 3, decltype(p)>>;
         using Op = std::remove_cvref_t<std::tuple_element_t<n - 2, decltype(p)>>;
@@ -446,9 +467,7 @@ template <bool Max, class... A>
 decltype(auto) arg_call(const A&... a) {
   return with_call_args(
       [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
-        static_assert(sizeof...(pos) == 1, "ufx::argmin / argmax: call it as argmin(x), with an optional target first "
-                                           "and ufx::axis{k}, ufx::keepdims, ufx::out(dst) last");
-        static_assert(NA <= 1, "ufx::argmin / argmax: name one axis at most (NumPy's axis is an int here)");
+        check_arg_args<sizeof...(pos), NA>();
         constexpr index_mode im = NA == 0 ? index_mode::flat : index_mode::along_axis;
         const reduce_spec<arg_map, arg_better<Max>, no_value, no_value, im> spec{
             arg_map{}, arg_better<Max>{}, no_value{}, no_value{}, Max ? "ufx::argmax" : "ufx::argmin",

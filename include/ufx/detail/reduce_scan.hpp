@@ -148,15 +148,21 @@ auto accumulate_run(const Op& op, const TargetT* given, OutT* out, const int* ax
   }
 }
 
+/// The argument checks of ufx::accumulate, shared with the call on distributed operands (ufx/mpi.hpp).
+template <std::size_t N, int NA, bool Keep>
+constexpr void check_accumulate_args() {
+  static_assert(N == 2, "ufx::accumulate: call it as accumulate(x, op), with an optional target "
+                        "first and ufx::axis{k}, ufx::out(dst) last");
+  static_assert(NA <= 1, "ufx::accumulate: name one axis (NumPy's accumulate runs along one)");
+  static_assert(!Keep, "ufx::accumulate: keepdims does not apply to a scan (its result has the input's shape)");
+}
+
 /// `accumulate(x, op)` and its options (one axis at most; axis 0 when none is named).
 template <class... A>
 decltype(auto) accumulate_call(const A&... a) {
   return with_call_args(
       [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
-        static_assert(sizeof...(pos) == 2, "ufx::accumulate: call it as accumulate(x, op), with an optional target "
-                                           "first and ufx::axis{k}, ufx::out(dst) last");
-        static_assert(NA <= 1, "ufx::accumulate: name one axis (NumPy's accumulate runs along one)");
-        static_assert(!Keep, "ufx::accumulate: keepdims does not apply to a scan (its result has the input's shape)");
+        check_accumulate_args<sizeof...(pos), NA, Keep>();
         const auto p = std::forward_as_tuple(pos...);
         return accumulate_run<NA>(std::get<1>(p), tp, outp, axes, std::get<0>(p));
       },
