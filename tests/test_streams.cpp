@@ -235,6 +235,37 @@ TEST_CASE("stream: a reduction into a device destination is queued, its temporar
   CHECK(ufx::argmax(ufx::sim.on(s), d) == 0);
 }
 
+TEST_CASE("stream: to_device, copy_to_host and copy_from_host on a stream") {
+  ufx::stream s(ufx::sim);
+  auto add = ufx::vectorize(add_f{});
+  ufx::pinned_vector<float> src(1000, 3.f), back(1000, 0.f);
+  std::vector<float> pageable(1000, 0.f);
+  auto d = ufx::to_device(std::vector<float>(1000, 1.f), ufx::sim);
+  {
+    gate g(s);
+    const auto before = ufx::detail::sim_stats();
+    auto e = ufx::to_device(src, ufx::sim.on(s));   // pinned: the stream copies it
+    add(ufx::sim.on(s), e, e, ufx::out(e));          // 6
+    e.copy_to_host(back, ufx::sim.on(s));            // pinned destination: queued
+    d.copy_from_host(src, ufx::sim.on(s));           // queued
+    CHECK(ufx::detail::sim_stats().queued_copies - before.queued_copies == 3);
+    CHECK(back[0] == 0.f);                           // nothing has run yet
+    g.open();
+    s.synchronize();
+    CHECK(back[999] == 6.f);
+    CHECK(d.to_host()(0) == 3.f);
+    // a pageable destination waits for the stream's queued work, then copies
+    add(ufx::sim.on(s), e, e, ufx::out(e)); // 12
+    e.copy_to_host(pageable, ufx::sim.on(s));
+    CHECK(pageable[0] == 12.f);
+  }
+  // the stream must be of the array's device
+  ufx::device_array<float, 1> h({4}, ufx::sim);
+  std::vector<float> four(4);
+  const std::string msg = error_message([&] { h.copy_to_host(four, ufx::host); });
+  CHECK(msg.find("ufx::device_array::copy_to_host: the array is in ufx::sim device 0 but the copy was asked of host") == 0);
+}
+
 TEST_CASE("stream: errors") {
   ufx::configure_sim(ufx::sim_config{2, std::size_t{32} << 20});
   {

@@ -101,9 +101,16 @@ public:
   /// Copies into an existing host container of the same shape (defined in ufx/device_array.hpp).
   template <class C>
   void copy_to_host(C&& dst) const;
+  /// The same on a stream of this array's device (`ufx::sim.on(s)`): queued when `dst` is dense
+  /// and pinned, else after the stream's queued work (docs/streams.md).
+  template <class C>
+  void copy_to_host(C&& dst, const ufx::target& on) const;
   /// Copies from a host container of the same shape (defined in ufx/device_array.hpp).
   template <class C>
   void copy_from_host(const C& src);
+  /// The same on a stream of this array's device: queued when `src` is dense and pinned.
+  template <class C>
+  void copy_from_host(const C& src, const ufx::target& on);
 
 private:
   void allocate(const memory_space& space) {
