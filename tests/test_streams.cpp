@@ -235,6 +235,28 @@ TEST_CASE("stream: a reduction into a device destination is queued, its temporar
   CHECK(ufx::argmax(ufx::sim.on(s), d) == 0);
 }
 
+TEST_CASE("stream: accumulate on a stream is queued") {
+  ufx::stream s(ufx::sim);
+  auto add = ufx::vectorize(add_f{});
+  auto d = ufx::to_device(std::vector<float>(1000, 1.f), ufx::sim);
+  ufx::device_array<float, 1> c({1000}, ufx::sim);
+  add(ufx::sim, 0.f, 0.f, ufx::out(c));
+  {
+    gate g(s);
+    add(ufx::sim.on(s), d, d, ufx::out(d));            // d = 2
+    ufx::accumulate(ufx::sim.on(s), d, add_f{}, ufx::out(c)); // queued after the add
+    auto r = ufx::accumulate(ufx::sim.on(s), d, add_f{});     // a device result, returned at once
+    CHECK(c.to_host()(999) == 0.f);                      // not run yet
+    g.open();
+    s.synchronize();
+    CHECK(r.to_host()(999) == 2000.f);
+  }
+  CHECK(c.to_host()(999) == 2000.f);
+  std::vector<float> h(1000);
+  ufx::accumulate(ufx::sim.on(s), d, add_f{}, ufx::out(h)); // a pageable destination: the call waits
+  CHECK(h[499] == 1000.f);
+}
+
 TEST_CASE("stream: to_device, copy_to_host and copy_from_host on a stream") {
   ufx::stream s(ufx::sim);
   auto add = ufx::vectorize(add_f{});

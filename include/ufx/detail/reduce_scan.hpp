@@ -33,15 +33,20 @@ bool scan_chunked(const Tag& tag, const Op& op, const OutOp& o, const InOp& in, 
 /// Steps 3 and 4 of accumulate on one target; `may_chunk`: host data too large for a device
 /// target runs in chunks (scan_chunked).
 template <class Acc, class Tag, class Op, class OutOp, class InOp>
-void scan_on_target(const Tag& given, const Op& op, const OutOp& o, InOp in, int axis, bool may_chunk = true) {
-  const Tag tag = after_stream(given); // on a stream: after its queued work, to completion (for now)
+void scan_on_target(const Tag& tag, const Op& op, const OutOp& o, InOp in, int axis, bool may_chunk = true) {
   const memory_space space = tag.space();
   require_space(space);
   if (in.view.size() == 0) return;
   if constexpr (Tag::is_device)
     if (may_chunk && scan_chunked<Acc>(tag, op, o, in, axis)) return;
-  stage_input(in, space);
-  auto staged = stage_output(o, space);
+  // on a stream: queued like any call (place.hpp's rules); an input overlapping the result is
+  // read from a copy made now, after the stream's queued work
+  if (streamed(tag)) {
+    stream_prepare_io(tag, std::make_tuple(o), std::make_tuple(in));
+    if (overlaps(in.view, o.view)) stream_wait(tag);
+  }
+  stage_on(in, space, stream_of(tag));
+  auto staged = stage_output(o, space, stream_of(tag));
   layout<2> L;
   L.rank = InOp::rank;
   for (int d = 0; d < L.rank; ++d) L.shape[d] = in.view.extent(d);
@@ -55,7 +60,7 @@ void scan_on_target(const Tag& given, const Op& op, const OutOp& o, InOp in, int
   using kernel_t = reduce_kernel<Acc, identity, Op, array_acc<const typename InOp::value_type>>;
   const kernel_t k{identity{}, op, detail::make_tuple(array_acc<const typename InOp::value_type>{in.view.data()})};
   scan_on(tag, plan, k, staged.view.data());
-  copy_back(staged, space);
+  finish_call(tag, std::make_tuple(in), staged);
 }
 
 /// out = op(carry, out), element by element, with `carry` one row broadcast along dimension 0.
@@ -102,10 +107,11 @@ bool scan_chunked(const Tag& tag, const Op& op, const OutOp& o, const InOp& in, 
   per_row += per_elem_row * (sizeof(Acc) + sizeof(index_t)); // the device scan's temporaries (keys, partials)
   const index_t rows = chunk_rows(tag, rows_total, per_row, 0);
   if (rows >= rows_total) return false;
+  const Tag t = after_stream(tag); // a chunked call runs to completion, after the stream's queued work
   for (index_t b = 0; b < rows_total; b += rows) {
     const index_t e = std::min(rows_total, b + rows);
     const auto out_rows = output_rows(o, b, e);
-    scan_on_target<Acc>(tag, op, out_rows, slice_rows(in, R, R, b, e), axis, false);
+    scan_on_target<Acc>(t, op, out_rows, slice_rows(in, R, R, b, e), axis, false);
     if (axis == 0 && b > 0) fold_carry(o.space, op, out_rows.view, o.view.data() + (b - 1) * o.view.stride(0));
   }
   return true;
