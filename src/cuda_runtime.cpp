@@ -111,28 +111,24 @@ public:
   void* allocate(int device, std::size_t bytes) const override {
     device_guard g(device);
     void* p = nullptr;
-    const cudaError_t e = cudaMalloc(&p, bytes == 0 ? 1 : bytes);
+    allocated(cudaMalloc(&p, bytes == 0 ? 1 : bytes), "cudaMalloc", device, bytes);
+    return p;
+  }
+  /// Checks an allocation's result: out of memory reads as ufx's message (sizes, how to chunk).
+  static void allocated(cudaError_t e, const char* call, int device, std::size_t bytes) {
     if (e == cudaErrorMemoryAllocation) {
       cudaGetLastError();
       std::size_t free = 0, total = 0;
       cudaMemGetInfo(&free, &total);
       throw device_error(out_of_memory_message("ufx::cuda", device, bytes, free, total));
     }
-    check(e, "cudaMalloc(" + std::to_string(bytes) + " bytes) on device " + std::to_string(device));
-    return p;
+    check(e, std::string(call) + "(" + std::to_string(bytes) + " bytes) on device " + std::to_string(device));
   }
   void* allocate_async(int device, std::size_t bytes, void* s) const override {
     device_guard g(device);
     keep_pool(device);
     void* p = nullptr;
-    const cudaError_t e = cudaMallocAsync(&p, bytes == 0 ? 1 : bytes, static_cast<cudaStream_t>(s));
-    if (e == cudaErrorMemoryAllocation) {
-      cudaGetLastError();
-      std::size_t free = 0, total = 0;
-      cudaMemGetInfo(&free, &total);
-      throw device_error(out_of_memory_message("ufx::cuda", device, bytes, free, total));
-    }
-    check(e, "cudaMallocAsync(" + std::to_string(bytes) + " bytes) on device " + std::to_string(device));
+    allocated(cudaMallocAsync(&p, bytes == 0 ? 1 : bytes, static_cast<cudaStream_t>(s)), "cudaMallocAsync", device, bytes);
     return p;
   }
   void deallocate_async(int device, void* p, void* s) const noexcept override {
