@@ -120,6 +120,15 @@ template <class Acc, class Tag, class Spec, class Fin, class OutOp, class... Ins
 bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutOp& o, const dims& loop, unsigned mask,
                     index_t index_base, const Ins&... ins);
 
+/// True when an array input's memory overlaps the output's.
+template <class OutOp, class... Ins>
+bool any_overlaps(const OutOp& o, const Ins&... ins) {
+  return ([&] {
+    if constexpr (is_scalar_operand<Ins>::value) return false;
+    else return overlaps(ins.view, o.view);
+  }() || ...);
+}
+
 /// Steps 3 and 4 on one target: stage, plan, run, copy back. `index_base` is the flat or axis
 /// index of the loop's first position (argmin / argmax over a chunk); `may_chunk`: host data too
 /// large for a device target runs in chunks (reduce_chunked).
@@ -138,13 +147,7 @@ void reduce_on_target(const Tag& given, const Spec& spec, const Fin& fin, const 
   // read from a copy made now, after the stream's queued work
   if (streamed(tag)) {
     stream_prepare_io(tag, std::make_tuple(o), std::forward_as_tuple(ins...));
-    bool overlap = false;
-    ((overlap = overlap || [&] {
-       if constexpr (is_scalar_operand<Ins>::value) return false;
-       else return overlaps(ins.view, o.view);
-     }()),
-     ...);
-    if (overlap) stream_wait(tag);
+    if (any_overlaps(o, ins...)) stream_wait(tag);
   }
   (stage_on(ins, space, stream_of(tag)), ...);
   auto staged = stage_output(o, space, stream_of(tag));
@@ -217,13 +220,7 @@ bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutO
   }
   const index_t rows = chunk_rows(tag, loop[0], per_row, fixed);
   if (rows >= loop[0]) return false;
-  bool overlap = false;
-  ((overlap = overlap || [&] {
-     if constexpr (is_scalar_operand<Ins>::value) return false;
-     else return overlaps(ins.view, o.view);
-   }()),
-   ...);
-  if (overlap) return false; // an input overlapping the result is read from a copy: run whole
+  if (any_overlaps(o, ins...)) return false; // an input overlapping the result is read from a copy: run whole
   const Tag t = after_stream(tag); // a chunked call runs to completion, after the stream's queued work
 
   // the index of position (b, 0, ...): flat (C order) or along the one reduced axis
