@@ -96,6 +96,14 @@ public:
     device_guard g(device);
     std::size_t free = 0, total = 0;
     check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+    // what the device's pool keeps for reuse is free for ufx's allocations (they come from the pool)
+    cudaMemPool_t pool;
+    std::uint64_t reserved = 0, used = 0;
+    if (cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess &&
+        cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved) == cudaSuccess &&
+        cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used) == cudaSuccess && reserved > used)
+      free += static_cast<std::size_t>(reserved - used);
+    cudaGetLastError();
     d.free_memory = free;
     return d;
   }
@@ -108,11 +116,31 @@ public:
   }
   void select_device(int device) const override { check(cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")"); }
 
+  /// device_array's memory, from the device's pool as a call's temporaries are (keep_pool): a
+  /// freed array's block is kept for the next one instead of going back to the driver, and taking
+  /// it costs no cudaMalloc. Allocated on a stream of ufx's own and waited for, so the memory is
+  /// usable at once by any stream.
   void* allocate(int device, std::size_t bytes) const override {
     device_guard g(device);
+    keep_pool(device);
+    const cudaStream_t s = pool_stream(device);
     void* p = nullptr;
-    allocated(cudaMalloc(&p, bytes == 0 ? 1 : bytes), "cudaMalloc", device, bytes);
+    allocated(cudaMallocAsync(&p, bytes == 0 ? 1 : bytes, s), "cudaMallocAsync", device, bytes);
+    check(cudaStreamSynchronize(s), "cudaMallocAsync(" + std::to_string(bytes) + " bytes) on device " + std::to_string(device));
     return p;
+  }
+  /// The stream device arrays are allocated and freed on (one per device, for the process).
+  static cudaStream_t pool_stream(int device) {
+    static std::once_flag once[64];
+    static cudaStream_t streams[64] = {};
+    if (device < 0 || device >= 64) return nullptr;
+    std::call_once(once[device], [device] {
+      if (cudaStreamCreateWithFlags(&streams[device], cudaStreamNonBlocking) != cudaSuccess) {
+        streams[device] = nullptr; // the legacy default stream then
+        cudaGetLastError();
+      }
+    });
+    return streams[device];
   }
   /// Checks an allocation's result: out of memory reads as ufx's message (sizes, how to chunk).
   static void allocated(cudaError_t e, const char* call, int device, std::size_t bytes) {
@@ -152,10 +180,13 @@ public:
       cudaGetLastError();
     });
   }
+  /// Back to the pool, once the device's queued work is done (as cudaFree waits: an array may be
+  /// dropped while work on it is still queued).
   void deallocate(int device, void* p) const noexcept override {
     int prev = -1;
     if (cudaGetDevice(&prev) == cudaSuccess && prev != device) cudaSetDevice(device);
-    cudaFree(p);
+    cudaDeviceSynchronize();
+    cudaFreeAsync(p, pool_stream(device));
     if (prev >= 0 && prev != device) cudaSetDevice(prev);
     cudaGetLastError();
   }

@@ -2,6 +2,7 @@
 // public device functions (devices(), current_device(), select_device()). Nothing here knows a
 // particular runtime: a memory_space names its own.
 #include <algorithm>
+#include <atomic>
 #include <utility>
 #include <vector>
 #include <new>
@@ -41,16 +42,72 @@ void device_free(const memory_space& s, void* p) noexcept {
   if (p != nullptr && s.is_device()) s.runtime->deallocate(s.device, p);
 }
 
+// ---- stream arenas: the device memory a chunked call keeps per stream
+
+namespace {
+struct stream_arena {
+  void* stream;
+  char* base;
+  std::size_t bytes, used;
+};
+struct arena_registry {
+  std::mutex m;
+  std::vector<stream_arena> list;
+  std::atomic<int> live{0}; // list.size(), read without the lock on every stream allocation
+};
+arena_registry& arenas() {
+  static arena_registry r;
+  return r;
+}
+constexpr std::size_t arena_alignment = 256; // cudaMalloc's
+} // namespace
+
+void stream_arena_attach(void* stream, void* base, std::size_t bytes) {
+  auto& r = arenas();
+  const std::lock_guard lock(r.m);
+  r.list.push_back({stream, static_cast<char*>(base), bytes, 0});
+  r.live.store(static_cast<int>(r.list.size()), std::memory_order_release);
+}
+void stream_arena_reset(void* stream) noexcept {
+  auto& r = arenas();
+  const std::lock_guard lock(r.m);
+  for (auto& a : r.list)
+    if (a.stream == stream) a.used = 0;
+}
+void stream_arena_detach(void* stream) noexcept {
+  auto& r = arenas();
+  const std::lock_guard lock(r.m);
+  std::erase_if(r.list, [&](const stream_arena& a) { return a.stream == stream; });
+  r.live.store(static_cast<int>(r.list.size()), std::memory_order_release);
+}
+
 void* device_malloc_async(const memory_space& s, std::size_t bytes, void* stream) {
   if (!stream) return device_malloc(s, bytes);
   if (s.is_host()) throw device_error("ufx: device_malloc_async called for host memory");
+  if (auto& r = arenas(); r.live.load(std::memory_order_acquire) > 0) {
+    const std::lock_guard lock(r.m);
+    for (auto& a : r.list) {
+      if (a.stream != stream) continue;
+      const std::size_t need = (std::max<std::size_t>(bytes, 1) + arena_alignment - 1) / arena_alignment * arena_alignment;
+      if (a.used + need > a.bytes) break; // full: from the pool
+      void* p = a.base + a.used;
+      a.used += need;
+      return p;
+    }
+  }
   require_space(s);
   return s.runtime->allocate_async(s.device, bytes, stream);
 }
 
 void device_free_async(const memory_space& s, void* p, void* stream) noexcept {
   if (!stream) return device_free(s, p);
-  if (p != nullptr && s.is_device()) s.runtime->deallocate_async(s.device, p, stream);
+  if (p == nullptr || !s.is_device()) return;
+  if (auto& r = arenas(); r.live.load(std::memory_order_acquire) > 0) {
+    const std::lock_guard lock(r.m);
+    for (const auto& a : r.list)
+      if (static_cast<char*>(p) >= a.base && static_cast<char*>(p) < a.base + a.bytes) return; // the arena's
+  }
+  s.runtime->deallocate_async(s.device, p, stream);
 }
 
 void copy_bytes(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src, std::size_t bytes) {

@@ -341,6 +341,9 @@ TEST_CASE("chunked: host arrays larger than the sim device run in chunks and equ
     CHECK(after.queued_copies - before.queued_copies == after.host_to_device - before.host_to_device +
                                                             after.device_to_host - before.device_to_host);
     CHECK(after.live_allocations == before.live_allocations);
+    // no allocation inside the chunk loop: each of the two streams keeps one block of the device
+    // for its chunks (as many allocations for 4x the chunks)
+    CHECK(after.allocations - before.allocations == 2);
     const std::vector<float> ref = f(ufx::serial, x, y);
     CHECK(z == ref);
 
@@ -400,6 +403,7 @@ TEST_CASE("chunked: reductions of host data larger than the sim device") {
     CHECK(after.host_to_device - before.host_to_device >= 16); // at least 16 chunks
     CHECK(after.queued_copies - before.queued_copies >= 2 * 16); // each chunk's input in, partial out: queued
     CHECK(after.live_allocations == before.live_allocations);
+    CHECK(after.allocations - before.allocations == 2); // the two streams' blocks, none per chunk
     double exact = 0;
     for (std::size_t i = 0; i < n; ++i) exact += static_cast<double>(i % 5);
     CHECK(static_cast<double>(s) == exact); // below 2^24: every partial sum is exact
@@ -479,7 +483,13 @@ TEST_CASE("chunked: reductions of host data larger than the sim device") {
     CHECK(c0(2999, 7) == r0(7)); // the last row of the running sum is the column sum
     std::vector<int> iv(std::size_t{1} << 20);
     for (std::size_t i = 0; i < iv.size(); ++i) iv[i] = static_cast<int>(i % 3) - 1;
+    const auto b5 = ufx::detail::sim_stats();
     auto ic = ufx::accumulate(ufx::sim, iv, [] UFX_HD(int a, int b) { return a + b; }); // 4 MiB through 1 MiB
+    const auto a5 = ufx::detail::sim_stats();
+    CHECK(a5.host_to_device - b5.host_to_device >= 8);
+    // two chunks in flight through pinned staging: every copy queued, no allocation per chunk
+    CHECK(a5.queued_copies - b5.queued_copies == a5.host_to_device - b5.host_to_device + a5.device_to_host - b5.device_to_host);
+    CHECK(a5.allocations - b5.allocations == 2);
     auto ic_ref = ufx::accumulate(ufx::serial, iv, [] UFX_HD(int a, int b) { return a + b; });
     CHECK(ic == ic_ref);
 

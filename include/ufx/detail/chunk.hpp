@@ -105,29 +105,41 @@ void staging_copy(const ndview<T, R>& dst, const ndview<const T, R>& src) {
 /// queued on the slot's stream copies them in, computes and copies its results back into staging,
 /// while the host packs the next chunk for the other slot. Before a slot is reused, and at the
 /// end, the host waits for it and unpacks its results into the destinations. Staging areas come
-/// from a cache of pinned blocks kept across calls (pinned_staging_take / give).
+/// from a cache of pinned blocks kept across calls (pinned_staging_take / give); each slot keeps
+/// its device memory for the whole loop too (a stream arena, runtime.hpp), so the loop itself
+/// allocates nothing.
 template <class Tag>
 class chunk_ring {
 public:
-  chunk_ring(const Tag& tag, int slots, std::size_t staging_bytes) : tag_(tag), slots_(slots) {
+  /// `slots` streams, each with `staging_bytes` of pinned staging and as much device memory plus
+  /// `device_extra` (a reduction's partials).
+  chunk_ring(const Tag& tag, int slots, std::size_t staging_bytes, std::size_t device_extra = 0) : tag_(tag), slots_(slots) {
     const memory_space space = tag.space();
-    for (int s = 0; s < slots; ++s) {
-      slot& sl = slot_[s];
-      sl.bytes = staging_bytes;
-      sl.base = static_cast<char*>(pinned_staging_take(sl.bytes));
-      sl.stream = space.runtime->create_stream(tag.ordinal());
+    try {
+      for (int s = 0; s < slots; ++s) {
+        slot& sl = slot_[s];
+        sl.bytes = staging_bytes;
+        sl.base = static_cast<char*>(pinned_staging_take(sl.bytes));
+        sl.stream = space.runtime->create_stream(tag.ordinal());
+        // the slot's device memory, kept for the whole loop: each chunk's copies of its operands
+        // (what is staged is what goes to the device) and small temporaries; a device too full
+        // for it leaves the chunks to allocate from the pool
+        sl.arena_bytes = staging_bytes + device_extra + arena_slack;
+        try {
+          sl.arena = device_malloc_async(space, sl.arena_bytes, sl.stream);
+          stream_arena_attach(sl.stream, sl.arena, sl.arena_bytes);
+        } catch (const device_error&) {
+          sl.arena = nullptr;
+        }
+      }
+    } catch (...) {
+      release();
+      throw;
     }
   }
   chunk_ring(const chunk_ring&) = delete;
   chunk_ring& operator=(const chunk_ring&) = delete;
-  ~chunk_ring() {
-    const memory_space space = tag_.space();
-    for (int s = 0; s < slots_; ++s) {
-      slot& sl = slot_[s];
-      if (sl.stream) space.runtime->destroy_stream(tag_.ordinal(), sl.stream); // waits for its work
-      if (sl.base) pinned_staging_give(sl.base, sl.bytes);
-    }
-  }
+  ~chunk_ring() { release(); }
 
   int slots() const { return slots_; }
   /// The target on slot `s`'s stream.
@@ -143,6 +155,7 @@ public:
     for (auto& u : sl.unpack) u();
     sl.unpack.clear();
     sl.used = 0;
+    if (sl.arena) stream_arena_reset(sl.stream); // its chunk's device memory is free again
   }
   /// Every slot's work done and unpacked.
   void finish() {
@@ -202,10 +215,30 @@ private:
     return p;
   }
 
+  void release() noexcept {
+    const memory_space space = tag_.space();
+    for (int s = 0; s < slots_; ++s) {
+      slot& sl = slot_[s];
+      if (sl.arena) {
+        stream_arena_detach(sl.stream);
+        device_free_async(space, sl.arena, sl.stream); // after the stream's work
+      }
+      if (sl.stream) space.runtime->destroy_stream(tag_.ordinal(), sl.stream); // waits for its work
+      if (sl.base) pinned_staging_give(sl.base, sl.bytes);
+      sl = slot{};
+    }
+  }
+
+  /// Device bytes a slot keeps beyond its staged operands: their alignment (256 bytes each on the
+  /// device, 64 in staging) and a reduction's partials.
+  static constexpr std::size_t arena_slack = std::size_t{4} << 10;
+
   struct slot {
     void* stream = nullptr;
     char* base = nullptr;
     std::size_t bytes = 0, used = 0;
+    void* arena = nullptr;
+    std::size_t arena_bytes = 0;
     std::vector<std::function<void()>> unpack;
   };
   Tag tag_;

@@ -212,7 +212,8 @@ bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutO
   const auto rows_total = static_cast<std::size_t>(loop[0]);
   // the device reduction's partials: one accumulator per lane of at least 32 positions (device/reduce.hpp),
   // and a 32nd of that again for its second level
-  per_row += (static_cast<std::size_t>(loop.size()) / rows_total * sizeof(Acc) + 27) / 28;
+  const std::size_t partials_per_row = (static_cast<std::size_t>(loop.size()) / rows_total * sizeof(Acc) + 27) / 28;
+  per_row += partials_per_row;
   if (row_kept) {
     if (o.space != space) per_row += static_cast<std::size_t>(outputs) / rows_total * sizeof(OutE);
   } else {
@@ -261,7 +262,10 @@ bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutO
 
   const pass_through<Acc> keep_acc{};
   {
-    chunk_ring<Tag> ring(t, slots, staging);
+    // each slot's device memory beyond its staged inputs: the partials and the chunk's results
+    const std::size_t device_extra = static_cast<std::size_t>(per) * partials_per_row + 3 * 256 +
+                                     (row_kept ? 0 : static_cast<std::size_t>(outputs) * sizeof(Acc));
+    chunk_ring<Tag> ring(t, slots, staging, device_extra);
     for (index_t c = 0; c < chunks; ++c) {
       const int s = static_cast<int>(c % slots);
       if (c >= slots) ring.acquire(s);

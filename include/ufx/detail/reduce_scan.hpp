@@ -88,8 +88,9 @@ void fold_carry(const memory_space& s, const Op& op, const ndview<T, R>& rows, c
 }
 
 /// accumulate on a device target whose host operands do not fit its memory (or its chunk budget):
-/// chunks of dimension 0, one after another. Along another axis the chunks are independent; along
-/// axis 0 each chunk after the first has the last row of the one before folded in (op(carry, x):
+/// chunks of dimension 0, two in flight (a chunk_ring). Along another axis the chunks are
+/// independent; along axis 0, once all have run, each chunk after the first has the last row of the
+/// one before folded in, in order (op(carry, x):
 /// the same result as one pass for an associative op; float sums may differ in the last bits, as
 /// CUB's scan order does). Returns false when the call fits, to run whole.
 template <class Acc, class Tag, class Op, class OutOp, class InOp>
@@ -108,12 +109,29 @@ bool scan_chunked(const Tag& tag, const Op& op, const OutOp& o, const InOp& in, 
   const index_t rows = chunk_rows(tag, rows_total, per_row, 0);
   if (rows >= rows_total) return false;
   const Tag t = after_stream(tag); // a chunked call runs to completion, after the stream's queued work
-  for (index_t b = 0; b < rows_total; b += rows) {
-    const index_t e = std::min(rows_total, b + rows);
-    const auto out_rows = output_rows(o, b, e);
-    scan_on_target<Acc>(t, op, out_rows, slice_rows(in, R, R, b, e), axis, false);
-    if (axis == 0 && b > 0) fold_carry(o.space, op, out_rows.view, o.view.data() + (b - 1) * o.view.stride(0));
+  // the chunks' scans, independent of each other, two at a time through a chunk_ring (chunk.hpp)
+  const int slots = rows >= 2 ? 2 : 1;
+  const index_t per = rows / slots;
+  const auto per_chunk = static_cast<std::size_t>(per) * per_elem_row;
+  std::size_t staging = 0;
+  if (in.space.is_host()) staging += chunk_ring<Tag>::template staging_size<typename InOp::value_type>(static_cast<index_t>(per_chunk));
+  if (o.space.is_host()) staging += chunk_ring<Tag>::template staging_size<OutE>(static_cast<index_t>(per_chunk));
+  {
+    chunk_ring<Tag> ring(t, slots, staging, per_chunk * (sizeof(Acc) + sizeof(index_t)) + 4 * 256);
+    index_t c = 0;
+    for (index_t b = 0; b < rows_total; b += per, ++c) {
+      const int s = static_cast<int>(c % slots);
+      if (c >= slots) ring.acquire(s);
+      const index_t e = std::min(rows_total, b + per);
+      scan_on_target<Acc>(ring.on(s), op, ring.output(s, output_rows(o, b, e)), ring.input(s, slice_rows(in, R, R, b, e)), axis,
+                          false);
+    }
+    ring.finish();
   }
+  // along axis 0, each chunk after the first gets the last row of the one before, in order
+  if (axis == 0)
+    for (index_t b = per; b < rows_total; b += per)
+      fold_carry(o.space, op, output_rows(o, b, std::min(rows_total, b + per)).view, o.view.data() + (b - 1) * o.view.stride(0));
   return true;
 }
 

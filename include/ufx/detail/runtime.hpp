@@ -92,6 +92,14 @@ bool is_pinned(const void* p, std::size_t bytes) noexcept;
 void* pinned_staging_take(std::size_t& bytes);
 void pinned_staging_give(void* p, std::size_t bytes) noexcept;
 
+/// Device memory kept for one stream of a chunked call (chunk_ring): while it is attached,
+/// allocations ordered on that stream (device_malloc_async) are carved from it, and freeing them
+/// does nothing; the chunk loop resets it once the stream's work has run. So a chunk loop
+/// allocates nothing: what does not fit the arena comes from the device's pool as before.
+void stream_arena_attach(void* stream, void* base, std::size_t bytes);
+void stream_arena_reset(void* stream) noexcept;
+void stream_arena_detach(void* stream) noexcept;
+
 /// Every device runtime, to classify a pointer: the one list a new device kind joins.
 inline const device_runtime* const* all_runtimes(int& n) {
   static const device_runtime* const list[] = {&sim_runtime(), &cuda_runtime()};

@@ -1,7 +1,7 @@
 #pragma once
 // ufx::cuda: the device scan (device/scan.hpp) through Thrust's CUDA system (CUB's scan-by-key)
 // without its own synchronisation, on the target's device; one synchronisation, at the end (none on
-// a stream: queued on it; Thrust's own temporaries still come from cudaMalloc).
+// a stream: queued on it). Thrust's temporaries come from ufx's device memory (thrust_temporaries).
 #include <exception>
 #include <string>
 
@@ -12,13 +12,24 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
+/// Thrust's temporary allocator: ufx's device memory, the device's pool, in the order of the call's
+/// stream (in a chunked call, the stream's arena: no allocation per chunk).
+struct thrust_temporaries {
+  using value_type = char;
+  memory_space space;
+  void* stream;
+  char* allocate(std::ptrdiff_t n) const { return static_cast<char*>(device_malloc_async(space, static_cast<std::size_t>(n), stream)); }
+  void deallocate(char* p, std::size_t) const noexcept { device_free_async(space, p, stream); }
+};
+
 template <class Kern, int N, class OutE>
 void scan_on(const cuda_t& t, const scan_plan<N>& plan, const Kern& k, OutE* out) {
 #if UFX_CUDA_TU
   const cuda_scope scope(t);
   try {
-    if (t.has_stream()) device_scan(thrust::cuda::par_nosync.on(static_cast<cudaStream_t>(t.stream_handle)), plan, k, out);
-    else device_scan(thrust::cuda::par_nosync, plan, k, out);
+    const thrust_temporaries temps{scope.space(), t.stream_handle};
+    if (t.has_stream()) device_scan(thrust::cuda::par_nosync(temps).on(static_cast<cudaStream_t>(t.stream_handle)), plan, k, out);
+    else device_scan(thrust::cuda::par_nosync(temps), plan, k, out);
   } catch (const ufx::device_error&) {
     throw;
   } catch (const std::exception& e) { // thrust::system_error, std::bad_alloc: Thrust clears the CUDA error first
