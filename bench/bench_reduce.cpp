@@ -1,4 +1,5 @@
-// ufx reductions against hand-written loops: sum and sum of |x| at N = 2^12 ... 2^26, and axis-0
+// ufx reductions against hand-written loops: sum and sum of |x| at N = 2^12 ... 2^26 (|x| also as the
+// Numba tutorial's reducer, a user's operator that ufx folds: op(acc, x)), and axis-0
 // and axis-1 sums of a 4096 x 4096 float32 row-major matrix, on ufx::serial and ufx::host.
 // Peers: a plain serial loop (what one writes first: in order, so not vectorised), the same loop
 // with `omp simd reduction` (vectorised, reordered), and an OpenMP `parallel for simd reduction`
@@ -23,6 +24,10 @@ struct ident {
 };
 struct abs_value {
   float operator()(float v) const { return std::fabs(v); }
+};
+// the Numba tutorial's |x| reducer: `if b < 0: return a - b else: return a + b`
+struct tutorial_abs_sum {
+  float operator()(float a, float b) const { return b < 0 ? a - b : a + b; }
 };
 
 template <class Map>
@@ -51,7 +56,7 @@ __attribute__((noinline)) float omp_loop(const float* x, std::size_t n) {
   return s;
 }
 
-enum class how { serial_loop, simd_loop, omp_loop, ufx_serial, ufx_host };
+enum class how { serial_loop, simd_loop, omp_loop, ufx_serial, ufx_host, tutorial_serial, tutorial_host };
 
 template <class Map, how H>
 void bm_sum(benchmark::State& state) {
@@ -63,7 +68,9 @@ void bm_sum(benchmark::State& state) {
     else if constexpr (H == how::simd_loop) s = simd_loop<Map>(x.data(), n);
     else if constexpr (H == how::omp_loop) s = omp_loop<Map>(x.data(), n);
     else if constexpr (H == how::ufx_serial) s = ufx::transform_reduce(ufx::serial, x, Map{}, ufx::plus{}, 0.0f);
-    else s = ufx::transform_reduce(ufx::host, x, Map{}, ufx::plus{}, 0.0f);
+    else if constexpr (H == how::ufx_host) s = ufx::transform_reduce(ufx::host, x, Map{}, ufx::plus{}, 0.0f);
+    else if constexpr (H == how::tutorial_serial) s = ufx::reducer(tutorial_abs_sum{}, 0.0f)(ufx::serial, x);
+    else s = ufx::reducer(tutorial_abs_sum{}, 0.0f)(ufx::host, x);
     benchmark::DoNotOptimize(s);
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * sizeof(float)));
@@ -144,6 +151,8 @@ BENCHMARK(bm_sum<abs_value, how::simd_loop>)->Name("abs_sum/simd_loop")->Apply(s
 BENCHMARK(bm_sum<abs_value, how::ufx_serial>)->Name("abs_sum/ufx_serial")->Apply(sizes);
 BENCHMARK(bm_sum<abs_value, how::omp_loop>)->Name("abs_sum/omp_loop")->Apply(sizes);
 BENCHMARK(bm_sum<abs_value, how::ufx_host>)->Name("abs_sum/ufx_host")->Apply(sizes);
+BENCHMARK(bm_sum<abs_value, how::tutorial_serial>)->Name("abs_sum/tutorial_reducer_serial")->Apply(sizes);
+BENCHMARK(bm_sum<abs_value, how::tutorial_host>)->Name("abs_sum/tutorial_reducer_host")->Apply(sizes);
 BENCHMARK(bm_axis0<how::serial_loop>)->Name("axis0_4096/serial_loop")->UseRealTime();
 BENCHMARK(bm_axis0<how::ufx_serial>)->Name("axis0_4096/ufx_serial")->UseRealTime();
 BENCHMARK(bm_axis0<how::omp_loop>)->Name("axis0_4096/omp_loop")->UseRealTime();

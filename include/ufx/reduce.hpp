@@ -16,8 +16,12 @@
 ///   float l  = ufx::logsumexp(x);                        // log(sum(exp(x))), without overflow
 ///   auto  k2 = ufx::logsumexp(xi, yj, map, ufx::axis{1}); // log(sum_j exp(map(x_i, y_j)))
 ///
-/// Operators. `op(a, b)` must be associative and commutative (any order of combination may be
-/// used, as with CUB and Numba). The accumulator type is `op`'s result on two elements (or two
+/// Operators. A reduction folds (docs/reduce.md, "What op may assume"): each partial starts as the
+/// identity, elements join it as `acc = op(acc, x)` (accumulator left, element right), and partials
+/// combine as `op(acc1, acc2)`; which elements meet in which partial, and in what order, depend on
+/// the target, so on accumulators `op` must be associative and commutative. Numba's |x| reducer
+/// `b < 0 ? a - b : a + b` with identity 0 is exact. Without an identity a partial begins with its
+/// first element as it is, so `op`'s left argument can be a raw element. The accumulator type is `op`'s result on two elements (or two
 /// map results), so `ufx::plus` sums `bool` and small integers in `int`. Ready operators:
 /// `ufx::plus`, `multiplies`, `minimum`, `maximum` (a NaN wins, as `np.minimum` / `np.maximum`),
 /// `logical_and`, `logical_or`.

@@ -293,6 +293,12 @@ TEST_CASE_TEMPLATE("every reducer of a distributed array returns the single-proc
     check(ufx::reducer(ufx::logical_and{}, true));
     check(ufx::reducer(ufx::logical_or{}, false));
     check(ufx::reducer([](float a, float b) { return std::fabs(a) > std::fabs(b) ? a : b; }));
+    // the Numba tutorial's |x| reducer: the ranks' partials are accumulators, combined by op
+    const auto absum = ufx::reducer([](float a, float b) { return b < 0 ? a - b : a + b; }, 0.f);
+    float exact = 0;
+    for (float v : xf) exact += std::fabs(v);
+    CHECK(absum(t, x) == exact);
+    CHECK(absum(t, x, 1.f) == exact + 1.f);
     const std::vector<int> small = [&] {
       std::vector<int> v(static_cast<std::size_t>(std::min<index_t>(n, 20)));
       for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<int>(i % 3) + 1;

@@ -68,6 +68,10 @@ struct lse_op {
   }
 };
 
+/// lse_map makes each element a one-value partial already: no fold from the identity needed.
+template <class T>
+inline constexpr bool seeds_with_elements<lse_op<T>> = true;
+
 /// Maps the operands' elements to a one-value partial (v, 1): through `f` (the transform form) or
 /// as they are.
 template <class T, class F>

@@ -3,12 +3,18 @@
 // value, and the binary operator that combines two accumulators. Host targets call its runs
 // (a vectorisable leaf with independent accumulators, and rows of outputs); device targets call
 // `lane_reduce`, one thread's share of one output.
+//
+// The fold (docs/reduce.md, "What op may assume"): a partial begins as seed(first element) and
+// every later element x joins it as op(partial, x); partials are combined as op(partial, partial).
+// seed(x) is op(identity, x) for a user's operator with an identity, so op never sees a raw
+// element on its left; x itself otherwise (ufx's ready operators, or no identity).
 #include <type_traits>
 #include <utility>
 
 #include "ufx/config.hpp"
 #include "ufx/detail/loop.hpp"
 #include "ufx/detail/map_kernel.hpp"
+#include "ufx/detail/reduce_ops.hpp"
 #include "ufx/detail/reduce_plan.hpp"
 #include "ufx/detail/tuple.hpp"
 
@@ -116,6 +122,17 @@ struct reduce_kernel {
   bool has_identity = false;
 
   UFX_HD Acc combine(const Acc& a, const Acc& b) const { return static_cast<Acc>(op(a, b)); }
+
+  /// False when a partial begins with op(identity, x) for its first element x (a user's operator
+  /// with an identity: op's left argument is then always an accumulator); true when it begins with
+  /// x as it is. CUB's reduce, which combines elements pairwise, is only for the latter.
+  UFX_HD bool seeds_raw() const { return seeds_with_elements<Op> || !has_identity; }
+
+  /// The first accumulator of a partial, from the mapped value v of its first element.
+  UFX_HD Acc seed(const Acc& v) const {
+    if constexpr (seeds_with_elements<Op>) return v;
+    else return has_identity ? combine(identity, v) : v;
+  }
 
   /// The mapped value at per-input offsets `off[0..N)`.
   UFX_HD Acc at(const index_t* off) const { return at_impl(off, std::index_sequence_for<In...>{}); }
@@ -229,12 +246,12 @@ private:
   Acc leaf(index_t n, const R&... r) const {
     constexpr int L = reduce_lanes<Acc>;
     if (n < L) {
-      Acc s = static_cast<Acc>(f(r.at(0)...));
+      Acc s = seed(static_cast<Acc>(f(r.at(0)...)));
       for (index_t i = 1; i < n; ++i) s = combine(s, static_cast<Acc>(f(r.at(i)...)));
       return s;
     }
     Acc acc[L];
-    for (int j = 0; j < L; ++j) acc[j] = static_cast<Acc>(f(r.at(j)...));
+    for (int j = 0; j < L; ++j) acc[j] = seed(static_cast<Acc>(f(r.at(j)...)));
     index_t i = L;
     for (; i + L <= n; i += L) {
       (r.prefetch(i, L), ...);
@@ -258,7 +275,7 @@ private:
       const index_t e = j0 + B < n ? j0 + B : n;
       (r.prefetch(j0, e - j0), ...);
       if constexpr (Set) {
-        for (index_t j = j0; j < e; ++j) dst[j] = static_cast<Acc>(f(r.at(j)...));
+        for (index_t j = j0; j < e; ++j) dst[j] = seed(static_cast<Acc>(f(r.at(j)...)));
       } else {
         for (index_t j = j0; j < e; ++j) dst[j] = combine(dst[j], static_cast<Acc>(f(r.at(j)...)));
       }
@@ -318,14 +335,14 @@ UFX_HD typename Kern::acc_type lane_reduce(const Kern& k, const layout<N>& red, 
 #  pragma unroll
 #endif
         for (int j = 0; j < block; ++j) v[j] = value_at(k, red, base, p + j * step);
-        s = v[0];
+        s = k.seed(v[0]);
 #if defined(__CUDACC__)
 #  pragma unroll
 #endif
         for (int j = 1; j < block; ++j) s = k.combine(s, v[j]);
         p += block * step;
       } else {
-        s = value_at(k, red, base, p);
+        s = k.seed(value_at(k, red, base, p));
         for (p += step; p < m; p += step) s = k.combine(s, value_at(k, red, base, p));
       }
       g = b == 0 ? s : k.combine(g, s);

@@ -97,5 +97,26 @@ struct arg_index {
   }
 };
 
+/// True for operators that treat both arguments alike (ufx's ready ones, argmin / argmax's): an
+/// element is as good an accumulator as any, so a partial may begin with its first element as it
+/// is, and CUB may combine elements pairwise. Any other operator gets the fold of docs/reduce.md:
+/// with an identity, every partial starts from it and elements join on the right, op(acc, x).
+template <class Op>
+inline constexpr bool seeds_with_elements = false;
+template <>
+inline constexpr bool seeds_with_elements<plus> = true;
+template <>
+inline constexpr bool seeds_with_elements<multiplies> = true;
+template <>
+inline constexpr bool seeds_with_elements<minimum> = true;
+template <>
+inline constexpr bool seeds_with_elements<maximum> = true;
+template <>
+inline constexpr bool seeds_with_elements<logical_and> = true;
+template <>
+inline constexpr bool seeds_with_elements<logical_or> = true;
+template <bool Max>
+inline constexpr bool seeds_with_elements<arg_better<Max>> = true;
+
 } // namespace detail
 } // namespace ufx

@@ -1,10 +1,12 @@
 #pragma once
 // ufx::cuda reductions, on the target's device with one synchronisation at the end (none on a
 // stream: the call is queued, its temporaries freed in the stream's order):
-// - dense and with an identity: CUB's DeviceReduce (one output) or DeviceSegmentedReduce (each
+// - dense, with an identity and one of ufx's ready operators: CUB's DeviceReduce (one output) or DeviceSegmentedReduce (each
 //   output's elements contiguous), reading plain pointers (vector loads) when the map is the
 //   identity on one input, else a transform iterator over positions;
-// - otherwise the device reduction of device/reduce.hpp through the launch seam (as ufx::sim).
+// - otherwise (a user's operator among them: it gets the fold, op(accumulator, element), which
+//   CUB's pairwise combining of elements is not) the device reduction of device/reduce.hpp
+//   through the launch seam (as ufx::sim).
 // CUB combines in its own order, so float sums may differ from the sim's in the last bits.
 #include "ufx/detail/device/reduce.hpp"
 #include "ufx/detail/map_kernel.hpp"
@@ -82,7 +84,8 @@ constexpr bool cub_plain() {
 
 template <class Kern, int N>
 bool cub_reducible(const reduce_plan<N>& plan, const Kern& k) {
-  if (!k.has_identity || plan.red.rank != 1 || plan.count() == 0) return false;
+  // CUB combines elements pairwise: only for operators that take an element as an accumulator
+  if (!k.has_identity || !k.seeds_raw() || plan.red.rank != 1 || plan.count() == 0) return false;
   for (int j = 1; j < N; ++j)
     if (!(plan.red.scalar_mask & (1u << j)) && plan.red.stride[j][0] != 1) return false;
   return true;
