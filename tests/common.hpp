@@ -9,7 +9,11 @@
 
 #include <ufx/ufx.hpp>
 
-#if defined(__CUDACC__)
+#if defined(__CUDACC__) && defined(UFX_TEST_DEVICE_TARGETS_ONLY)
+// the CUDA build beside a CPU build that runs serial and host (the cuda-ci preset): the device
+// targets only, which halves nvcc's work
+#  define UFX_TEST_TARGETS ufx::sim_t, ufx::cuda_t
+#elif defined(__CUDACC__)
 #  define UFX_TEST_TARGETS ufx::serial_t, ufx::host_t, ufx::sim_t, ufx::cuda_t
 #else
 #  define UFX_TEST_TARGETS ufx::serial_t, ufx::host_t, ufx::sim_t
