@@ -100,15 +100,19 @@ std::string format_host(const ndview<const T, R>& v) {
 template <class T, int R>
 std::string format_view(const ndview<const T, R>& v) {
   static_assert(std::is_arithmetic_v<T>, "ufx: printing needs an arithmetic element type (integer, floating or bool)");
-  if (v.size() > 0) {
-    const memory_space space = space_of(v);
-    if (!space.is_host()) {
-      ndarray<T, R> h(v.shape());
-      transfer(memory_space::host, h.view(), space, v);
-      return format_host(ndview<const T, R>(h.view()));
+  if constexpr (std::is_arithmetic_v<T>) { // (only the message above for other types)
+    if (v.size() > 0) {
+      const memory_space space = space_of(v);
+      if (!space.is_host()) {
+        ndarray<T, R> h(v.shape());
+        transfer(memory_space::host, h.view(), space, v);
+        return format_host(ndview<const T, R>(h.view()));
+      }
     }
+    return format_host(v);
+  } else {
+    return {};
   }
-  return format_host(v);
 }
 
 UFX_TU_NAMESPACE_END
