@@ -138,6 +138,9 @@ TEST_CASE("arange has NumPy's length and values") {
   CHECK(f == ufx::ndarray<float, 1>::of({0, 1, 2}));
   CHECK(ufx_test::error_message([] { ufx::arange(0, 5, 0); }) == "ufx::arange: the step is zero");
   CHECK_THROWS_AS(ufx::arange(0.0, 1.0, 0.0), ufx::value_error);
+  CHECK(ufx_test::error_message([] { ufx::arange(0.0, std::numeric_limits<double>::infinity(), 1.0); }) ==
+        "ufx::arange: the length, ceil((stop - start) / step), is not a finite array size");
+  CHECK(ufx::arange(0.0, -std::numeric_limits<double>::infinity(), 1.0).size() == 0);
 }
 
 TEST_CASE("linspace includes the end point unless asked not to") {

@@ -111,7 +111,10 @@ ndarray<detail::creation_t<T, A, B, S>, 1> arange(A start, B stop, S step = 1) {
     const long long span = static_cast<long long>(stop) - static_cast<long long>(start), st = static_cast<long long>(step);
     n = static_cast<index_t>(span / st + ((span % st != 0) && ((span < 0) == (st < 0)) ? 1 : 0));
   } else {
-    n = static_cast<index_t>(std::ceil((static_cast<double>(stop) - static_cast<double>(start)) / static_cast<double>(step)));
+    const double len = std::ceil((static_cast<double>(stop) - static_cast<double>(start)) / static_cast<double>(step));
+    if (!(len < 0x1p62)) // also nan
+      throw value_error("ufx::arange: the length, ceil((stop - start) / step), is not a finite array size");
+    n = len < 0 ? 0 : static_cast<index_t>(len);
   }
   ndarray<V, 1> a({n < 0 ? 0 : n});
   for (index_t i = 0; i < a.size(); ++i) a(i) = static_cast<V>(static_cast<V>(start) + static_cast<V>(i) * static_cast<V>(step));

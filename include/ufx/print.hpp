@@ -22,6 +22,7 @@
 ///   std::string s = ufx::to_string(a);
 
 #include <cstddef>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <type_traits>

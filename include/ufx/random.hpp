@@ -47,7 +47,8 @@ UFX_HD inline double mul_add(double a, double b, double c) {
 #if defined(__CUDA_ARCH__)
   return __dadd_rn(__dmul_rn(a, b), c);
 #else
-  return a * b + c;
+  const volatile double p = a * b; // a host compiler allowed to contract would fuse a * b + c
+  return p + c;
 #endif
 }
 
@@ -70,7 +71,7 @@ struct normal_gen {
     const auto c = static_cast<std::uint64_t>(i) * 2;
     const double u1 = static_cast<double>((random_bits(seed, c) >> 11) + 1) * 0x1p-53;
     const double u2 = static_cast<double>(random_bits(seed, c + 1) >> 11) * 0x1p-53;
-    const double z = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+    const double z = ::sqrt(-2.0 * ::log(u1)) * ::cos(6.283185307179586 * u2);
     return static_cast<T>(mul_add(sd, z, mean));
   }
 };
