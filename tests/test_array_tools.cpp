@@ -76,7 +76,22 @@ TEST_CASE("long rows wrap at 75 characters and big arrays are summarised") {
                              " [1700 1701 1702 ... 1797 1798 1799]\n"
                              " [1800 1801 1802 ... 1897 1898 1899]\n"
                              " [1900 1901 1902 ... 1997 1998 1999]]");
-  // an axis of 6 or fewer is shown whole; the widths come from the shown elements only
+  ufx::ndarray<int, 3> c({7, 2, 100}); // axis 1 is short: shown whole
+  for (int i = 0; i < c.size(); ++i) c.data()[i] = i;
+  CHECK(ufx::to_string(c) == "[[[   0    1    2 ...   97   98   99]\n"
+                             "  [ 100  101  102 ...  197  198  199]]\n\n"
+                             " [[ 200  201  202 ...  297  298  299]\n"
+                             "  [ 300  301  302 ...  397  398  399]]\n\n"
+                             " [[ 400  401  402 ...  497  498  499]\n"
+                             "  [ 500  501  502 ...  597  598  599]]\n\n"
+                             " ...\n\n"
+                             " [[ 800  801  802 ...  897  898  899]\n"
+                             "  [ 900  901  902 ...  997  998  999]]\n\n"
+                             " [[1000 1001 1002 ... 1097 1098 1099]\n"
+                             "  [1100 1101 1102 ... 1197 1198 1199]]\n\n"
+                             " [[1200 1201 1202 ... 1297 1298 1299]\n"
+                             "  [1300 1301 1302 ... 1397 1398 1399]]]");
+  // the widths come from the shown elements only
   ufx::ndarray<double, 2> w({2, 600}, 0.5);
   w(0, 300) = 1e9; // hidden: does not switch the array to scientific notation
   CHECK(ufx::to_string(w) == "[[0.5 0.5 0.5 ... 0.5 0.5 0.5]\n [0.5 0.5 0.5 ... 0.5 0.5 0.5]]");
