@@ -4,9 +4,10 @@
 // - dense, with an identity and one of ufx's ready operators: CUB's DeviceReduce (one output) or DeviceSegmentedReduce (each
 //   output's elements contiguous), reading plain pointers (vector loads) when the map is the
 //   identity on one input, else a transform iterator over positions;
-// - otherwise (a user's operator among them: it gets the fold, op(accumulator, element), which
-//   CUB's pairwise combining of elements is not) the device reduction of device/reduce.hpp
-//   through the launch seam (as ufx::sim).
+// - dense with one output, with an identity and a user's operator: CUB's DeviceReduce over each
+//   element seeded as an accumulator, op(identity, x) (a transform iterator), so CUB's pairwise
+//   combining only ever combines accumulators, as the fold contract says (docs/reduce.md);
+// - otherwise the device reduction of device/reduce.hpp through the launch seam (as ufx::sim).
 // CUB combines in its own order, so float sums may differ from the sim's in the last bits.
 #include "ufx/detail/device/reduce.hpp"
 #include "ufx/detail/map_kernel.hpp"
@@ -43,6 +44,20 @@ struct dense_mapped {
   }
 };
 
+/// The accumulator a dense reduction's element at position i starts as: op(identity, x) for a
+/// user's operator (Kern::seed), so CUB combines accumulators only.
+template <class Kern>
+struct dense_seeded {
+  Kern k;
+  UFX_HD typename Kern::acc_type operator()(index_t i) const { return k.seed(dense_mapped<Kern>{k}(i)); }
+};
+
+/// Whether CUB reads a reduction's elements seeded (dense_seeded): a user's operator.
+template <class Kern>
+constexpr bool cub_seeded() {
+  return !seeds_with_elements<std::remove_cvref_t<decltype(std::declval<const Kern&>().op)>>;
+}
+
 /// Operand 1's offset at the start of output s (a segment's first element).
 template <int N>
 struct segment_begin {
@@ -74,18 +89,21 @@ struct finish_outputs {
   }
 };
 
-/// One array input read as it is (identity map): CUB can take its pointer.
+/// One array input read as it is (identity map, a ready operator): CUB can take its pointer.
 template <class Kern>
 constexpr bool cub_plain() {
-  if constexpr (Kern::N == 1 && std::is_same_v<std::remove_cvref_t<decltype(std::declval<const Kern&>().f)>, identity>)
+  if constexpr (cub_seeded<Kern>()) return false;
+  else if constexpr (Kern::N == 1 && std::is_same_v<std::remove_cvref_t<decltype(std::declval<const Kern&>().f)>, identity>)
     return std::remove_cvref_t<decltype(get<0>(std::declval<const Kern&>().in))>::is_array;
   else return false;
 }
 
 template <class Kern, int N>
 bool cub_reducible(const reduce_plan<N>& plan, const Kern& k) {
-  // CUB combines elements pairwise: only for operators that take an element as an accumulator
-  if (!k.has_identity || !k.seeds_raw() || plan.red.rank != 1 || plan.count() == 0) return false;
+  // CUB combines its inputs pairwise: elements as they are for operators that take an element as
+  // an accumulator, else elements seeded with the identity (dense_seeded: one output only)
+  if (!k.has_identity || plan.red.rank != 1 || plan.count() == 0) return false;
+  if (cub_seeded<Kern>() && !(plan.outputs() == 1 && plan.kept.rank == 0)) return false;
   for (int j = 1; j < N; ++j)
     if (!(plan.red.scalar_mask & (1u << j)) && plan.red.stride[j][0] != 1) return false;
   return true;
@@ -103,6 +121,7 @@ void cub_reduce(const cuda_t& t, const memory_space& space, const reduce_plan<N>
   constexpr bool plain = cub_plain<Kern>();
   auto input = [&] {
     if constexpr (plain) return get<0>(k.in).p;
+    else if constexpr (cub_seeded<Kern>()) return thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), dense_seeded<Kern>{k});
     else return thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), dense_mapped<Kern>{k});
   }();
   std::size_t bytes = 0;
