@@ -1,0 +1,60 @@
+#pragma once
+// Host kernel of ufx::math::pow: x^y = e^(y log|x|), with log|x| and the product carried to about
+// 2^-65 relative (double-double, the way SLEEF's pow does), then C's special cases by selects.
+// float computes in double: log and exp of doubles, one rounding to float at the end.
+#include "ufx/detail/math/exp_log.hpp"
+
+namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
+namespace math {
+
+// log x = k ln2 + 2 atanh(s), s = f / (2 + f), for a positive normal or subnormal x.
+inline dd log_dd(double x) {
+  const auto [f, k] = log_reduce(x);
+  const dd u = fast_two_sum(2., f);
+  const double s = f / u.hi;
+  const double sl = (mla(-s, u.hi, f) - s * u.lo) / u.hi; // with FMA, f - s u.hi is exact
+  const double z = s * s;
+  constexpr double c[] = {2. / 3, 2. / 5, 2. / 7, 2. / 9, 2. / 11, 2. / 13, 2. / 15, 2. / 17, 2. / 19, 2. / 21,
+                          2. / 23, 2. / 25, 2. / 27, 2. / 29};
+  const dd h = two_sum(k * 6.93147180369123816490e-01, 2. * s); // k ln2_hi is exact
+  const double lo = h.lo + (k * 1.90821492927058770002e-10 + 2. * sl + z * s * horner(z, c));
+  return fast_two_sum(h.hi, lo);
+}
+
+template <class T>
+inline T pow_kernel(T x, T y) {
+  const double ax = abs(double(x)), yd = double(y);
+  double r;
+  if constexpr (sizeof(T) == 4) {
+    r = exp_kernel(yd * log_kernel(ax)); // |y log x| < 2^8 where it matters: 2^-45 is enough
+  } else {
+    const dd l = log_dd(ax);
+    const dd p = two_prod(yd, l.hi);
+    r = exp_kernel(p.hi, mla(yd, l.lo, p.lo));
+  }
+  // log|x| above is wrong for 0 and inf: e^(y log|x|) is 0 or inf by the sign of y log|x|
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const bool y_pos = yd > 0;
+  r = select(ax == 0, select(y_pos, 0., inf), r);
+  r = select(ax == inf, select(y_pos, inf, 0.), r);
+  // y an integer (every y with |y| >= 2^mant is, and even past 2^(mant+1)), odd or not
+  constexpr T big = T(int_of<T>(1) << fp<T>::mant);
+  const T ay = abs(y);
+  const T t = select(ay >= big, ay, (ay + big) - big);
+  const bool is_int = t == ay;
+  const int_of<T> ti = int_of<T>(select(ay < T(2) * big, t, T(0))); // 0 where all are even
+  const bool neg = bits(x) < 0; // -0 and -inf too
+  const std::int64_t odd_sign = std::int64_t(ti) << 63; // the parity bit moved to the sign (no bool: GCC
+                                                         // does not vectorise a conversion to bool)
+  r = select(neg & is_int, from_bits<double>(bits(r) ^ odd_sign), r);
+  r = select(neg & !is_int & (ax != 0) & (ax != inf), std::numeric_limits<double>::quiet_NaN(), r); // y finite
+  r = select((x != x) | (y != y), std::numeric_limits<double>::quiet_NaN(), r);
+  r = select((ax == 1) & (ay == std::numeric_limits<T>::infinity()), 1., r);                          // (-1)^+-inf
+  r = select((x == 1) | (y == 0), 1., r);                                                              // even for a NaN
+  return T(r);
+}
+
+} // namespace math
+UFX_TU_NAMESPACE_END
+} // namespace ufx::detail
