@@ -22,7 +22,7 @@ inline float exp_kernel(float x) {
   return scale(p, k);
 }
 inline double exp_kernel(double x, double tail = 0) {
-  const bool in = abs(x) < 750.;
+  const bool in = (abs(x) < 750.) & (abs(tail) < 1.); // a NaN tail (from a product past the range) too
   x = clamp(x, -750., 750.);
   const auto [n, k] = round_int(x * 1.44269504088896338700e+00);
   double r = x - n * 6.93147180369123816490e-01; // exact: n * ln2_hi is exact and close to x
@@ -99,14 +99,14 @@ inline float tanh_kernel(float x) {
                          -5.70498872745e-3f};
   const float z = x * x;
   const float near = mla(horner(z, c) * z, x, x);
-  return select(abs(x) < 0.625f, near, tanh_far(x));
+  return copysign(select(abs(x) < 0.625f, near, tanh_far(x)), x); // tanh(-0) = -0
 }
 inline double tanh_kernel(double x) {
   constexpr double p[] = {-1.61468768441708447952e3, -9.92877231001918586564e1, -9.64399179425052238628e-1};
   constexpr double q[] = {4.84406305325125486048e3, 2.23548839060100448583e3, 1.12811678491632931402e2, 1.};
   const double z = x * x;
   const double near = mla(x * z, horner(z, p) / horner(z, q), x);
-  return select(abs(x) < 0.625, near, tanh_far(x));
+  return copysign(select(abs(x) < 0.625, near, tanh_far(x)), x);
 }
 
 // sqrt: the instruction when the compiler knows errno need not be set (it then vectorises
@@ -118,16 +118,19 @@ inline T sqrt_kernel(T x) {
   return std::sqrt(x);
 #else
   using I = int_of<T>;
-  constexpr int extra = 2 * (fp<T>::mant / 2 + 2); // even: sqrt(2^extra) is a power of two
-  const bool sub = x < std::numeric_limits<T>::min();
-  const T xs = x * select(sub, pow2<T>(extra), T(1));
+  // Subnormals are scaled up and the largest numbers down by an even power of two (s * s must not
+  // overflow below), undone on the root by half that power, read back from the scale's bits.
+  constexpr int extra = 2 * (fp<T>::mant / 2 + 2);
+  const T sc = select(x < std::numeric_limits<T>::min(), pow2<T>(extra), select(x > pow2<T>(fp<T>::bias - extra), pow2<T>(-extra), T(1)));
+  const T xs = x * sc;
+  const T unscale = from_bits<T>(bits(T(1)) - ((bits(sc) - bits(T(1))) >> 1));
   constexpr I magic = sizeof(T) == 4 ? I(0x5f375a86) : I(0x5fe6eb50c7b537a9);
   T y = from_bits<T>(magic - (bits(xs) >> 1)); // 1/sqrt(xs) within 4%
   const T h = T(0.5) * xs;
   for (int it = 0; it < (sizeof(T) == 4 ? 3 : 4); ++it) y = y * mla(-h, y * y, T(1.5));
   T s = xs * y;
   s = mla(mla(-s, s, xs), T(0.5) * y, s);
-  s *= select(sub, pow2<T>(-extra / 2), T(1));
+  s *= unscale;
   constexpr T inf = std::numeric_limits<T>::infinity();
   s = select(x == inf, inf, s);
   s = select(x == 0, x, s);

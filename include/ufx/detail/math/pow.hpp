@@ -13,13 +13,23 @@ inline dd log_dd(double x) {
   const auto [f, k] = log_reduce(x);
   const dd u = fast_two_sum(2., f);
   const double s = f / u.hi;
-  const double sl = (mla(-s, u.hi, f) - s * u.lo) / u.hi; // with FMA, f - s u.hi is exact
-  const double z = s * s;
-  constexpr double c[] = {2. / 3, 2. / 5, 2. / 7, 2. / 9, 2. / 11, 2. / 13, 2. / 15, 2. / 17, 2. / 19, 2. / 21,
-                          2. / 23, 2. / 25, 2. / 27, 2. / 29};
+  const dd q = two_prod(s, u.hi);
+  const double sl = (((f - q.hi) - q.lo) - s * u.lo) / u.hi; // f - q.hi is exact
+  // 2 atanh(s) = 2s + (2/3) s^3 + s^5 (2/5 + (2/7) s^2 + ...). The cubic term is up to 1% of the
+  // sum, so it is carried in double-double too (with the share of s's low part, 2 s^2 sl); the
+  // rest, below 2^-12 of the sum, in double.
+  const dd s2 = two_prod(s, s), s3 = two_prod(s2.hi, s);
+  const double s3_lo = s3.lo + s2.lo * s + 3. * s2.hi * sl;
+  constexpr double third_hi = 2. / 3, third_lo = 3.7007434154171886e-17; // 2/3 - third_hi
+  const dd t3 = two_prod(third_hi, s3.hi);
+  const double t3_lo = t3.lo + third_hi * s3_lo + third_lo * s3.hi;
+  const double z = s2.hi;
+  constexpr double c[] = {2. / 5, 2. / 7, 2. / 9, 2. / 11, 2. / 13, 2. / 15, 2. / 17, 2. / 19, 2. / 21, 2. / 23, 2. / 25, 2. / 27};
+  const double rest = z * z * s * horner(z, c);
   const dd h = two_sum(k * 6.93147180369123816490e-01, 2. * s); // k ln2_hi is exact
-  const double lo = h.lo + (k * 1.90821492927058770002e-10 + 2. * sl + z * s * horner(z, c));
-  return fast_two_sum(h.hi, lo);
+  const dd h2 = two_sum(h.hi, t3.hi);
+  const double lo = h.lo + h2.lo + (k * 1.90821492927058770002e-10 + 2. * sl + t3_lo + rest);
+  return fast_two_sum(h2.hi, lo);
 }
 
 template <class T>
