@@ -70,9 +70,14 @@ inline T copysign(T x, T s) {
   return from_bits<T>((bits(x) & std::numeric_limits<int_of<T>>::max()) | (bits(s) & std::numeric_limits<int_of<T>>::min()));
 }
 template <class T>
-inline T clamp(T x, T lo, T hi) { // a NaN stays a NaN
-  x = x < lo ? lo : x;
-  return x > hi ? hi : x;
+inline T clamp(T x, T lo, T hi) { // a NaN stays a NaN; selects, as a ?: is a branch GCC threads
+  return select(x < lo, lo, select(x > hi, hi, x));
+}
+/// k as a T, for |k| < 2^(mant-1), without an integer-to-float conversion (SSE2 has none for int64).
+template <class T>
+inline T to_float(int_of<T> k) {
+  constexpr T magic = T(1.5) * T(int_of<T>(1) << fp<T>::mant);
+  return from_bits<T>(k + bits(magic)) - magic;
 }
 
 /// v rounded to the nearest integer (ties to even), as a float and as an integer; |v| < 2^(mant-1).

@@ -53,7 +53,7 @@ inline log_parts<T> log_reduce(T x) {
   i += one - rt;
   const I k = (i >> fp<T>::mant) - (bits(scale) >> fp<T>::mant);
   const T m = from_bits<T>((i & ((I(1) << fp<T>::mant) - 1)) + rt);
-  return {m - T(1), T(k)};
+  return {m - T(1), to_float<T>(k)};
 }
 template <class T>
 inline T log_special(T x, T r) {

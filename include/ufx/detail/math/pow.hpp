@@ -53,10 +53,10 @@ inline T pow_kernel(T x, T y) {
   const T ay = abs(y);
   const T t = select(ay >= big, ay, (ay + big) - big);
   const bool is_int = t == ay;
-  const int_of<T> ti = int_of<T>(select(ay < T(2) * big, t, T(0))); // 0 where all are even
+  // parity from the last bit of an integer whose last place is 1 (no float-to-int64 conversion)
+  const T p = select(ay < big, t + big, select(ay < T(2) * big, ay, T(0)));
+  const std::int64_t odd_sign = std::int64_t(bits(p) & 1) << 63; // the parity bit on the sign
   const bool neg = bits(x) < 0; // -0 and -inf too
-  const std::int64_t odd_sign = std::int64_t(ti) << 63; // the parity bit moved to the sign (no bool: GCC
-                                                         // does not vectorise a conversion to bool)
   r = select(neg & is_int, from_bits<double>(bits(r) ^ odd_sign), r);
   r = select(neg & !is_int & (ax != 0) & (ax != inf), std::numeric_limits<double>::quiet_NaN(), r); // y finite
   r = select((x != x) | (y != y), std::numeric_limits<double>::quiet_NaN(), r);

@@ -63,8 +63,10 @@ inline reduced reduce_pio2(double x) {
 
 template <class T>
 inline T sin_cos_finish(T x, double s, double c, std::int64_t q) {
-  double v = select((q & 1) != 0, c, s);
-  v = select((q & 2) != 0, -v, v);
+  // masks from q's bits, not comparisons (SSE2 cannot compare 64-bit integers)
+  const std::int64_t odd = -(q & 1);
+  double v = from_bits<double>((bits(c) & odd) | (bits(s) & ~odd));
+  v = from_bits<double>(bits(v) ^ ((q & 2) << 62)); // negated in quadrants 2 and 3
   // sin(-0) = -0, sin(+-inf) = cos(+-inf) = NaN. Selects on doubles, one conversion after them:
   // a conversion inside a select would keep the loop from vectorising (-ftrapping-math).
   v = select(x == 0, double(x), v);
