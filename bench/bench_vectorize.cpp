@@ -1,4 +1,5 @@
-// ufx::vectorize against hand-written loops: add, exp(-x*x)*sin(y)+1, and an (n,1)+(1,n)
+// ufx::vectorize against hand-written loops: add, exp(-x*x)*sin(y)+1 (with std:: and with
+// ufx::math functions), and an (n,1)+(1,n)
 // broadcast, on ufx::serial and ufx::host. Bytes/s count every operand once (reads + writes).
 #include <benchmark/benchmark.h>
 #include <omp.h>
@@ -20,6 +21,10 @@ struct add_op {
 };
 struct expsin_op {
   float operator()(float x, float y) const { return std::exp(-x * x) * std::sin(y) + 1.f; }
+};
+// the same with ufx::math, whose kernels vectorise without -ffast-math
+struct expsin_math_op {
+  float operator()(float x, float y) const { return ufx::math::exp(-x * x) * ufx::math::sin(y) + 1.f; }
 };
 
 template <class Op>
@@ -106,6 +111,8 @@ BENCHMARK(bm_binary<expsin_op, how::serial_loop>)->Name("expsin/serial_loop")->A
 BENCHMARK(bm_binary<expsin_op, how::ufx_serial>)->Name("expsin/ufx_serial")->Apply(sizes);
 BENCHMARK(bm_binary<expsin_op, how::omp_loop>)->Name("expsin/omp_loop")->Apply(sizes);
 BENCHMARK(bm_binary<expsin_op, how::ufx_host>)->Name("expsin/ufx_host")->Apply(sizes);
+BENCHMARK(bm_binary<expsin_math_op, how::omp_loop>)->Name("expsin_math/omp_loop")->Apply(sizes);
+BENCHMARK(bm_binary<expsin_math_op, how::ufx_host>)->Name("expsin_math/ufx_host")->Apply(sizes);
 BENCHMARK(bm_outer<how::serial_loop>)->Name("outer/serial_loop")->Apply(outer_sizes);
 BENCHMARK(bm_outer<how::ufx_serial>)->Name("outer/ufx_serial")->Apply(outer_sizes);
 BENCHMARK(bm_outer<how::omp_loop>)->Name("outer/omp_loop")->Apply(outer_sizes);

@@ -10,6 +10,7 @@
 #include "ufx/errors.hpp"
 #include "ufx/guvectorize.hpp"
 #include "ufx/kernel.hpp"
+#include "ufx/math.hpp"
 #include "ufx/launch_config.hpp"
 #include "ufx/ndarray.hpp"
 #include "ufx/ndview.hpp"

@@ -1,0 +1,144 @@
+#pragma once
+// Host kernels of ufx::math::exp, log, tanh and sqrt (float and double). Each is a Cody-Waite
+// reduction, a polynomial and a scaling, with IEEE special values chosen by selects at the end:
+// the way Cephes, fdlibm, SLEEF and Eigen write them.
+#include "ufx/detail/math/common.hpp"
+
+namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
+namespace math {
+
+// exp: x = n ln2 + r, |r| <= ln2/2; e^x = 2^n e^r. ln2 is split in a high part with trailing zeros
+// (n * hi exact) and the rest. float: Cephes' expf polynomial. double: Taylor to degree 13 (error
+// below 2^-57). `tail` is a small correction added to x (pow's double-double product).
+inline float exp_kernel(float x) {
+  x = clamp(x, -104.f, 104.f); // past these e^x is 0 or inf
+  const auto [n, k] = round_int(x * 1.44269504088896341f);
+  float r = mla(n, -0.693359375f, x);
+  r = mla(n, 2.12194440e-4f, r);
+  constexpr float c[] = {5.0000001201e-1f, 1.6666665459e-1f, 4.1665795894e-2f,
+                         8.3334519073e-3f, 1.3981999507e-3f, 1.9875691500e-4f};
+  const float p = mla(horner(r, c), r * r, r) + 1.f;
+  return scale(p, k);
+}
+inline double exp_kernel(double x, double tail = 0) {
+  const bool in = (abs(x) < 750.) & (abs(tail) < 1.); // a NaN tail (from a product past the range) too
+  x = clamp(x, -750., 750.);
+  const auto [n, k] = round_int(x * 1.44269504088896338700e+00);
+  double r = x - n * 6.93147180369123816490e-01; // exact: n * ln2_hi is exact and close to x
+  r = mla(n, -1.90821492927058770002e-10, r) + select(in, tail, 0.);
+  constexpr double c[] = {1. / 2,        1. / 6,         1. / 24,         1. / 120,         1. / 720,
+                          1. / 5040,     1. / 40320,     1. / 362880,     1. / 3628800,     1. / 39916800,
+                          1. / 479001600, 1. / 6227020800, 1. / 87178291200};
+  const double p = mla(horner(r, c), r * r, r) + 1.;
+  return scale(p, k);
+}
+
+// log: x = 2^k m, m in [sqrt(1/2), sqrt(2)) (musl's offset trick), f = m - 1 exact.
+// float: Cephes' logf polynomial in f. double: fdlibm's log, s = f / (2 + f), log(1 + f) =
+// f - (f^2/2 - s (f^2/2 + R(s^2))). Subnormals are scaled up first.
+template <class T>
+struct log_parts {
+  T f, k; // x = 2^k (1 + f)
+};
+template <class T>
+inline log_parts<T> log_reduce(T x) {
+  using I = int_of<T>;
+  // Subnormals are scaled by 2^extra. The exponent's correction is read back from the scale, not
+  // chosen again by the condition, and no arithmetic sits under a condition: either would leave a
+  // branch in the loop (-ftrapping-math, the default, forbids speculating arithmetic).
+  const T scale = select(x < std::numeric_limits<T>::min(), pow2<T>(fp<T>::mant + 2), T(1));
+  I i = bits(x * scale);
+  const I one = bits(T(1)), rt = bits(T(0.70710678118654752440));
+  i += one - rt;
+  const I k = (i >> fp<T>::mant) - (bits(scale) >> fp<T>::mant);
+  const T m = from_bits<T>((i & ((I(1) << fp<T>::mant) - 1)) + rt);
+  return {m - T(1), to_float<T>(k)};
+}
+template <class T>
+inline T log_special(T x, T r) {
+  constexpr T inf = std::numeric_limits<T>::infinity();
+  r = select(x == inf, inf, r);
+  r = select(x == 0, -inf, r);
+  r = select(x < 0, std::numeric_limits<T>::quiet_NaN(), r);
+  return select(x != x, x, r);
+}
+inline float log_kernel(float x) {
+  const auto [f, k] = log_reduce(x);
+  constexpr float c[] = {3.3333331174e-1f,  -2.4999993993e-1f, 2.0000714765e-1f,
+                         -1.6668057665e-1f, 1.4249322787e-1f,  -1.2420140846e-1f,
+                         1.1676998740e-1f,  -1.1514610310e-1f, 7.0376836292e-2f};
+  const float z = f * f;
+  float y = horner(f, c) * f * z;
+  y = mla(k, -2.12194440e-4f, y);
+  y = mla(-0.5f, z, y);
+  return log_special(x, mla(k, 0.693359375f, f + y));
+}
+inline double log_kernel(double x) {
+  const auto [f, k] = log_reduce(x);
+  const double s = f / (2. + f), z = s * s, w = z * z;
+  constexpr double odd[] = {6.666666666666735130e-01, 2.857142874366239149e-01, 1.818357216161805012e-01,
+                            1.479819860511658591e-01};
+  constexpr double even[] = {3.999999999940941908e-01, 2.222219843214978396e-01, 1.531383769920937332e-01};
+  const double R = z * horner(w, odd) + w * horner(w, even);
+  const double hfsq = 0.5 * f * f;
+  const double r =
+      k * 6.93147180369123816490e-01 - ((hfsq - (s * (hfsq + R) + k * 1.90821492927058770002e-10)) - f);
+  return log_special(x, r);
+}
+
+// tanh: for |x| < 0.625 an odd polynomial (float, Cephes' tanhf) or rational function (double,
+// Cephes' tanh); past it 1 - 2 / (e^(2|x|) + 1). Both are computed and one chosen.
+template <class T>
+inline T tanh_far(T x) {
+  const T e = exp_kernel(T(2) * clamp(abs(x), T(0), T(40)));
+  return copysign(T(1) - T(2) / (e + T(1)), x);
+}
+inline float tanh_kernel(float x) {
+  constexpr float c[] = {-3.33332819422e-1f, 1.33314422036e-1f, -5.37397155531e-2f, 2.06390887954e-2f,
+                         -5.70498872745e-3f};
+  const float z = x * x;
+  const float near = mla(horner(z, c) * z, x, x);
+  return copysign(select(abs(x) < 0.625f, near, tanh_far(x)), x); // tanh(-0) = -0
+}
+inline double tanh_kernel(double x) {
+  constexpr double p[] = {-1.61468768441708447952e3, -9.92877231001918586564e1, -9.64399179425052238628e-1};
+  constexpr double q[] = {4.84406305325125486048e3, 2.23548839060100448583e3, 1.12811678491632931402e2, 1.};
+  const double z = x * x;
+  const double near = mla(x * z, horner(z, p) / horner(z, q), x);
+  return copysign(select(abs(x) < 0.625, near, tanh_far(x)), x);
+}
+
+// sqrt: the instruction when the compiler knows errno need not be set (it then vectorises
+// std::sqrt); otherwise Newton's iteration on 1/sqrt(x) from a bit-trick guess, ending with a
+// correction step on the square root (within 1 ulp), as std::sqrt under -fmath-errno is a call.
+template <class T>
+inline T sqrt_kernel(T x) {
+#if defined(__NO_MATH_ERRNO__)
+  return std::sqrt(x);
+#else
+  using I = int_of<T>;
+  // Subnormals are scaled up and the largest numbers down by an even power of two (s * s must not
+  // overflow below), undone on the root by half that power, read back from the scale's bits.
+  constexpr int extra = 2 * (fp<T>::mant / 2 + 2);
+  const T sc = select(x < std::numeric_limits<T>::min(), pow2<T>(extra), select(x > pow2<T>(fp<T>::bias - extra), pow2<T>(-extra), T(1)));
+  const T xs = x * sc;
+  const T unscale = from_bits<T>(bits(T(1)) - ((bits(sc) - bits(T(1))) >> 1));
+  constexpr I magic = sizeof(T) == 4 ? I(0x5f375a86) : I(0x5fe6eb50c7b537a9);
+  T y = from_bits<T>(magic - (bits(xs) >> 1)); // 1/sqrt(xs) within 4%
+  const T h = T(0.5) * xs;
+  for (int it = 0; it < (sizeof(T) == 4 ? 3 : 4); ++it) y = y * mla(-h, y * y, T(1.5));
+  T s = xs * y;
+  s = mla(mla(-s, s, xs), T(0.5) * y, s);
+  s *= unscale;
+  constexpr T inf = std::numeric_limits<T>::infinity();
+  s = select(x == inf, inf, s);
+  s = select(x == 0, x, s);
+  s = select(x < 0, std::numeric_limits<T>::quiet_NaN(), s);
+  return select(x != x, x, s);
+#endif
+}
+
+} // namespace math
+UFX_TU_NAMESPACE_END
+} // namespace ufx::detail

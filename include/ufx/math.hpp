@@ -1,0 +1,75 @@
+#pragma once
+/// \file math.hpp
+/// Math functions for vectorized functions: `ufx::math::exp`, `log`, `sin`, `cos`, `tanh`, `pow`
+/// and `sqrt`, for float and double, callable on host and device (UFX_HD).
+///
+/// On the host each is a branch-free polynomial kernel, inline in the header, so the loop
+/// ufx::vectorize runs over a function that calls it is a vector loop with the compiler's plain
+/// flags (-O2/-O3, no -ffast-math; -march=native or -mavx2 -mfma widens the vectors). std::exp in
+/// the same place is a scalar library call unless -ffast-math lets glibc's vector functions in.
+/// On the device they are CUDA's functions: expf, logf, sinf, cosf, tanhf, sqrtf and exp, log,
+/// sin, cos, tanh, pow, sqrt; powf is pow of doubles rounded to float, as CUDA's powf may be 4 ulp
+/// off. (Under nvcc's -use_fast_math, expf and friends become the faster, less accurate
+/// intrinsics: the bound below then no longer holds on the device.)
+///
+/// Accuracy: within 2 ulp of the correctly rounded result (measured: docs/performance.md), with
+/// C's special values: NaN in, NaN out; exp(-inf) = 0, exp(+inf) = inf, overflow to inf and
+/// gradual underflow through the subnormals; log(0) = -inf, log(x < 0) = NaN; sin/tanh keep -0;
+/// pow follows C's rules (pow(x, 0) = 1, pow(1, y) = 1, pow(-8, 1/3.) = NaN, pow(-2, 3) = -8, ...).
+/// Domains: all of float/double, except sin and cos, accurate for |x| <= 1.6e6 (2^20 pi/2); past
+/// that the host result is not accurate (use std::sin there).
+///
+/// Example:
+///   auto f = ufx::vectorize([] UFX_HD(float x) { return ufx::math::exp(-x * x); });
+#include "ufx/config.hpp"
+
+#if !defined(__CUDA_ARCH__)
+#  include "ufx/detail/math/exp_log.hpp"
+#  include "ufx/detail/math/pow.hpp"
+#  include "ufx/detail/math/trig.hpp"
+#endif
+
+namespace ufx::math {
+
+#if defined(__CUDA_ARCH__)
+#  define UFX_MATH_ONE(name, host, devf, devd)                                                                       \
+    UFX_HD inline float name(float x) { return devf(x); }                                                            \
+    UFX_HD inline double name(double x) { return devd(x); }
+#else
+#  define UFX_MATH_ONE(name, host, devf, devd)                                                                       \
+    UFX_HD inline float name(float x) { return ::ufx::detail::math::host(x); }                                       \
+    UFX_HD inline double name(double x) { return ::ufx::detail::math::host(x); }
+#endif
+
+/// e^x
+UFX_MATH_ONE(exp, exp_kernel, ::expf, ::exp)
+/// The natural logarithm.
+UFX_MATH_ONE(log, log_kernel, ::logf, ::log)
+/// sin x, x in radians (accurate for |x| <= 1.6e6 on the host).
+UFX_MATH_ONE(sin, sin_kernel, ::sinf, ::sin)
+/// cos x, x in radians (accurate for |x| <= 1.6e6 on the host).
+UFX_MATH_ONE(cos, cos_kernel, ::cosf, ::cos)
+/// The hyperbolic tangent.
+UFX_MATH_ONE(tanh, tanh_kernel, ::tanhf, ::tanh)
+/// The square root (correctly rounded on the device and under -fno-math-errno; within 1 ulp otherwise).
+UFX_MATH_ONE(sqrt, sqrt_kernel, ::sqrtf, ::sqrt)
+#undef UFX_MATH_ONE
+
+/// x^y, with C's special cases.
+UFX_HD inline float pow(float x, float y) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<float>(::pow(static_cast<double>(x), static_cast<double>(y)));
+#else
+  return ::ufx::detail::math::pow_kernel(x, y);
+#endif
+}
+/// x^y, with C's special cases.
+UFX_HD inline double pow(double x, double y) {
+#if defined(__CUDA_ARCH__)
+  return ::pow(x, y);
+#else
+  return ::ufx::detail::math::pow_kernel(x, y);
+#endif
+}
+
+} // namespace ufx::math

@@ -1,0 +1,214 @@
+// ufx::math: accuracy against a wider reference (float: the double std:: result; double: long
+// double's), C's special values, and the same results through ufx::vectorize on every target.
+#include "common.hpp"
+
+#include <bit>
+#include <cfloat>
+#include <cstdint>
+#include <limits>
+#include <random>
+
+namespace {
+
+constexpr double worst = std::numeric_limits<double>::infinity();
+
+/// |got - ref| in units of T's last place at ref (ref held in a wider type W): a correctly rounded
+/// result is within 0.5. A NaN must match a NaN, an infinity or a zero (with its sign) exactly.
+template <class T, class W>
+double ulp_error(T got, W ref) {
+  if (std::isnan(ref) || std::isnan(got)) return std::isnan(ref) && std::isnan(got) ? 0 : worst;
+  const T rounded = static_cast<T>(ref);
+  if (std::isinf(rounded) || std::isinf(got) || ref == 0 || got == 0)
+    return got == rounded && std::signbit(got) == std::signbit(rounded) ? 0 : worst;
+  int e = 0;
+  std::frexp(ref, &e);
+  const int q = std::max(e - std::numeric_limits<T>::digits, std::numeric_limits<T>::min_exponent - std::numeric_limits<T>::digits);
+  return static_cast<double>(std::abs(static_cast<W>(got) - ref) / std::ldexp(W(1), q));
+}
+
+/// The largest error over the inputs, and one input where it happens.
+template <class T>
+struct worst_case {
+  double err = 0;
+  T at{}, at2{};
+  void add(double e, T x, T y = T{}) {
+    if (!(e <= err)) err = e, at = x, at2 = y;
+  }
+};
+
+template <class T>
+void report(const char* name, const worst_case<T>& w, const char* domain) {
+  MESSAGE(std::string(name) << std::string(sizeof(T) == 4 ? " float" : " double") << ": max error " << w.err << " ulp over " << std::string(domain)
+                << " (at x = " << w.at << ", y = " << w.at2 << ")");
+  CHECK(w.err <= 2.0);
+}
+
+/// Every 127th float bit pattern (both signs, NaNs, infinities, subnormals), in batches so the
+/// kernel's loop vectorises as it does in ufx::vectorize.
+template <class F, class R, class D>
+worst_case<float> sweep_float(F f, R ref, D in_domain) {
+  constexpr std::size_t batch = 4096;
+  std::vector<float> x(batch), y(batch);
+  worst_case<float> w;
+  std::uint64_t b = 0;
+  while (b < (std::uint64_t(1) << 32)) {
+    std::size_t n = 0;
+    for (; n < batch && b < (std::uint64_t(1) << 32); b += 257) {
+      const float v = std::bit_cast<float>(static_cast<std::uint32_t>(b));
+      if (in_domain(v)) x[n++] = v;
+    }
+    for (std::size_t i = 0; i < n; ++i) y[i] = f(x[i]);
+    for (std::size_t i = 0; i < n; ++i) w.add(ulp_error(y[i], ref(static_cast<double>(x[i]))), x[i]);
+  }
+  return w;
+}
+
+/// n doubles, log-uniform in magnitude between 2^lo and 2^hi, of either sign when `both`.
+std::vector<double> log_uniform(std::size_t n, int lo, int hi, bool both, std::uint64_t seed) {
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<double> u(0., 1.);
+  std::vector<double> v(n);
+  for (auto& x : v) {
+    x = std::exp2(lo + (hi - lo) * u(g));
+    if (both && (g() & 1)) x = -x;
+  }
+  return v;
+}
+
+template <class F, class R>
+worst_case<double> sweep_double(const std::vector<double>& x, F f, R ref) {
+  std::vector<double> y(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) y[i] = f(x[i]);
+  worst_case<double> w;
+  for (std::size_t i = 0; i < x.size(); ++i) w.add(ulp_error(y[i], ref(static_cast<long double>(x[i]))), x[i]);
+  return w;
+}
+
+constexpr std::size_t n_double = 1 << 20;
+bool any_float(float) { return true; }
+
+} // namespace
+
+TEST_CASE("exp, log, tanh and sqrt of float are within 2 ulp of every 257th float") {
+  report("exp", sweep_float([](float x) { return ufx::math::exp(x); }, [](double x) { return std::exp(x); }, any_float), "all floats");
+  report("log", sweep_float([](float x) { return ufx::math::log(x); }, [](double x) { return std::log(x); }, any_float), "all floats");
+  report("tanh", sweep_float([](float x) { return ufx::math::tanh(x); }, [](double x) { return std::tanh(x); }, any_float), "all floats");
+  report("sqrt", sweep_float([](float x) { return ufx::math::sqrt(x); }, [](double x) { return std::sqrt(x); }, any_float), "all floats");
+}
+
+TEST_CASE("sin and cos of float are within 2 ulp of every 257th float up to 1.6e6") {
+  auto domain = [](float x) { return !(std::abs(x) > 1647099.f); }; // NaN included
+  report("sin", sweep_float([](float x) { return ufx::math::sin(x); }, [](double x) { return std::sin(x); }, domain), "|x| <= 1.6e6");
+  report("cos", sweep_float([](float x) { return ufx::math::cos(x); }, [](double x) { return std::cos(x); }, domain), "|x| <= 1.6e6");
+}
+
+TEST_CASE("exp, log, tanh and sqrt of double are within 2 ulp of long double's") {
+  const auto e = log_uniform(n_double, -60, 10, true, 1); // up to 1024: past +-745 the results are 0 and inf
+  report("exp", sweep_double(e, [](double x) { return ufx::math::exp(x); }, [](long double x) { return std::exp(x); }), "2^-60 <= |x| <= 1024");
+  const auto l = log_uniform(n_double, -1074, 1024, false, 2);
+  report("log", sweep_double(l, [](double x) { return ufx::math::log(x); }, [](long double x) { return std::log(x); }), "0 < x < 2^1024");
+  report("sqrt", sweep_double(l, [](double x) { return ufx::math::sqrt(x); }, [](long double x) { return std::sqrt(x); }), "0 < x < 2^1024");
+  const auto t = log_uniform(n_double, -60, 6, true, 3);
+  report("tanh", sweep_double(t, [](double x) { return ufx::math::tanh(x); }, [](long double x) { return std::tanh(x); }), "2^-60 <= |x| <= 64");
+}
+
+TEST_CASE("sin and cos of double are within 2 ulp of long double's up to 1.6e6") {
+  auto x = log_uniform(n_double, -30, 20, true, 4);
+  std::mt19937_64 g(5);
+  for (std::size_t i = 0; i < n_double / 2; ++i) x.push_back(std::uniform_real_distribution<double>(-1647099., 1647099.)(g));
+  report("sin", sweep_double(x, [](double v) { return ufx::math::sin(v); }, [](long double v) { return std::sin(v); }), "2^-30 <= |x| <= 1.6e6");
+  report("cos", sweep_double(x, [](double v) { return ufx::math::cos(v); }, [](long double v) { return std::cos(v); }), "2^-30 <= |x| <= 1.6e6");
+}
+
+TEST_CASE_TEMPLATE("pow is within 2 ulp where the result is finite and nonzero, and for negative bases", T, float, double) {
+  using W = std::conditional_t<std::is_same_v<T, float>, double, long double>;
+  constexpr int emax = std::numeric_limits<T>::max_exponent;
+  std::mt19937_64 g(6);
+  std::uniform_real_distribution<double> u(-1., 1.);
+  const auto x = log_uniform(n_double, -emax + 1, emax - 1, false, 7);
+  worst_case<T> w;
+  std::vector<T> xs(x.size()), ys(x.size()), r(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    xs[i] = static_cast<T>(x[i]);
+    // |y log2 x| up to past the overflow and underflow limits; every 4th y an integer, every 8th x negative
+    const double lim = 1.1 * emax / std::max(std::abs(std::log2(static_cast<double>(xs[i]))), 1e-3);
+    ys[i] = static_cast<T>(u(g) * std::min(lim, 1e6));
+    if (i % 4 == 0) ys[i] = std::round(ys[i]);
+    if (i % 8 == 0) xs[i] = -xs[i];
+  }
+  for (std::size_t i = 0; i < x.size(); ++i) r[i] = ufx::math::pow(xs[i], ys[i]);
+  for (std::size_t i = 0; i < x.size(); ++i) w.add(ulp_error(r[i], std::pow(static_cast<W>(xs[i]), static_cast<W>(ys[i]))), xs[i], ys[i]);
+  report("pow", w, "x, y with |y log2 x| <= 1.1 * 2^max_exponent");
+}
+
+TEST_CASE_TEMPLATE("special values follow C", T, float, double) {
+  namespace m = ufx::math;
+  const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+  const T den = std::numeric_limits<T>::denorm_min(), big = std::numeric_limits<T>::max();
+  // NaN, infinities and zeros (with their sign) exactly, other results within 2 ulp of std::'s
+  auto same = [](T a, T b) { return ulp_error(a, b) <= 2.; };
+  for (T x : {T(0), -T(0), inf, -inf, nan, den, -den, big, -big, std::numeric_limits<T>::min()}) {
+    CAPTURE(x);
+    CHECK(std::isnan(m::exp(nan)));
+    if (!std::isnan(x) && std::abs(x) != T(0) && std::abs(x) != den) {
+      CHECK(same(m::exp(x), std::exp(x)));
+    }
+    CHECK(same(m::log(x), std::log(x)));
+    CHECK(same(m::sqrt(x), std::sqrt(x)));
+    CHECK(same(m::tanh(x), std::tanh(x)));
+    if (!(std::abs(x) == big)) { // out of the trigonometric domain
+      CHECK(same(m::sin(x), std::sin(x)));
+      CHECK(same(m::cos(x), std::cos(x)));
+    }
+    for (T y : {T(0), -T(0), T(1), T(-1), T(2), T(3), T(-3), T(0.5), T(-0.5), inf, -inf, nan}) {
+      CAPTURE(y);
+      CHECK(same(m::pow(x, y), std::pow(x, y)));
+      CHECK(same(m::pow(y, x), std::pow(y, x)));
+    }
+  }
+  CHECK(m::exp(T(1000)) == inf);
+  CHECK(m::exp(T(-1000)) == T(0));
+  CHECK(m::exp(std::is_same_v<T, float> ? T(-103) : T(-745)) > T(0)); // subnormal
+  CHECK(m::log(den) == doctest::Approx(std::log(den)));
+  CHECK(same(m::pow(T(-8), T(1) / 3), nan));
+  CHECK(m::pow(T(-2), T(3)) == T(-8));
+  CHECK(m::pow(T(-1), inf) == T(1));
+  CHECK(m::pow(T(-1), -inf) == T(1));
+}
+
+namespace {
+struct math_all {
+  template <class T>
+  UFX_HD T operator()(T x, T y) const {
+    namespace m = ufx::math;
+    return m::exp(-x * x) * m::sin(y) + m::cos(x) * m::log(y) - m::tanh(y) + m::sqrt(y) * m::pow(y, x);
+  }
+};
+} // namespace
+
+TEST_CASE_TEMPLATE("ufx::math through vectorize gives the scalar call's result on every target", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto f = ufx::vectorize(math_all{});
+  const int n = 3000;
+  std::vector<float> x(n), y(n);
+  std::vector<double> xd(n), yd(n);
+  for (int i = 0; i < n; ++i) {
+    x[i] = -3.f + 6.f * static_cast<float>(i) / n;
+    y[i] = 0.01f + 10.f * static_cast<float>((i * 7) % n) / n;
+    xd[i] = x[i], yd[i] = y[i];
+  }
+  const std::vector<float> r = f(Target{}, x, y);
+  const std::vector<double> rd = f(Target{}, xd, yd);
+  for (int i = 0; i < n; ++i) {
+    CAPTURE(i);
+    const float want = math_all{}(x[i], y[i]);
+    const double want_d = math_all{}(xd[i], yd[i]);
+    if constexpr (Target::is_device) { // CUDA's functions: within a few ulp of the host kernels'
+      CHECK(r[i] == doctest::Approx(want).epsilon(1e-5));
+      CHECK(rd[i] == doctest::Approx(want_d).epsilon(1e-13));
+    } else {
+      CHECK(r[i] == want);
+      CHECK(rd[i] == want_d);
+    }
+  }
+}
