@@ -48,9 +48,10 @@ inline log_parts<T> log_reduce(T x) {
   // chosen again by the condition, and no arithmetic sits under a condition: either would leave a
   // branch in the loop (-ftrapping-math, the default, forbids speculating arithmetic).
   const T scale = select(x < std::numeric_limits<T>::min(), pow2<T>(fp<T>::mant + 2), T(1));
-  I i = bits(x * scale);
   const I one = bits(T(1)), rt = bits(T(0.70710678118654752440));
-  i += one - rt;
+  // unsigned: inf's and NaN's bits would overflow a signed sum (their result is log_special's)
+  using U = std::make_unsigned_t<I>;
+  const I i = static_cast<I>(static_cast<U>(bits(x * scale)) + static_cast<U>(one - rt));
   const I k = (i >> fp<T>::mant) - (bits(scale) >> fp<T>::mant);
   const T m = from_bits<T>((i & ((I(1) << fp<T>::mant) - 1)) + rt);
   return {m - T(1), to_float<T>(k)};
@@ -125,7 +126,8 @@ inline T sqrt_kernel(T x) {
   const T xs = x * sc;
   const T unscale = from_bits<T>(bits(T(1)) - ((bits(sc) - bits(T(1))) >> 1));
   constexpr I magic = sizeof(T) == 4 ? I(0x5f375a86) : I(0x5fe6eb50c7b537a9);
-  T y = from_bits<T>(magic - (bits(xs) >> 1)); // 1/sqrt(xs) within 4%
+  using U = std::make_unsigned_t<I>; // a negative or NaN xs: wraps (its result is chosen below), no signed overflow
+  T y = from_bits<T>(static_cast<I>(U(magic) - U(bits(xs) >> 1))); // 1/sqrt(xs) within 4%
   const T h = T(0.5) * xs;
   for (int it = 0; it < (sizeof(T) == 4 ? 3 : 4); ++it) y = y * mla(-h, y * y, T(1.5));
   T s = xs * y;
