@@ -212,3 +212,13 @@ TEST_CASE_TEMPLATE("ufx::math through vectorize gives the scalar call's result o
     }
   }
 }
+
+TEST_CASE("integer and mixed arguments are doubles, as for std::") {
+  static_assert(std::is_same_v<decltype(ufx::math::exp(2)), double>);
+  static_assert(std::is_same_v<decltype(ufx::math::pow(2.f, 3)), double>);
+  static_assert(std::is_same_v<decltype(ufx::math::pow(2.f, 3.f)), float>);
+  CHECK(ufx::math::exp(2) == ufx::math::exp(2.0));
+  CHECK(ufx::math::sqrt(16) == 4.0);
+  CHECK(ufx::math::pow(2, 10) == 1024.0);
+  CHECK(ufx::math::pow(2.f, 0.5) == ufx::math::pow(2.0, 0.5));
+}

@@ -29,16 +29,28 @@
 #  include "ufx/detail/math/trig.hpp"
 #endif
 
+#include <type_traits>
+
 namespace ufx::math {
+
+// an integer argument is a double, as for std:: (ufx::math::exp(2) is exp(2.0))
+#define UFX_MATH_INTEGRAL(name)                                                                                      \
+  template <class I>                                                                                                 \
+    requires std::is_integral_v<I>                                                                                   \
+  UFX_HD inline double name(I x) {                                                                                   \
+    return name(static_cast<double>(x));                                                                             \
+  }
 
 #if defined(__CUDA_ARCH__)
 #  define UFX_MATH_ONE(name, host, devf, devd)                                                                       \
     UFX_HD inline float name(float x) { return devf(x); }                                                            \
-    UFX_HD inline double name(double x) { return devd(x); }
+    UFX_HD inline double name(double x) { return devd(x); }                                                          \
+    UFX_MATH_INTEGRAL(name)
 #else
 #  define UFX_MATH_ONE(name, host, devf, devd)                                                                       \
     UFX_HD inline float name(float x) { return ::ufx::detail::math::host(x); }                                       \
-    UFX_HD inline double name(double x) { return ::ufx::detail::math::host(x); }
+    UFX_HD inline double name(double x) { return ::ufx::detail::math::host(x); }                                     \
+    UFX_MATH_INTEGRAL(name)
 #endif
 
 /// e^x
@@ -54,6 +66,7 @@ UFX_MATH_ONE(tanh, tanh_kernel, ::tanhf, ::tanh)
 /// The square root (correctly rounded on the device and under -fno-math-errno; within 1 ulp otherwise).
 UFX_MATH_ONE(sqrt, sqrt_kernel, ::sqrtf, ::sqrt)
 #undef UFX_MATH_ONE
+#undef UFX_MATH_INTEGRAL
 
 /// x^y, with C's special cases.
 UFX_HD inline float pow(float x, float y) {
@@ -70,6 +83,13 @@ UFX_HD inline double pow(double x, double y) {
 #else
   return ::ufx::detail::math::pow_kernel(x, y);
 #endif
+}
+
+/// x^y with mixed or integer arguments: in double, as std::pow promotes them.
+template <class A, class B>
+  requires(std::is_arithmetic_v<A> && std::is_arithmetic_v<B> && !(std::is_same_v<A, B> && std::is_floating_point_v<A>))
+UFX_HD inline double pow(A x, B y) {
+  return pow(static_cast<double>(x), static_cast<double>(y));
 }
 
 } // namespace ufx::math
