@@ -60,6 +60,8 @@ TEST_CASE("reshape is a view of a contiguous array, with one extent inferred") {
   const auto s = ufx::reshape(scalar, {1, 1});
   CHECK(s.shape() == ext<2>{1, 1});
   CHECK(s(0, 0) == 7);
+  CHECK(ufx::reshape(s, ext<0>{})() == 7); // rank 0
+  CHECK(ufx::transpose(scalar)() == 7);
 
   const ufx::ndarray<float, 1> cx = x;
   auto cm = ufx::reshape(cx, {3, 2});
@@ -270,6 +272,7 @@ TEST_CASE("broadcast_to is a read-only view with stride 0 on the broadcast axes"
   CHECK(ufx::broadcast_to(x, {0, 3}).size() == 0);
   ufx::ndarray<float, 0> s({}, 2.5f);
   CHECK(ufx::broadcast_to(s, {2, 2})(1, 1) == 2.5f);
+  CHECK(ufx::broadcast_to(s, ext<0>{})() == 2.5f);
 
   CHECK_THROWS_AS(ufx::broadcast_to(x, {2, 4}), ufx::shape_error);
   CHECK(error_message([&] { ufx::broadcast_to(x, {2, 4}); }) ==

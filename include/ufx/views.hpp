@@ -116,17 +116,14 @@ using view_of_rank_t = rebind_view_t<V, typename V::element_type, NR>;
 
 template <std::size_t N>
 std::string format_extents(const std::array<index_t, N>& a) {
-  dims d;
-  d.rank = static_cast<int>(N);
-  for (std::size_t k = 0; k < N; ++k) d[static_cast<int>(k)] = a[k];
-  return format_shape(d);
+  return format_shape(dims(a));
 }
 
 /// "(1,0,2)" for a list of axes (ints).
 template <std::size_t N>
 std::string format_axes(const std::array<int, N>& a) {
   std::string s = "(";
-  for (std::size_t k = 0; k < N; ++k) s += (k ? "," : "") + std::to_string(a[k]);
+  for (int k = 0; k < static_cast<int>(N); ++k) s += (k ? "," : "") + std::to_string(a[static_cast<std::size_t>(k)]);
   return s + (N == 1 ? ",)" : ")");
 }
 
@@ -140,10 +137,10 @@ template <class V, std::size_t NR>
 auto reshape_impl(const V& v, const index_t* req) {
   constexpr int R = V::rank;
   std::array<index_t, NR> shape{};
-  for (std::size_t k = 0; k < NR; ++k) shape[k] = req[k];
+  for (std::size_t k = 0; k != NR; ++k) shape[k] = req[k];
   int unknown = -1;
   index_t known = 1;
-  for (std::size_t k = 0; k < NR; ++k) {
+  for (std::size_t k = 0; k != NR; ++k) {
     if (shape[k] == -1) {
       if (unknown >= 0)
         throw value_error("ufx::reshape: can only specify one unknown dimension (-1); the shape " + format_extents(shape) +
@@ -186,8 +183,8 @@ auto broadcast_to_impl(const V& v, const index_t* req) {
   static_assert(static_cast<int>(NR) >= R,
                 "ufx::broadcast_to: the target shape has fewer axes than the array (broadcasting only adds axes on the left)");
   std::array<index_t, NR> shape{}, strides{};
-  for (std::size_t k = 0; k < NR; ++k) shape[k] = req[k];
-  for (std::size_t k = 0; k < NR; ++k)
+  for (std::size_t k = 0; k != NR; ++k) shape[k] = req[k];
+  for (std::size_t k = 0; k != NR; ++k)
     if (shape[k] < 0)
       throw value_error("ufx::broadcast_to: the shape " + format_extents(shape) + " has a negative extent at axis " +
                         std::to_string(k));
