@@ -22,6 +22,7 @@
 #include "ufx/targets.hpp"
 #include "ufx/thread.hpp"
 #include "ufx/vectorize.hpp"
+#include "ufx/views.hpp"
 #if __has_include(<Eigen/Core>)
 #  include "ufx/eigen.hpp"
 #endif

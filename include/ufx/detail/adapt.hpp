@@ -12,7 +12,9 @@
 
 #include "ufx/adapter.hpp"
 #include "ufx/config.hpp"
+#include "ufx/detail/broadcast.hpp"
 #include "ufx/detail/device_array_decl.hpp"
+#include "ufx/detail/fail.hpp"
 #include "ufx/detail/runtime.hpp"
 #include "ufx/ndarray.hpp"
 #include "ufx/ndview.hpp"
@@ -149,13 +151,29 @@ auto adapt_in(const A& a) {
 template <class A>
 concept writable = requires(A&& a) { adapter<std::remove_cvref_t<A>>::out(a); };
 
+/// Throws value_error when a destination would have an element written more than once: stride 0
+/// along an axis of extent > 1 (a broadcast view made writable by hand; ufx::broadcast_to's views
+/// are read-only). Other self-overlapping strides are not looked for.
+template <class T, int R>
+void check_writes_once(const ndview<T, R>& v) {
+  if (v.size() == 0) return;
+  for (int k = 0; k < R; ++k)
+    if (v.extent(k) > 1 && v.stride(k) == 0)
+      fail<value_error>("a destination of shape " + format_shape(dims(v.shape())) + " has stride 0 along axis " +
+                        std::to_string(k) + " (extent " + std::to_string(v.extent(k)) +
+                        "): its elements would be written more than once. A broadcast view cannot be written; "
+                        "write into an array of that shape");
+}
+
 /// Adapts one `out` destination.
 template <class A>
 auto adapt_out(A&& a) {
   using C = std::remove_cvref_t<A>;
   static_assert(array_like<C>, "ufx::out: the destination must be an array container (a scalar cannot be written)");
   static_assert(writable<A>, "ufx::out: this destination is not writable (const, or an expression without storage)");
-  return adapter<C>::out(a);
+  auto o = adapter<C>::out(a);
+  check_writes_once(o.view);
+  return o;
 }
 
 template <class Op>
