@@ -34,20 +34,9 @@ def numba_kernels():
         from numba import njit, prange, vectorize
     except ImportError:
         return None
+    from peers_numpy import numba_sums  # bench/peers_numpy.py: the same prange sums
 
-    @njit(parallel=True, fastmath=True)
-    def nb_sum(x):
-        s = np.float32(0)
-        for i in prange(x.shape[0]):
-            s += x[i]
-        return s
-
-    @njit(parallel=True, fastmath=True)
-    def nb_abs_sum(x):
-        s = np.float32(0)
-        for i in prange(x.shape[0]):
-            s += abs(x[i])
-        return s
+    nb_sum, nb_abs_sum = numba_sums()
 
     @vectorize(["float32(float32, float32)"], target="parallel")
     def nb_add(a, b):
