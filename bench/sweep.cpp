@@ -212,9 +212,16 @@ struct data {
   ufx::ndarray<float, 2> matmul;
 };
 
-const auto sum_r = ufx::reducer([] UFX_HD(float s, float v) { return s + v; }, 0.f);
-const auto abs_sum_r = ufx::reducer([] UFX_HD(float s, float v) { return v < 0 ? s - v : s + v; }, 0.f);
-const auto add_v = ufx::vectorize([] UFX_HD(float a, float b) { return a + b; });
+// functors, not lambdas: nvcc's extended lambdas cannot live at namespace scope
+struct plus_op {
+  UFX_HD float operator()(float s, float v) const { return s + v; }
+};
+struct abs_plus_op { // the tutorial's |x| reducer
+  UFX_HD float operator()(float s, float v) const { return v < 0 ? s - v : s + v; }
+};
+const auto sum_r = ufx::reducer(plus_op{}, 0.f);
+const auto abs_sum_r = ufx::reducer(abs_plus_op{}, 0.f);
+const auto add_v = ufx::vectorize(plus_op{});
 const auto tiled = ufx::kernel(tutorial::tiled_matmul{}, "tiled_matmul");
 
 /// sum_r or abs_sum_r (two types) on the same arguments.
