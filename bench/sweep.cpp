@@ -130,7 +130,7 @@ std::vector<std::string> present_targets(const options& o) {
     if (!has({"loop", "serial", "host", "sim", "cuda"}, t)) usage(("unknown target " + t).c_str());
     if (t == "cuda" && !cuda_present()) {
 #ifdef __CUDACC__
-      std::fprintf(stderr, "bench_sweep: no GPU answers (%s); cuda left out\n", std::string(ufx::cuda_unavailable_reason()).c_str());
+      std::fprintf(stderr, "bench_sweep: cuda left out: %s\n", std::string(ufx::cuda_unavailable_reason()).c_str());
 #else
       std::fprintf(stderr, "bench_sweep: this build was not compiled by nvcc (bench_sweep_cuda is); cuda left out\n");
 #endif
