@@ -13,7 +13,7 @@
 # OUT/ufx.csv, OUT/cuda.csv, OUT/peers.csv, the merged OUT/sweep.csv, OUT/sweep_time.png and
 # OUT/sweep_speedup.png, and prints a summary of the largest N. --targets (loop,serial,host,sim,cuda)
 # restricts the C++ lines; the matmul runs up to 2^matmul-max elements per matrix (n x n with
-# n = round(sqrt(N))): the CPU targets run its block threads as fibers, 2^16 (256 x 256) takes about
+# n = round(sqrt(N))): the CPU targets run its block threads as fibers, 2^16 (256 x 256) takes about half
 # a second a call there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
