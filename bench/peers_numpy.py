@@ -100,21 +100,28 @@ def bench_guvectorize(min_time):
             report(f"norms/numba_parallel/n:{n}", best_ns(lambda: norm_par(x, r), min_time), nbytes)
 
 
+def numba_sums():
+    """Numba's sum and |x| sum on all cores (prange reductions), also used by sweep_peers.py."""
+    @njit(parallel=True, fastmath=True)
+    def sum_par(x):
+        s = np.float32(0)
+        for i in prange(x.shape[0]):
+            s += x[i]
+        return s
+
+    @njit(parallel=True, fastmath=True)
+    def abs_sum_par(x):
+        s = np.float32(0)
+        for i in prange(x.shape[0]):
+            s += abs(x[i])
+        return s
+
+    return sum_par, abs_sum_par
+
+
 def bench_reduce(min_time):
     if numba is not None:
-        @njit(parallel=True, fastmath=True)
-        def sum_par(x):
-            s = np.float32(0)
-            for i in prange(x.shape[0]):
-                s += x[i]
-            return s
-
-        @njit(parallel=True, fastmath=True)
-        def abs_sum_par(x):
-            s = np.float32(0)
-            for i in prange(x.shape[0]):
-                s += abs(x[i])
-            return s
+        sum_par, abs_sum_par = numba_sums()
     for lg in range(12, 27, 2):
         n = 1 << lg
         x = rand(n, 1)
