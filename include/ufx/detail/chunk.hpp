@@ -124,10 +124,10 @@ public:
         // the slot's device memory, kept for the whole loop: each chunk's copies of its operands
         // (what is staged is what goes to the device) and small temporaries; a device too full
         // for it leaves the chunks to allocate from the pool
-        sl.arena_bytes = staging_bytes + device_extra + arena_slack;
+        const std::size_t arena_bytes = staging_bytes + device_extra + arena_slack;
         try {
-          sl.arena = device_malloc_async(space, sl.arena_bytes, sl.stream);
-          stream_arena_attach(sl.stream, sl.arena, sl.arena_bytes);
+          sl.arena = device_malloc_async(space, arena_bytes, sl.stream);
+          stream_arena_attach(sl.stream, sl.arena, arena_bytes);
         } catch (const device_error&) {
           sl.arena = nullptr;
         }
@@ -229,8 +229,8 @@ private:
     }
   }
 
-  /// Device bytes a slot keeps beyond its staged operands: their alignment (256 bytes each on the
-  /// device, 64 in staging) and a reduction's partials.
+  /// Device bytes a slot keeps beyond its operands and `device_extra`: the alignment of the
+  /// chunk's allocations (256 bytes each on the device, 64 in staging).
   static constexpr std::size_t arena_slack = std::size_t{4} << 10;
 
   struct slot {
@@ -238,7 +238,6 @@ private:
     char* base = nullptr;
     std::size_t bytes = 0, used = 0;
     void* arena = nullptr;
-    std::size_t arena_bytes = 0;
     std::vector<std::function<void()>> unpack;
   };
   Tag tag_;

@@ -263,8 +263,8 @@ bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutO
   const pass_through<Acc> keep_acc{};
   {
     // each slot's device memory beyond its staged inputs: the partials and the chunk's results
-    const std::size_t device_extra = static_cast<std::size_t>(per) * partials_per_row + 3 * 256 +
-                                     (row_kept ? 0 : static_cast<std::size_t>(outputs) * sizeof(Acc));
+    const std::size_t device_extra =
+        static_cast<std::size_t>(per) * partials_per_row + (row_kept ? 0 : static_cast<std::size_t>(outputs) * sizeof(Acc));
     chunk_ring<Tag> ring(t, slots, staging, device_extra);
     for (index_t c = 0; c < chunks; ++c) {
       const int s = static_cast<int>(c % slots);

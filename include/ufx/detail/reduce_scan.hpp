@@ -117,7 +117,7 @@ bool scan_chunked(const Tag& tag, const Op& op, const OutOp& o, const InOp& in, 
   if (in.space.is_host()) staging += chunk_ring<Tag>::template staging_size<typename InOp::value_type>(static_cast<index_t>(per_chunk));
   if (o.space.is_host()) staging += chunk_ring<Tag>::template staging_size<OutE>(static_cast<index_t>(per_chunk));
   {
-    chunk_ring<Tag> ring(t, slots, staging, per_chunk * (sizeof(Acc) + sizeof(index_t)) + 4 * 256);
+    chunk_ring<Tag> ring(t, slots, staging, per_chunk * (sizeof(Acc) + sizeof(index_t)));
     index_t c = 0;
     for (index_t b = 0; b < rows_total; b += per, ++c) {
       const int s = static_cast<int>(c % slots);
