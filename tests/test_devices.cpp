@@ -197,3 +197,59 @@ TEST_CASE("the sim's devices come from UFX_SIM_DEVICES and UFX_SIM_MEMORY") {
     CHECK(c.memory > 64 * MiB); // the machine's physical memory
   }
 }
+
+// A lambda without UFX_HD is a host function to nvcc. It runs on the host targets and the sim
+// everywhere. In a file nvcc compiles, a call that names no target runs it on the host where it
+// would have run on ufx::cuda; ufx::cuda named at run time, or operands on a CUDA device, are a
+// device_error naming UFX_HD; ufx::cuda named statically is a compile error
+// (tests/compile_fail_cuda/vectorize_lambda_without_hd.cu).
+TEST_CASE("lambdas without UFX_HD run on the host targets and the sim, and never reach ufx::cuda") {
+  const std::vector<float> x{1, 2, 3, 4}, doubled{2, 4, 6, 8}, sums{1, 3, 6, 10}, iota{0, 1, 2, 3};
+  auto twice = ufx::vectorize([](float v) { return 2 * v; });
+  auto plus = [](float a, float b) { return a + b; };
+  auto total = ufx::reducer(plus, 0.0f);
+  auto first = ufx::guvectorize<"(n)->()">([](ufx::ndview<const float, 1> v, float& r) { r = v(0); });
+  auto fill = ufx::kernel([](const ufx::thread& t, ufx::ndview<float, 1> out) {
+    const ufx::index_t i = t.grid<1>();
+    if (i < out.extent(0)) out(i) = static_cast<float>(i);
+  });
+
+  CHECK(twice(x) == doubled); // no target: ufx::host, in an nvcc-compiled file too
+  CHECK(twice(ufx::serial, x) == doubled);
+  CHECK(twice(ufx::sim, x) == doubled);
+  CHECK(twice(ufx::target(ufx::host), x) == doubled);
+  CHECK(total(x) == 10);
+  CHECK(total(ufx::sim, x) == 10);
+  CHECK(ufx::transform_reduce(ufx::sim, x, [](float v) { return v * v; }, plus, 0.0f) == 30);
+  CHECK(first(x) == 1);
+  CHECK(first(ufx::sim, x) == 1);
+  CHECK(ufx::accumulate(x, plus) == sums);
+  CHECK(ufx::accumulate(ufx::sim, x, plus) == sums);
+  std::vector<float> out(4, -1.f);
+  fill.forall(4)(out);
+  CHECK(out == iota);
+  std::ranges::fill(out, -1.f);
+  fill.forall(4)(ufx::sim, out);
+  CHECK(out == iota);
+
+  // ufx::cuda chosen at run time: an error before anything runs (without nvcc, or without a GPU,
+  // ufx::cuda is an error anyway: only an nvcc-compiled file names UFX_HD)
+  const ufx::target gpu(ufx::cuda);
+  auto check_refused = [&](auto&& call) {
+    std::ranges::fill(out, -1.f);
+    CHECK_THROWS_AS(call(), ufx::device_error);
+    const std::string msg = error_message(call);
+    if (UFX_CUDA_TU) CHECK_MESSAGE(msg.find("lambda without UFX_HD") != std::string::npos, msg);
+    CHECK(out == std::vector<float>(4, -1.f));
+  };
+  check_refused([&] { twice(gpu, x, ufx::out(out)); });
+  check_refused([&] { total(gpu, x); });
+  check_refused([&] { ufx::transform_reduce(gpu, x, [](float v) { return v * v; }, ufx::plus{}, 0.0f); });
+  check_refused([&] { first(gpu, x); });
+  check_refused([&] { ufx::accumulate(gpu, x, plus, ufx::out(out)); });
+  check_refused([&] { fill.forall(4)(gpu, out); });
+  if (UFX_CUDA_TU && ufx::cuda_available()) { // operands on a CUDA device choose it
+    const auto d = ufx::to_device(x, ufx::cuda);
+    check_refused([&] { twice(d); });
+  }
+}

@@ -121,7 +121,7 @@ private:
     detail::device_set seen;
     std::apply([&](const auto&... p) { (note(p, seen), ...); }, prepared);
     if (empty) return;
-    detail::with_target(given, seen, [&](const auto& tag) {
+    detail::with_target_for<F>(given, seen, [&](const auto& tag) {
       using Tag = std::remove_cvref_t<decltype(tag)>;
       // the configuration first: nothing is copied for a launch the device refuses
       detail::check_launch(c, detail::kernel_limits(tag), lbl.c_str(), traits::static_bytes);
@@ -137,14 +137,15 @@ private:
       auto args = detail::make_tuple(std::get<J>(prepared).value()...);
       const detail::kernel_body<F, traits, decltype(args)> body{f_, args};
       detail::launch_body<traits>(static_cast<const Tag&>(tag), c, body, lbl);
-      if (detail::streamed(tag)) {
-        std::vector<std::shared_ptr<void>> keep;
-        std::apply([&](const auto&... p) { (finish_queued(tag, p, keep), ...); }, prepared);
-        if constexpr (std::is_same_v<Tag, sim_t>)
-          if (!keep.empty()) detail::sim_enqueue(tag.stream_handle, [k = std::move(keep)] {});
-      } else {
-        std::apply([&](const auto&... p) { (p.finish(space), ...); }, prepared);
-      }
+      if constexpr (Tag::is_device) // only a device target has a stream
+        if (detail::streamed(tag)) {
+          std::vector<std::shared_ptr<void>> keep;
+          std::apply([&](const auto&... p) { (finish_queued(tag, p, keep), ...); }, prepared);
+          if constexpr (std::is_same_v<Tag, sim_t>)
+            if (!keep.empty()) detail::sim_enqueue(tag.stream_handle, [k = std::move(keep)] {});
+          return;
+        }
+      std::apply([&](const auto&... p) { (p.finish(space), ...); }, prepared);
     });
   }
 

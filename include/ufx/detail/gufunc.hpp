@@ -280,7 +280,7 @@ auto gufunc_run(const F& f, const TargetT* given, OutT* out, const Args&... args
           outs);
       const gufunc_shape g = bind_gufunc_shape<Sig>(std::span<const dims>(shapes, NIn + NOut), true);
       note_spaces(outs, device);
-      with_target(given, device, [&](auto tag) { gufunc_exec<Sig>(tag, f, g, outs, ins); });
+      with_target_for<F>(given, device, [&](auto tag) { gufunc_exec<Sig>(tag, f, g, outs, ins); });
     } else {
       const gufunc_shape g = bind_gufunc_shape<Sig>(std::span<const dims>(shapes, NIn), false);
       const memory_space where = result_space(given, device);
@@ -293,7 +293,7 @@ auto gufunc_run(const F& f, const TargetT* given, OutT* out, const Args&... args
         }()...);
       }(std::make_index_sequence<NOut>{});
       auto outs = std::apply([](auto&... r) { return std::make_tuple(result_operand(r)...); }, results);
-      with_target(given, device, [&](auto tag) { gufunc_exec<Sig>(tag, f, g, outs, ins); });
+      with_target_for<F>(given, device, [&](auto tag) { gufunc_exec<Sig>(tag, f, g, outs, ins); });
       if constexpr (NOut == 1) return std::move(std::get<0>(results));
       else return results;
     }

@@ -353,7 +353,7 @@ auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* ax
     fail<value_error>(spec.empty_message);
 
   auto on_target = [&](const auto& o) {
-    with_target(given, device, [&](auto tag) {
+    with_target_for<decltype(spec.map), decltype(spec.op)>(given, device, [&](auto tag) {
       std::apply([&](const auto&... op) { reduce_on_target<Acc>(tag, spec, fin, empty, o, loop, mask, 0, true, op...); }, ins);
     });
   };

@@ -84,7 +84,7 @@ void fold_carry(const memory_space& s, const Op& op, const ndview<T, R>& rows, c
   map_kernel<carry_fn<T, Op>, 1, array_acc<T>, array_acc<const T>, array_acc<const T>> k{
       carry_fn<T, Op>{op}, detail::make_tuple(array_acc<T>{rows.data()}, array_acc<const T>{carry}, array_acc<const T>{rows.data()})};
   if (s.is_host()) return run_on(host, L, k);
-  target_for(s).visit([&](const auto& t) { run_on(t, L, k); });
+  visit_for<Op>(target_for(s), [&](const auto& t) { run_on(t, L, k); });
 }
 
 /// accumulate on a device target whose host operands do not fit its memory (or its chunk budget):
@@ -153,7 +153,7 @@ auto accumulate_run(const Op& op, const TargetT* given, OutT* out, const int* ax
   while (!(mask & (1u << axis))) ++axis;
 
   auto on_target = [&](const auto& o) {
-    with_target(given, device, [&](auto tag) { scan_on_target<Acc>(tag, op, o, in, axis); });
+    with_target_for<Op>(given, device, [&](auto tag) { scan_on_target<Acc>(tag, op, o, in, axis); });
   };
   if constexpr (!std::is_void_v<OutT>) {
     static_assert(std::tuple_size_v<decltype(out->dst)> == 1, "ufx::out: a scan has one output; name one destination");

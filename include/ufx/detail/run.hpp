@@ -4,6 +4,7 @@
 // a run-time target to the target's own type.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 #include "ufx/detail/fail.hpp"
@@ -62,6 +63,77 @@ decltype(auto) with_target(const T* given, const device_set& seen, Fn&& fn) {
   if constexpr (target_tag<T>) return fn(*given);
   else if constexpr (std::is_same_v<T, target>) return given->visit(fn);
   else return choose_target(seen).visit(fn);
+}
+
+/// The compiler's spelling of T, inside its spelling of this function.
+template <class T>
+constexpr std::string_view spelled_type() {
+  return __PRETTY_FUNCTION__;
+}
+
+/// True when F is a lambda that ufx::cuda cannot call: in a translation unit compiled by nvcc, a
+/// lambda without `UFX_HD` (`__host__ __device__`). nvcc's traits recognise the annotated
+/// ("extended") lambdas; that F is a lambda at all is read from the name the compiler gives its
+/// type (g++ "<lambda(", nvcc's front end "lambda [", clang "(lambda at"), as C++ has no trait for
+/// closure types. A functor whose operator() lacks UFX_HD is not detected: nvcc's own error
+/// ("calling a __host__ function from a __host__ __device__ function") reports it.
+template <class F>
+constexpr bool host_only_lambda() {
+#if UFX_CUDA_TU
+  using G = std::remove_cvref_t<F>;
+  if constexpr (__nv_is_extended_host_device_lambda_closure_type(G) || __nv_is_extended_device_lambda_closure_type(G))
+    return false;
+  else {
+    constexpr std::string_view n = spelled_type<G>();
+    return n.find("<lambda(") != n.npos || n.find("lambda [") != n.npos || n.find("(lambda at") != n.npos;
+  }
+#else
+  return false;
+#endif
+}
+
+template <class... F>
+inline constexpr bool any_host_only_lambda = (host_only_lambda<F>() || ...);
+
+template <class T>
+inline constexpr bool is_cuda_tag = std::is_same_v<std::remove_cvref_t<T>, cuda_t>;
+
+[[noreturn]] inline void fail_host_only_lambda() {
+  fail<device_error>("the function is a lambda without UFX_HD, which ufx::cuda cannot call: write it "
+                     "[] UFX_HD (...) { ... } (nvcc's __host__ __device__), or run the call on a host target");
+}
+
+/// Visits `t` with `fn` (returning void). When one of the functions F is a host-only lambda (see
+/// host_only_lambda), ufx::cuda is not instantiated: that alternative throws device_error
+/// naming UFX_HD.
+template <class... F, class Fn>
+void visit_for(const target& t, Fn&& fn) {
+  if constexpr (!any_host_only_lambda<F...>) t.visit(fn);
+  else
+    t.visit([&](const auto& tag) {
+      if constexpr (is_cuda_tag<decltype(tag)>) fail_host_only_lambda();
+      else fn(tag);
+    });
+}
+
+/// with_target for a call of the user's functions F (fn returns void). A host-only lambda
+/// (host_only_lambda) never reaches ufx::cuda: named statically, a compile error that says to mark
+/// it UFX_HD; a run-time ufx::target holding ufx::cuda, or operands on a CUDA device, throw
+/// device_error saying so; and a call that names no target runs on the host where it would have
+/// run on ufx::cuda (the default target of an nvcc-compiled translation unit).
+template <class... F, class T, class Fn>
+auto with_target_for(const T* given, const device_set& seen, Fn&& fn) {
+  if constexpr (!any_host_only_lambda<F...>) with_target(given, seen, fn);
+  else if constexpr (is_cuda_tag<T>)
+    static_assert(!is_cuda_tag<T>, "ufx::cuda cannot call a lambda without UFX_HD: write it [] UFX_HD (...) { ... } "
+                                   "(nvcc's __host__ __device__; ufx::ufx compiles .cu files with --extended-lambda), "
+                                   "or run the call on a host target");
+  else if constexpr (target_tag<T>) fn(*given);
+  else if constexpr (std::is_same_v<T, target>) visit_for<F...>(*given, fn);
+  else {
+    const target chosen = choose_target(seen);
+    visit_for<F...>(chosen.get_if<cuda_t>() && !seen.first ? target(host) : chosen, fn);
+  }
 }
 
 UFX_TU_NAMESPACE_END

@@ -77,7 +77,7 @@ auto vectorize_run(const F& f, const TargetT* given, OutT* out, const Args&... a
     auto outs = std::apply([](auto&... d) { return std::make_tuple(adapt_out(d)...); }, out->dst);
     const dims loop = loop_shape(ins, &outs);
     note_spaces(outs, device);
-    with_target(given, device, [&](auto tag) { elementwise(tag, f, loop, outs, ins); });
+    with_target_for<F>(given, device, [&](auto tag) { elementwise(tag, f, loop, outs, ins); });
   } else {
     const dims loop = loop_shape(ins, static_cast<const std::tuple<>*>(nullptr));
     const memory_space where = result_space(given, device);
@@ -93,7 +93,7 @@ auto vectorize_run(const F& f, const TargetT* given, OutT* out, const Args&... a
           }(r)...);
         },
         results);
-    with_target(given, device, [&](auto tag) { elementwise(tag, f, loop, outs, ins); });
+    with_target_for<F>(given, device, [&](auto tag) { elementwise(tag, f, loop, outs, ins); });
     if constexpr (info::nout == 1) return std::move(std::get<0>(results));
     else return results;
   }
