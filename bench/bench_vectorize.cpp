@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include <cmath>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -92,6 +93,46 @@ void bm_outer(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * n * sizeof(float)));
 }
 
+// A fresh result per call, as NumPy's `x + y` allocates one: std::vector and ndarray results
+// (ndarray: huge-page-aligned blocks, reused when freed: detail/host_memory.hpp), next to a
+// hand-written loop into a fresh std::vector (which zero-fills it first) and a fresh new float[].
+enum class fresh { loop_vector, loop_new, ufx_host_vector, ufx_host_ndarray, ufx_serial_ndarray };
+
+template <fresh H>
+void bm_fresh(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto x = random_vector(n, 1), y = random_vector(n, 2);
+  ufx::ndarray<float, 1> xa({static_cast<ufx::index_t>(n)}), ya({static_cast<ufx::index_t>(n)});
+  std::copy(x.begin(), x.end(), xa.begin());
+  std::copy(y.begin(), y.end(), ya.begin());
+  auto k = ufx::vectorize(add_op{});
+  for (auto _ : state) {
+    if constexpr (H == fresh::loop_vector) {
+      std::vector<float> z(n);
+      serial_loop<add_op>(x.data(), y.data(), z.data(), n);
+      benchmark::DoNotOptimize(z.data());
+    } else if constexpr (H == fresh::loop_new) {
+      std::unique_ptr<float[]> z(new float[n]);
+      serial_loop<add_op>(x.data(), y.data(), z.get(), n);
+      benchmark::DoNotOptimize(z.get());
+    } else if constexpr (H == fresh::ufx_host_vector) {
+      std::vector<float> z = k(ufx::host, x, y);
+      benchmark::DoNotOptimize(z.data());
+    } else if constexpr (H == fresh::ufx_host_ndarray) {
+      ufx::ndarray<float, 1> z = k(ufx::host, xa, ya);
+      benchmark::DoNotOptimize(z.data());
+    } else {
+      ufx::ndarray<float, 1> z = k(ufx::serial, xa, ya);
+      benchmark::DoNotOptimize(z.data());
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * 3 * sizeof(float)));
+}
+void fresh_sizes(benchmark::internal::Benchmark* b) {
+  b->Arg(int64_t{1} << 24)->Arg(int64_t{1} << 26)->UseRealTime();
+}
+
 void sizes(benchmark::internal::Benchmark* b) {
   for (int e = 12; e <= 26; e += 2) b->Arg(int64_t{1} << e);
   b->UseRealTime();
@@ -117,5 +158,11 @@ BENCHMARK(bm_outer<how::serial_loop>)->Name("outer/serial_loop")->Apply(outer_si
 BENCHMARK(bm_outer<how::ufx_serial>)->Name("outer/ufx_serial")->Apply(outer_sizes);
 BENCHMARK(bm_outer<how::omp_loop>)->Name("outer/omp_loop")->Apply(outer_sizes);
 BENCHMARK(bm_outer<how::ufx_host>)->Name("outer/ufx_host")->Apply(outer_sizes);
+
+BENCHMARK(bm_fresh<fresh::loop_vector>)->Name("fresh/loop_vector")->Apply(fresh_sizes);
+BENCHMARK(bm_fresh<fresh::loop_new>)->Name("fresh/loop_new")->Apply(fresh_sizes);
+BENCHMARK(bm_fresh<fresh::ufx_host_vector>)->Name("fresh/ufx_host_vector")->Apply(fresh_sizes);
+BENCHMARK(bm_fresh<fresh::ufx_host_ndarray>)->Name("fresh/ufx_host_ndarray")->Apply(fresh_sizes);
+BENCHMARK(bm_fresh<fresh::ufx_serial_ndarray>)->Name("fresh/ufx_serial_ndarray")->Apply(fresh_sizes);
 
 BENCHMARK_MAIN();

@@ -62,6 +62,10 @@ def bench_vectorize(min_time):
         if numba is not None:
             report(f"add/numba_cpu/{n}", best_ns(lambda: add_cpu(x, y, out=out), min_time), nbytes)
             report(f"add/numba_parallel/{n}", best_ns(lambda: add_par(x, y, out=out), min_time), nbytes)
+    for lg in (24, 26):  # a fresh result per call (bench_vectorize's fresh/*)
+        n = 1 << lg
+        x, y = rand(n, 1), rand(n, 2)
+        report(f"fresh/numpy/{n}", best_ns(lambda: x + y, min_time), 3 * 4 * n)
 
 
 def bench_guvectorize(min_time):

@@ -1,5 +1,5 @@
 # Finds what ufx builds on and collects it into the interface target ufx_deps:
-# C++20, OpenMP (ufx::host), Thrust (CUDA toolkit's CCCL, else Debian's libthrust-dev),
+# C++20, OpenMP and oneTBB (ufx::host), Thrust (CUDA toolkit's CCCL, else Debian's libthrust-dev),
 # Eigen 3 (optional: the Eigen adapter), and the CUDA toolkit (optional: ufx::cuda).
 include(GNUInstallDirs)
 include(CheckLanguage)
@@ -21,6 +21,21 @@ if(UFX_ENABLE_CUDA)
 endif()
 
 find_package(OpenMP COMPONENTS CXX)
+# ufx::host's scheduler: oneTBB's work stealing (Debian's libtbb-dev) when found, else OpenMP's
+# parallel regions (include/ufx/detail/cpu/executor.hpp says why; docs/performance.md measures it).
+set(UFX_HOST_SCHEDULER "auto" CACHE STRING "ufx::host's scheduler: auto (oneTBB when found, else OpenMP), tbb or openmp")
+set_property(CACHE UFX_HOST_SCHEDULER PROPERTY STRINGS auto tbb openmp)
+set(UFX_WITH_TBB OFF)
+if(NOT UFX_HOST_SCHEDULER STREQUAL "openmp")
+  find_package(TBB QUIET CONFIG)
+  if(TBB_FOUND AND TARGET TBB::tbb)
+    set(UFX_WITH_TBB ON)
+  elseif(UFX_HOST_SCHEDULER STREQUAL "tbb")
+    message(FATAL_ERROR "UFX_HOST_SCHEDULER=tbb, but oneTBB was not found (Debian: libtbb-dev)")
+  else()
+    message(STATUS "ufx: oneTBB not found (Debian: libtbb-dev): ufx::host schedules with OpenMP, whose calls wait for descheduled threads on a loaded machine")
+  endif()
+endif()
 find_package(Eigen3 3.3 NO_MODULE QUIET)
 # Boost.Context (Debian's libboost-context-dev): the fibers that run a raw kernel's block threads on
 # the host, so t.sync() is a real barrier (src/sim_blocks.cpp). Without it raw kernels throw.
@@ -45,6 +60,10 @@ if(OpenMP_CXX_FOUND)
 else()
   message(WARNING "OpenMP not found: ufx::host will run on one thread")
 endif()
+if(UFX_WITH_TBB)
+  target_link_libraries(ufx_deps INTERFACE TBB::tbb)
+  target_compile_definitions(ufx_deps INTERFACE UFX_WITH_TBB=1)
+endif()
 if(Eigen3_FOUND)
   target_link_libraries(ufx_deps INTERFACE Eigen3::Eigen)
 endif()
@@ -63,4 +82,4 @@ if(UFX_WITH_CUDA)
   # CMake 3.25 does not know nvcc 13's standard levels, so name the flag directly
   target_compile_options(ufx_deps INTERFACE $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20>)
 endif()
-message(STATUS "ufx: CUDA ${UFX_WITH_CUDA}, OpenMP ${OpenMP_CXX_FOUND}, Eigen ${Eigen3_FOUND}, Boost.Context ${UFX_WITH_BOOST_CONTEXT}, Thrust ${UFX_THRUST_INCLUDE_DIR}")
+message(STATUS "ufx: CUDA ${UFX_WITH_CUDA}, OpenMP ${OpenMP_CXX_FOUND}, oneTBB ${UFX_WITH_TBB}, Eigen ${Eigen3_FOUND}, Boost.Context ${UFX_WITH_BOOST_CONTEXT}, Thrust ${UFX_THRUST_INCLUDE_DIR}")

@@ -1,6 +1,12 @@
 // ndview and ndarray: shapes, strides, element access, copies.
 #include "common.hpp"
 
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <ufx/detail/host_memory.hpp>
+
 TEST_CASE("an ndarray is row-major and indexes like NumPy") {
   ufx::ndarray<float, 2> a({3, 4}, 0.f);
   CHECK(a.shape() == std::array<ufx::index_t, 2>{3, 4});
@@ -44,3 +50,43 @@ TEST_CASE("a rank-0 ndarray holds one element") {
   CHECK(s.size() == 1);
   CHECK(s() == 2.5);
 }
+
+#if defined(__linux__)
+TEST_CASE("ndarrays of 4 MiB or more are 2 MiB aligned and reuse a freed array's memory of the same size") {
+  using ufx::detail::host_cache;
+  ufx::detail::host_cache_release();
+  const ufx::index_t n = (std::size_t{8} << 20) / sizeof(float); // 8 MiB
+  const float* first = nullptr;
+  {
+    ufx::ndarray<float, 1> a({n}, 1.f);
+    first = a.data();
+    CHECK(reinterpret_cast<std::uintptr_t>(a.data()) % (std::uintptr_t{2} << 20) == 0);
+    CHECK(a(n - 1) == 1.f);
+  }
+  CHECK(host_cache().blocks == 1);
+  CHECK(host_cache().bytes == std::size_t{8} << 20);
+  {
+    ufx::ndarray<float, 2> b({n / 2, 2}); // the same bytes, another shape: the same block
+    CHECK(b.data() == first);
+    CHECK(host_cache().blocks == 0);
+    ufx::ndarray<float, 1> c({n + 1}); // 2 MiB more (rounded up): a new block
+    CHECK(c.data() != first);
+    CHECK(reinterpret_cast<std::uintptr_t>(c.data()) % (std::uintptr_t{2} << 20) == 0);
+  }
+  { // at most 4 freed blocks are kept
+    std::vector<ufx::ndarray<float, 1>> many;
+    for (int k = 0; k < 6; ++k) many.emplace_back(ufx::ndarray<float, 1>::shape_type{n});
+  }
+  CHECK(host_cache().blocks == 4);
+  ufx::detail::host_cache_release();
+  CHECK(host_cache().blocks == 0);
+  CHECK(host_cache().bytes == 0);
+
+  ufx::ndarray<double, 1> small({3}, 2.0); // small arrays: 64-byte aligned, from operator new
+  CHECK(reinterpret_cast<std::uintptr_t>(small.data()) % 64 == 0);
+  ufx::ndarray<std::string, 1> words({(std::size_t{4} << 20) / sizeof(std::string) + 1}); // constructed and destroyed
+  CHECK(words(0).empty());
+  words(1) = std::string(100, 'x'); // a heap string, freed by the array's destructor (ASan checks)
+  CHECK(words.extent(0) > 0);
+}
+#endif

@@ -1,8 +1,12 @@
 // ufx::vectorize on every target: values, broadcasting, result containers, out, errors.
 #include "common.hpp"
 
+#include <atomic>
+#include <mutex>
+#include <set>
 #include <span>
 #include <stdexcept>
+#include <thread>
 
 using ufx_test::error_message;
 using ufx_test::add_f;
@@ -224,6 +228,71 @@ TEST_CASE("an exception thrown by the function reaches the caller from every hos
   x[200000] = -1.0;
   CHECK_THROWS_AS(check_positive(ufx::host, x), std::domain_error);
   CHECK_THROWS_AS(check_positive(ufx::serial, x), std::domain_error);
+}
+#endif
+
+#if !defined(__CUDACC__) // host-only functions (they throw, lock, record threads)
+// ufx::host's scheduler (oneTBB's work stealing, or OpenMP: detail/cpu/executor.hpp) under what
+// users do with it: calls inside calls, every range throwing, thread limits, several callers.
+TEST_CASE("ufx::host's scheduler: nested calls, exceptions from every range, thread limits, concurrent callers") {
+  const ufx::index_t n = 1 << 18;
+  std::vector<double> x(n);
+  for (ufx::index_t i = 0; i < n; ++i) x[i] = static_cast<double>(i % 1000);
+
+  SUBCASE("a call inside a call") { // each row's sum is a host reduction run from a host gufunc's thread
+    ufx::ndarray<double, 2> m({64, 4096});
+    for (ufx::index_t i = 0; i < 64; ++i)
+      for (ufx::index_t j = 0; j < 4096; ++j) m(i, j) = static_cast<double>(i + j % 7);
+    auto row_sum = ufx::guvectorize<"(n)->()">([](ufx::ndview<const double, 1> r, double& s) {
+      s = ufx::reduce(ufx::host, r, ufx::plus{}, 0.0);
+    });
+    const ufx::ndarray<double, 1> s = row_sum(ufx::host, m);
+    for (ufx::index_t i = 0; i < 64; ++i) {
+      double e = 0; // small integers: exact in any order
+      for (ufx::index_t j = 0; j < 4096; ++j) e += m(i, j);
+      CHECK(s(i) == e);
+    }
+  }
+  SUBCASE("every range throws: one exception reaches the caller, and the next call runs") {
+    auto always = ufx::vectorize([](double) -> double { throw std::runtime_error("always"); });
+    for (int k = 0; k < 3; ++k) CHECK_THROWS_WITH_AS(always(ufx::host, x), "always", std::runtime_error);
+    auto twice = ufx::vectorize([](double v) { return 2 * v; });
+    const std::vector<double> y = twice(ufx::host, x);
+    CHECK(y[n - 1] == 2 * x[n - 1]);
+  }
+  SUBCASE("host.threads(k) bounds the threads a call uses") {
+    std::mutex m;
+    std::set<std::thread::id> seen;
+    auto note = ufx::vectorize([&](double v) {
+      const std::lock_guard lock(m);
+      seen.insert(std::this_thread::get_id());
+      return v;
+    });
+    const std::vector<double> one = note(ufx::host.threads(1), x);
+    CHECK(seen.size() == 1);
+    CHECK(seen.count(std::this_thread::get_id()) == 1); // threads(1): the calling thread
+    seen.clear();
+    const std::vector<double> all = note(ufx::host, x);
+    CHECK(seen.size() >= 1);
+    CHECK(static_cast<int>(seen.size()) <= std::max(1, ufx::detail::host_threads()));
+    CHECK(one == x);
+    CHECK(all == x);
+  }
+  SUBCASE("several threads call at once") {
+    const double expect = ufx::reduce(ufx::serial, x, ufx::plus{}, 0.0);
+    std::atomic<int> wrong{0};
+    std::vector<std::thread> callers;
+    for (int c = 0; c < 4; ++c)
+      callers.emplace_back([&, c] {
+        auto add = ufx::vectorize([] UFX_HD(double a, double b) { return a + b; });
+        for (int k = 0; k < 10; ++k) {
+          const std::vector<double> y = add(ufx::host.threads(1 + c % 2), x, x);
+          if (y[n / 2] != 2 * x[n / 2] || ufx::reduce(ufx::host, x, ufx::plus{}, 0.0) != expect) ++wrong;
+        }
+      });
+    for (auto& t : callers) t.join();
+    CHECK(wrong == 0);
+  }
 }
 #endif
 

@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "ufx/config.hpp"
+#include "ufx/detail/host_memory.hpp"
 #include "ufx/errors.hpp"
 #include "ufx/ndview.hpp"
 
@@ -83,11 +84,13 @@ public:
   ndarray() = default;
 
   /// Allocates `shape` elements. Arithmetic elements are left uninitialised, so that the first
-  /// write (often a parallel kernel) is also the first touch of the pages.
+  /// write (often a parallel kernel) is also the first touch of the pages. Arrays of 4 MiB or
+  /// more are huge-page aligned, and reuse a freed array's memory of the same size
+  /// (detail/host_memory.hpp).
   explicit ndarray(const shape_type& shape) : shape_(shape) {
     for (index_t e : shape)
       if (e < 0) throw shape_error("ufx::ndarray: negative extent in shape");
-    data_.reset(new T[static_cast<std::size_t>(size())]);
+    data_ = detail::host_array<T>(static_cast<std::size_t>(size()));
   }
   ndarray(const shape_type& shape, const T& fill) : ndarray(shape) { std::fill(begin(), end(), fill); }
 
@@ -157,7 +160,7 @@ public:
   }
 
 private:
-  std::unique_ptr<T[]> data_;
+  detail::host_array_ptr<T> data_;
   shape_type shape_{};
 };
 

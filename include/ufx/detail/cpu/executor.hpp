@@ -1,12 +1,31 @@
 #pragma once
 // The CPU targets' one parallel primitive: an executor that runs body(begin, end) over disjoint
-// ranges of [0, n), on the calling thread (ufx::serial, small work) or one range per thread
-// (ufx::host, OpenMP). Exceptions thrown by any range are rethrown on the calling thread.
+// ranges of [0, n), on the calling thread (ufx::serial, small work) or on ufx::host's threads.
+// Exceptions thrown by any range are rethrown on the calling thread.
+//
+// ufx::host's scheduler is oneTBB's work stealing when ufx was built with it (UFX_WITH_TBB) and
+// the environment does not say UFX_HOST_SCHEDULER=openmp, else OpenMP. With oneTBB the work is
+// cut into ranges that idle threads steal and the calling thread works too, so a call ends when
+// the work is done: it never waits for a thread the OS has descheduled, as an OpenMP region's
+// closing barrier does (on a loaded machine a whole time slice, 4-8 ms, per call:
+// docs/performance.md).
 #include <algorithm>
 #include <exception>
 
 #if defined(_OPENMP)
 #  include <omp.h>
+#endif
+#if UFX_WITH_TBB
+#  include <atomic>
+#  include <cstdlib>
+#  include <map>
+#  include <memory>
+#  include <mutex>
+#  include <string_view>
+
+#  include <oneapi/tbb/blocked_range.h>
+#  include <oneapi/tbb/parallel_for.h>
+#  include <oneapi/tbb/task_arena.h>
 #endif
 
 #include "ufx/config.hpp"
@@ -17,14 +36,39 @@ namespace ufx::detail {
 /// Below this many elements an elementwise call runs on the calling thread.
 inline constexpr index_t host_serial_cutoff = index_t{1} << 15;
 
-/// Threads OpenMP would give a parallel region here.
+/// ufx::host's threads: as many as OpenMP would give a parallel region here (OMP_NUM_THREADS, with
+/// either scheduler), else oneTBB's default.
 inline int host_threads() {
 #if defined(_OPENMP)
   return omp_get_max_threads();
+#elif UFX_WITH_TBB
+  return tbb::this_task_arena::max_concurrency();
 #else
   return 1;
 #endif
 }
+
+#if UFX_WITH_TBB
+/// Whether ufx::host schedules with oneTBB: yes, unless the environment variable
+/// UFX_HOST_SCHEDULER is "openmp" when the program starts (read once; the benchmarks set it).
+inline std::atomic<bool>& host_uses_tbb() {
+  static std::atomic<bool> tbb = [] {
+    const char* v = std::getenv("UFX_HOST_SCHEDULER");
+    return !(v && std::string_view(v) == "openmp");
+  }();
+  return tbb;
+}
+
+/// A oneTBB arena of `threads` threads, made on first use and kept (one per thread count).
+inline tbb::task_arena& host_arena(int threads) {
+  static std::mutex m;
+  static std::map<int, std::unique_ptr<tbb::task_arena>> arenas;
+  const std::lock_guard lock(m);
+  auto& a = arenas[threads];
+  if (!a) a = std::make_unique<tbb::task_arena>(threads);
+  return *a;
+}
+#endif
 
 class cpu_executor {
 public:
@@ -36,22 +80,34 @@ public:
 
   int threads() const { return threads_; }
 
-  /// Calls body(begin, end) on one even, contiguous share of [0, n) per thread (the items are
-  /// tasks, such as partial reductions). On the calling thread when n < 2 or there is one thread.
+  /// Calls body(begin, end) on disjoint ranges covering [0, n) whose items are tasks, such as
+  /// partial reductions: each item is one unit of work for a thread (oneTBB: any range of them;
+  /// OpenMP: one even, contiguous share per thread). On the calling thread when n < 2 or there is
+  /// one thread.
   template <class Body>
   void operator()(index_t n, Body&& body) const {
     if (n < 2 || threads_ == 1) return body(index_t{0}, n);
+#if UFX_WITH_TBB
+    if (host_uses_tbb()) return run_ranges(n, 1, 1, body);
+#endif
     run(static_cast<int>(std::min<index_t>(threads_, n)), [&](index_t t, index_t nt) {
       body(n * t / nt, n * (t + 1) / nt);
     });
   }
 
-  /// Calls body(begin, end) on blocks of elements covering [0, n), one per thread, each aligned to
-  /// 64 elements so threads do not share cache lines of dense outputs; on the calling thread when
-  /// n < cutoff.
+  /// Calls body(begin, end) on blocks of elements covering [0, n), each aligned to 64 elements so
+  /// threads do not share cache lines of dense outputs; on the calling thread when n < cutoff.
+  /// oneTBB: ranges of about cutoff / 4 elements or more, which threads take as they come free;
+  /// OpenMP: one block per thread.
   template <class Body>
   void blocks(index_t n, Body&& body, index_t cutoff = host_serial_cutoff) const {
     if (n < cutoff || threads_ == 1) return body(index_t{0}, n);
+#if UFX_WITH_TBB
+    if (host_uses_tbb()) {
+      const index_t align = cutoff >= 256 ? 64 : 1;
+      return run_ranges(n, align, std::max<index_t>(1, cutoff / 4 / align), body);
+    }
+#endif
     run(threads_, [&](index_t t, index_t nt) {
       const index_t chunk = ((n + nt - 1) / nt + 63) / 64 * 64;
       const index_t b = std::min(n, t * chunk), e = std::min(n, b + chunk);
@@ -60,6 +116,22 @@ public:
   }
 
 private:
+#if UFX_WITH_TBB
+  /// body(begin, end) over [0, n) in units of `align` items, ranges of at least `grain` units,
+  /// stolen by idle threads of an arena of threads_ threads; the first exception is rethrown.
+  template <class Body>
+  void run_ranges(index_t n, index_t align, index_t grain, Body& body) const {
+    const index_t units = (n + align - 1) / align;
+    auto loop = [&] {
+      tbb::parallel_for(tbb::blocked_range<index_t>(0, units, grain), [&](const tbb::blocked_range<index_t>& r) {
+        body(r.begin() * align, std::min(n, r.end() * align));
+      });
+    };
+    if (threads_ >= tbb::this_task_arena::max_concurrency()) loop();
+    else host_arena(threads_).execute(loop);
+  }
+#endif
+
   template <class Part>
   void run(int threads, Part&& part) const {
     std::exception_ptr error;
