@@ -17,6 +17,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -26,7 +28,14 @@
 
 namespace {
 
-using ufx_bench::random_vector;
+/// The benchmark's input of n floats: made once per (n, seed), since Google Benchmark runs the
+/// function (and its set-up) once per repetition.
+const std::vector<float>& input(std::size_t n, unsigned seed) {
+  static std::map<std::pair<std::size_t, unsigned>, std::vector<float>> made;
+  auto& v = made[{n, seed}];
+  if (v.size() != n) v = ufx_bench::random_vector(n, seed);
+  return v;
+}
 
 enum class how { serial_loop, omp_loop, ufx_serial, ufx_host_openmp, ufx_host_tbb };
 
@@ -65,8 +74,9 @@ struct add_f {
 template <how H>
 void bm_add(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
-  const auto x = random_vector(n, 1), y = random_vector(n, 2);
-  std::vector<float> z(n);
+  const std::vector<float>&x = input(n, 1), &y = input(n, 2);
+  static std::vector<float> z;
+  z.resize(n);
   auto add = ufx::vectorize(add_f{});
   use_scheduler(H);
   for (auto _ : state) {
@@ -83,7 +93,7 @@ void bm_add(benchmark::State& state) {
 template <how H>
 void bm_sum(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
-  const auto x = random_vector(n, 3);
+  const std::vector<float>& x = input(n, 3);
   use_scheduler(H);
   for (auto _ : state) {
     if constexpr (H == how::serial_loop) benchmark::DoNotOptimize(sum_loop(x.data(), n));

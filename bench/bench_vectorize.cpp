@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include <ufx/detail/host_memory.hpp>
 #include <ufx/ufx.hpp>
 
 #include "bench_common.hpp"
@@ -96,7 +97,7 @@ void bm_outer(benchmark::State& state) {
 // A fresh result per call, as NumPy's `x + y` allocates one: std::vector and ndarray results
 // (ndarray: huge-page-aligned blocks, reused when freed: detail/host_memory.hpp), next to a
 // hand-written loop into a fresh std::vector (which zero-fills it first) and a fresh new float[].
-enum class fresh { loop_vector, loop_new, ufx_host_vector, ufx_host_ndarray, ufx_serial_ndarray };
+enum class fresh { loop_vector, loop_new, ufx_host_vector, ufx_host_ndarray, ufx_host_ndarray_cold, ufx_serial_ndarray };
 
 template <fresh H>
 void bm_fresh(benchmark::State& state) {
@@ -119,6 +120,12 @@ void bm_fresh(benchmark::State& state) {
       std::vector<float> z = k(ufx::host, x, y);
       benchmark::DoNotOptimize(z.data());
     } else if constexpr (H == fresh::ufx_host_ndarray) {
+      ufx::ndarray<float, 1> z = k(ufx::host, xa, ya);
+      benchmark::DoNotOptimize(z.data());
+    } else if constexpr (H == fresh::ufx_host_ndarray_cold) { // no freed block to reuse: fresh huge pages
+      state.PauseTiming();
+      ufx::detail::host_cache_release();
+      state.ResumeTiming();
       ufx::ndarray<float, 1> z = k(ufx::host, xa, ya);
       benchmark::DoNotOptimize(z.data());
     } else {
@@ -163,6 +170,7 @@ BENCHMARK(bm_fresh<fresh::loop_vector>)->Name("fresh/loop_vector")->Apply(fresh_
 BENCHMARK(bm_fresh<fresh::loop_new>)->Name("fresh/loop_new")->Apply(fresh_sizes);
 BENCHMARK(bm_fresh<fresh::ufx_host_vector>)->Name("fresh/ufx_host_vector")->Apply(fresh_sizes);
 BENCHMARK(bm_fresh<fresh::ufx_host_ndarray>)->Name("fresh/ufx_host_ndarray")->Apply(fresh_sizes);
+BENCHMARK(bm_fresh<fresh::ufx_host_ndarray_cold>)->Name("fresh/ufx_host_ndarray_cold")->Apply(fresh_sizes);
 BENCHMARK(bm_fresh<fresh::ufx_serial_ndarray>)->Name("fresh/ufx_serial_ndarray")->Apply(fresh_sizes);
 
 BENCHMARK_MAIN();
