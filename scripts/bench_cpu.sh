@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Issue #11's CPU-speed table in one run: builds bench_vectorize, bench_reduce, bench_guvectorize and
+# bench_load (Release, the cpu preset's build/cpu), runs the cases of the table, bench_load quiet and
+# with two busy processes beside it, and NumPy/Numba (bench/peers_numpy.py, where /usr/bin/python3
+# has NumPy), then prints the table of ratios (bench/cpu_table.py). Takes a few minutes; run it on a
+# quiet machine. The CSV files stay in OUT (default build/bench_cpu).
+#
+#   scripts/bench_cpu.sh [--out build/bench_cpu]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/common.sh
+
+out=build/bench_cpu
+while (($#)); do
+  case $1 in
+    --out) out=$2; shift 2 ;;
+    -h | --help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench_cpu.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+mkdir -p "$out"
+
+ufx_install_packages
+[ -f build/cpu/CMakeCache.txt ] || cmake --preset cpu >/dev/null
+targets=(bench_vectorize bench_reduce bench_load)
+grep -q "Eigen3_DIR:PATH=/" build/cpu/CMakeCache.txt && targets+=(bench_guvectorize)
+cmake --build build/cpu --target "${targets[@]}" -j2
+b=build/cpu/bench
+reps=(--benchmark_repetitions=5 --benchmark_report_aggregates_only=true --benchmark_format=csv)
+
+echo "=== bench_vectorize -> $out/vectorize.csv"
+"$b"/bench_vectorize --benchmark_filter='^(add/.*/(4096|65536)|expsin.*/(1048576|4194304|16777216|67108864)|outer/.*/4096|fresh/)' \
+  "${reps[@]}" >"$out/vectorize.csv"
+echo "=== bench_reduce -> $out/reduce.csv"
+"$b"/bench_reduce --benchmark_filter='^(sum/|abs_sum/(serial|simd|omp|ufx).*/(16777216|67108864)|axis1_4096/)' \
+  "${reps[@]}" >"$out/reduce.csv"
+rm -f "$out/guvectorize.csv"
+if [ -x "$b"/bench_guvectorize ]; then
+  echo "=== bench_guvectorize -> $out/guvectorize.csv"
+  "$b"/bench_guvectorize --benchmark_filter='(matmul.*m:32/B:4096|norms.*n:1024)' "${reps[@]}" >"$out/guvectorize.csv"
+fi
+echo "=== bench_load, quiet -> $out/load0.csv"
+"$b"/bench_load --benchmark_format=csv >"$out/load0.csv"
+echo "=== bench_load, two busy processes -> $out/load2.csv"
+"$b"/bench_load --load=2 --benchmark_format=csv >"$out/load2.csv"
+
+rm -f "$out/peers.csv"
+py=/usr/bin/python3
+if "$py" -c "import numpy" 2>/dev/null; then
+  echo "=== NumPy and Numba peers -> $out/peers.csv"
+  "$py" bench/peers_numpy.py --quick >"$out/peers.csv"
+else
+  echo "bench_cpu.sh: $py has no NumPy: no NumPy/Numba columns"
+fi
+echo
+"$py" bench/cpu_table.py "$out" 2>/dev/null || python3 bench/cpu_table.py "$out"

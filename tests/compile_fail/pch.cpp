@@ -1,0 +1,1 @@
+// The translation unit that builds the compile-fail cases' precompiled <ufx/ufx.hpp> (CMakeLists.txt).
