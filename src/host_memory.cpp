@@ -10,6 +10,26 @@
 #  include <sys/mman.h>
 #endif
 
+// Under AddressSanitizer, fresh mappings may carry stale shadow (a region once used as a thread's
+// stack reads as "stack redzone"), and a cached block must not be usable: mapped and handed-out
+// blocks are unpoisoned, cached ones poisoned (a use after free of a large ndarray is then caught),
+// and unmapped ones cleaned.
+#if defined(__SANITIZE_ADDRESS__)
+#  define UFX_WITH_ASAN 1
+#elif defined(__has_feature)
+#  if __has_feature(address_sanitizer)
+#    define UFX_WITH_ASAN 1
+#  endif
+#endif
+#if defined(UFX_WITH_ASAN)
+#  include <sanitizer/asan_interface.h>
+#  define UFX_ASAN_POISON(p, n) __asan_poison_memory_region((p), (n))
+#  define UFX_ASAN_UNPOISON(p, n) __asan_unpoison_memory_region((p), (n))
+#else
+#  define UFX_ASAN_POISON(p, n) ((void)(p), (void)(n))
+#  define UFX_ASAN_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 namespace ufx::detail {
 
 namespace {
@@ -52,7 +72,13 @@ void* map_aligned(std::size_t bytes) {
   if (start > a) munmap(raw, start - a);
   if (a + len > end) munmap(reinterpret_cast<void*>(end), a + len - end);
   madvise(reinterpret_cast<void*>(start), bytes, MADV_HUGEPAGE); // no THP: plain pages, still right
+  UFX_ASAN_UNPOISON(reinterpret_cast<void*>(start), bytes);
   return reinterpret_cast<void*>(start);
+}
+
+void unmap(void* p, std::size_t bytes) {
+  UFX_ASAN_UNPOISON(p, bytes);
+  munmap(p, bytes);
 }
 #endif
 
@@ -70,6 +96,7 @@ void* host_allocate(std::size_t bytes) {
           void* p = c.blocks[i].p;
           c.blocks.erase(c.blocks.begin() + static_cast<std::ptrdiff_t>(i));
           c.bytes -= size;
+          UFX_ASAN_UNPOISON(p, size);
           return p;
         }
     }
@@ -99,14 +126,15 @@ void host_deallocate(void* p, std::size_t bytes) noexcept {
         }
         try {
           c.blocks.push_back({p, size});
+          UFX_ASAN_POISON(p, size);
           c.bytes += size;
           p = nullptr;
         } catch (...) { // no memory for the cache's own list: unmap instead
         }
       }
-      for (const block& b : evicted) munmap(b.p, b.bytes);
+      for (const block& b : evicted) unmap(b.p, b.bytes);
     }
-    if (p) munmap(p, size);
+    if (p) unmap(p, size);
     return;
   }
 #endif
@@ -132,7 +160,7 @@ void host_cache_release() noexcept {
     all.swap(c.blocks);
     c.bytes = 0;
   }
-  for (const block& b : all) munmap(b.p, b.bytes);
+  for (const block& b : all) unmap(b.p, b.bytes);
 #endif
 }
 
