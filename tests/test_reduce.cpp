@@ -438,6 +438,40 @@ TEST_CASE_TEMPLATE("host reductions are bitwise those of serial, for any split",
   }
 }
 
+TEST_CASE_TEMPLATE("a full reduction of dense inputs (no plan) is bitwise the planned one", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  // Dense host inputs of the loop's shape take the CPU targets' plan-free path (cpu_reduce_dense);
+  // a (1,) operand broadcast along the loop sends the same values through the planned path.
+  const Target t{};
+  for (const std::int64_t n : {std::int64_t{1}, std::int64_t{7}, std::int64_t{64}, std::int64_t{1000},
+                               std::int64_t{4097}, (std::int64_t{1} << 16) + 3, (std::int64_t{1} << 20) + 1}) {
+    CAPTURE(n);
+    std::vector<float> x(static_cast<std::size_t>(n));
+    std::uint32_t s = 7;
+    for (float& v : x) v = static_cast<float>((s = s * 1664525u + 1013904223u) >> 8) / 16777216.0f - 0.3f;
+    const std::vector<float> one{1.0f};
+    const float dense = ufx::reduce(t, x, ufx::plus{}, 0.0f);
+    const float dense_scalar = ufx::transform_reduce(t, x, 1.0f, mul_f{}, ufx::plus{}, 0.0f);
+    const float planned = ufx::transform_reduce(t, x, one, mul_f{}, ufx::plus{}, 0.0f);
+    CHECK(dense == planned);
+    CHECK(dense_scalar == planned);
+    ufx::ndview<const float, 2> m(x.data(), {1, n}); // rank 2, dense: the plan-free path too
+    CHECK(ufx::reduce(t, m, ufx::plus{}, 0.0f) == planned);
+    if constexpr (!Target::is_device) // the CPU targets share one tree; the device lanes have their own
+      CHECK(ufx::reduce(t, x, ufx::plus{}, 0.0f) == ufx::reduce(ufx::serial, x, ufx::plus{}, 0.0f));
+    // init and a user's operator with an identity (op(identity, x) seeds every partial)
+    CHECK(ufx::reducer(ufx::plus{}, 0.0f)(t, x, 2.5f) == 2.5f + planned);
+    const auto user = ufx::reducer([] UFX_HD(float a, float b) { return a + b; }, 0.0f);
+    CHECK(user(t, x) == ufx::transform_reduce(t, x, one, mul_f{}, [] UFX_HD(float a, float b) { return a + b; }, 0.0f));
+    // an output overlapping the input is read as it was
+    std::vector<float> y = x;
+    const float expect = ufx::reduce(t, x, ufx::plus{}, 0.0f);
+    ufx::ndview<float, 0> first(y.data(), {});
+    ufx::reduce(t, y, ufx::plus{}, 0.0f, ufx::out(first));
+    CHECK(y[0] == expect);
+  }
+}
+
 namespace {
 std::uint64_t splitmix64(std::uint64_t& s) {
   s += 0x9E3779B97F4A7C15ull;

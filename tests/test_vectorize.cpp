@@ -106,6 +106,27 @@ TEST_CASE_TEMPLATE("out writes into an existing container, in place included", T
   CHECK(big(1, 5) == 7.f);
 }
 
+TEST_CASE_TEMPLATE("operands of one shape (the dense path on CPU targets) give a plain loop's values", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto fma3 = ufx::vectorize([] UFX_HD(float a, float b, float c) { return a * b + c; });
+  for (const std::size_t n : {std::size_t{1}, std::size_t{63}, std::size_t{4096}, std::size_t{3 << 16} + 5}) {
+    CAPTURE(n);
+    const auto x = iota_f(n), y = iota_f(n, 0.5f);
+    std::vector<float> want(n), z(n, -1.f);
+    for (std::size_t i = 0; i < n; ++i) want[i] = x[i] * y[i] + 2.f;
+    fma3(Target{}, x, y, 2.f, ufx::out(z)); // two arrays and a scalar
+    CHECK(z == want);
+    CHECK(fma3(Target{}, x, y, 2.f) == want); // a fresh result
+    std::vector<float> w = x;
+    fma3(Target{}, w, y, 2.f, ufx::out(w)); // in place
+    CHECK(w == want);
+    ufx::ndarray<float, 2> m({2, static_cast<ufx::index_t>(n)}, 1.f), r({2, static_cast<ufx::index_t>(n)}, 0.f);
+    fma3(Target{}, m, m, 1.f, ufx::out(r)); // rank 2
+    CHECK(r(1, static_cast<ufx::index_t>(n) - 1) == 2.f);
+    CHECK(r(0, 0) == 2.f);
+  }
+}
+
 TEST_CASE_TEMPLATE("an out that partially overlaps an input reads the input as it was", Target, UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   // np.add(x[:-1], 0, out=x[1:]) shifts x right by one

@@ -8,6 +8,7 @@
 #include "ufx/detail/adapt.hpp"
 #include "ufx/detail/broadcast.hpp"
 #include "ufx/detail/chunk.hpp"
+#include "ufx/detail/cpu/executor.hpp"
 #include "ufx/detail/loop.hpp"
 #include "ufx/detail/map_kernel.hpp"
 #include "ufx/detail/place.hpp"
@@ -39,6 +40,55 @@ void elementwise_impl(const Tag& tag, const F& f, const dims& loop, Ins& ins, St
                                       make_acc(std::get<B>(ins))...)};
   run_on(tag, L, kernel);
   finish_call(tag, ins, std::get<A>(staged)...);
+}
+
+/// The dense path of an elementwise call (small calls pay for the general machinery: broadcasting,
+/// staging, the overlap resolution, a layout): one destination and every array operand in host
+/// memory, C-contiguous and of the destination's shape, each input either apart from the
+/// destination or exactly it (in place). Scalars are held by value.
+template <class Out, class In>
+bool dense_operand(const Out& out, const In& in) {
+  if constexpr (is_scalar_operand<In>::value) return true;
+  else if constexpr (In::rank != Out::rank) return false;
+  else {
+    if (!in.space.is_host() || !in.view.is_contiguous()) return false;
+    for (int d = 0; d < Out::rank; ++d)
+      if (in.view.extent(d) != out.view.extent(d)) return false;
+    if (static_cast<const void*>(in.view.data()) == static_cast<const void*>(out.view.data()))
+      return sizeof(typename In::value_type) == sizeof(typename Out::value_type);
+    const auto [ilo, ihi] = byte_range(in.view);
+    const auto [olo, ohi] = byte_range(out.view);
+    return !(ilo < ohi && olo < ihi);
+  }
+}
+
+template <class Outs, class Ins>
+bool dense_call(const Outs& outs, const Ins& ins) {
+  if constexpr (std::tuple_size_v<Outs> != 1) return false;
+  else {
+    const auto& out = std::get<0>(outs);
+    if (!out.space.is_host() || !out.view.is_contiguous()) return false;
+    return std::apply([&](const auto&... in) { return (dense_operand(out, in) && ...); }, ins);
+  }
+}
+
+/// Runs a call dense_call accepted on a CPU target: one unit-stride row of n elements, in blocks
+/// across threads on ufx::host.
+template <class Tag, class F, class Outs, class Ins, std::size_t... B>
+void elementwise_dense(const Tag& tag, const F& f, Outs& outs, const Ins& ins, std::index_sequence<B...>) {
+  auto& out = std::get<0>(outs);
+  using OutE = typename std::remove_cvref_t<decltype(out)>::element_type;
+  constexpr int N = 1 + static_cast<int>(sizeof...(B));
+  using kernel_t = map_kernel<F, 1, array_acc<OutE>, decltype(make_acc(std::get<B>(ins)))...>;
+  const kernel_t k{f, detail::make_tuple(array_acc<OutE>{out.view.data()}, make_acc(std::get<B>(ins))...)};
+  const index_t n = out.view.size();
+  auto rows = [&](index_t b, index_t e) {
+    index_t off[N], str[N];
+    for (int j = 0; j < N; ++j) off[j] = b, str[j] = 1;
+    k.row(off, str, e - b, true);
+  };
+  if constexpr (std::is_same_v<Tag, serial_t>) rows(0, n);
+  else cpu_executor(tag).blocks(n, rows);
 }
 
 /// Runs `f` over `loop` on `tag`, reading `ins` (operands in argument order) and writing `outs`

@@ -129,6 +129,31 @@ bool any_overlaps(const OutOp& o, const Ins&... ins) {
   }() || ...);
 }
 
+/// Bytes a reduction over `loop` reads from its array inputs (each position read once).
+template <class... Ins>
+index_t input_bytes(const dims& loop, const Ins&... ins) {
+  index_t per = 0;
+  ((per += is_scalar_operand<Ins>::value ? 0 : static_cast<index_t>(sizeof(typename Ins::value_type))), ...);
+  return loop.size() * per;
+}
+
+/// True for a full reduction with something to reduce, into one host element, of inputs that are
+/// all host memory, C-contiguous and of the loop's shape (scalars aside), none overlapping the
+/// output.
+template <class OutOp, class... Ins>
+bool dense_full_reduction(const OutOp& o, const dims& loop, unsigned mask, const Ins&... ins) {
+  if (mask != (1u << loop.rank) - 1 || loop.size() == 0 || o.view.size() != 1 || !o.space.is_host()) return false;
+  return ([&] {
+    if constexpr (is_scalar_operand<Ins>::value) return true;
+    else {
+      if (Ins::rank != loop.rank || !ins.space.is_host() || !ins.view.is_contiguous() || overlaps(ins.view, o.view)) return false;
+      for (int d = 0; d < loop.rank; ++d)
+        if (ins.view.extent(d) != loop[d]) return false;
+      return true;
+    }
+  }() && ...);
+}
+
 /// Steps 3 and 4 on one target: stage, plan, run, copy back. `index_base` is the flat or axis
 /// index of the loop's first position (argmin / argmax over a chunk); `may_chunk`: host data too
 /// large for a device target runs in chunks (reduce_chunked).
@@ -142,6 +167,27 @@ void reduce_on_target(const Tag& given, const Spec& spec, const Fin& fin, const 
     if (may_chunk && reduce_chunked<Acc>(tag, spec, fin, o, loop, mask, index_base, ins...)) return;
   constexpr bool indexed = Spec::indexing != index_mode::none;
   constexpr int N = 1 + static_cast<int>(sizeof...(Ins)) + (indexed ? 1 : 0);
+  auto make_kernel = [&](auto... acc) {
+    reduce_kernel<Acc, decltype(spec.map), decltype(spec.op), decltype(acc)...> kern{spec.map, spec.op, detail::make_tuple(acc...)};
+    if constexpr (Spec::has_identity && !indexed) {
+      kern.identity = static_cast<Acc>(spec.identity);
+      kern.has_identity = true;
+    }
+    if constexpr (!Tag::is_device) kern.prefetch = input_bytes(loop, ins...) >= cpu_prefetch_bytes;
+    return kern;
+  };
+  if constexpr (!Tag::is_device && !indexed) {
+    // a full reduction of dense host inputs: no plan (cpu_reduce_dense, the same tree)
+    if (dense_full_reduction(o, loop, mask, ins...)) {
+      const cpu_executor exec = [&] {
+        if constexpr (std::is_same_v<Tag, host_t>) return cpu_executor(tag);
+        else return cpu_executor{};
+      }();
+      const Acc a = cpu_reduce_dense(exec, make_kernel(make_acc(ins)...), loop.size());
+      *o.view.data() = static_cast<typename OutOp::value_type>(fin(a));
+      return;
+    }
+  }
   if (reduced_shape(loop, mask, true).size() == 0) return; // no outputs
   // on a stream: queued like any call (place.hpp's rules); an input overlapping the result is
   // read from a copy made now, after the stream's queued work
@@ -168,14 +214,7 @@ void reduce_on_target(const Tag& given, const Spec& spec, const Fin& fin, const 
   if constexpr (indexed) set_index_strides(L, N - 1, Spec::indexing, mask);
   const reduce_plan<N> plan = make_reduce_plan(L, mask, primary ? primary : 1);
 
-  auto run = [&](auto... acc) {
-    reduce_kernel<Acc, decltype(spec.map), decltype(spec.op), decltype(acc)...> kern{spec.map, spec.op, detail::make_tuple(acc...)};
-    if constexpr (Spec::has_identity && !indexed) {
-      kern.identity = static_cast<Acc>(spec.identity);
-      kern.has_identity = true;
-    }
-    reduce_on(tag, plan, kern, staged.view.data(), fin, empty);
-  };
+  auto run = [&](auto... acc) { reduce_on(tag, plan, make_kernel(acc...), staged.view.data(), fin, empty); };
   if constexpr (indexed) run(make_acc(ins)..., index_acc{index_base});
   else run(make_acc(ins)...);
   finish_call(tag, std::forward_as_tuple(ins...), staged);

@@ -34,6 +34,9 @@ struct index_acc {
 /// (a single-accumulator loop gets 24-28); asking 8 KiB ahead lifts the leaf to 37-47 GB/s and costs
 /// nothing in cache (measured on this project's 2-core EPYC, 2^16 to 2^26 floats).
 inline constexpr index_t prefetch_bytes = 8192;
+/// From how many bytes of input a CPU reduction prefetches (reduce_kernel::prefetch): below it the
+/// inputs are in a core's caches and the prefetch instructions only cost.
+inline constexpr index_t cpu_prefetch_bytes = index_t{1} << 19;
 
 // Accessors of one run of elements: unit stride, or strided. `prefetch(i, n)` asks for the cache
 // lines of elements [i, i + n) a prefetch distance ahead (unit runs only).
@@ -120,6 +123,10 @@ struct reduce_kernel {
   /// The reduction's identity, when it has one (CUB's device reduce starts from it).
   Acc identity{};
   bool has_identity = false;
+  /// The CPU leaves ask for memory a prefetch distance ahead: worth it for inputs beyond the
+  /// caches, a cost (one instruction per cache line) for inputs in them. The CPU targets set it
+  /// from the working set (cpu_prefetch_bytes).
+  bool prefetch = true;
 
   UFX_HD Acc combine(const Acc& a, const Acc& b) const { return static_cast<Acc>(op(a, b)); }
 
@@ -253,10 +260,14 @@ private:
     Acc acc[L];
     for (int j = 0; j < L; ++j) acc[j] = seed(static_cast<Acc>(f(r.at(j)...)));
     index_t i = L;
-    for (; i + L <= n; i += L) {
-      (r.prefetch(i, L), ...);
-      for (int j = 0; j < L; ++j) acc[j] = combine(acc[j], static_cast<Acc>(f(r.at(i + j)...)));
-    }
+    if (prefetch)
+      for (; i + L <= n; i += L) {
+        (r.prefetch(i, L), ...);
+        for (int j = 0; j < L; ++j) acc[j] = combine(acc[j], static_cast<Acc>(f(r.at(i + j)...)));
+      }
+    else
+      for (; i + L <= n; i += L)
+        for (int j = 0; j < L; ++j) acc[j] = combine(acc[j], static_cast<Acc>(f(r.at(i + j)...)));
     for (int w = L / 2; w > 0; w /= 2)
       for (int j = 0; j < w; ++j) acc[j] = combine(acc[j], acc[j + w]);
     for (; i < n; ++i) acc[0] = combine(acc[0], static_cast<Acc>(f(r.at(i)...)));
@@ -273,7 +284,7 @@ private:
     constexpr index_t B = 64;
     for (index_t j0 = 0; j0 < n; j0 += B) {
       const index_t e = j0 + B < n ? j0 + B : n;
-      (r.prefetch(j0, e - j0), ...);
+      if (prefetch) (r.prefetch(j0, e - j0), ...);
       if constexpr (Set) {
         for (index_t j = j0; j < e; ++j) dst[j] = seed(static_cast<Acc>(f(r.at(j)...)));
       } else {

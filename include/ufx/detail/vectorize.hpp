@@ -57,6 +57,17 @@ dims loop_shape(const Ins& ins, const Outs* outs) {
   return loop;
 }
 
+/// Step 3 on the chosen target: `dense` calls (dense_call) take the dense path on CPU targets.
+template <class F, class TargetT, class Outs, class Ins>
+void run_elementwise(const F& f, const TargetT* given, const device_set& device, Outs& outs, Ins& ins, const dims& loop,
+                     bool dense) {
+  with_target_for<F>(given, device, [&](auto tag) {
+    if constexpr (!decltype(tag)::is_device && std::tuple_size_v<Outs> == 1)
+      if (dense) return elementwise_dense(tag, f, outs, ins, std::make_index_sequence<std::tuple_size_v<Ins>>{});
+    elementwise(tag, f, loop, outs, ins);
+  });
+}
+
 template <class F, class OutT, class TargetT, class... Args>
 auto vectorize_run(const F& f, const TargetT* given, OutT* out, const Args&... args) {
   const call_scope scope("ufx::vectorize");
@@ -75,9 +86,13 @@ auto vectorize_run(const F& f, const TargetT* given, OutT* out, const Args&... a
                   "ufx::out: a destination's element type cannot hold the function's result without changing kind "
                   "(NumPy's same_kind rule: e.g. a float result into an integer destination)");
     auto outs = std::apply([](auto&... d) { return std::make_tuple(adapt_out(d)...); }, out->dst);
+    if (dense_call(outs, ins)) { // operands of one shape, dense, host: no broadcasting to do
+      note_spaces(outs, device);
+      return run_elementwise(f, given, device, outs, ins, dims(std::get<0>(outs).view.shape()), true);
+    }
     const dims loop = loop_shape(ins, &outs);
     note_spaces(outs, device);
-    with_target_for<F>(given, device, [&](auto tag) { elementwise(tag, f, loop, outs, ins); });
+    run_elementwise(f, given, device, outs, ins, loop, false);
   } else {
     const dims loop = loop_shape(ins, static_cast<const std::tuple<>*>(nullptr));
     const memory_space where = result_space(given, device);
@@ -93,7 +108,7 @@ auto vectorize_run(const F& f, const TargetT* given, OutT* out, const Args&... a
           }(r)...);
         },
         results);
-    with_target_for<F>(given, device, [&](auto tag) { elementwise(tag, f, loop, outs, ins); });
+    run_elementwise(f, given, device, outs, ins, loop, dense_call(outs, ins));
     if constexpr (info::nout == 1) return std::move(std::get<0>(results));
     else return results;
   }

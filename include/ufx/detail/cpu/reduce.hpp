@@ -271,6 +271,48 @@ struct cpu_reduction {
   }
 };
 
+/// A full reduction of dense inputs (one unit-stride run of m >= 1 positions): the tree
+/// cpu_reduction builds for such a plan (the same leaves, splits and parallel nodes, so bitwise the
+/// same result), without a plan. The fixed cost of a small call is what this saves.
+template <class Exec, class Kern>
+typename Kern::acc_type cpu_reduce_dense(const Exec& exec, const Kern& k, index_t m) {
+  using Acc = typename Kern::acc_type;
+  using R = cpu_reduction<Kern, 1, Acc, int>;
+  const typename R::row_tree t{m};
+  index_t str[Kern::N];
+  for (int j = 0; j < Kern::N; ++j) str[j] = 1;
+  auto range = [&](auto& self, index_t b, index_t e) -> Acc {
+    if (t.is_leaf(b, e)) {
+      index_t off[Kern::N];
+      for (int j = 0; j < Kern::N; ++j) off[j] = b;
+      return k.run(off, str, true, e - b);
+    }
+    const index_t mid = t.split(b, e);
+    const Acc a = self(self, b, mid);
+    const Acc c = self(self, mid, e);
+    return k.combine(a, c);
+  };
+  const int threads = exec.threads();
+  const int d = threads > 1 ? R::split_depth(1, m, 4 * reduce_leaf<Acc>, threads) : 0;
+  if (d == 0) return range(range, 0, m);
+  const index_t nodes = index_t{1} << d;
+  std::unique_ptr<Acc[]> part(new Acc[static_cast<std::size_t>(nodes)]);
+  exec(nodes, [&](index_t b, index_t e) {
+    for (index_t i = b; i < e; ++i) {
+      index_t nb, ne;
+      if (tree_node(t, m, d, i, nb, ne)) part[i] = range(range, nb, ne);
+    }
+  });
+  auto combine = [&](auto& self, index_t b, index_t e, int level, index_t prefix) -> Acc {
+    if (level == d || t.is_leaf(b, e)) return part[prefix << (d - level)];
+    const index_t mid = t.split(b, e);
+    const Acc a = self(self, b, mid, level + 1, 2 * prefix);
+    const Acc c = self(self, mid, e, level + 1, 2 * prefix + 1);
+    return k.combine(a, c);
+  };
+  return combine(combine, 0, m, 0, 0);
+}
+
 /// Runs a reduction plan on the CPU with executor `exec`. `out` is the output's data (host
 /// memory); `empty` is what each output gets when nothing is reduced into it.
 template <class Exec, class Kern, int N, class OutE, class Fin, class Res>
