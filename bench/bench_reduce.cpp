@@ -3,9 +3,14 @@
 // and axis-1 sums of a 4096 x 4096 float32 row-major matrix, on ufx::serial and ufx::host.
 // Peers: a plain serial loop (what one writes first: in order, so not vectorised), the same loop
 // with `omp simd reduction` (vectorised, reordered), and an OpenMP `parallel for simd reduction`
-// loop. Bytes/s count the input once.
+// loop; a pairwise OpenMP loop (NumPy's pairwise sum in each thread's block, the blocks' sums
+// added in order: the accuracy class of ufx's and np.sum's); Eigen's `sum()` (one thread,
+// vectorised, reordered) where Eigen is found. Bytes/s count the input once.
 #include <benchmark/benchmark.h>
 #include <omp.h>
+#if UFX_BENCH_EIGEN
+#  include <Eigen/Core>
+#endif
 
 #include <cmath>
 #include <random>
@@ -56,7 +61,50 @@ __attribute__((noinline)) float omp_loop(const float* x, std::size_t n) {
   return s;
 }
 
-enum class how { serial_loop, simd_loop, omp_loop, ufx_serial, ufx_host, tutorial_serial, tutorial_host };
+// NumPy's pairwise_sum (numpy/core/src/umath/loops_utils.h.src): 8 accumulators over blocks of at
+// most 128 elements, halves split at a multiple of 8.
+template <class Map>
+float pairwise(const float* x, std::size_t n, const Map& f) {
+  if (n < 8) {
+    float s = 0;
+    for (std::size_t i = 0; i < n; ++i) s += f(x[i]);
+    return s;
+  }
+  if (n <= 128) {
+    float r[8];
+    for (int j = 0; j < 8; ++j) r[j] = f(x[j]);
+    std::size_t i = 8;
+    for (; i + 8 <= n; i += 8)
+      for (int j = 0; j < 8; ++j) r[j] += f(x[i + j]);
+    float s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) s += f(x[i]);
+    return s;
+  }
+  std::size_t n2 = n / 2;
+  n2 -= n2 % 8;
+  return pairwise(x, n2, f) + pairwise(x + n2, n - n2, f);
+}
+
+template <class Map>
+__attribute__((noinline)) float omp_pairwise(const float* x, std::size_t n) {
+  const Map f;
+  float part[256] = {};
+  int nt = 1;
+#pragma omp parallel
+  {
+    const auto t = static_cast<std::size_t>(omp_get_thread_num());
+#pragma omp single
+    nt = omp_get_num_threads();
+    const std::size_t k = static_cast<std::size_t>(omp_get_num_threads());
+    const std::size_t b = n * t / k, e = n * (t + 1) / k;
+    part[t] = pairwise(x + b, e - b, f);
+  }
+  float s = 0;
+  for (int t = 0; t < nt; ++t) s += part[t];
+  return s;
+}
+
+enum class how { serial_loop, simd_loop, omp_loop, omp_pairwise, eigen, ufx_serial, ufx_host, tutorial_serial, tutorial_host };
 
 template <class Map, how H>
 void bm_sum(benchmark::State& state) {
@@ -67,6 +115,14 @@ void bm_sum(benchmark::State& state) {
     if constexpr (H == how::serial_loop) s = serial_loop<Map>(x.data(), n);
     else if constexpr (H == how::simd_loop) s = simd_loop<Map>(x.data(), n);
     else if constexpr (H == how::omp_loop) s = omp_loop<Map>(x.data(), n);
+    else if constexpr (H == how::omp_pairwise) s = omp_pairwise<Map>(x.data(), n);
+#if UFX_BENCH_EIGEN
+    else if constexpr (H == how::eigen) {
+      const Eigen::Map<const Eigen::VectorXf> v(x.data(), static_cast<Eigen::Index>(n));
+      if constexpr (std::is_same_v<Map, ident>) s = v.sum();
+      else s = v.cwiseAbs().sum();
+    }
+#endif
     else if constexpr (H == how::ufx_serial) s = ufx::transform_reduce(ufx::serial, x, Map{}, ufx::plus{}, 0.0f);
     else if constexpr (H == how::ufx_host) s = ufx::transform_reduce(ufx::host, x, Map{}, ufx::plus{}, 0.0f);
     else if constexpr (H == how::tutorial_serial) s = ufx::reducer(tutorial_abs_sum{}, 0.0f)(ufx::serial, x);
@@ -146,11 +202,17 @@ BENCHMARK(bm_sum<ident, how::simd_loop>)->Name("sum/simd_loop")->Apply(sizes);
 BENCHMARK(bm_sum<ident, how::ufx_serial>)->Name("sum/ufx_serial")->Apply(sizes);
 BENCHMARK(bm_sum<ident, how::omp_loop>)->Name("sum/omp_loop")->Apply(sizes);
 BENCHMARK(bm_sum<ident, how::ufx_host>)->Name("sum/ufx_host")->Apply(sizes);
+BENCHMARK(bm_sum<ident, how::omp_pairwise>)->Name("sum/omp_pairwise")->Apply(sizes);
+#if UFX_BENCH_EIGEN
+BENCHMARK(bm_sum<ident, how::eigen>)->Name("sum/eigen")->Apply(sizes);
+BENCHMARK(bm_sum<abs_value, how::eigen>)->Name("abs_sum/eigen")->Apply(sizes);
+#endif
 BENCHMARK(bm_sum<abs_value, how::serial_loop>)->Name("abs_sum/serial_loop")->Apply(sizes);
 BENCHMARK(bm_sum<abs_value, how::simd_loop>)->Name("abs_sum/simd_loop")->Apply(sizes);
 BENCHMARK(bm_sum<abs_value, how::ufx_serial>)->Name("abs_sum/ufx_serial")->Apply(sizes);
 BENCHMARK(bm_sum<abs_value, how::omp_loop>)->Name("abs_sum/omp_loop")->Apply(sizes);
 BENCHMARK(bm_sum<abs_value, how::ufx_host>)->Name("abs_sum/ufx_host")->Apply(sizes);
+BENCHMARK(bm_sum<abs_value, how::omp_pairwise>)->Name("abs_sum/omp_pairwise")->Apply(sizes);
 BENCHMARK(bm_sum<abs_value, how::tutorial_serial>)->Name("abs_sum/tutorial_reducer_serial")->Apply(sizes);
 BENCHMARK(bm_sum<abs_value, how::tutorial_host>)->Name("abs_sum/tutorial_reducer_host")->Apply(sizes);
 BENCHMARK(bm_axis0<how::serial_loop>)->Name("axis0_4096/serial_loop")->UseRealTime();

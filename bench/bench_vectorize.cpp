@@ -1,8 +1,12 @@
 // ufx::vectorize against hand-written loops: add, exp(-x*x)*sin(y)+1 (with std:: and with
 // ufx::math functions), and an (n,1)+(1,n)
-// broadcast, on ufx::serial and ufx::host. Bytes/s count every operand once (reads + writes).
+// broadcast, on ufx::serial and ufx::host; add also against Eigen (one thread, into existing
+// memory) where Eigen is found. Bytes/s count every operand once (reads + writes).
 #include <benchmark/benchmark.h>
 #include <omp.h>
+#if UFX_BENCH_EIGEN
+#  include <Eigen/Core>
+#endif
 
 #include <cmath>
 #include <memory>
@@ -42,7 +46,7 @@ __attribute__((noinline)) void omp_loop(const float* x, const float* y, float* z
   for (std::size_t i = 0; i < n; ++i) z[i] = op(x[i], y[i]);
 }
 
-enum class how { serial_loop, omp_loop, ufx_serial, ufx_host, ufx_host_new };
+enum class how { serial_loop, omp_loop, eigen, ufx_serial, ufx_host, ufx_host_new };
 
 template <class Op, how H>
 void bm_binary(benchmark::State& state) {
@@ -53,6 +57,13 @@ void bm_binary(benchmark::State& state) {
   for (auto _ : state) {
     if constexpr (H == how::serial_loop) serial_loop<Op>(x.data(), y.data(), z.data(), n);
     else if constexpr (H == how::omp_loop) omp_loop<Op>(x.data(), y.data(), z.data(), n);
+#if UFX_BENCH_EIGEN
+    else if constexpr (H == how::eigen) { // z = x + y into existing memory (one thread)
+      const auto m = static_cast<Eigen::Index>(n);
+      Eigen::Map<Eigen::VectorXf>(z.data(), m).noalias() =
+          Eigen::Map<const Eigen::VectorXf>(x.data(), m) + Eigen::Map<const Eigen::VectorXf>(y.data(), m);
+    }
+#endif
     else if constexpr (H == how::ufx_serial) k(ufx::serial, x, y, ufx::out(z));
     else if constexpr (H == how::ufx_host) k(ufx::host, x, y, ufx::out(z));
     else {
@@ -154,6 +165,9 @@ BENCHMARK(bm_binary<add_op, how::serial_loop>)->Name("add/serial_loop")->Apply(s
 BENCHMARK(bm_binary<add_op, how::ufx_serial>)->Name("add/ufx_serial")->Apply(sizes);
 BENCHMARK(bm_binary<add_op, how::omp_loop>)->Name("add/omp_loop")->Apply(sizes);
 BENCHMARK(bm_binary<add_op, how::ufx_host>)->Name("add/ufx_host")->Apply(sizes);
+#if UFX_BENCH_EIGEN
+BENCHMARK(bm_binary<add_op, how::eigen>)->Name("add/eigen")->Apply(sizes);
+#endif
 BENCHMARK(bm_binary<add_op, how::ufx_host_new>)->Name("add/ufx_host_new_result")->Apply(sizes);
 BENCHMARK(bm_binary<expsin_op, how::serial_loop>)->Name("expsin/serial_loop")->Apply(sizes);
 BENCHMARK(bm_binary<expsin_op, how::ufx_serial>)->Name("expsin/ufx_serial")->Apply(sizes);

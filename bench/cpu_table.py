@@ -80,15 +80,21 @@ def main():
     for lg in (12, 16):
         n = 1 << lg
         row(f"add, N = 2^{lg}", f"add/ufx_host/{n}",
-            [f"add/{p}/{n}" for p in ("serial_loop", "omp_loop", "numpy", "numba_cpu", "numba_parallel")])
+            [f"add/{p}/{n}" for p in ("serial_loop", "omp_loop", "eigen", "numpy", "numba_cpu", "numba_parallel")])
     for lg in (12, 16, 20, 24, 26):
         n = 1 << lg
         row(f"sum, N = 2^{lg}", f"sum/ufx_host/{n}",
-            [f"sum/{p}/{n}" for p in ("serial_loop", "simd_loop", "omp_loop", "numpy", "numba_parallel")])
-    for lg in (24, 26):
+            [f"sum/{p}/{n}" for p in ("serial_loop", "simd_loop", "omp_loop", "omp_pairwise", "eigen", "numpy",
+                                      "numba_parallel")])
+    for lg in (20, 24, 26):
         n = 1 << lg
         row(f"sum of |x|, N = 2^{lg}", f"abs_sum/ufx_host/{n}",
-            [f"abs_sum/{p}/{n}" for p in ("serial_loop", "simd_loop", "omp_loop", "numpy", "numba_parallel")])
+            [f"abs_sum/{p}/{n}" for p in ("serial_loop", "simd_loop", "omp_loop", "omp_pairwise", "eigen", "numpy",
+                                          "numba_parallel")])
+    for lg in (20, 24, 26):  # the accuracy-class peer alone
+        n = 1 << lg
+        row(f"sum, N = 2^{lg}, vs pairwise OpenMP", f"sum/ufx_host/{n}", [f"sum/omp_pairwise/{n}"])
+        row(f"sum of |x|, N = 2^{lg}, vs pairwise OpenMP", f"abs_sum/ufx_host/{n}", [f"abs_sum/omp_pairwise/{n}"])
     row("axis-1 sums of 4096 x 4096", "axis1_4096/ufx_host",
         ["axis1_4096/serial_loop", "axis1_4096/simd_loop", "axis1_4096/omp_loop", "axis1_4096/numpy"])
     row("gufunc matmul 32x32, B = 2^12", "bm_matmul<how::ufx_host>/m:32/B:4096",

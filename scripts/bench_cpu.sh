@@ -1,31 +1,42 @@
 #!/usr/bin/env bash
 # Issue #11's CPU-speed table in one run: builds bench_vectorize, bench_reduce, bench_guvectorize and
-# bench_load (Release, the cpu preset's build/cpu), runs the cases of the table, bench_load quiet and
-# with two busy processes beside it, and NumPy/Numba (bench/peers_numpy.py, where /usr/bin/python3
-# has NumPy), then prints the table of ratios (bench/cpu_table.py). Takes a few minutes; run it on a
-# quiet machine. The CSV files stay in OUT (default build/bench_cpu).
+# bench_load (Release; by default with -march=native as the issue measured, in build/bench-native,
+# or with the x86-64 baseline flags of the cpu preset's build/cpu with --baseline), runs the cases of
+# the table, bench_load quiet and with two busy processes beside it, and NumPy/Numba
+# (bench/peers_numpy.py, where /usr/bin/python3 has NumPy), then prints the table of ratios
+# (bench/cpu_table.py). Takes a few minutes; run it on a quiet machine. The CSV files stay in OUT
+# (default build/bench_cpu).
 #
-#   scripts/bench_cpu.sh [--out build/bench_cpu]
+#   scripts/bench_cpu.sh [--baseline] [--out build/bench_cpu]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/common.sh
 
 out=build/bench_cpu
+native=1
 while (($#)); do
   case $1 in
     --out) out=$2; shift 2 ;;
-    -h | --help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --baseline) native=0; shift ;;
+    -h | --help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench_cpu.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
 mkdir -p "$out"
 
 ufx_install_packages
-[ -f build/cpu/CMakeCache.txt ] || cmake --preset cpu >/dev/null
+if ((native)); then
+  tree=build/bench-native
+  [ -f $tree/CMakeCache.txt ] || cmake --preset cpu -B $tree -DUFX_BENCH_NATIVE=ON -DUFX_BUILD_TESTS=OFF \
+    -DUFX_BUILD_EXAMPLES=OFF >/dev/null
+else
+  tree=build/cpu
+  [ -f $tree/CMakeCache.txt ] || cmake --preset cpu >/dev/null
+fi
 targets=(bench_vectorize bench_reduce bench_load)
-grep -q "Eigen3_DIR:PATH=/" build/cpu/CMakeCache.txt && targets+=(bench_guvectorize)
-cmake --build build/cpu --target "${targets[@]}" -j2
-b=build/cpu/bench
+grep -q "Eigen3_DIR:PATH=/" $tree/CMakeCache.txt && targets+=(bench_guvectorize)
+cmake --build $tree --target "${targets[@]}" -j2
+b=$tree/bench
 # medians of 5 repetitions of at least 0.1 s each (fresh results: 3 of one call or more, since a
 # fresh std::vector of 2^26 floats takes about a second)
 reps=(--benchmark_repetitions=5 --benchmark_min_time=0.1 --benchmark_report_aggregates_only=true --benchmark_format=csv)
@@ -36,7 +47,7 @@ echo "=== bench_vectorize -> $out/vectorize.csv"
 "$b"/bench_vectorize --benchmark_filter='^fresh/' --benchmark_repetitions=3 --benchmark_min_time=0.01 \
   --benchmark_report_aggregates_only=true --benchmark_format=csv | tail -n +2 >>"$out/vectorize.csv"
 echo "=== bench_reduce -> $out/reduce.csv"
-"$b"/bench_reduce --benchmark_filter='^(sum/|abs_sum/(serial|simd|omp|ufx).*/(16777216|67108864)|axis1_4096/)' \
+"$b"/bench_reduce --benchmark_filter='^(sum/|abs_sum/(serial|simd|omp|ufx|eigen).*/(1048576|16777216|67108864)|axis1_4096/)' \
   "${reps[@]}" >"$out/reduce.csv"
 rm -f "$out/guvectorize.csv"
 if [ -x "$b"/bench_guvectorize ]; then

@@ -131,7 +131,7 @@ bool any_overlaps(const OutOp& o, const Ins&... ins) {
 
 /// Bytes a reduction over `loop` reads from its array inputs (each position read once).
 template <class... Ins>
-index_t input_bytes(const dims& loop, const Ins&... ins) {
+index_t input_bytes(const dims& loop, const Ins&...) {
   index_t per = 0;
   ((per += is_scalar_operand<Ins>::value ? 0 : static_cast<index_t>(sizeof(typename Ins::value_type))), ...);
   return loop.size() * per;
