@@ -6,7 +6,10 @@
 // block). The core code is the same everywhere (run-time sizes); "ufx_host_fixed" is ufx with the
 // sizes in the signature ("(4,4),(4,4)->(4,4)"), and "omp_loop_fixed" the OpenMP loop with the size
 // a compile-time constant: the fair peer for m = 4 and n = 3, which ufx's host targets run through
-// a copy specialised for that size (UFX_GUFUNC_SMALL_SIZES). Bytes/s count every operand once.
+// a copy specialised for that size (UFX_GUFUNC_SMALL_SIZES). "matmul_fast/..." and "norms_fast/..."
+// are the same problems with the cores written as docs/guvectorize.md teaches ("Writing a fast core
+// function": the innermost loop along contiguous memory, `omp simd`), in ufx and in the loops alike.
+// Bytes/s count every operand once.
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
@@ -14,6 +17,7 @@
 
 #include <cmath>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include <ufx/ufx.hpp>
@@ -47,6 +51,50 @@ struct norm_core {
   }
 };
 
+// The same cores written for speed: i-k-j order, so the innermost loop runs along a row of b and
+// of c (unit stride, no dependence: `omp simd`), and the norm's sum as an `omp simd` reduction
+// (without it the compiler must keep the sequential order and cannot vectorise).
+struct matmul_core_fast {
+  void operator()(ufx::ndview<const float, 2> a, ufx::ndview<const float, 2> b, ufx::ndview<float, 2> c) const {
+    const index_t m = c.extent(0), p = c.extent(1), n = a.extent(1);
+    for (index_t i = 0; i < m; ++i) {
+      for (index_t j = 0; j < p; ++j) c(i, j) = 0;
+      for (index_t k = 0; k < n; ++k) {
+        const float aik = a(i, k);
+#pragma omp simd
+        for (index_t j = 0; j < p; ++j) c(i, j) += aik * b(k, j);
+      }
+    }
+  }
+};
+
+struct norm_core_fast {
+  void operator()(ufx::ndview<const float, 1> x, float& r) const {
+    float s = 0;
+#pragma omp simd reduction(+ : s)
+    for (index_t i = 0; i < x.extent(0); ++i) s += x(i) * x(i);
+    r = std::sqrt(s);
+  }
+};
+
+inline void matmul_block_fast(const float* a, const float* b, float* c, index_t m) {
+  for (index_t i = 0; i < m; ++i) {
+    for (index_t j = 0; j < m; ++j) c[i * m + j] = 0;
+    for (index_t k = 0; k < m; ++k) {
+      const float aik = a[i * m + k];
+#pragma omp simd
+      for (index_t j = 0; j < m; ++j) c[i * m + j] += aik * b[k * m + j];
+    }
+  }
+}
+
+inline float norm_row_fast(const float* x, index_t n) {
+  float s = 0;
+#pragma omp simd reduction(+ : s)
+  for (index_t i = 0; i < n; ++i) s += x[i] * x[i];
+  return std::sqrt(s);
+}
+
 /// c = a @ b for row-major m x m blocks, plain pointers (the hand-written peer).
 inline void matmul_block(const float* a, const float* b, float* c, index_t m) {
   for (index_t i = 0; i < m; ++i)
@@ -77,7 +125,7 @@ enum class how { serial_loop, omp_loop, omp_loop_fixed, eigen, ufx_serial, ufx_h
 
 // ---- batched matmul ------------------------------------------------------------------------------
 
-template <how H>
+template <how H, bool Fast = false>
 void bm_matmul(benchmark::State& state) {
   const index_t m = state.range(0), batch = state.range(1), mm = m * m;
   ufx::ndarray<float, 3> a({batch, m, m}), b({batch, m, m}), c({batch, m, m});
@@ -85,7 +133,8 @@ void bm_matmul(benchmark::State& state) {
   const auto vb = random_vector(static_cast<std::size_t>(batch * mm), 2);
   std::copy(va.begin(), va.end(), a.begin());
   std::copy(vb.begin(), vb.end(), b.begin());
-  const auto matmul = ufx::guvectorize<"(m,n),(n,p)->(m,p)">(matmul_core{});
+  const auto matmul = ufx::guvectorize<"(m,n),(n,p)->(m,p)">(std::conditional_t<Fast, matmul_core_fast, matmul_core>{});
+  const auto block = Fast ? matmul_block_fast : matmul_block;
   const auto matmul4 = ufx::guvectorize<"(4,4),(4,4)->(4,4)">(matmul_core{});
   using rows_t = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   using m4_t = Eigen::Matrix<float, 4, 4, Eigen::RowMajor>;
@@ -94,10 +143,10 @@ void bm_matmul(benchmark::State& state) {
     const float* pb = b.data();
     float* pc = c.data();
     if constexpr (H == how::serial_loop) {
-      for (index_t s = 0; s < batch; ++s) matmul_block(pa + s * mm, pb + s * mm, pc + s * mm, m);
+      for (index_t s = 0; s < batch; ++s) block(pa + s * mm, pb + s * mm, pc + s * mm, m);
     } else if constexpr (H == how::omp_loop) {
 #pragma omp parallel for schedule(static)
-      for (index_t s = 0; s < batch; ++s) matmul_block(pa + s * mm, pb + s * mm, pc + s * mm, m);
+      for (index_t s = 0; s < batch; ++s) block(pa + s * mm, pb + s * mm, pc + s * mm, m);
     } else if constexpr (H == how::omp_loop_fixed) {
       if (m != 4) {
         state.SkipWithError("the fixed-size loop is written for m = 4");
@@ -143,27 +192,32 @@ BENCHMARK(bm_matmul<how::omp_loop_fixed>)->Args({4, 1 << 10})->Args({4, 1 << 16}
 BENCHMARK(bm_matmul<how::eigen>)->Apply(matmul_args);
 BENCHMARK(bm_matmul<how::ufx_serial>)->Apply(matmul_args);
 BENCHMARK(bm_matmul<how::ufx_host>)->Apply(matmul_args);
+BENCHMARK(bm_matmul<how::serial_loop, true>)->Name("matmul_fast/serial_loop")->Apply(matmul_args);
+BENCHMARK(bm_matmul<how::omp_loop, true>)->Name("matmul_fast/omp_loop")->Apply(matmul_args);
+BENCHMARK(bm_matmul<how::ufx_serial, true>)->Name("matmul_fast/ufx_serial")->Apply(matmul_args);
+BENCHMARK(bm_matmul<how::ufx_host, true>)->Name("matmul_fast/ufx_host")->Apply(matmul_args);
 BENCHMARK(bm_matmul<how::ufx_host_fixed>)->Args({4, 1 << 10})->Args({4, 1 << 16})->Args({4, 1 << 20})->ArgNames({"m", "B"})->UseRealTime();
 
 // ---- row norms -----------------------------------------------------------------------------------
 
-template <how H>
+template <how H, bool Fast = false>
 void bm_norms(benchmark::State& state) {
   const index_t n = state.range(0), total = index_t{1} << 22, rows = total / n;
   ufx::ndarray<float, 2> x({rows, n});
   const auto v = random_vector(static_cast<std::size_t>(rows * n), 3);
   std::copy(v.begin(), v.end(), x.begin());
   std::vector<float> r(static_cast<std::size_t>(rows));
-  const auto norms = ufx::guvectorize<"(n)->()">(norm_core{});
+  const auto norms = ufx::guvectorize<"(n)->()">(std::conditional_t<Fast, norm_core_fast, norm_core>{});
+  const auto row = Fast ? norm_row_fast : norm_row;
   using rows_t = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   for (auto _ : state) {
     const float* px = x.data();
     float* pr = r.data();
     if constexpr (H == how::serial_loop) {
-      for (index_t i = 0; i < rows; ++i) pr[i] = norm_row(px + i * n, n);
+      for (index_t i = 0; i < rows; ++i) pr[i] = row(px + i * n, n);
     } else if constexpr (H == how::omp_loop) {
 #pragma omp parallel for schedule(static)
-      for (index_t i = 0; i < rows; ++i) pr[i] = norm_row(px + i * n, n);
+      for (index_t i = 0; i < rows; ++i) pr[i] = row(px + i * n, n);
     } else if constexpr (H == how::omp_loop_fixed) {
       if (n != 3) {
         state.SkipWithError("the fixed-size loop is written for n = 3");
@@ -191,6 +245,10 @@ BENCHMARK(bm_norms<how::omp_loop_fixed>)->Arg(3)->ArgName("n")->UseRealTime();
 BENCHMARK(bm_norms<how::eigen>)->Apply(norm_args);
 BENCHMARK(bm_norms<how::ufx_serial>)->Apply(norm_args);
 BENCHMARK(bm_norms<how::ufx_host>)->Apply(norm_args);
+BENCHMARK(bm_norms<how::serial_loop, true>)->Name("norms_fast/serial_loop")->Apply(norm_args);
+BENCHMARK(bm_norms<how::omp_loop, true>)->Name("norms_fast/omp_loop")->Apply(norm_args);
+BENCHMARK(bm_norms<how::ufx_serial, true>)->Name("norms_fast/ufx_serial")->Apply(norm_args);
+BENCHMARK(bm_norms<how::ufx_host, true>)->Name("norms_fast/ufx_host")->Apply(norm_args);
 
 } // namespace
 
