@@ -78,7 +78,13 @@ struct sim_device {
   std::map<std::size_t, std::size_t> free; // offset -> size, within this device's range
   std::map<std::size_t, std::size_t> live; // offset -> size
   std::size_t used = 0;
+  std::size_t kept = 0; // about how many freed bytes still hold their pages (not returned to the OS)
 };
+
+/// Freed device memory the sim keeps resident for the next allocations, per device: a fresh
+/// result then reuses touched pages instead of faulting in new ones (as the host's large-block
+/// cache does, host_memory.cpp). Beyond it, freed blocks of 1 MiB or more go back to the OS.
+constexpr std::size_t sim_keep_bytes = std::size_t{512} << 20;
 
 
 /// A sim stream: a worker thread running queued tasks in order, as a GPU runs a stream's work.
@@ -219,6 +225,7 @@ public:
         if (size > n) dev.free.emplace(off + n, size - n);
         dev.live.emplace(off, n);
         dev.used += n;
+        dev.kept -= std::min(dev.kept, n);
         ++counters_.allocations;
         ++counters_.live_allocations;
         return base_ + static_cast<std::size_t>(device) * stride_ + off;
@@ -246,7 +253,10 @@ public:
     dev.live.erase(it);
     dev.used -= n;
     --counters_.live_allocations;
-    if (n >= (std::size_t{1} << 20)) madvise(start + off, n, MADV_DONTNEED);
+    if (n >= (std::size_t{1} << 20)) {
+      if (dev.kept + n <= sim_keep_bytes) dev.kept += n;
+      else madvise(start + off, n, MADV_DONTNEED);
+    }
     auto next = dev.free.emplace(off, n).first;
     if (auto after = std::next(next); after != dev.free.end() && next->first + next->second == after->first) {
       next->second += after->second;
@@ -403,6 +413,7 @@ private:
     if (p == MAP_FAILED)
       throw device_error("ufx::sim: could not reserve " + std::to_string(total >> 20) + " MiB of address space for " +
                          std::to_string(c.devices) + " emulated devices (lower UFX_SIM_MEMORY)");
+    madvise(p, total, MADV_HUGEPAGE); // device memory in 2 MiB pages where THP allows (a hint only)
     base_ = static_cast<char*>(p);
     stride_ = stride;
     config_ = c;
