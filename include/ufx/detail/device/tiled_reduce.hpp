@@ -11,8 +11,9 @@
 // The fold order (docs/reduce.md, "What op may assume": seed, then elements on the right, then
 // partials combined): within a tile, blocks of 8 positions are folded in order (seed(first), then
 // combine(partial, x)), and the blocks in order into the tile's partial; the tile partials of a
-// thread are combined as a binary counter (a pairwise tree over 2^levels tiles, kept in registers),
-// whose full trees are folded in order. A float sum's error grows with 8 + tile / 8 + levels + the
+// thread are combined as a binary counter (a pairwise tree over 2^levels tiles, kept in registers:
+// 256 tiles for accumulators of 4 bytes or less, 16 for larger ones), whose full trees are folded
+// in order. A float sum's error grows with 8 + tile / 8 + levels + the
 // number of 2^levels-tile trees, not with m. When the outputs alone are too few to fill the
 // device, the tiles of each output are split among `splits` blocks (grid.y); their partials, a
 // dense (outputs, splits) array, are reduced by device_reduce's lanes into the outputs.
@@ -41,13 +42,13 @@ inline tiled_reduce_control& tiled_reduce_state() {
 
 UFX_TU_NAMESPACE_BEGIN
 
-/// A kernel input as a thread reads it while folding a tile: the tile's element i (y side, in
-/// shared memory) or its one element for the thread's output (x side, held by value).
+/// A y-side input as a thread reads it while folding a tile: the tile's element i, in shared
+/// memory. (The x side is a scalar_acc of the thread's element: which inputs are which is a
+/// template argument of the fold, so no element is chosen at run time and nvcc sees shared loads.)
 template <class E>
 struct tile_acc {
-  const E* tile; // null: x side
-  E v;
-  UFX_HD E at(index_t i) const { return tile ? tile[i] : v; }
+  const E* tile;
+  UFX_HD const E& at(index_t i) const { return tile[i]; }
 };
 
 template <class A>
@@ -66,13 +67,15 @@ struct tile_input<scalar_acc<V>> {
   static constexpr bool is_array = false;
 };
 
-/// Whether a kernel can take the tiled path at all: two inputs or more (the x and the y side),
-/// arrays of plain elements and scalars (no index operand: argmin / argmax keep the lanes).
+/// Whether a kernel can take the tiled path at all: two to three inputs (the x and the y side;
+/// the fold is compiled once per assignment of sides), arrays of plain elements and scalars (no
+/// index operand: argmin / argmax keep the lanes).
 template <class Kern>
 struct tileable : std::false_type {};
 template <class Acc, class F, class Op, class... In>
 struct tileable<reduce_kernel<Acc, F, Op, In...>>
-    : std::bool_constant<(sizeof...(In) >= 2) && (tile_input<In>::ok && ...) && std::is_default_constructible_v<Acc>> {};
+    : std::bool_constant<(sizeof...(In) >= 2 && sizeof...(In) <= 3) && (tile_input<In>::ok && ...) &&
+                         std::is_default_constructible_v<Acc>> {};
 
 /// Tile partials combined pairwise: level l holds the partial of 2^l tiles while bit l of
 /// `count` is set; a tree of 2^levels tiles is folded into `top`. Unrolled so every index is a
@@ -136,7 +139,7 @@ struct tile_plan {
 template <class Kern, int N, class OutE, class Fin>
 struct tiled_reduce_body {
   using Acc = typename Kern::acc_type;
-  static constexpr int levels = sizeof(Acc) <= 8 ? 8 : 4;
+  static constexpr int levels = sizeof(Acc) <= 4 ? 8 : 4;
   using state_type = tile_counter<Acc, levels>;
   static constexpr int NK = N - 1; // kernel inputs (operand j + 1 of the plan)
 
@@ -165,7 +168,7 @@ struct tiled_reduce_body {
       offsets_unrolled(kept, s, base);
       const index_t start = (first + i) * b;
       const index_t len = m - start < b ? m - start : b;
-      st.push(k, fold(shared, base, (i & 1) * b, len, std::make_index_sequence<NK>{}));
+      st.push(k, fold(shared, base, (i & 1) * b, len, std::make_integer_sequence<unsigned, (1u << NK)>{}));
     }
     st.tile = i + 1;
     if (st.tile < mine) return 1;
@@ -199,22 +202,40 @@ private:
         ...);
   }
 
-  /// Input j as the fold reads it: its tile in buffer `at` (y side) or its element at the output's
-  /// offset (x side); scalars as they are.
-  template <std::size_t J>
+  /// Bit j set: input j is an array (may be read in tiles).
+  template <std::size_t... J>
+  static constexpr unsigned array_bits(std::index_sequence<J...>) {
+    return ((tile_input<std::remove_cvref_t<decltype(get<J>(std::declval<const Kern&>().in))>>::is_array ? 1u << J : 0u) | ... | 0u);
+  }
+  static constexpr unsigned arrays = array_bits(std::make_index_sequence<NK>{});
+
+  /// Input j as the fold reads it when the y-side inputs are the bits of M: its tile in buffer
+  /// `at`, or its element at the output's offset (x side, held by value); scalars as they are.
+  template <unsigned M, std::size_t J>
   UFX_HD auto reader(unsigned char* shared, const index_t* base, index_t at) const {
     using A = std::remove_cvref_t<decltype(get<J>(k.in))>;
-    if constexpr (tile_input<A>::is_array) {
+    if constexpr (!tile_input<A>::is_array) return get<J>(k.in);
+    else {
       using E = typename tile_input<A>::element;
-      if ((tp.tiled >> J) & 1) return tile_acc<E>{reinterpret_cast<const E*>(shared + tp.region[J]) + at, E{}};
-      return tile_acc<E>{nullptr, get<J>(k.in).at(base[J + 1])};
-    } else {
-      return get<J>(k.in);
+      if constexpr ((M >> J) & 1) return tile_acc<E>{reinterpret_cast<const E*>(shared + tp.region[J]) + at};
+      else return scalar_acc<E>{get<J>(k.in).at(base[J + 1])};
     }
   }
-  template <std::size_t... J>
-  UFX_HD Acc fold(unsigned char* shared, const index_t* base, index_t at, index_t len, std::index_sequence<J...>) const {
-    return fold_tile(len, reader<J>(shared, base, at)...);
+  template <unsigned M, std::size_t... J>
+  UFX_HD Acc fold_sides(unsigned char* shared, const index_t* base, index_t at, index_t len, std::index_sequence<J...>) const {
+    return fold_tile(len, reader<M, J>(shared, base, at)...);
+  }
+  /// The fold for the plan's sides (tp.tiled), one instantiation per possible assignment.
+  template <unsigned... M>
+  UFX_HD Acc fold(unsigned char* shared, const index_t* base, index_t at, index_t len, std::integer_sequence<unsigned, M...>) const {
+    Acc r{};
+    (
+        [&] {
+          if constexpr (M != 0 && (M & ~arrays) == 0)
+            if (tp.tiled == M) r = fold_sides<M>(shared, base, at, len, std::make_index_sequence<NK>{});
+        }(),
+        ...);
+    return r;
   }
 
   /// One thread's partial of one tile: blocks of 8 positions in order, the blocks in order.

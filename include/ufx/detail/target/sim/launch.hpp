@@ -19,22 +19,26 @@ namespace ufx::detail {
 /// the query is a lock and a few fields).
 inline device_info sim_device_info(const sim_t& t) { return sim_t::runtime().info(t.ordinal()); }
 
+/// fn(index) for every block of a grid, or every thread of a block, in order (x fastest).
+template <class Fn>
+void for_each_index(const dim3& extent, const Fn& fn) {
+  for (unsigned z = 0; z < extent.z; ++z)
+    for (unsigned y = 0; y < extent.y; ++y)
+      for (unsigned x = 0; x < extent.x; ++x) fn(dim3(x, y, z));
+}
+
 template <class Body>
 void run_grid(const launch_config& c, const Body& body) {
   thread_pos p{};
   p.block_dim = c.block;
   p.grid_dim = c.grid;
-  for (unsigned bz = 0; bz < c.grid.z; ++bz)
-    for (unsigned by = 0; by < c.grid.y; ++by)
-      for (unsigned bx = 0; bx < c.grid.x; ++bx) {
-        p.block_idx = dim3(bx, by, bz);
-        for (unsigned tz = 0; tz < c.block.z; ++tz)
-          for (unsigned ty = 0; ty < c.block.y; ++ty)
-            for (unsigned tx = 0; tx < c.block.x; ++tx) {
-              p.thread_idx = dim3(tx, ty, tz);
-              body(p);
-            }
-      }
+  for_each_index(c.grid, [&](const dim3& b) {
+    p.block_idx = b;
+    for_each_index(c.block, [&](const dim3& t) {
+      p.thread_idx = t;
+      body(p);
+    });
+  });
 }
 
 /// A block body's grid (device/thread.hpp): block by block, each phase for every thread of the
@@ -49,27 +53,23 @@ void run_block_grid(const launch_config& c, const Body& body, const char* label)
   thread_pos p{};
   p.block_dim = c.block;
   p.grid_dim = c.grid;
-  for (unsigned bz = 0; bz < c.grid.z; ++bz)
-    for (unsigned by = 0; by < c.grid.y; ++by)
-      for (unsigned bx = 0; bx < c.grid.x; ++bx) {
-        p.block_idx = dim3(bx, by, bz);
-        for (auto& s : state) s = state_type{};
-        for (int phase = 0; phase >= 0;) {
-          int next = 0;
-          std::size_t i = 0;
-          for (unsigned tz = 0; tz < c.block.z; ++tz)
-            for (unsigned ty = 0; ty < c.block.y; ++ty)
-              for (unsigned tx = 0; tx < c.block.x; ++tx, ++i) {
-                p.thread_idx = dim3(tx, ty, tz);
-                const int r = body.step(p, state[i], shared, phase);
-                if (i == 0) next = r;
-                else if (r != next)
-                  throw kernel_error(std::string(label) + ": the threads of block " + format_dim3(p.block_idx) +
-                                     " disagree on the phase after phase " + std::to_string(phase));
-              }
-          phase = next;
-        }
-      }
+  for_each_index(c.grid, [&](const dim3& b) {
+    p.block_idx = b;
+    for (auto& s : state) s = state_type{};
+    for (int phase = 0; phase >= 0;) {
+      int next = 0;
+      std::size_t i = 0;
+      for_each_index(c.block, [&](const dim3& t) {
+        p.thread_idx = t;
+        const int r = body.step(p, state[i], shared, phase);
+        if (i++ == 0) next = r;
+        else if (r != next)
+          throw kernel_error(std::string(label) + ": the threads of block " + format_dim3(b) +
+                             " disagree on the phase after phase " + std::to_string(phase));
+      });
+      phase = next;
+    }
+  });
 }
 
 template <class Body>
