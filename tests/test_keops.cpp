@@ -45,6 +45,21 @@ struct neg_sqdist {
   }
 };
 
+/// |a - b|^2 in float (a map whose sum has no closed form to drift towards).
+struct sqdist_f {
+  UFX_HD float operator()(const pt& a, const pt& b) const {
+    const float dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
+    return dx * dx + dy * dy + dz * dz;
+  }
+};
+/// A user's operators with an identity: the fold seeds with op(identity, x).
+struct user_plus {
+  UFX_HD float operator()(float a, float b) const { return a + b; }
+};
+struct user_max {
+  UFX_HD float operator()(float a, float b) const { return a > b ? a : b; }
+};
+
 struct negate_f {
   template <class T>
   UFX_HD T operator()(T a) const {
@@ -219,6 +234,117 @@ TEST_CASE("the Gaussian-kernel sum needs O(n + m) device memory: 4096 x 4096 on 
     CHECK(ufx::detail::sim_stats().live_allocations == before.live_allocations);
   }
   ufx::configure_sim(saved);
+}
+
+// ---- the tiled device path: tiles of y in shared memory, reused by a block of outputs
+
+namespace {
+/// Tiled reductions launched so far (every device target counts its launches on the host).
+long tiled_launches() { return ufx::detail::tiled_reduce_state().launches.load(); }
+
+template <class A, class B>
+bool close_to(const A& got, const B& want, double tol) {
+  bool ok = got.size() == static_cast<ufx::index_t>(want.size());
+  for (ufx::index_t i = 0; ok && i < got.size(); ++i)
+    ok = std::abs(double(got.data()[i]) - double(want.data()[i])) <= tol * std::abs(double(want.data()[i])) + 1e-30;
+  return ok;
+}
+} // namespace
+
+TEST_CASE_TEMPLATE("the tiled device reduction equals ufx::serial's, and is taken only where it applies", Target,
+                   UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  if constexpr (!ufx::is_device_target_v<Target>) return;
+  else {
+    const float inv_s = 1.f / 0.3f;
+    // n, m not multiples of the block (256) or of the fold's 8; m = 100003: 391 tiles, a tree of
+    // 256 and a rest; n = 300, m = 100003 splits each output's tiles among blocks
+    for (const auto& [n, m] : {std::pair<int, int>{1000, 777}, {1, 5000}, {4097, 3}, {255, 1000}, {256, 1}, {300, 100003}}) {
+      CAPTURE(n);
+      CAPTURE(m);
+      // outputs enough to fill a block, and positions to tile (an extent-1 reduced axis leaves every
+      // input constant along the reduction: nothing to tile)
+      const bool tiled = n >= 256 && m > 1, tiled0 = m >= 256 && n > 1;
+      const auto xs = random_points(std::size_t(n), 21), ys = random_points(std::size_t(m), 22);
+      const ufx::ndview<const pt, 2> x(xs.data(), {n, 1});
+      const auto dx = ufx::to_device(x, Target{});
+      const auto dy = ufx::to_device(ys, Target{});
+
+      long before = tiled_launches();
+      const auto g = ufx::transform_reduce(dx, dy, gauss{inv_s}, ufx::plus{}, 0.f, ufx::axis{1}).to_host();
+      CHECK(tiled_launches() - before == (tiled ? 1 : 0));
+      CHECK(close_to(g, ufx::transform_reduce(ufx::serial, x, ys, gauss{inv_s}, ufx::plus{}, 0.f, ufx::axis{1}), 1e-5));
+      CHECK(close_rel(g, gauss_rows(xs, ys, inv_s), 2e-5));
+
+      // the squared distances' sum (growing with m, no cancellation to hide an error), and the
+      // other axis: y is then the side constant along the reduced axis, x read in tiles
+      before = tiled_launches();
+      const auto d = ufx::transform_reduce(dx, dy, sqdist_f{}, ufx::plus{}, 0.f, ufx::axis{1}).to_host();
+      const auto d0 = ufx::transform_reduce(dx, dy, sqdist_f{}, ufx::plus{}, 0.f, ufx::axis{0}).to_host();
+      CHECK(tiled_launches() - before == (tiled ? 1 : 0) + (tiled0 ? 1 : 0));
+      CHECK(close_to(d, ufx::transform_reduce(ufx::serial, x, ys, sqdist_f{}, ufx::plus{}, 0.f, ufx::axis{1}), 1e-5));
+      CHECK(close_to(d0, ufx::transform_reduce(ufx::serial, x, ys, sqdist_f{}, ufx::plus{}, 0.f, ufx::axis{0}), 1e-5));
+
+      // a user's operator with an identity (seeded with op(identity, x)): a sum, and a max (exact)
+      before = tiled_launches();
+      const auto u = ufx::transform_reduce(dx, dy, gauss{inv_s}, user_plus{}, 0.f, ufx::axis{1}).to_host();
+      const auto mx = ufx::transform_reduce(dx, dy, sqdist_f{}, user_max{}, -1.f, ufx::axis{1}).to_host();
+      CHECK(tiled_launches() - before == (tiled ? 2 : 0));
+      CHECK(close_to(u, g, 1e-5));
+      const auto mx_ref = ufx::transform_reduce(ufx::serial, x, ys, sqdist_f{}, user_max{}, -1.f, ufx::axis{1});
+      bool same = true;
+      for (int i = 0; i < n; ++i) same = same && mx(i) == mx_ref(i);
+      CHECK(same);
+
+      // logsumexp of the kernel's exponent: the tiled path with its (max, sum) accumulator
+      before = tiled_launches();
+      const auto l = ufx::logsumexp(dx, dy, neg_sqdist{inv_s}, ufx::axis{1}).to_host();
+      CHECK(tiled_launches() - before == (tiled ? 1 : 0));
+      const auto l_ref = ufx::logsumexp(ufx::serial, x, ys, neg_sqdist{inv_s}, ufx::axis{1});
+      bool ok = true;
+      for (int i = 0; i < n; ++i) ok = ok && std::abs(l(i) - l_ref(i)) <= 2e-6f * std::max(1.f, std::abs(l_ref(i)));
+      CHECK(ok);
+
+      // keepdims, out, and the per-lane path (switched off) within the same tolerance
+      const auto k = ufx::transform_reduce(dx, dy, gauss{inv_s}, ufx::plus{}, 0.f, ufx::axis{1}, ufx::keepdims).to_host();
+      REQUIRE(k.shape() == std::array<ufx::index_t, 2>{n, 1});
+      std::vector<float> dst(static_cast<std::size_t>(n));
+      ufx::transform_reduce(Target{}, x, ys, gauss{inv_s}, ufx::plus{}, 0.f, ufx::axis{1}, ufx::out(dst));
+      ufx::detail::tiled_reduce_state().enabled = false;
+      before = tiled_launches();
+      const auto lanes = ufx::transform_reduce(dx, dy, gauss{inv_s}, ufx::plus{}, 0.f, ufx::axis{1}).to_host();
+      ufx::detail::tiled_reduce_state().enabled = true;
+      CHECK(tiled_launches() == before);
+      same = true;
+      for (int i = 0; i < n; ++i) same = same && k(i, 0) == g(i) && dst[std::size_t(i)] == g(i);
+      CHECK(same);
+      CHECK(close_to(lanes, g, 1e-5));
+    }
+  }
+}
+
+TEST_CASE("the tiled reduction on a sim stream is queued in the stream's order") {
+  const int n = 700, m = 3001;
+  const auto xs = random_points(std::size_t(n), 23), ys = random_points(std::size_t(m), 24);
+  const auto dx = ufx::to_device(ufx::ndview<const pt, 2>(xs.data(), {n, 1}), ufx::sim);
+  const auto dy = ufx::to_device(ys, ufx::sim);
+  const auto whole = ufx::transform_reduce(dx, dy, gauss{2.f}, ufx::plus{}, 0.f, ufx::axis{1}).to_host();
+  ufx::stream s(ufx::sim);
+  ufx::device_array<float, 1> r({n}, ufx::sim);
+  const long before = tiled_launches();
+  ufx::transform_reduce(ufx::sim.on(s), dx, dy, gauss{2.f}, ufx::plus{}, 0.f, ufx::axis{1}, ufx::out(r));
+  ufx::transform_reduce(ufx::sim.on(s), dx, dy, sqdist_f{}, ufx::plus{}, 0.f, ufx::axis{1}, ufx::out(r)); // after the first
+  CHECK(tiled_launches() - before == 2);
+  s.synchronize();
+  CHECK(close_to(r.to_host(), ufx::transform_reduce(ufx::serial, ufx::ndview<const pt, 2>(xs.data(), {n, 1}), ys, sqdist_f{},
+                                                      ufx::plus{}, 0.f, ufx::axis{1}),
+                 1e-5));
+  ufx::transform_reduce(ufx::sim.on(s), dx, dy, gauss{2.f}, ufx::plus{}, 0.f, ufx::axis{1}, ufx::out(r));
+  s.synchronize();
+  const auto h = r.to_host();
+  bool same = true;
+  for (int i = 0; i < n; ++i) same = same && h(i) == whole(i);
+  CHECK(same);
 }
 
 // ---- logsumexp

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Reads the PTX of tests/ptx/ptx_kernels.cu and ptxas -v's report of it, and checks ufx's dense
-kernels: no local memory in any kernel of ufx's own or CUB's dense reductions (no ld.local /
+kernels: no local memory in any kernel of ufx's own (block_launch_kernel, the tiled reduction's, included)
+or CUB's dense reductions (no ld.local /
 st.local, 0-byte stack frame, no spills), and 128-bit global loads (ld.global[.nc].v4 or
 cp.async.bulk) in the dense elementwise kernels. Prints every kernel's figures. Usage: check_ptx.py <file.ptx> <ptxas> <arch>"""
 import re
@@ -58,6 +59,8 @@ def kind(name):
         return "strided/broadcast elementwise"
     if "DeviceReduce" in name or "DeviceSegmentedReduce" in name:
         return "dense reduction (CUB)"
+    if "tiled_reduce_body" in name:
+        return "tiled reduction (block body)"
     if "lane_fn" in name:
         return "strided reduction (lanes)"
     if "kernel_entry" in name:
@@ -88,7 +91,7 @@ def main():
                 failures.append(f"{k} kernel uses local memory: {name}")
         if k == "dense elementwise" and v4 == 0:
             failures.append(f"dense elementwise kernel has no 128-bit global loads: {name}")
-    for needed in ("dense elementwise", "dense reduction (CUB)", "raw kernel (ufx::kernel)"):
+    for needed in ("dense elementwise", "dense reduction (CUB)", "raw kernel (ufx::kernel)", "tiled reduction (block body)"):
         if needed not in seen:
             failures.append(f"no {needed} kernel found in {path}")
     if failures:

@@ -10,6 +10,15 @@ struct add_f {
 struct plus_f {
   UFX_HD float operator()(float a, float b) const { return a + b; }
 };
+struct pt {
+  float x, y, z;
+};
+struct gauss {
+  UFX_HD float operator()(const pt& a, const pt& b) const {
+    const float dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
+    return ::expf(-(dx * dx + dy * dy + dz * dz));
+  }
+};
 
 void instantiate_add(ufx::device_array<float, 1>& x, ufx::device_array<float, 1>& y, ufx::device_array<float, 1>& z) {
   auto add = ufx::vectorize(add_f{});
@@ -36,4 +45,9 @@ void instantiate_axis_sum(ufx::device_array<float, 2>& m, ufx::device_array<floa
 void instantiate_kernels(ufx::device_array<float, 1>& x, ufx::device_array<float, 2>& a) {
   ufx::kernel(tutorial::vector_add{}, "add").forall(x.size())(ufx::cuda, x, x, x);
   ufx::kernel(tutorial::tiled_matmul{}, "tiled")[{{4, 4}, {tutorial::TPB, tutorial::TPB}}](ufx::cuda, a, a, a);
+}
+
+// the tiled reduction (a block body): KeOps's Gaussian sum over (n, 1) and (m) point operands
+void instantiate_keops(ufx::device_array<pt, 2>& x, ufx::device_array<pt, 1>& y, ufx::device_array<float, 1>& r) {
+  ufx::transform_reduce(ufx::cuda, x, y, gauss{}, ufx::plus{}, 0.f, ufx::axis{1}, ufx::out(r));
 }

@@ -1,6 +1,7 @@
 #pragma once
 // The device targets' reduction (ufx::sim and ufx::cuda: the same call sites, through the
-// launch seam). Each output is split into interleaved lanes, so
+// launch seam). Inputs that split into an x side and a y side with outputs enough take the tiled
+// block body of device/tiled_reduce.hpp; otherwise each output is split into interleaved lanes, so
 // neighbouring threads read neighbouring elements and a few outputs still fill the device; each
 // lane reduces its share pairwise (lane_reduce) into a partial, and the partials, a dense
 // (outputs, lanes) array, are reduced the same way until one lane per output remains.
@@ -13,6 +14,7 @@
 #include "ufx/detail/reduce_plan.hpp"
 #include "ufx/detail/device/elementwise.hpp"
 #include "ufx/detail/device/launch.hpp"
+#include "ufx/detail/device/tiled_reduce.hpp"
 #include "ufx/detail/transfer.hpp"
 #include "ufx/errors.hpp"
 #include "ufx/targets.hpp"
@@ -73,22 +75,15 @@ inline index_t device_lanes(index_t outputs, index_t m) {
 }
 
 template <class Tag, class Kern, int N, class OutE, class Fin>
-void device_reduce(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin) {
+void device_reduce(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin);
+
+/// The next level: `partial`, `lanes` partial accumulators per output of `plan` as a dense
+/// (outputs, lanes) array, or (lanes, outputs) when `inner`, reduced into the same outputs.
+template <class Tag, class Kern, int N, class OutE, class Fin>
+void reduce_partials(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k,
+                     const typename Kern::acc_type* partial, index_t lanes, bool inner, OutE* out, const Fin& fin) {
   using Acc = typename Kern::acc_type;
-  const index_t n_out = plan.outputs(), m = plan.count();
-  const index_t lanes = device_lanes(n_out, m);
-  const bool inner = plan.inner_kept;
-  if (lanes == 1) {
-    device_for_each(tag, n_out, lane_fn<Kern, N, OutE, Fin>{plan.kept, plan.red, k, out, fin, nullptr, 1, m, n_out, inner},
-                    "ufx reduction kernel");
-    return;
-  }
-  buffer<Acc> partial(space, n_out * lanes, tag.stream_handle); // on a stream: freed after the queued kernels
-  device_for_each(tag, n_out * lanes,
-                  lane_fn<Kern, N, OutE, Fin>{plan.kept, plan.red, k, out, fin, partial.data(), lanes, m, n_out, inner},
-                  "ufx reduction kernel");
-  // Next level: the partials as a dense (outputs, lanes) input, or (lanes, outputs) when outputs
-  // were inner, written to the same outputs.
+  const index_t n_out = plan.outputs();
   reduce_plan<2> next;
   next.kept.rank = plan.kept.rank;
   index_t s = inner ? 1 : lanes;
@@ -103,8 +98,57 @@ void device_reduce(const Tag& tag, const memory_space& space, const reduce_plan<
   next.red.stride[1][0] = inner ? n_out : 1;
   next.inner_kept = inner;
   using next_kernel = reduce_kernel<Acc, pass_through<Acc>, decltype(k.op), array_acc<const Acc>>;
-  const next_kernel k2{pass_through<Acc>{}, k.op, detail::make_tuple(array_acc<const Acc>{partial.data()})};
+  const next_kernel k2{pass_through<Acc>{}, k.op, detail::make_tuple(array_acc<const Acc>{partial})};
   device_reduce(tag, space, next, k2, out, fin);
+}
+
+template <class Tag, class Kern, int N, class OutE, class Fin>
+void device_reduce(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin) {
+  using Acc = typename Kern::acc_type;
+  const index_t n_out = plan.outputs(), m = plan.count();
+  const index_t lanes = device_lanes(n_out, m);
+  const bool inner = plan.inner_kept;
+  if (lanes == 1) {
+    device_for_each(tag, n_out, lane_fn<Kern, N, OutE, Fin>{plan.kept, plan.red, k, out, fin, nullptr, 1, m, n_out, inner},
+                    "ufx reduction kernel");
+    return;
+  }
+  buffer<Acc> partial(space, n_out * lanes, tag.stream_handle); // on a stream: freed after the queued kernels
+  device_for_each(tag, n_out * lanes,
+                  lane_fn<Kern, N, OutE, Fin>{plan.kept, plan.red, k, out, fin, partial.data(), lanes, m, n_out, inner},
+                  "ufx reduction kernel");
+  // next level: the partials as a dense (outputs, lanes) input, or (lanes, outputs) when outputs
+  // were inner, written to the same outputs
+  reduce_partials(tag, space, plan, k, partial.data(), lanes, inner, out, fin);
+}
+
+/// The tiled reduction (device/tiled_reduce.hpp) when the plan splits into x- and y-side inputs
+/// and has outputs enough; false when it does not apply (the lanes take it).
+template <class Tag, class Kern, int N, class OutE, class Fin>
+bool device_tiled_reduce(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out,
+                         const Fin& fin) {
+  if constexpr (!tileable<Kern>::value) {
+    (void)tag, (void)space, (void)plan, (void)k, (void)out, (void)fin;
+    return false;
+  } else {
+    using Acc = typename Kern::acc_type;
+    tile_plan<N - 1> tp;
+    launch_config c;
+    if (!plan_tiled_reduce(plan, k, tp, c)) return false;
+    tiled_reduce_state().launches.fetch_add(1, std::memory_order_relaxed);
+    using body_type = tiled_reduce_body<Kern, N, OutE, Fin>;
+    const index_t splits = c.grid.y;
+    if (splits == 1) {
+      launch(tag, c, body_type{plan.kept, plan.red, k, out, fin, nullptr, plan.outputs(), plan.count(), tp},
+             "ufx tiled reduction kernel");
+      return true;
+    }
+    buffer<Acc> partial(space, plan.outputs() * splits, tag.stream_handle); // on a stream: freed after the queued kernels
+    launch(tag, c, body_type{plan.kept, plan.red, k, out, fin, partial.data(), plan.outputs(), plan.count(), tp},
+           "ufx tiled reduction kernel");
+    reduce_partials(tag, space, plan, k, partial.data(), splits, false, out, fin);
+    return true;
+  }
 }
 
 /// The whole reduction on a device target: nothing for no outputs, `empty` for an empty one.
@@ -116,6 +160,7 @@ void device_reduce_all(const Tag& tag, const memory_space& space, const reduce_p
     device_for_each(tag, plan.outputs(), fill_fn<N, OutE, Res>{plan.kept, out, empty}, "ufx reduction fill kernel");
     return;
   }
+  if (device_tiled_reduce(tag, space, plan, k, out, fin)) return;
   device_reduce(tag, space, plan, k, out, fin);
 }
 

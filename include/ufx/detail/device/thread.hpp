@@ -38,6 +38,17 @@ inline void check_launch(const launch_config& c, const device_info& d, const cha
          ", more than the device's " + std::to_string(d.shared_memory_per_block));
 }
 
+/// A block body: what the threads of one block do, in phases separated by block-wide barriers,
+/// over the launch's `shared_bytes` of shared memory (16-byte aligned). Launched like any body
+/// through the seam; `step(thread, state, shared, phase)` runs one thread's part of a phase and
+/// returns the next phase, the same for every thread of the block (a negative one: the block is
+/// done); each thread's `state_type` (value-initialised before phase 0) carries what the thread
+/// keeps from phase to phase. On cuda one kernel loops over the phases with __syncthreads()
+/// after each; on the sim each phase runs for every thread of the block in order, then the next
+/// (the barriers are the phase boundaries: no fibers).
+template <class B>
+concept block_body = requires { typename B::state_type; };
+
 /// Threads per block of ufx's own grid-stride kernels.
 inline constexpr unsigned device_block = 256;
 

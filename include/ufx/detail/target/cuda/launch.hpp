@@ -1,6 +1,7 @@
 #pragma once
 // ufx::cuda's launch: a __global__ template of ufx's own takes the body by value (kernel
-// parameters, so nothing is copied to local memory), on the target's device; launch errors are
+// parameters, so nothing is copied to local memory), on the target's device (a block body: one
+// that loops over its phases with a barrier after each); launch errors are
 // checked at once and named by the kernel's label. Only nvcc-compiled translation units launch.
 #include <mutex>
 
@@ -19,6 +20,23 @@ __global__ void launch_kernel(Body body) {
   p.block_dim = dim3(blockDim.x, blockDim.y, blockDim.z);
   p.grid_dim = dim3(gridDim.x, gridDim.y, gridDim.z);
   body(p);
+}
+
+/// A block body (device/thread.hpp): every phase, then a barrier, until the body says done; the
+/// dynamic shared memory is the body's.
+template <class Body>
+__global__ void block_launch_kernel(Body body) {
+  extern __shared__ __align__(16) unsigned char ufx_block_shared[];
+  thread_pos p;
+  p.thread_idx = dim3(threadIdx.x, threadIdx.y, threadIdx.z);
+  p.block_idx = dim3(blockIdx.x, blockIdx.y, blockIdx.z);
+  p.block_dim = dim3(blockDim.x, blockDim.y, blockDim.z);
+  p.grid_dim = dim3(gridDim.x, gridDim.y, gridDim.z);
+  typename Body::state_type state{};
+  for (int phase = 0; phase >= 0;) {
+    phase = body.step(p, state, ufx_block_shared, phase);
+    __syncthreads();
+  }
 }
 
 /// The device's launch limits, read once per device (an entry is never written again once known).
@@ -45,8 +63,10 @@ void launch(const cuda_t& t, const launch_config& c, const Body& body, const cha
 #if UFX_CUDA_TU
   const cuda_scope scope(t);
   check_launch(c, cuda_device_info(scope.space().device), label);
-  launch_kernel<<<::dim3(c.grid.x, c.grid.y, c.grid.z), ::dim3(c.block.x, c.block.y, c.block.z), c.shared_bytes,
-                  static_cast<cudaStream_t>(t.stream_handle)>>>(body);
+  const ::dim3 grid(c.grid.x, c.grid.y, c.grid.z), block(c.block.x, c.block.y, c.block.z);
+  const auto stream = static_cast<cudaStream_t>(t.stream_handle);
+  if constexpr (block_body<Body>) block_launch_kernel<<<grid, block, c.shared_bytes, stream>>>(body);
+  else launch_kernel<<<grid, block, c.shared_bytes, stream>>>(body);
   cuda_check(cudaGetLastError(), label);
 #else
   (void)c, (void)body, (void)label;

@@ -1,9 +1,14 @@
 #pragma once
 // ufx::sim's launch: the configuration is checked against the virtual device, then every block
-// runs, and within it every thread, in order (ufx's own bodies never wait at a barrier; the raw
-// kernels of ufx::kernel, which do, run on the block runner of detail/blocks.hpp).
+// runs, and within it every thread, in order (ufx's own bodies never wait at a barrier, or are
+// block bodies whose barriers are phase boundaries: each phase runs for every thread of a block;
+// the raw kernels of ufx::kernel, which wait anywhere, run on the block runner of detail/blocks.hpp).
 // On a stream the grid runs on the stream's worker, after its earlier work. Before any body runs,
 // the caller has checked that every operand lies in the device's memory.
+#include <cstddef>
+#include <string>
+#include <vector>
+
 #include "ufx/detail/device/thread.hpp"
 #include "ufx/detail/runtime.hpp"
 #include "ufx/targets.hpp"
@@ -14,30 +19,71 @@ namespace ufx::detail {
 /// the query is a lock and a few fields).
 inline device_info sim_device_info(const sim_t& t) { return sim_t::runtime().info(t.ordinal()); }
 
+/// fn(index) for every block of a grid, or every thread of a block, in order (x fastest).
+template <class Fn>
+void for_each_index(const dim3& extent, const Fn& fn) {
+  for (unsigned z = 0; z < extent.z; ++z)
+    for (unsigned y = 0; y < extent.y; ++y)
+      for (unsigned x = 0; x < extent.x; ++x) fn(dim3(x, y, z));
+}
+
 template <class Body>
 void run_grid(const launch_config& c, const Body& body) {
   thread_pos p{};
   p.block_dim = c.block;
   p.grid_dim = c.grid;
-  for (unsigned bz = 0; bz < c.grid.z; ++bz)
-    for (unsigned by = 0; by < c.grid.y; ++by)
-      for (unsigned bx = 0; bx < c.grid.x; ++bx) {
-        p.block_idx = dim3(bx, by, bz);
-        for (unsigned tz = 0; tz < c.block.z; ++tz)
-          for (unsigned ty = 0; ty < c.block.y; ++ty)
-            for (unsigned tx = 0; tx < c.block.x; ++tx) {
-              p.thread_idx = dim3(tx, ty, tz);
-              body(p);
-            }
-      }
+  for_each_index(c.grid, [&](const dim3& b) {
+    p.block_idx = b;
+    for_each_index(c.block, [&](const dim3& t) {
+      p.thread_idx = t;
+      body(p);
+    });
+  });
+}
+
+/// A block body's grid (device/thread.hpp): block by block, each phase for every thread of the
+/// block in order, then the next phase; the block's shared memory is one host buffer, its threads'
+/// states one array.
+template <class Body>
+void run_block_grid(const launch_config& c, const Body& body, const char* label) {
+  using state_type = typename Body::state_type;
+  std::vector<state_type> state(static_cast<std::size_t>(c.block.count()));
+  std::vector<std::max_align_t> memory(c.shared_bytes / sizeof(std::max_align_t) + 1);
+  unsigned char* const shared = reinterpret_cast<unsigned char*>(memory.data());
+  thread_pos p{};
+  p.block_dim = c.block;
+  p.grid_dim = c.grid;
+  for_each_index(c.grid, [&](const dim3& b) {
+    p.block_idx = b;
+    for (auto& s : state) s = state_type{};
+    for (int phase = 0; phase >= 0;) {
+      int next = 0;
+      std::size_t i = 0;
+      for_each_index(c.block, [&](const dim3& t) {
+        p.thread_idx = t;
+        const int r = body.step(p, state[i], shared, phase);
+        if (i++ == 0) next = r;
+        else if (r != next)
+          throw kernel_error(std::string(label) + ": the threads of block " + format_dim3(b) +
+                             " disagree on the phase after phase " + std::to_string(phase));
+      });
+      phase = next;
+    }
+  });
+}
+
+template <class Body>
+void run_any_grid(const launch_config& c, const Body& body, const char* label) {
+  if constexpr (block_body<Body>) run_block_grid(c, body, label);
+  else run_grid(c, body);
 }
 
 template <class Body>
 void launch(const sim_t& t, const launch_config& c, const Body& body, const char* label) {
   require_space(t.space());
   check_launch(c, sim_device_info(t), label);
-  if (t.has_stream()) sim_enqueue(t.stream_handle, [c, body] { run_grid(c, body); }); // after the stream's earlier work
-  else run_grid(c, body);
+  if (t.has_stream()) sim_enqueue(t.stream_handle, [c, body, label] { run_any_grid(c, body, label); }); // after the stream's earlier work
+  else run_any_grid(c, body, label);
 }
 
 } // namespace ufx::detail
