@@ -60,26 +60,14 @@ inline double sin_cos_finish(double x, double s, double c, std::int64_t q) {
   return select(abs(x) == std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(), v);
 }
 
-inline double sin_kernel(double x) {
-  const reduced red = reduce_pio2(x);
-  const auto [s, c] = sin_cos_reduced(red.r, red.t);
-  return sin_cos_finish(x, s, c, red.n);
-}
-inline double cos_kernel(double x) {
-  const reduced red = reduce_pio2(x);
-  const auto [s, c] = sin_cos_reduced(red.r, red.t);
-  const double v = sin_cos_finish(x, s, c, red.n + 1); // cos x = sin(x + pi/2)
-  return select(x == 0, 1., v);
-}
-
-// float: x = n pi/2 + hi + lo in float arithmetic (the double vectors would hold half as many
-// lanes, and their 64-bit integers are scalar code on SSE2), |hi| <= pi/4 + 2^-20, |lo| at most
-// half an ulp of hi plus 2^-29. hi + lo is within about 2^-75 n of x - n pi/2 for |n| <= 2^20.
+// float: x = n pi/2 + r + t in float arithmetic (the double vectors would hold half as many
+// lanes, and their 64-bit integers are scalar code on SSE2), |r| <= pi/4 + 2^-20, |t| at most
+// half an ulp of r plus 2^-29. r + t is within about 2^-75 n of x - n pi/2 for |n| <= 2^20.
 struct reduced_f {
-  float hi, lo;
+  float r, t; // x - n pi/2 = r + t
   std::int32_t n;
 };
-inline reduced_f reduce_pio2_f(float x) {
+inline reduced_f reduce_pio2(float x) {
   const auto [n, k] = round_int(x * 0x1.45f306p-1f); // 2/pi
 #if defined(__FMA__) || defined(__aarch64__)
   // pi/2 = pi_1 + pi_2 + pi_3 + 2^-76 in floats. x - n pi_1 fits in 24 bits: exact. n pi_2 is split
@@ -93,20 +81,20 @@ inline reduced_f reduce_pio2_f(float x) {
   return {s, std::fma(-n, pi_3, e - pe), k};
 #else
   // Without FMA the products are exact in double: fdlibm's 33-bit pieces of pi/2 (as for double),
-  // in SSE2's double vectors with no 64-bit integers, and one rounding of the result to hi + lo.
+  // in SSE2's double vectors with no 64-bit integers, and the result split into two floats.
   const double xd = x, nd = n;
   const double r = ((xd - nd * 1.57079632673412561417e+00) - nd * 6.07710050630396597660e-11) - nd * 2.02226624879595063154e-21;
   const float hi = float(r);
   return {hi, float(r - double(hi)), k};
 #endif
 }
-// sin(hi + lo) and cos(hi + lo), |hi| <= pi/4 + 2^-20: FreeBSD's __kernel_sindf / __kernel_cosdf
+// sin(r + lo) and cos(r + lo), |r| <= pi/4 + 2^-20: FreeBSD's __kernel_sindf / __kernel_cosdf
 // polynomials (error below 2^-34 relative) in float, with cos's 1 - z/2 added as fdlibm does (its
 // rounding error carried) and lo's first-order share.
 struct sin_cos_f {
   float s, c;
 };
-inline sin_cos_f sin_cos_reduced_f(float r, float lo) {
+inline sin_cos_f sin_cos_reduced(float r, float lo) {
   const float z = r * r, hz = 0.5f * z;
   constexpr float S[] = {-0x1.555556p-3f, 0x1.111108p-7f, -0x1.a00f9ep-13f, 0x1.6cd878p-19f};
   const float s = r + mla(r * z, horner(z, S), mla(-lo, hz, lo)); // lo cos(r)
@@ -115,23 +103,27 @@ inline sin_cos_f sin_cos_reduced_f(float r, float lo) {
   const float c = w + (((1.f - w) - hz) + mla(z * z, horner(z, C), -r * lo)); // - lo sin(r)
   return {s, c};
 }
-inline float sin_cos_finish_f(float x, float s, float c, std::int32_t q) {
+inline float sin_cos_finish(float x, float s, float c, std::int32_t q) {
   const std::int32_t odd = -(q & 1);
   float v = from_bits<float>((bits(c) & odd) | (bits(s) & ~odd));
   using U = std::uint32_t; // quadrants 2 and 3 negated: q's bit 1 on the sign bit
   v = from_bits<float>(static_cast<std::int32_t>(U(bits(v)) ^ (U(q & 2) << 30)));
   return select(x == 0, x, v); // sin(-0) = -0; an infinity or NaN is a NaN already
 }
-inline float sin_kernel(float x) {
-  const reduced_f red = reduce_pio2_f(x);
-  const auto [s, c] = sin_cos_reduced_f(red.hi, red.lo);
-  return sin_cos_finish_f(x, s, c, red.n);
+// The same steps for both types: reduce_pio2, sin_cos_reduced and sin_cos_finish are overloads.
+template <class T>
+inline T sin_kernel(T x) {
+  const auto red = reduce_pio2(x);
+  const auto [s, c] = sin_cos_reduced(red.r, red.t);
+  return sin_cos_finish(x, s, c, red.n);
 }
-inline float cos_kernel(float x) {
-  const reduced_f red = reduce_pio2_f(x);
-  const auto [s, c] = sin_cos_reduced_f(red.hi, red.lo);
-  const auto q = static_cast<std::int32_t>(std::uint32_t(red.n) + 1); // cos x = sin(x + pi/2); wraps past the domain
-  return select(x == 0, 1.f, sin_cos_finish_f(x, s, c, q));
+template <class T>
+inline T cos_kernel(T x) {
+  const auto red = reduce_pio2(x);
+  const auto [s, c] = sin_cos_reduced(red.r, red.t);
+  using I = decltype(red.n);
+  const auto q = static_cast<I>(std::make_unsigned_t<I>(red.n) + 1); // cos x = sin(x + pi/2); wraps past the domain
+  return select(x == 0, T(1), sin_cos_finish(x, s, c, q));
 }
 
 } // namespace math
