@@ -71,13 +71,15 @@ inline reduced_f reduce_pio2(float x) {
   const auto [n, k] = round_int(x * 0x1.45f306p-1f); // 2/pi
 #if defined(__FMA__) || defined(__aarch64__)
   // pi/2 = pi_1 + pi_2 + pi_3 + 2^-76 in floats. x - n pi_1 fits in 24 bits: exact. n pi_2 is split
-  // into its rounded product and that product's error (an FMA), the subtraction is Knuth's two-sum.
-  // p has an FMA call among its uses, so GCC's -ffp-contract=fast does not fuse p into r1 - p.
+  // into its rounded product and that product's error (an FMA), and r1 - p into its rounded value
+  // and error by Dekker's fast two-sum, exact here although |r1| < |p| happens: n != 0 makes r1 a
+  // multiple of 2^-24 and so of ulp(p), |p| < 2^-4 (the condition is a = M 2^e, b = N 2^f with
+  // e >= f and |M| < 2^24). p has an FMA call among its uses, so -ffp-contract=fast (GCC's
+  // default) cannot fuse it into r1 - p.
   constexpr float pi_1 = 0x1.921fb6p+0f, pi_2 = -0x1.777a5cp-25f, pi_3 = -0x1.ee59dap-50f;
   const float r1 = std::fma(-n, pi_1, x);
   const float p = n * pi_2, pe = std::fma(n, pi_2, -p);
-  const float s = r1 - p, bb = s - r1;
-  const float e = (r1 - (s - bb)) - (p + bb); // r1 - p = s + e exactly
+  const float s = r1 - p, e = (r1 - s) - p; // r1 - p = s + e exactly
   return {s, std::fma(-n, pi_3, e - pe), k};
 #else
   // Without FMA the products are exact in double: fdlibm's 33-bit pieces of pi/2 (as for double),
