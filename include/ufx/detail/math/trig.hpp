@@ -82,10 +82,11 @@ inline reduced_f reduce_pio2(float x) {
   const float s = r1 - p, e = (r1 - s) - p; // r1 - p = s + e exactly
   return {s, std::fma(-n, pi_3, e - pe), k};
 #else
-  // Without FMA the products are exact in double: fdlibm's 33-bit pieces of pi/2 (as for double),
-  // in SSE2's double vectors with no 64-bit integers, and the result split into two floats.
+  // Without FMA the reduction runs in double (SSE2's double vectors, no 64-bit integers): fdlibm's
+  // 33-bit pio2_1, whose product with n is exact, and the rest of pi/2, pio2_1t, whose product's
+  // rounding (2^-53 of n 6e-11) is far below float's needs; the result split into two floats.
   const double xd = x, nd = n;
-  const double r = ((xd - nd * 1.57079632673412561417e+00) - nd * 6.07710050630396597660e-11) - nd * 2.02226624879595063154e-21;
+  const double r = (xd - nd * 1.57079632673412561417e+00) - nd * 6.07710050650619224932e-11;
   const float hi = float(r);
   return {hi, float(r - double(hi)), k};
 #endif
