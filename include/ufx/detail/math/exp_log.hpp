@@ -13,7 +13,8 @@ namespace math {
 // below 2^-57). `tail` is a small correction added to x (pow's double-double product).
 // (tail's default -0 makes r + tail foldable to r: x + -0 is x for every x, x + 0 is not for -0.)
 inline float exp_kernel(float x, float tail = -0.f) {
-  const bool in = (abs(x) < 104.f) & (abs(tail) < 1.f); // a NaN tail (from a product past the range) too
+  const bool x_in = abs(x) < 104.f, tail_in = abs(tail) < 1.f; // a NaN tail (from a product past the range) too
+  const bool in = x_in & tail_in;
   x = clamp(x, -104.f, 104.f); // past these e^x is 0 or inf
   const auto [n, k] = round_int(x * 1.44269504088896341f);
   float r = mla(n, -0.693359375f, x);
@@ -24,7 +25,8 @@ inline float exp_kernel(float x, float tail = -0.f) {
   return scale(p, k);
 }
 inline double exp_kernel(double x, double tail = 0) {
-  const bool in = (abs(x) < 750.) & (abs(tail) < 1.); // a NaN tail (from a product past the range) too
+  const bool x_in = abs(x) < 750., tail_in = abs(tail) < 1.; // a NaN tail (from a product past the range) too
+  const bool in = x_in & tail_in;
   x = clamp(x, -750., 750.);
   const auto [n, k] = round_int(x * 1.44269504088896338700e+00);
   double r = x - n * 6.93147180369123816490e-01; // exact: n * ln2_hi is exact and close to x
