@@ -61,8 +61,9 @@ inline double sin_cos_finish(double x, double s, double c, std::int64_t q) {
 }
 
 // float: x = n pi/2 + r + t in float arithmetic (the double vectors would hold half as many
-// lanes, and their 64-bit integers are scalar code on SSE2), |r| <= pi/4 + 2^-20, |t| at most
-// half an ulp of r plus 2^-29. r + t is within about 2^-75 n of x - n pi/2 for |n| <= 2^20.
+// lanes, and their 64-bit integers are scalar code on SSE2). n rounds x * 2/pi as a float, which
+// is within 2^-4 of the exact quotient at the domain's end, so |r| < 0.9; |t| is at most half an
+// ulp of r plus 2^-29, and r + t within about 2^-75 n of x - n pi/2 for |n| <= 2^20.
 struct reduced_f {
   float r, t; // x - n pi/2 = r + t
   std::int32_t n;
@@ -91,9 +92,10 @@ inline reduced_f reduce_pio2(float x) {
   return {hi, float(r - double(hi)), k};
 #endif
 }
-// sin(r + lo) and cos(r + lo), |r| <= pi/4 + 2^-20: FreeBSD's __kernel_sindf / __kernel_cosdf
-// polynomials (error below 2^-34 relative) in float, with cos's 1 - z/2 added as fdlibm does (its
-// rounding error carried) and lo's first-order share.
+// sin(r + lo) and cos(r + lo), |r| < 0.9: FreeBSD's __kernel_sindf / __kernel_cosdf polynomials
+// (minimax on pi/4) with their coefficients rounded to float, within 2^-27.6 relative up to 0.9,
+// evaluated in float, with cos's 1 - z/2 added as fdlibm does (its rounding error carried) and
+// lo's first-order share.
 struct sin_cos_f {
   float s, c;
 };
