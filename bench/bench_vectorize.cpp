@@ -18,6 +18,9 @@
 
 #include "bench_common.hpp"
 
+// expsin_fast_math.cpp: exp(-x*x)*sin(y)+1 in an OpenMP loop built with -ffast-math (libmvec)
+void expsin_fast_math_omp(const float* x, const float* y, float* z, std::size_t n);
+
 namespace {
 
 using ufx_bench::random_vector;
@@ -46,7 +49,7 @@ __attribute__((noinline)) void omp_loop(const float* x, const float* y, float* z
   for (std::size_t i = 0; i < n; ++i) z[i] = op(x[i], y[i]);
 }
 
-enum class how { serial_loop, omp_loop, eigen, ufx_serial, ufx_host, ufx_host_new };
+enum class how { serial_loop, omp_loop, omp_fast_math, eigen, ufx_serial, ufx_host, ufx_host_new };
 
 template <class Op, how H>
 void bm_binary(benchmark::State& state) {
@@ -57,6 +60,7 @@ void bm_binary(benchmark::State& state) {
   for (auto _ : state) {
     if constexpr (H == how::serial_loop) serial_loop<Op>(x.data(), y.data(), z.data(), n);
     else if constexpr (H == how::omp_loop) omp_loop<Op>(x.data(), y.data(), z.data(), n);
+    else if constexpr (H == how::omp_fast_math) expsin_fast_math_omp(x.data(), y.data(), z.data(), n);
 #if UFX_BENCH_EIGEN
     else if constexpr (H == how::eigen) { // z = x + y into existing memory (one thread)
       const auto m = static_cast<Eigen::Index>(n);
@@ -174,6 +178,7 @@ BENCHMARK(bm_binary<expsin_op, how::ufx_serial>)->Name("expsin/ufx_serial")->App
 BENCHMARK(bm_binary<expsin_op, how::omp_loop>)->Name("expsin/omp_loop")->Apply(sizes);
 BENCHMARK(bm_binary<expsin_op, how::ufx_host>)->Name("expsin/ufx_host")->Apply(sizes);
 BENCHMARK(bm_binary<expsin_math_op, how::omp_loop>)->Name("expsin_math/omp_loop")->Apply(sizes);
+BENCHMARK(bm_binary<expsin_op, how::omp_fast_math>)->Name("expsin/omp_loop_fast_math")->Apply(sizes);
 BENCHMARK(bm_binary<expsin_math_op, how::ufx_host>)->Name("expsin_math/ufx_host")->Apply(sizes);
 BENCHMARK(bm_outer<how::serial_loop>)->Name("outer/serial_loop")->Apply(outer_sizes);
 BENCHMARK(bm_outer<how::ufx_serial>)->Name("outer/ufx_serial")->Apply(outer_sizes);

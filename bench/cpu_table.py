@@ -77,6 +77,8 @@ def main():
         n = 1 << lg
         row(f"exp(-x*x)*sin(y)+1 with std::, N = 2^{lg}", f"expsin/ufx_host/{n}", [f"expsin/omp_loop/{n}"])
         row(f"the same with ufx::math, N = 2^{lg}", f"expsin_math/ufx_host/{n}", [f"expsin_math/omp_loop/{n}"])
+        row(f"the same, ufx::math against std:: under -ffast-math, N = 2^{lg}", f"expsin_math/ufx_host/{n}",
+            [f"expsin/omp_loop_fast_math/{n}"])
     for lg in (12, 16):
         n = 1 << lg
         row(f"add, N = 2^{lg}", f"add/ufx_host/{n}",

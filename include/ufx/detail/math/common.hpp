@@ -105,26 +105,32 @@ inline T scale(T p, int_of<T> k) {
   return p * pow2<T>(k1) * pow2<T>(k - k1);
 }
 
-/// Double-double steps (Dekker, Knuth): a value hi + lo held to about 106 bits.
-struct dd {
-  double hi, lo;
+/// Double-double (double-float for float) steps (Dekker, Knuth): a value hi + lo held to about
+/// twice T's precision.
+template <class T>
+struct dd_t {
+  T hi, lo;
 };
-inline dd two_sum(double a, double b) {
-  const double s = a + b, bb = s - a;
+using dd = dd_t<double>;
+template <class T>
+inline dd_t<T> two_sum(T a, T b) {
+  const T s = a + b, bb = s - a;
   return {s, (a - (s - bb)) + (b - bb)};
 }
-inline dd fast_two_sum(double a, double b) { // |a| >= |b|
-  const double s = a + b;
+template <class T>
+inline dd_t<T> fast_two_sum(T a, T b) { // |a| >= |b|
+  const T s = a + b;
   return {s, b - (s - a)};
 }
-inline dd two_prod(double a, double b) {
-  const double p = a * b;
+template <class T>
+inline dd_t<T> two_prod(T a, T b) {
+  const T p = a * b;
 #if defined(__FMA__) || defined(__aarch64__)
   return {p, std::fma(a, b, -p)};
 #else
-  constexpr double split = 134217729.0; // 2^27 + 1
-  const double ca = split * a, ah = ca - (ca - a), al = a - ah;
-  const double cb = split * b, bh = cb - (cb - b), bl = b - bh;
+  constexpr T split = T((int_of<T>(1) << ((fp<T>::mant + 2) / 2)) + 1); // 2^27 + 1, 2^12 + 1
+  const T ca = split * a, ah = ca - (ca - a), al = a - ah;
+  const T cb = split * b, bh = cb - (cb - b), bl = b - bh;
   return {p, ((ah * bh - p) + ah * bl + al * bh) + al * bl};
 #endif
 }

@@ -11,18 +11,22 @@ namespace math {
 // exp: x = n ln2 + r, |r| <= ln2/2; e^x = 2^n e^r. ln2 is split in a high part with trailing zeros
 // (n * hi exact) and the rest. float: Cephes' expf polynomial. double: Taylor to degree 13 (error
 // below 2^-57). `tail` is a small correction added to x (pow's double-double product).
-inline float exp_kernel(float x) {
+// (tail's default -0 makes r + tail foldable to r: x + -0 is x for every x, x + 0 is not for -0.)
+inline float exp_kernel(float x, float tail = -0.f) {
+  const bool x_in = abs(x) < 104.f, tail_in = abs(tail) < 1.f; // a NaN tail (from a product past the range) too
+  const bool in = x_in & tail_in;
   x = clamp(x, -104.f, 104.f); // past these e^x is 0 or inf
   const auto [n, k] = round_int(x * 1.44269504088896341f);
   float r = mla(n, -0.693359375f, x);
-  r = mla(n, 2.12194440e-4f, r);
+  r = mla(n, 2.12194440e-4f, r) + select(in, tail, -0.f);
   constexpr float c[] = {5.0000001201e-1f, 1.6666665459e-1f, 4.1665795894e-2f,
                          8.3334519073e-3f, 1.3981999507e-3f, 1.9875691500e-4f};
   const float p = mla(horner(r, c), r * r, r) + 1.f;
   return scale(p, k);
 }
 inline double exp_kernel(double x, double tail = 0) {
-  const bool in = (abs(x) < 750.) & (abs(tail) < 1.); // a NaN tail (from a product past the range) too
+  const bool x_in = abs(x) < 750., tail_in = abs(tail) < 1.; // a NaN tail (from a product past the range) too
+  const bool in = x_in & tail_in;
   x = clamp(x, -750., 750.);
   const auto [n, k] = round_int(x * 1.44269504088896338700e+00);
   double r = x - n * 6.93147180369123816490e-01; // exact: n * ln2_hi is exact and close to x
