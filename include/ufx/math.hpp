@@ -17,7 +17,7 @@
 /// gradual underflow through the subnormals; log(0) = -inf, log(x < 0) = NaN; sin/tanh keep -0;
 /// pow follows C's rules (pow(x, 0) = 1, pow(1, y) = 1, pow(-8, 1/3.) = NaN, pow(-2, 3) = -8, ...).
 /// Domains: all of float/double, except sin and cos, accurate for |x| <= 1.6e6 (2^20 pi/2); past
-/// that the host result is not accurate (use std::sin there).
+/// that the host result is NaN (use std::sin there; CUDA's functions are accurate everywhere).
 ///
 /// Example:
 ///   auto f = ufx::vectorize([] UFX_HD(float x) { return ufx::math::exp(-x * x); });

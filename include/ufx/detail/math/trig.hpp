@@ -5,15 +5,16 @@
 // polynomials. float works in float (twice the lanes of double, and no 64-bit integers): with FMA,
 // pi/2 in three floats and the rounding error of r carried in a second float; without, the
 // reduction alone in double (fdlibm's pieces). Both are accurate for |x| <= 2^20 pi/2 (about
-// 1.6e6); past that the reduction loses bits, and a call that needs it should use std::sin /
-// std::cos (Payne-Hanek), which branch.
+// 1.6e6); past that the reduction loses bits, so the result there is NaN (never a wrong number
+// that looks right), and a call that needs such arguments should use std::sin / std::cos
+// (Payne-Hanek), which branch.
 #include "ufx/detail/math/common.hpp"
 
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 namespace math {
 
-inline constexpr double trig_max = 1647099.0; // 2^20 pi/2
+inline constexpr double trig_max = 1647099.25; // the largest float <= 2^20 pi/2 (1647099.34...)
 
 struct sin_cos_d {
   double s, c;
@@ -116,11 +117,16 @@ inline float sin_cos_finish(float x, float s, float c, std::int32_t q) {
   return select(x == 0, x, v); // sin(-0) = -0; an infinity or NaN is a NaN already
 }
 // The same steps for both types: reduce_pio2, sin_cos_reduced and sin_cos_finish are overloads.
+// NaN past the domain (|x| > trig_max), as for infinities and NaN.
+template <class T>
+inline T in_trig_domain(T x, T v) {
+  return select(abs(x) <= static_cast<T>(trig_max), v, std::numeric_limits<T>::quiet_NaN());
+}
 template <class T>
 inline T sin_kernel(T x) {
   const auto red = reduce_pio2(x);
   const auto [s, c] = sin_cos_reduced(red.r, red.t);
-  return sin_cos_finish(x, s, c, red.n);
+  return in_trig_domain(x, sin_cos_finish(x, s, c, red.n));
 }
 template <class T>
 inline T cos_kernel(T x) {
@@ -128,7 +134,7 @@ inline T cos_kernel(T x) {
   const auto [s, c] = sin_cos_reduced(red.r, red.t);
   using I = decltype(red.n);
   const auto q = static_cast<I>(std::make_unsigned_t<I>(red.n) + 1); // cos x = sin(x + pi/2); wraps past the domain
-  return select(x == 0, T(1), sin_cos_finish(x, s, c, q));
+  return in_trig_domain(x, select(x == 0, T(1), sin_cos_finish(x, s, c, q)));
 }
 
 } // namespace math
