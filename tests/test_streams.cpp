@@ -201,6 +201,7 @@ TEST_CASE("stream: a reduction into a device destination is queued, its temporar
   auto sum = ufx::reducer(add_f{}, 0.f);
   auto d = ufx::to_device(std::vector<float>(1 << 20, 1.f), ufx::sim); // enough for two levels of partials
   ufx::device_array<float, 0> total({}, ufx::sim);
+  add(ufx::sim, 0.f, 0.f, ufx::out(total)); // device memory comes uninitialised, as cudaMalloc's
   ufx::device_array<float, 1> cols({4}, ufx::sim);
   const auto before = ufx::detail::sim_stats();
   {
