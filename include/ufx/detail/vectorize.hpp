@@ -58,10 +58,12 @@ dims loop_shape(const Ins& ins, const Outs* outs) {
 }
 
 /// Step 3 on the chosen target: `dense` calls (dense_call) take the dense path on CPU targets.
+/// Returns `auto`, as with_target_for does, so that nvcc instantiates it where it is called and a
+/// static_assert inside names the user's line.
 template <class F, class TargetT, class Outs, class Ins>
-void run_elementwise(const F& f, const TargetT* given, const device_set& device, Outs& outs, Ins& ins, const dims& loop,
+auto run_elementwise(const F& f, const TargetT* given, const device_set& device, Outs& outs, Ins& ins, const dims& loop,
                      bool dense) {
-  with_target_for<F>(given, device, [&](auto tag) {
+  return with_target_for<F>(given, device, [&](auto tag) {
     if constexpr (!decltype(tag)::is_device && std::tuple_size_v<Outs> == 1)
       if (dense) return elementwise_dense(tag, f, outs, ins, std::make_index_sequence<std::tuple_size_v<Ins>>{});
     elementwise(tag, f, loop, outs, ins);
