@@ -253,6 +253,8 @@ struct cpu_reduction {
   template <class Exec>
   void run(const Exec& exec) const {
     const int t = exec.threads();
+    // small reductions on the calling thread (the same tree: the bits do not change)
+    if (t > 1 && plan.outputs() * plan.count() < host_serial_cutoff) return run(cpu_executor{});
     if (plan.inner_kept) {
       const inner_kept v = make_inner_kept();
       run_inner_kept(exec, t > 1 ? split_depth(plan.outputs() / v.width * v.chunks, plan.count(), 64, t) : 0);
@@ -293,7 +295,7 @@ typename Kern::acc_type cpu_reduce_dense(const Exec& exec, const Kern& k, index_
     return k.combine(a, c);
   };
   const int threads = exec.threads();
-  const int d = threads > 1 ? R::split_depth(1, m, 4 * reduce_leaf<Acc>, threads) : 0;
+  const int d = threads > 1 && m >= host_serial_cutoff ? R::split_depth(1, m, 4 * reduce_leaf<Acc>, threads) : 0;
   if (d == 0) return range(range, 0, m);
   const index_t nodes = index_t{1} << d;
   std::unique_ptr<Acc[]> part(new Acc[static_cast<std::size_t>(nodes)]);
