@@ -54,6 +54,13 @@ def fmt(ns):
     return f"{ns:.0f} ns"
 
 
+def peer_label(name):
+    """The peer's part of a row name: "sum/eigen/4096" -> "eigen", "bm_matmul<how::eigen>/m:32" -> "eigen"."""
+    if "<how::" in name:
+        return name[name.index("<how::") + 6:name.index(">")]
+    return name.split("/")[1]
+
+
 def main():
     d = sys.argv[1] if len(sys.argv) > 1 else "build/bench_cpu"
     t = {}
@@ -68,7 +75,7 @@ def main():
         found = [(t[p], p) for p in peers if p in t]
         best = min(found) if found else None
         ratio = f"{u / best[0]:.2f}" if u is not None and best else "—"
-        rows.append((case, fmt(u), f"{fmt(best[0])} ({best[1].split('/')[1]})" if best else "—", ratio))
+        rows.append((case, fmt(u), f"{fmt(best[0])} ({peer_label(best[1])})" if best else "—", ratio))
 
     for n in (1 << 24, 1 << 26):
         row(f"std::vector result of add, N = {n}", f"fresh/ufx_host_vector/{n}", [f"fresh/numpy/{n}"])
@@ -105,6 +112,10 @@ def main():
     row("gufunc row norms, n = 1024", "bm_norms<how::ufx_host>/n:1024",
         ["bm_norms<how::omp_loop>/n:1024", "bm_norms<how::eigen>/n:1024", "norms/numpy/n:1024",
          "norms/numba_parallel/n:1024"])
+    row("gufunc matmul, the docs' fast core", "matmul_fast/ufx_host/m:32/B:4096",
+        ["matmul_fast/omp_loop/m:32/B:4096", "matmul_fast/serial_loop/m:32/B:4096"])
+    row("gufunc row norms, the docs' fast core", "norms_fast/ufx_host/n:1024",
+        ["norms_fast/omp_loop/n:1024", "norms_fast/serial_loop/n:1024"])
     row("(n,1) + (1,n), n = 4096", "outer/ufx_host/4096", ["outer/omp_loop/4096", "outer/serial_loop/4096"])
 
     print("| case | ufx::host | best peer | ufx / peer |")
