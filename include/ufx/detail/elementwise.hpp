@@ -42,33 +42,42 @@ void elementwise_impl(const Tag& tag, const F& f, const dims& loop, Ins& ins, St
   finish_call(tag, ins, std::get<A>(staged)...);
 }
 
-/// The dense path of an elementwise call (small calls pay for the general machinery: broadcasting,
-/// staging, the overlap resolution, a layout): one destination and every array operand in host
-/// memory, C-contiguous and of the destination's shape, each input either apart from the
-/// destination or exactly it (in place). Scalars are held by value.
-template <class Out, class In>
-bool dense_operand(const Out& out, const In& in) {
-  if constexpr (is_scalar_operand<In>::value) return true;
-  else if constexpr (In::rank != Out::rank) return false;
-  else {
-    if (!in.space.is_host() || !in.view.is_contiguous()) return false;
-    for (int d = 0; d < Out::rank; ++d)
-      if (in.view.extent(d) != out.view.extent(d)) return false;
-    if (static_cast<const void*>(in.view.data()) == static_cast<const void*>(out.view.data()))
-      return sizeof(typename In::value_type) == sizeof(typename Out::value_type);
-    const auto [ilo, ihi] = byte_range(in.view);
-    const auto [olo, ohi] = byte_range(out.view);
-    return !(ilo < ohi && olo < ihi);
-  }
+/// True for an array operand in host memory, C-contiguous and of shape `extent` (rank `rank`): what
+/// the CPU targets' dense shortcuts (elementwise_dense here, cpu_reduce_dense for reductions) take.
+template <class Op>
+bool dense_host_operand(const Op& op, int rank, const index_t* extent) {
+  if (Op::rank != rank || !op.space.is_host() || !op.view.is_contiguous()) return false;
+  for (int d = 0; d < rank; ++d)
+    if (op.view.extent(d) != extent[d]) return false;
+  return true;
 }
 
+/// The dense path of an elementwise call (small calls pay for the general machinery: broadcasting,
+/// staging, the overlap resolution, a layout): one destination and every array operand dense in
+/// host memory with the destination's shape, each input either apart from the destination or
+/// exactly it (in place). Scalars are held by value.
 template <class Outs, class Ins>
 bool dense_call(const Outs& outs, const Ins& ins) {
   if constexpr (std::tuple_size_v<Outs> != 1) return false;
   else {
     const auto& out = std::get<0>(outs);
-    if (!out.space.is_host() || !out.view.is_contiguous()) return false;
-    return std::apply([&](const auto&... in) { return (dense_operand(out, in) && ...); }, ins);
+    using Out = std::remove_cvref_t<decltype(out)>;
+    const auto shape = out.view.shape();
+    if (!dense_host_operand(out, Out::rank, shape.data())) return false;
+    return std::apply(
+        [&](const auto&... in) {
+          return ([&] {
+            using In = std::remove_cvref_t<decltype(in)>;
+            if constexpr (is_scalar_operand<In>::value) return true;
+            else {
+              if (!dense_host_operand(in, Out::rank, shape.data())) return false;
+              if (static_cast<const void*>(in.view.data()) == static_cast<const void*>(out.view.data()))
+                return sizeof(typename In::value_type) == sizeof(typename Out::value_type); // in place
+              return !overlaps(in.view, out.view);
+            }
+          }() && ...);
+        },
+        ins);
   }
 }
 

@@ -145,12 +145,7 @@ bool dense_full_reduction(const OutOp& o, const dims& loop, unsigned mask, const
   if (mask != (1u << loop.rank) - 1 || loop.size() == 0 || o.view.size() != 1 || !o.space.is_host()) return false;
   return ([&] {
     if constexpr (is_scalar_operand<Ins>::value) return true;
-    else {
-      if (Ins::rank != loop.rank || !ins.space.is_host() || !ins.view.is_contiguous() || overlaps(ins.view, o.view)) return false;
-      for (int d = 0; d < loop.rank; ++d)
-        if (ins.view.extent(d) != loop[d]) return false;
-      return true;
-    }
+    else return dense_host_operand(ins, loop.rank, loop.v) && !overlaps(ins.view, o.view);
   }() && ...);
 }
 
