@@ -149,6 +149,48 @@ bool dense_full_reduction(const OutOp& o, const dims& loop, unsigned mask, const
   }() && ...);
 }
 
+/// The operands' common element count when every array operand is in host memory, C-contiguous,
+/// non-empty and of one shape (scalars aside): a full reduction of them needs no broadcasting,
+/// staging or plan (cpu_full_reduction). 0 otherwise.
+template <class... Ins>
+index_t dense_same_shape(const Ins&... ins) {
+  const index_t* ext = nullptr;
+  int rank = -1;
+  index_t n = 0;
+  bool ok = true;
+  (
+      [&] {
+        if constexpr (!is_scalar_operand<Ins>::value) {
+          if (!ok) return;
+          if (rank < 0) {
+            if (!ins.space.is_host() || !ins.view.is_contiguous() || ins.view.size() == 0) ok = false;
+            rank = Ins::rank;
+            ext = ins.view.shape().data();
+            n = ins.view.size();
+          } else ok = dense_host_operand(ins, rank, ext);
+        }
+      }(),
+      ...);
+  return ok ? n : 0;
+}
+
+/// A full reduction of `n` positions of dense host inputs on a CPU target: the tree cpu_reduction
+/// builds, without a plan (cpu_reduce_dense).
+template <class Acc, class Tag, class Spec, class... Ins>
+Acc cpu_full_reduction(const Tag& tag, const Spec& spec, index_t n, const Ins&... ins) {
+  reduce_kernel<Acc, decltype(spec.map), decltype(spec.op), decltype(make_acc(ins))...> kern{
+      spec.map, spec.op, detail::make_tuple(make_acc(ins)...)};
+  if constexpr (Spec::has_identity && Spec::indexing == index_mode::none) {
+    kern.identity = static_cast<Acc>(spec.identity);
+    kern.has_identity = true;
+  }
+  index_t per = 0;
+  ((per += is_scalar_operand<Ins>::value ? 0 : static_cast<index_t>(sizeof(typename Ins::value_type))), ...);
+  kern.prefetch = n * per >= cpu_prefetch_bytes;
+  if constexpr (std::is_same_v<Tag, host_t>) return cpu_reduce_dense(cpu_executor(tag), kern, n);
+  else return cpu_reduce_dense(cpu_executor{}, kern, n);
+}
+
 /// Steps 3 and 4 on one target: stage, plan, run, copy back. `index_base` is the flat or axis
 /// index of the loop's first position (argmin / argmax over a chunk); `may_chunk`: host data too
 /// large for a device target runs in chunks (reduce_chunked).
@@ -174,12 +216,7 @@ void reduce_on_target(const Tag& given, const Spec& spec, const Fin& fin, const 
   if constexpr (!Tag::is_device && !indexed) {
     // a full reduction of dense host inputs: no plan (cpu_reduce_dense, the same tree)
     if (dense_full_reduction(o, loop, mask, ins...)) {
-      const cpu_executor exec = [&] {
-        if constexpr (std::is_same_v<Tag, host_t>) return cpu_executor(tag);
-        else return cpu_executor{};
-      }();
-      const Acc a = cpu_reduce_dense(exec, make_kernel(make_acc(ins)...), loop.size());
-      *o.view.data() = static_cast<typename OutOp::value_type>(fin(a));
+      *o.view.data() = static_cast<typename OutOp::value_type>(fin(cpu_full_reduction<Acc>(tag, spec, loop.size(), ins...)));
       return;
     }
   }
@@ -361,6 +398,19 @@ auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* ax
 
   device_set device;
   note_spaces(ins, device);
+
+  // a full reduction to a value of dense host operands of one shape on a CPU target: straight to
+  // the tree (the fixed cost of a small call is the shape and plan machinery below)
+  if constexpr (std::is_void_v<OutT> && NA == 0 && !Keep && !indexed) {
+    if (const index_t n = std::apply([](const auto&... op) { return dense_same_shape(op...); }, ins)) {
+      std::optional<Res> r;
+      with_target_for<decltype(spec.map), decltype(spec.op)>(given, device, [&](auto tag) {
+        if constexpr (!decltype(tag)::is_device)
+          std::apply([&](const auto&... op) { r = static_cast<Res>(fin(cpu_full_reduction<Acc>(tag, spec, n, op...))); }, ins);
+      });
+      if (r) return *r;
+    }
+  }
 
   // 2. shape
   dims shapes[sizeof...(Args)];

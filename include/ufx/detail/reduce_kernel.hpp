@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "ufx/config.hpp"
+#include "ufx/detail/cpu/simd_leaf.hpp"
 #include "ufx/detail/loop.hpp"
 #include "ufx/detail/map_kernel.hpp"
 #include "ufx/detail/reduce_ops.hpp"
@@ -93,15 +94,6 @@ template <class U>
 UFX_HD index_run run_of(const index_acc& a, index_t off, index_t s, U) {
   return {a.base + off, U::value ? 1 : s};
 }
-
-/// Width of the host compiler's vector registers in bytes (from -march / -mavx...).
-#if defined(__AVX512F__)
-inline constexpr int host_vector_bytes = 64;
-#elif defined(__AVX__)
-inline constexpr int host_vector_bytes = 32;
-#else
-inline constexpr int host_vector_bytes = 16;
-#endif
 
 /// Independent accumulators per leaf: eight vector registers' worth, so the compiler keeps eight
 /// independent add chains in flight (32 floats with SSE, 64 with AVX, 128 with AVX-512: fewer
@@ -249,6 +241,16 @@ private:
     return combine(a, b);
   }
 
+  // A plain sum (ufx::sum, mean): the identity map over one unit run of the accumulator's type.
+  template <class... R>
+  static constexpr bool plain_sum_leaf = [] {
+    if constexpr (sizeof...(R) == 1 && std::is_same_v<F, detail::identity> && std::is_same_v<Op, plus> && simd_leaf_type<Acc>)
+      return (std::is_same_v<R, unit_run<const Acc>> && ...) || (std::is_same_v<R, unit_run<Acc>> && ...);
+    else return false;
+  }();
+  // ufx::plus on an accumulator the vector code takes: the horizontal combine runs in registers.
+  static constexpr bool simd_plus = std::is_same_v<Op, plus> && simd_leaf_type<Acc>;
+
   template <class... R>
   Acc leaf(index_t n, const R&... r) const {
     constexpr int L = reduce_lanes<Acc>;
@@ -257,6 +259,9 @@ private:
       for (index_t i = 1; i < n; ++i) s = combine(s, static_cast<Acc>(f(r.at(i)...)));
       return s;
     }
+#if UFX_SIMD_LEAF
+    if constexpr (plain_sum_leaf<R...>) return simd_sum_leaf<Acc>(n, (r.p, ...), prefetch, prefetch_bytes);
+#endif
     Acc acc[L];
     for (int j = 0; j < L; ++j) acc[j] = seed(static_cast<Acc>(f(r.at(j)...)));
     index_t i = L;
@@ -268,6 +273,13 @@ private:
     else
       for (; i + L <= n; i += L)
         for (int j = 0; j < L; ++j) acc[j] = combine(acc[j], static_cast<Acc>(f(r.at(i + j)...)));
+#if UFX_SIMD_LEAF
+    if constexpr (simd_plus) {
+      Acc s = simd_hsum(acc);
+      for (; i < n; ++i) s = combine(s, static_cast<Acc>(f(r.at(i)...)));
+      return s;
+    }
+#endif
     for (int w = L / 2; w > 0; w /= 2)
       for (int j = 0; j < w; ++j) acc[j] = combine(acc[j], acc[j + w]);
     for (; i < n; ++i) acc[0] = combine(acc[0], static_cast<Acc>(f(r.at(i)...)));

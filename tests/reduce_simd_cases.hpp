@@ -1,0 +1,100 @@
+#pragma once
+// Checks of the CPU reduction leaf's vector code (include/ufx/detail/cpu/simd_leaf.hpp): a plain
+// sum takes the vector leaf, whose loads are aligned whatever the data's address, and a user's
+// `+` takes the generic leaf; both must give the same bits, at every misalignment and length.
+// Built with the presets' flags (tests/test_reduce_simd.cpp) and again with AVX2 and AVX-512
+// (test_reduce_simd_avx2.cpp, test_reduce_simd_avx512.cpp), whose vectors are 32 and 64 bytes.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include <ufx/reduce.hpp>
+
+namespace ufx_simd_test {
+
+/// Deterministic values of T: floats of mixed magnitude and sign (no -0), integers across the range.
+template <class T>
+std::vector<T> values(std::size_t n, std::uint64_t seed) {
+  std::vector<T> v(n);
+  for (T& x : v) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    const std::uint64_t r = seed >> 11;
+    if constexpr (std::is_floating_point_v<T>) {
+      const double u = static_cast<double>(r % 1000003) / 1000003.0 - 0.49;
+      x = static_cast<T>(u * static_cast<double>(1 + (r >> 40) % 1000));
+      if (x == T(0)) x = T(1);
+    } else if constexpr (std::is_signed_v<T>) {
+      x = static_cast<T>(static_cast<std::int64_t>(r % (std::uint64_t{1} << 41)) - (std::int64_t{1} << 40)); // no overflow
+    } else {
+      x = static_cast<T>(r * 0x9E3779B97F4A7C15ull); // unsigned sums wrap
+    }
+  }
+  return v;
+}
+
+template <class T>
+bool same_bits(T a, T b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+/// ufx::plus (the vector leaf) against a user's `+` (the generic leaf), for every element offset
+/// 0..16 from a 64-byte boundary and lengths around the lane counts of every vector width.
+template <class T, class Target>
+void sum_leaf_matches_generic(const Target& t) {
+  const auto user_plus = [](T a, T b) { return static_cast<T>(a + b); };
+  const std::vector<T> data = values<T>(140000, 12345 + sizeof(T));
+  const auto addr = reinterpret_cast<std::uintptr_t>(data.data());
+  const std::size_t base = (64 - addr % 64) % 64 / sizeof(T);
+  for (const std::int64_t n : {1, 3, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 1000, 2047, 2048,
+                               2049, 4099, 70001, (1 << 17) + 5}) {
+    for (std::size_t off = 0; off <= 16; ++off) {
+      CAPTURE(n);
+      CAPTURE(off);
+      const ufx::ndview<const T, 1> v(data.data() + base + off, {n});
+      const T fast = ufx::reduce(t, v, ufx::plus{}, T{0});
+      const T generic = ufx::reduce(t, v, user_plus, T{0});
+      CHECK(same_bits(fast, generic));
+      if constexpr (std::is_integral_v<T>) { // integer sums are exact (modulo 2^bits) in any order
+        T expect{0};
+        for (std::int64_t i = 0; i < n; ++i) expect = static_cast<T>(expect + data[base + off + static_cast<std::size_t>(i)]);
+        CHECK(fast == expect);
+      }
+    }
+  }
+}
+
+/// Negative zeros: the vector leaf's lanes start at -0, which leaves every element as it is. A sum
+/// of -0s with ufx::plus is -0, as the generic leaf gives it (its partials start from their first
+/// element; NumPy's sum starts from +0 and gives +0). Among other values they change nothing.
+template <class Target>
+void sum_of_negative_zeros(const Target& t) {
+  const auto user_plus = [](float a, float b) { return a + b; };
+  for (const std::int64_t n : {5, 300, 3000}) {
+    for (std::size_t off = 0; off < 4; ++off) {
+      CAPTURE(n);
+      CAPTURE(off);
+      std::vector<float> x(static_cast<std::size_t>(n) + 4, -0.0f);
+      const ufx::ndview<const float, 1> v(x.data() + off, {n});
+      CHECK(same_bits(ufx::reduce(t, v, ufx::plus{}, 0.0f), -0.0f));
+      CHECK(same_bits(ufx::reduce(t, v, ufx::plus{}, -0.0f), -0.0f));
+      for (std::size_t i = 0; i < x.size(); i += 3) x[i] = 1.5f;
+      CHECK(same_bits(ufx::reduce(t, v, ufx::plus{}, 0.0f), ufx::reduce(t, v, user_plus, 0.0f)));
+    }
+  }
+}
+
+inline void run_all() {
+  sum_leaf_matches_generic<float>(ufx::serial);
+  sum_leaf_matches_generic<double>(ufx::serial);
+  sum_leaf_matches_generic<std::int64_t>(ufx::serial);
+  sum_leaf_matches_generic<std::uint64_t>(ufx::serial);
+  sum_leaf_matches_generic<float>(ufx::host);
+  sum_leaf_matches_generic<double>(ufx::host);
+  sum_of_negative_zeros(ufx::serial);
+  sum_of_negative_zeros(ufx::host);
+}
+
+} // namespace ufx_simd_test
