@@ -123,6 +123,9 @@ void bm_sum(benchmark::State& state) {
       else s = v.cwiseAbs().sum();
     }
 #endif
+    // a sum as users write it (ufx::reduce with ufx::plus: the plain-sum leaf), |x| as a map
+    else if constexpr (H == how::ufx_serial && std::is_same_v<Map, ident>) s = ufx::reduce(ufx::serial, x, ufx::plus{}, 0.0f);
+    else if constexpr (H == how::ufx_host && std::is_same_v<Map, ident>) s = ufx::reduce(ufx::host, x, ufx::plus{}, 0.0f);
     else if constexpr (H == how::ufx_serial) s = ufx::transform_reduce(ufx::serial, x, Map{}, ufx::plus{}, 0.0f);
     else if constexpr (H == how::ufx_host) s = ufx::transform_reduce(ufx::host, x, Map{}, ufx::plus{}, 0.0f);
     else if constexpr (H == how::tutorial_serial) s = ufx::reducer(tutorial_abs_sum{}, 0.0f)(ufx::serial, x);
