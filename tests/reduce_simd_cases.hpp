@@ -1,7 +1,8 @@
 #pragma once
 // Checks of the CPU reduction leaf's vector code (include/ufx/detail/cpu/simd_leaf.hpp): a plain
-// sum takes the vector leaf, whose loads are aligned whatever the data's address, and a user's
-// `+` takes the generic leaf; both must give the same bits, at every misalignment and length.
+// sum, and a sum of mapped values, take the vector leaves, whose loads are aligned whatever the
+// data's address, and a user's `+` takes the generic leaf; both must give the same bits, at every
+// misalignment and length.
 // Built with the presets' flags (tests/test_reduce_simd.cpp) and again with AVX2 and AVX-512
 // (test_reduce_simd_avx2.cpp, test_reduce_simd_avx512.cpp), whose vectors are 32 and 64 bytes.
 #include <doctest/doctest.h>
@@ -66,6 +67,40 @@ void sum_leaf_matches_generic(const Target& t) {
   }
 }
 
+struct abs_map {
+  template <class T>
+  T operator()(T v) const { return v < T(0) ? -v : v; }
+};
+struct mul_map {
+  template <class T>
+  T operator()(T a, T b) const { return a * b; }
+};
+
+/// Sums of mapped values with ufx::plus (the vector leaf over a buffer of mapped values, loads aligned
+/// on the first input) against a user's `+` (the generic leaf): |x|, a dot product of two inputs at
+/// different offsets, and an input times a scalar.
+template <class T, class Target>
+void mapped_sum_matches_generic(const Target& t) {
+  const auto user_plus = [](T a, T b) { return static_cast<T>(a + b); };
+  const std::vector<T> data = values<T>(140000, 777 + sizeof(T));
+  const auto addr = reinterpret_cast<std::uintptr_t>(data.data());
+  const std::size_t base = (64 - addr % 64) % 64 / sizeof(T);
+  for (const std::int64_t n : {1, 17, 64, 127, 128, 129, 257, 1000, 2049, 4099, 70001, (1 << 17) + 5}) {
+    for (std::size_t off = 0; off <= 16; off += 3) {
+      CAPTURE(n);
+      CAPTURE(off);
+      const ufx::ndview<const T, 1> x(data.data() + base + off, {n});
+      const ufx::ndview<const T, 1> y(data.data() + base + 2 * off + 5, {n});
+      CHECK(same_bits(ufx::transform_reduce(t, x, abs_map{}, ufx::plus{}, T{0}),
+                      ufx::transform_reduce(t, x, abs_map{}, user_plus, T{0})));
+      CHECK(same_bits(ufx::transform_reduce(t, x, y, mul_map{}, ufx::plus{}, T{0}),
+                      ufx::transform_reduce(t, x, y, mul_map{}, user_plus, T{0})));
+      CHECK(same_bits(ufx::transform_reduce(t, x, T{3}, mul_map{}, ufx::plus{}, T{0}),
+                      ufx::transform_reduce(t, x, T{3}, mul_map{}, user_plus, T{0})));
+    }
+  }
+}
+
 /// Negative zeros: the vector leaf's lanes start at -0, which leaves every element as it is. A sum
 /// of -0s with ufx::plus is -0, as the generic leaf gives it (its partials start from their first
 /// element; NumPy's sum starts from +0 and gives +0). Among other values they change nothing.
@@ -93,6 +128,9 @@ inline void run_all() {
   sum_leaf_matches_generic<std::uint64_t>(ufx::serial);
   sum_leaf_matches_generic<float>(ufx::host);
   sum_leaf_matches_generic<double>(ufx::host);
+  mapped_sum_matches_generic<float>(ufx::serial);
+  mapped_sum_matches_generic<double>(ufx::serial);
+  mapped_sum_matches_generic<float>(ufx::host);
   sum_of_negative_zeros(ufx::serial);
   sum_of_negative_zeros(ufx::host);
 }

@@ -71,6 +71,14 @@ struct scalar_run {
   UFX_HD scalar_run skip(index_t) const { return *this; }
   void prefetch(index_t, index_t) const {}
 };
+template <class R>
+inline constexpr bool is_unit_run_v = false;
+template <class T>
+inline constexpr bool is_unit_run_v<unit_run<T>> = true;
+template <class R>
+inline constexpr bool is_scalar_run_v = false;
+template <class V>
+inline constexpr bool is_scalar_run_v<scalar_run<V>> = true;
 struct index_run {
   index_t base, s;
   UFX_HD index_t at(index_t i) const { return base + i * s; }
@@ -250,6 +258,21 @@ private:
   }();
   // ufx::plus on an accumulator the vector code takes: the horizontal combine runs in registers.
   static constexpr bool simd_plus = std::is_same_v<Op, plus> && simd_leaf_type<Acc>;
+  template <class R>
+  static constexpr bool is_unit_run = is_unit_run_v<R>;
+  template <class R>
+  static constexpr bool is_scalar_run = is_scalar_run_v<R>;
+  // A sum of mapped values of unit runs (scalars beside them): simd_map_sum_leaf.
+  template <class... R>
+  static constexpr bool map_sum_leaf = [] {
+    if constexpr (simd_plus) return ((is_unit_run<R> || is_scalar_run<R>) && ...) && (is_unit_run<R> || ...);
+    else return false;
+  }();
+  template <class R0, class... R>
+  static int rotation_of(const R0& r0, const R&... r) {
+    if constexpr (is_unit_run<R0>) return simd_rotation<Acc>(r0.p, sizeof(*r0.p));
+    else return rotation_of(r...);
+  }
 
   template <class... R>
   Acc leaf(index_t n, const R&... r) const {
@@ -261,6 +284,10 @@ private:
     }
 #if UFX_SIMD_LEAF
     if constexpr (plain_sum_leaf<R...>) return simd_sum_leaf<Acc>(n, (r.p, ...), prefetch, prefetch_bytes);
+    else if constexpr (map_sum_leaf<R...>)
+      return simd_map_sum_leaf<Acc>(
+          n, rotation_of(r...), [&](index_t i) { return static_cast<Acc>(f(r.at(i)...)); }, prefetch,
+          [&](index_t i, index_t m) { (r.prefetch(i, m), ...); });
 #endif
     Acc acc[L];
     for (int j = 0; j < L; ++j) acc[j] = seed(static_cast<Acc>(f(r.at(j)...)));

@@ -143,6 +143,69 @@ T simd_sum_leaf(index_t n, const T* x, bool prefetch, index_t prefetch_ahead) {
   for (index_t i = nfull; i < n; ++i) s = s + x[i];
   return s;
 }
+
+/// The rotation simd_map_sum_leaf takes for a run of `elem`-byte elements at `p`: the run's place in
+/// its vector, so that its loads are aligned (any rotation gives the same bits; 0 when p is not a
+/// multiple of elem).
+template <class T>
+int simd_rotation(const void* p, std::size_t elem) {
+  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
+  if (a % elem != 0) return 0;
+  return static_cast<int>(a % host_vector_bytes / elem) % simd_vec<T>::W;
+}
+
+/// The generic leaf of a sum of mapped values value(0), ..., value(n - 1), n >= L = 8 W, each lane
+/// in order as the generic leaf adds them, with the loads behind `value` aligned when the first
+/// input's rotation is `k` (simd_rotation). Each block of L values is computed by a plain loop the
+/// compiler vectorises as it does the generic leaf's (the map is the user's), into an aligned
+/// buffer that the accumulator vectors then add. `prefetch_block(i, m)` asks for the inputs of
+/// positions [i, i + m).
+template <class T, class Value, class Prefetch>
+T simd_map_sum_leaf(index_t n, int k, const Value& value, bool prefetch, const Prefetch& prefetch_block) {
+  using SV = simd_vec<T>;
+  using V = typename SV::V;
+  using M = typename SV::M;
+  constexpr int W = SV::W;
+  constexpr int L = 8 * W;
+  const index_t nb = n / L, nfull = nb * L;
+  alignas(host_vector_bytes) T tmp[L];
+  M lane;
+  for (int j = 0; j < W; ++j) lane[j] = j;
+  const M rot = (lane - k) & (W - 1);
+  const V zero = -V{};
+  V A[8];
+  // block 0: rotated lane q holds value(q - k); vector 0 from the first W values, permuted
+  for (int q = W; q < L; ++q) tmp[q] = value(q - k);
+  {
+    V u;
+    for (int j = 0; j < W; ++j) u[j] = value(j);
+    A[0] = k == 0 ? u : (lane >= k ? __builtin_shuffle(u, rot) : zero);
+  }
+#pragma GCC unroll 8
+  for (int j = 1; j < 8; ++j) A[j] = reinterpret_cast<const V*>(tmp)[j];
+  for (index_t b = 1; b < nb; ++b) {
+    const index_t s = b * L - k;
+    if (prefetch) prefetch_block(s, L);
+    for (int q = 0; q < L; ++q) tmp[q] = value(s + q);
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; ++j) A[j] += reinterpret_cast<const V*>(tmp)[j];
+  }
+  if (k != 0) {
+    // the vector after the last block: rotated lanes q < k hold value(nfull + q - k)
+    V u;
+    for (int j = 0; j < W; ++j) u[j] = value(nfull - W + j);
+    A[0] += lane < k ? __builtin_shuffle(u, rot) : zero;
+    const M idx = lane + k;
+    V B[8];
+#pragma GCC unroll 8
+    for (int m = 0; m < 8; ++m) B[m] = __builtin_shuffle(A[m], A[(m + 1) % 8], idx);
+#pragma GCC unroll 8
+    for (int m = 0; m < 8; ++m) A[m] = B[m];
+  }
+  T s = simd_hsum8<T>(A[0], A[1], A[2], A[3], A[4], A[5], A[6], A[7]);
+  for (index_t i = nfull; i < n; ++i) s = s + value(i);
+  return s;
+}
 #endif
 
 } // namespace ufx::detail
