@@ -36,6 +36,13 @@ std::vector<T> values(std::size_t n, std::uint64_t seed) {
   return v;
 }
 
+/// The first index of `v` on a 64-byte boundary.
+template <class T>
+std::size_t aligned_base(const std::vector<T>& v) {
+  const auto addr = reinterpret_cast<std::uintptr_t>(v.data());
+  return (64 - addr % 64) % 64 / sizeof(T);
+}
+
 template <class T>
 bool same_bits(T a, T b) {
   return std::memcmp(&a, &b, sizeof(T)) == 0;
@@ -47,8 +54,7 @@ template <class T, class Target>
 void sum_leaf_matches_generic(const Target& t) {
   const auto user_plus = [](T a, T b) { return static_cast<T>(a + b); };
   const std::vector<T> data = values<T>(140000, 12345 + sizeof(T));
-  const auto addr = reinterpret_cast<std::uintptr_t>(data.data());
-  const std::size_t base = (64 - addr % 64) % 64 / sizeof(T);
+  const std::size_t base = aligned_base(data);
   for (const std::int64_t n : {1, 3, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 1000, 2047, 2048,
                                2049, 4099, 70001, (1 << 17) + 5}) {
     for (std::size_t off = 0; off <= 16; ++off) {
@@ -83,8 +89,7 @@ template <class T, class Target>
 void mapped_sum_matches_generic(const Target& t) {
   const auto user_plus = [](T a, T b) { return static_cast<T>(a + b); };
   const std::vector<T> data = values<T>(140000, 777 + sizeof(T));
-  const auto addr = reinterpret_cast<std::uintptr_t>(data.data());
-  const std::size_t base = (64 - addr % 64) % 64 / sizeof(T);
+  const std::size_t base = aligned_base(data);
   for (const std::int64_t n : {1, 17, 64, 127, 128, 129, 257, 1000, 2049, 4099, 70001, (1 << 17) + 5}) {
     for (std::size_t off = 0; off <= 16; off += 3) {
       CAPTURE(n);

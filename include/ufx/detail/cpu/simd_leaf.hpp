@@ -92,6 +92,23 @@ inline T simd_hsum(const T* acc) {
   return simd_hsum8<T>(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
 }
 
+/// The horizontal combine of 8 accumulator vectors kept rotated by k lanes (lane q of the rotated
+/// set is the leaf's lane (q - k) mod L): the leaf's vector m is rotated lanes [m W + k, m W + k + W).
+template <class T, class V>
+inline T simd_unrotate_hsum(V (&A)[8], int k) {
+  using M = typename simd_vec<T>::M;
+  if (k != 0) {
+    M idx;
+    for (int j = 0; j < simd_vec<T>::W; ++j) idx[j] = j + k;
+    V B[8];
+#pragma GCC unroll 8
+    for (int m = 0; m < 8; ++m) B[m] = __builtin_shuffle(A[m], A[(m + 1) % 8], idx);
+#pragma GCC unroll 8
+    for (int m = 0; m < 8; ++m) A[m] = B[m];
+  }
+  return simd_hsum8<T>(A[0], A[1], A[2], A[3], A[4], A[5], A[6], A[7]);
+}
+
 /// The generic leaf of a plain sum over x[0, n), n >= L = 8 W: L lanes each summing its elements
 /// (lane j: x[j], x[j + L], ... below n - n % L) in order, the lanes combined pairwise, then the
 /// last n % L elements one by one. `prefetch`: ask for memory prefetch_bytes ahead.
@@ -131,15 +148,8 @@ T simd_sum_leaf(index_t n, const T* x, bool prefetch, index_t prefetch_ahead) {
     // the vector after the last block: lanes q < k hold x[nfull + q - k]
     const V u = __builtin_shuffle(*reinterpret_cast<const Vu*>(x + nfull - W), rot);
     A[0] += lane < k ? u : zero;
-    // turn the lanes back: the leaf's vector m is rotated lanes [m W + k, m W + k + W)
-    const M idx = lane + k;
-    V B[8];
-#pragma GCC unroll 8
-    for (int m = 0; m < 8; ++m) B[m] = __builtin_shuffle(A[m], A[(m + 1) % 8], idx);
-#pragma GCC unroll 8
-    for (int m = 0; m < 8; ++m) A[m] = B[m];
   }
-  T s = simd_hsum8<T>(A[0], A[1], A[2], A[3], A[4], A[5], A[6], A[7]);
+  T s = simd_unrotate_hsum<T>(A, k);
   for (index_t i = nfull; i < n; ++i) s = s + x[i];
   return s;
 }
@@ -195,14 +205,8 @@ T simd_map_sum_leaf(index_t n, int k, const Value& value, bool prefetch, const P
     V u;
     for (int j = 0; j < W; ++j) u[j] = value(nfull - W + j);
     A[0] += lane < k ? __builtin_shuffle(u, rot) : zero;
-    const M idx = lane + k;
-    V B[8];
-#pragma GCC unroll 8
-    for (int m = 0; m < 8; ++m) B[m] = __builtin_shuffle(A[m], A[(m + 1) % 8], idx);
-#pragma GCC unroll 8
-    for (int m = 0; m < 8; ++m) A[m] = B[m];
   }
-  T s = simd_hsum8<T>(A[0], A[1], A[2], A[3], A[4], A[5], A[6], A[7]);
+  T s = simd_unrotate_hsum<T>(A, k);
   for (index_t i = nfull; i < n; ++i) s = s + value(i);
   return s;
 }
