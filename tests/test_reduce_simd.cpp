@@ -3,4 +3,4 @@
 
 #include "reduce_simd_cases.hpp"
 
-TEST_CASE("a plain sum's vector leaf is bitwise the generic leaf, at every misalignment") { ufx_simd_test::run_all(); }
+TEST_CASE("a plain sum's vector leaf is bitwise the generic leaf, at every misalignment") { ufx_simd_test::run_all<true>(); }
