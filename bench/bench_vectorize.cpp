@@ -9,9 +9,14 @@
 #endif
 
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <random>
 #include <vector>
+
+#if defined(__linux__)
+#  include <sys/mman.h>
+#endif
 
 #include <ufx/detail/host_memory.hpp>
 #include <ufx/ufx.hpp>
@@ -111,8 +116,21 @@ void bm_outer(benchmark::State& state) {
 
 // A fresh result per call, as NumPy's `x + y` allocates one: std::vector and ndarray results
 // (ndarray: huge-page-aligned blocks, reused when freed: detail/host_memory.hpp), next to a
-// hand-written loop into a fresh std::vector (which zero-fills it first) and a fresh new float[].
-enum class fresh { loop_vector, loop_new, ufx_host_vector, ufx_host_ndarray, ufx_host_ndarray_cold, ufx_serial_ndarray };
+// hand-written loop into a fresh std::vector (which zero-fills it first) and a fresh new float[],
+// and the ways to make a std::vector's pages cheaper by hand: reserve, madvise(MADV_HUGEPAGE) the
+// reserved buffer, then resize (what ufx does from 4 MiB); the same with the pages touched by two
+// threads before the resize. GLIBC_TUNABLES=glibc.malloc.hugetlb=1 is the same run's loop_vector.
+enum class fresh { loop_vector, loop_vector_madvise, loop_vector_pretouch, loop_new, ufx_host_vector, ufx_host_ndarray, ufx_host_ndarray_cold, ufx_serial_ndarray };
+
+#if defined(__linux__)
+void madvise_huge(void* p, std::size_t bytes) {
+  const std::uintptr_t hp = std::uintptr_t{2} << 20, a = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t s = (a + hp - 1) / hp * hp, e = (a + bytes) / hp * hp;
+  if (e > s) madvise(reinterpret_cast<void*>(s), e - s, MADV_HUGEPAGE);
+}
+#else
+void madvise_huge(void*, std::size_t) {}
+#endif
 
 template <fresh H>
 void bm_fresh(benchmark::State& state) {
@@ -125,6 +143,18 @@ void bm_fresh(benchmark::State& state) {
   for (auto _ : state) {
     if constexpr (H == fresh::loop_vector) {
       std::vector<float> z(n);
+      serial_loop<add_op>(x.data(), y.data(), z.data(), n);
+      benchmark::DoNotOptimize(z.data());
+    } else if constexpr (H == fresh::loop_vector_madvise || H == fresh::loop_vector_pretouch) {
+      std::vector<float> z;
+      z.reserve(n);
+      madvise_huge(z.data(), n * sizeof(float));
+      if constexpr (H == fresh::loop_vector_pretouch) {
+        auto* bytes = reinterpret_cast<volatile char*>(z.data());
+#pragma omp parallel for schedule(static)
+        for (std::size_t o = 0; o < n * sizeof(float); o += 4096) bytes[o] = 0;
+      }
+      z.resize(n);
       serial_loop<add_op>(x.data(), y.data(), z.data(), n);
       benchmark::DoNotOptimize(z.data());
     } else if constexpr (H == fresh::loop_new) {
@@ -186,6 +216,8 @@ BENCHMARK(bm_outer<how::omp_loop>)->Name("outer/omp_loop")->Apply(outer_sizes);
 BENCHMARK(bm_outer<how::ufx_host>)->Name("outer/ufx_host")->Apply(outer_sizes);
 
 BENCHMARK(bm_fresh<fresh::loop_vector>)->Name("fresh/loop_vector")->Apply(fresh_sizes);
+BENCHMARK(bm_fresh<fresh::loop_vector_madvise>)->Name("fresh/loop_vector_madvise")->Apply(fresh_sizes);
+BENCHMARK(bm_fresh<fresh::loop_vector_pretouch>)->Name("fresh/loop_vector_pretouch")->Apply(fresh_sizes);
 BENCHMARK(bm_fresh<fresh::loop_new>)->Name("fresh/loop_new")->Apply(fresh_sizes);
 BENCHMARK(bm_fresh<fresh::ufx_host_vector>)->Name("fresh/ufx_host_vector")->Apply(fresh_sizes);
 BENCHMARK(bm_fresh<fresh::ufx_host_ndarray>)->Name("fresh/ufx_host_ndarray")->Apply(fresh_sizes);

@@ -141,6 +141,20 @@ void host_deallocate(void* p, std::size_t bytes) noexcept {
   ::operator delete(p, std::align_val_t{small_align});
 }
 
+bool host_hint_huge_pages(void* p, std::size_t bytes) noexcept {
+#if defined(__linux__)
+  if (!p || bytes < host_large_bytes) return false;
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t start = (a + huge_page - 1) / huge_page * huge_page, end = (a + bytes) / huge_page * huge_page;
+  if (end <= start) return false;
+  return madvise(reinterpret_cast<void*>(start), end - start, MADV_HUGEPAGE) == 0;
+#else
+  (void)p;
+  (void)bytes;
+  return false;
+#endif
+}
+
 host_cache_stats host_cache() noexcept {
 #if defined(__linux__)
   block_cache& c = cache();

@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -55,6 +57,27 @@ struct add_f {
     return a + b;
   }
 };
+
+/// The VmFlags of the mapping that holds `p` (Linux's /proc/self/smaps; "hg" is madvise's
+/// MADV_HUGEPAGE), or "" where there is none.
+inline std::string vm_flags_of(const void* p) {
+  std::ifstream smaps("/proc/self/smaps");
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  bool inside = false;
+  for (std::string line; std::getline(smaps, line);) {
+    const auto dash = line.find('-'), space = line.find(' ');
+    if (dash != std::string::npos && space != std::string::npos && dash < space &&
+        line.find_first_not_of("0123456789abcdef") == dash) { // a mapping's header: start-end perms ...
+      const auto lo = std::stoull(line.substr(0, dash), nullptr, 16), hi = std::stoull(line.substr(dash + 1, space - dash - 1), nullptr, 16);
+      inside = lo <= a && a < hi;
+    } else if (inside && line.rfind("VmFlags:", 0) == 0) {
+      return line.substr(8) + " ";
+    }
+  }
+  return "";
+}
+/// Whether this kernel has transparent huge pages at all (madvise's MADV_HUGEPAGE then sets "hg").
+inline bool kernel_has_thp() { return std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled").good(); }
 
 inline std::vector<float> iota_f(int n, float start = 0.f) {
   std::vector<float> v(static_cast<std::size_t>(n));

@@ -29,6 +29,20 @@ TEST_CASE_TEMPLATE("Eigen (3,4) + (1,4) broadcasts and returns a MatrixXf", Targ
   CHECK(m.isApprox(A + row.replicate(3, 1)));
 }
 
+#if defined(__linux__)
+TEST_CASE_TEMPLATE("a large fresh Eigen result is marked for huge pages and holds the call's values", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto add = ufx::vectorize(add_f{});
+  const Eigen::MatrixXf A = Eigen::MatrixXf::Constant(1024, 1025, 2.f); // 4 MiB and a column
+  const Eigen::RowVectorXf row = Eigen::RowVectorXf::LinSpaced(1025, 0, 1024);
+  Eigen::MatrixXf m = add(Target{}, A, row);
+  CHECK(m.isApprox(A + row.replicate(1024, 1)));
+  if (ufx_test::kernel_has_thp()) {
+    CHECK(ufx_test::vm_flags_of(m.data() + m.size() / 2).find(" hg ") != std::string::npos);
+  }
+}
+#endif
+
 TEST_CASE_TEMPLATE("Eigen Arrays give Arrays; the first Eigen operand decides", Target, UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   auto mul = ufx::vectorize([] UFX_HD(double a, double b) { return a * b; });

@@ -27,6 +27,25 @@ TEST_CASE_TEMPLATE("vectorize adds two std::vectors into a std::vector", Target,
   for (int i = 0; i < 1000; ++i) CHECK(z[i] == 2.f * i + 10.f);
 }
 
+#if defined(__linux__)
+TEST_CASE_TEMPLATE("a large fresh std::vector result is marked for huge pages and holds the call's values", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto add = ufx::vectorize([] UFX_HD(float a, float b) { return a + b; });
+  const int n = (8 << 20) / 4 + 3; // 8 MiB and a bit: malloc's own mapping, not 2 MiB aligned
+  const auto x = iota_f(n), y = iota_f(n, 1.f);
+  std::vector<float> z = add(Target{}, x, y);
+  REQUIRE(z.size() == static_cast<std::size_t>(n));
+  bool all = true;
+  for (int i = 0; i < n; ++i) all = all && z[i] == 2.f * static_cast<float>(i) + 1.f;
+  CHECK(all);
+  if (ufx_test::kernel_has_thp()) {
+    CHECK(ufx_test::vm_flags_of(z.data() + n / 2).find(" hg ") != std::string::npos);
+  }
+  std::vector<float> small = add(Target{}, iota_f(10), 1.f); // below 4 MiB: as std::vector makes it
+  CHECK(small[9] == 10.f);
+}
+#endif
+
 TEST_CASE_TEMPLATE("scalars broadcast on either side and a scalar call returns a scalar", Target, UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   auto axpy = ufx::vectorize([] UFX_HD(float a, float x, float y) { return a * x + y; });

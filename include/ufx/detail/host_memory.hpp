@@ -24,6 +24,12 @@ void* host_allocate(std::size_t bytes);
 /// Returns a block from host_allocate(bytes) (the same `bytes`).
 void host_deallocate(void* p, std::size_t bytes) noexcept;
 
+/// Marks the 2 MiB-aligned part of [p, p + bytes) for transparent huge pages (madvise), so that its
+/// first touch costs one fault per 2 MiB. For memory ufx does not own (a fresh std::vector's or
+/// Eigen result's buffer, from malloc): a hint that leaves the contents and the owner alone; nothing
+/// below host_large_bytes or off Linux. Returns whether the hint was taken (for tests).
+bool host_hint_huge_pages(void* p, std::size_t bytes) noexcept;
+
 /// What the cache of freed large blocks holds now (for tests and the performance guide).
 struct host_cache_stats {
   std::size_t blocks = 0, bytes = 0;
