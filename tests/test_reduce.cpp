@@ -8,6 +8,7 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 
 #include <ufx/reduce.hpp>
 
@@ -378,6 +379,35 @@ TEST_CASE_TEMPLATE("transform_reduce maps broadcast inputs without materialising
   REQUIRE(per_col.shape() == std::array<ufx::index_t, 2>{1, 4});
   for (int j = 0; j < 4; ++j) CHECK(per_col(0, j) == 30.0 * (j + 1));
   CHECK_THROWS_AS(ufx::transform_reduce(Target{}, x, std::vector<double>(3), mul_f{}, ufx::plus{}, 0.0), ufx::shape_error);
+}
+
+namespace {
+struct throw_at_f { // |x|, and an error at the element whose value is `at`
+  float at;
+  float operator()(float v) const {
+    if (v == at) throw std::runtime_error("bad element " + std::to_string(v));
+    return v < 0 ? -v : v;
+  }
+};
+} // namespace
+
+TEST_CASE_TEMPLATE("an exception from a reduction's map reaches the caller, from every leaf and row", Target, ufx::serial_t, ufx::host_t) {
+  // full reductions run through the CPU leaves, axis reductions through the rows; both are compiled
+  // twice where the build targets the x86-64 baseline (config.hpp, UFX_HOST_CLONES)
+  for (int n : {1000, 4097, 1 << 19}) {
+    CAPTURE(n);
+    std::vector<float> x(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) x[i] = static_cast<float>(i % 1000) - 500.f;
+    for (float at : {-500.f, 17.f, 499.f}) {
+      CAPTURE(at);
+      CHECK(error_message([&] { ufx::transform_reduce(Target{}, x, throw_at_f{at}, ufx::plus{}, 0.f); }) ==
+            "bad element " + std::to_string(at));
+      const ufx::ndview<const float, 2> m(x.data(), {n / 100, 100});
+      CHECK(error_message([&] { ufx::transform_reduce(Target{}, m, throw_at_f{at}, ufx::plus{}, 0.f, ufx::axis{0}); }) ==
+            "bad element " + std::to_string(at));
+    }
+    CHECK(ufx::transform_reduce(Target{}, x, throw_at_f{1e9f}, ufx::plus{}, 0.f) > 0.f);
+  }
 }
 
 TEST_CASE_TEMPLATE("argmin and argmax find the first occurrence, and NaN first", Target, UFX_TEST_TARGETS) {

@@ -24,6 +24,27 @@
 #endif
 #define UFX_TU_NAMESPACE_END }
 
+/// The host targets' inner loops (an elementwise row, a reduction leaf, a gufunc's loop over its
+/// core calls) are compiled twice where the build targets the x86-64 baseline (SSE2): once as is
+/// and once for AVX2, and the CPU that runs the program picks (GCC's target_clones, an ifunc
+/// resolved when the program loads). AVX2 without FMA: the clone's arithmetic is the baseline's, so
+/// results are bitwise the same on every x86-64 CPU, with twice the vector width and the integer
+/// vector operations SSE2 lacks (ufx::math's double kernels). Nothing changes under -mavx2 or
+/// -march=native (their own code is wider), with other compilers, under nvcc, without
+/// optimisation, or when UFX_NO_HOST_CLONES is defined (the same in every translation unit).
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__) && !defined(__INTEL_COMPILER) && defined(__x86_64__) && \
+    defined(__ELF__) && defined(__OPTIMIZE__) && !defined(__AVX2__) && !defined(UFX_NO_HOST_CLONES)
+#  define UFX_HOST_CLONES __attribute__((target_clones("avx2", "default")))
+#  define UFX_HOST_CLONED 1
+// a gufunc's loop over core calls: every call inlined into it (walk_rows, the core), so that the
+// AVX2 copy runs the user's core as AVX2 code, not the baseline's core through a call
+#  define UFX_HOST_FLATTEN __attribute__((flatten))
+#else
+#  define UFX_HOST_FLATTEN
+#  define UFX_HOST_CLONES
+#  define UFX_HOST_CLONED 0
+#endif
+
 namespace ufx {
 
 /// Signed index type for shapes, strides and offsets (as NumPy's npy_intp).
@@ -56,6 +77,18 @@ inline constexpr int max_rank = 16;
 namespace detail {
 [[noreturn]] void ndview_out_of_range(int rank, const index_t* index, const index_t* extents);
 inline constexpr int gufunc_small_sizes_list[] = {0, UFX_GUFUNC_SMALL_SIZES};
+
+/// A pointer to a UFX_HOST_CLONES function, hidden from the optimiser: call the function through
+/// it. GCC 12 takes a direct call of a target_clones function to throw nothing and leaves the
+/// caller without unwind entries for it, so an exception from the user's function would end the
+/// program (std::terminate); through a pointer it cannot see, the call may throw, as it does.
+template <class P>
+inline P host_clone_call(P p) noexcept {
+#if UFX_HOST_CLONED
+  asm("" : "+m"(p));
+#endif
+  return p;
+}
 } // namespace detail
 
 } // namespace ufx

@@ -158,6 +158,11 @@ struct reduce_kernel {
   /// dst[j] = value(j) (Set) or dst[j] = op(dst[j], value(j)), j < n, along the innermost dimension.
   template <bool Set>
   void row(Acc* dst, const index_t* off, const index_t* str, bool unit, index_t n) const {
+    (this->*host_clone_call(&reduce_kernel::template row_cloned<Set>))(dst, off, str, unit, n);
+  }
+  /// row's loops, compiled for the baseline and for AVX2 (config.hpp, UFX_HOST_CLONES).
+  template <bool Set>
+  UFX_HOST_CLONES void row_cloned(Acc* dst, const index_t* off, const index_t* str, bool unit, index_t n) const {
     if (unit) return row_runs<Set>(dst, n, std::true_type{}, off, str, std::index_sequence_for<In...>{});
     if constexpr (broadcast_runs) {
       const unsigned bc = broadcast_mask(str, std::index_sequence_for<In...>{});
@@ -276,6 +281,17 @@ private:
 
   template <class... R>
   Acc leaf(index_t n, const R&... r) const {
+#if UFX_SIMD_LEAF
+    // a plain sum's leaf is vector code of the build's own width already (no clone to pick)
+    if constexpr (plain_sum_leaf<R...>) {
+      if (n >= reduce_lanes<Acc>) return simd_sum_leaf<Acc>(n, (r.p, ...), prefetch, prefetch_bytes);
+    }
+#endif
+    return (this->*host_clone_call(&reduce_kernel::template mapped_leaf<R...>))(n, r...);
+  }
+  /// The other leaves, compiled for the baseline and for AVX2 (config.hpp, UFX_HOST_CLONES).
+  template <class... R>
+  UFX_HOST_CLONES Acc mapped_leaf(index_t n, const R&... r) const {
     constexpr int L = reduce_lanes<Acc>;
     if (n < L) {
       Acc s = seed(static_cast<Acc>(f(r.at(0)...)));
@@ -283,8 +299,7 @@ private:
       return s;
     }
 #if UFX_SIMD_LEAF
-    if constexpr (plain_sum_leaf<R...>) return simd_sum_leaf<Acc>(n, (r.p, ...), prefetch, prefetch_bytes);
-    else if constexpr (map_sum_leaf<R...>)
+    if constexpr (map_sum_leaf<R...>)
       return simd_map_sum_leaf<Acc>(
           n, rotation_of(r...), [&](index_t i) { return static_cast<Acc>(f(r.at(i)...)); }, prefetch,
           [&](index_t i, index_t m) { (r.prefetch(i, m), ...); });

@@ -11,8 +11,9 @@
 namespace ufx::detail {
 
 /// Calls the kernel at loop indices [begin, end); division only at the start of the range.
+/// (Compiled for the baseline and for AVX2: config.hpp, UFX_HOST_CLONES.)
 template <bool Dense, int Small, int N, class Kernel>
-void gufunc_rows(const layout<N>& L, const Kernel& k, index_t begin, index_t end) {
+UFX_HOST_CLONES UFX_HOST_FLATTEN void gufunc_rows_cloned(const layout<N>& L, const Kernel& k, index_t begin, index_t end) {
   index_t str[N];
   for (int j = 0; j < N; ++j) str[j] = L.rank > 0 ? L.stride[j][L.rank - 1] : 0;
   walk_rows(L, begin, end, [&](const index_t(&off)[N], index_t n) {
@@ -23,6 +24,11 @@ void gufunc_rows(const layout<N>& L, const Kernel& k, index_t begin, index_t end
       for (int j = 0; j < N; ++j) o[j] += str[j];
     }
   });
+}
+
+template <bool Dense, int Small, int N, class Kernel>
+void gufunc_rows(const layout<N>& L, const Kernel& k, index_t begin, index_t end) {
+  host_clone_call(&gufunc_rows_cloned<Dense, Small, N, Kernel>)(L, k, begin, end);
 }
 
 static_assert(
