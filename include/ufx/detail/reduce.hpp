@@ -129,14 +129,6 @@ bool any_overlaps(const OutOp& o, const Ins&... ins) {
   }() || ...);
 }
 
-/// Bytes a reduction over `loop` reads from its array inputs (each position read once).
-template <class... Ins>
-index_t input_bytes(const dims& loop, const Ins&...) {
-  index_t per = 0;
-  ((per += is_scalar_operand<Ins>::value ? 0 : static_cast<index_t>(sizeof(typename Ins::value_type))), ...);
-  return loop.size() * per;
-}
-
 /// True for a full reduction with something to reduce, into one host element, of inputs that are
 /// all host memory, C-contiguous and of the loop's shape (scalars aside), none overlapping the
 /// output.
@@ -154,7 +146,7 @@ bool dense_full_reduction(const OutOp& o, const dims& loop, unsigned mask, const
 /// staging or plan (cpu_full_reduction). 0 otherwise.
 template <class... Ins>
 index_t dense_same_shape(const Ins&... ins) {
-  const index_t* ext = nullptr;
+  index_t ext[max_rank] = {}; // the first array operand's extents (copied: ndview::shape() returns a value)
   int rank = -1;
   index_t n = 0;
   bool ok = true;
@@ -165,7 +157,7 @@ index_t dense_same_shape(const Ins&... ins) {
           if (rank < 0) {
             if (!ins.space.is_host() || !ins.view.is_contiguous() || ins.view.size() == 0) ok = false;
             rank = Ins::rank;
-            ext = ins.view.shape().data();
+            for (int d = 0; d < Ins::rank; ++d) ext[d] = ins.view.extent(d);
             n = ins.view.size();
           } else ok = dense_host_operand(ins, rank, ext);
         }
@@ -184,9 +176,6 @@ Acc cpu_full_reduction(const Tag& tag, const Spec& spec, index_t n, const Ins&..
     kern.identity = static_cast<Acc>(spec.identity);
     kern.has_identity = true;
   }
-  index_t per = 0;
-  ((per += is_scalar_operand<Ins>::value ? 0 : static_cast<index_t>(sizeof(typename Ins::value_type))), ...);
-  kern.prefetch = n * per >= cpu_prefetch_bytes;
   if constexpr (std::is_same_v<Tag, host_t>) return cpu_reduce_dense(cpu_executor(tag), kern, n);
   else return cpu_reduce_dense(cpu_executor{}, kern, n);
 }
@@ -210,7 +199,6 @@ void reduce_on_target(const Tag& given, const Spec& spec, const Fin& fin, const 
       kern.identity = static_cast<Acc>(spec.identity);
       kern.has_identity = true;
     }
-    if constexpr (!Tag::is_device) kern.prefetch = input_bytes(loop, ins...) >= cpu_prefetch_bytes;
     return kern;
   };
   if constexpr (!Tag::is_device && !indexed) {

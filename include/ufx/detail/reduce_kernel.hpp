@@ -30,31 +30,17 @@ struct index_acc {
   UFX_HD index_t at(index_t o) const { return base + o; }
 };
 
-/// How far ahead of a unit-stride leaf the CPU reduction asks for memory (bytes). The hardware
-/// prefetchers alone keep one thread at 12-19 GB/s on a 32-accumulator leaf streaming from DRAM
-/// (a single-accumulator loop gets 24-28); asking 8 KiB ahead lifts the leaf to 37-47 GB/s and costs
-/// nothing in cache (measured on this project's 2-core EPYC, 2^16 to 2^26 floats).
-inline constexpr index_t prefetch_bytes = 8192;
-/// From how many bytes of input a CPU reduction prefetches (reduce_kernel::prefetch): below it the
-/// inputs are in a core's caches and the prefetch instructions only cost.
-inline constexpr index_t cpu_prefetch_bytes = index_t{1} << 19;
+// The CPU reduction asks for no memory ahead (no software prefetch): with the vector leaves
+// (simd_leaf.hpp) a prefetch 8 KiB ahead made sums from DRAM 10-30% slower, on one thread and on
+// two, at the baseline and with AVX-512, and axis-0 rows 5-9% slower (this project's 2-core EPYC);
+// it had lifted the older scalar 32-accumulator leaf from 12-19 to 37-47 GB/s.
 
-// Accessors of one run of elements: unit stride, or strided. `prefetch(i, n)` asks for the cache
-// lines of elements [i, i + n) a prefetch distance ahead (unit runs only).
+// Accessors of one run of elements: unit stride, or strided.
 template <class T>
 struct unit_run {
   T* p;
   UFX_HD T& at(index_t i) const { return p[i]; }
   UFX_HD unit_run skip(index_t n) const { return {p + n}; }
-  void prefetch(index_t i, index_t n) const {
-#if defined(__GNUC__)
-    const char* c = reinterpret_cast<const char*>(p + i) + prefetch_bytes;
-    for (index_t b = 0; b < n * static_cast<index_t>(sizeof(T)); b += 64) __builtin_prefetch(c + b, 0, 3);
-#else
-    (void)i;
-    (void)n;
-#endif
-  }
 };
 template <class T>
 struct strided_run {
@@ -62,14 +48,12 @@ struct strided_run {
   index_t s;
   UFX_HD T& at(index_t i) const { return p[i * s]; }
   UFX_HD strided_run skip(index_t n) const { return {p + n * s, s}; }
-  void prefetch(index_t, index_t) const {}
 };
 template <class V>
 struct scalar_run {
   V v;
   UFX_HD const V& at(index_t) const { return v; }
   UFX_HD scalar_run skip(index_t) const { return *this; }
-  void prefetch(index_t, index_t) const {}
 };
 template <class R>
 inline constexpr bool is_unit_run_v = false;
@@ -83,7 +67,6 @@ struct index_run {
   index_t base, s;
   UFX_HD index_t at(index_t i) const { return base + i * s; }
   UFX_HD index_run skip(index_t n) const { return {base + n * s, s}; }
-  void prefetch(index_t, index_t) const {}
 };
 
 template <class T>
@@ -123,10 +106,6 @@ struct reduce_kernel {
   /// The reduction's identity, when it has one (CUB's device reduce starts from it).
   Acc identity{};
   bool has_identity = false;
-  /// The CPU leaves ask for memory a prefetch distance ahead: worth it for inputs beyond the
-  /// caches, a cost (one instruction per cache line) for inputs in them. The CPU targets set it
-  /// from the working set (cpu_prefetch_bytes).
-  bool prefetch = true;
 
   UFX_HD Acc combine(const Acc& a, const Acc& b) const { return static_cast<Acc>(op(a, b)); }
 
@@ -284,7 +263,7 @@ private:
 #if UFX_SIMD_LEAF
     // a plain sum's leaf is vector code of the build's own width already (no clone to pick)
     if constexpr (plain_sum_leaf<R...>) {
-      if (n >= reduce_lanes<Acc>) return simd_sum_leaf<Acc>(n, (r.p, ...), prefetch, prefetch_bytes);
+      if (n >= reduce_lanes<Acc>) return simd_sum_leaf<Acc>(n, (r.p, ...));
     }
 #endif
     return (this->*host_clone_call(&reduce_kernel::template mapped_leaf<R...>))(n, r...);
@@ -300,21 +279,13 @@ private:
     }
 #if UFX_SIMD_LEAF
     if constexpr (map_sum_leaf<R...>)
-      return simd_map_sum_leaf<Acc>(
-          n, rotation_of(r...), [&](index_t i) { return static_cast<Acc>(f(r.at(i)...)); }, prefetch,
-          [&](index_t i, index_t m) { (r.prefetch(i, m), ...); });
+      return simd_map_sum_leaf<Acc>(n, rotation_of(r...), [&](index_t i) { return static_cast<Acc>(f(r.at(i)...)); });
 #endif
     Acc acc[L];
     for (int j = 0; j < L; ++j) acc[j] = seed(static_cast<Acc>(f(r.at(j)...)));
     index_t i = L;
-    if (prefetch)
-      for (; i + L <= n; i += L) {
-        (r.prefetch(i, L), ...);
-        for (int j = 0; j < L; ++j) acc[j] = combine(acc[j], static_cast<Acc>(f(r.at(i + j)...)));
-      }
-    else
-      for (; i + L <= n; i += L)
-        for (int j = 0; j < L; ++j) acc[j] = combine(acc[j], static_cast<Acc>(f(r.at(i + j)...)));
+    for (; i + L <= n; i += L)
+      for (int j = 0; j < L; ++j) acc[j] = combine(acc[j], static_cast<Acc>(f(r.at(i + j)...)));
 #if UFX_SIMD_LEAF
     if constexpr (simd_plus) {
       Acc s = simd_hsum(acc);
@@ -332,18 +303,12 @@ private:
   void row_runs(Acc* dst, index_t n, U u, const index_t* off, const index_t* str, std::index_sequence<K...>) const {
     row_loop<Set>(dst, n, run_of(get<K>(in), off[K], str[K], u)...);
   }
-  // Blocks of 64 elements, each asking for its lines a prefetch distance ahead first.
   template <bool Set, class... R>
   void row_loop(Acc* __restrict dst, index_t n, R... r) const {
-    constexpr index_t B = 64;
-    for (index_t j0 = 0; j0 < n; j0 += B) {
-      const index_t e = j0 + B < n ? j0 + B : n;
-      if (prefetch) (r.prefetch(j0, e - j0), ...);
-      if constexpr (Set) {
-        for (index_t j = j0; j < e; ++j) dst[j] = seed(static_cast<Acc>(f(r.at(j)...)));
-      } else {
-        for (index_t j = j0; j < e; ++j) dst[j] = combine(dst[j], static_cast<Acc>(f(r.at(j)...)));
-      }
+    if constexpr (Set) {
+      for (index_t j = 0; j < n; ++j) dst[j] = seed(static_cast<Acc>(f(r.at(j)...)));
+    } else {
+      for (index_t j = 0; j < n; ++j) dst[j] = combine(dst[j], static_cast<Acc>(f(r.at(j)...)));
     }
   }
 

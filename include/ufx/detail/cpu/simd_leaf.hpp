@@ -113,9 +113,9 @@ inline T simd_unrotate_hsum(V (&A)[8], int k) {
 
 /// The generic leaf of a plain sum over x[0, n), n >= L = 8 W: L lanes each summing its elements
 /// (lane j: x[j], x[j + L], ... below n - n % L) in order, the lanes combined pairwise, then the
-/// last n % L elements one by one. `prefetch`: ask for memory prefetch_bytes ahead.
+/// last n % L elements one by one.
 template <class T>
-T simd_sum_leaf(index_t n, const T* x, bool prefetch, index_t prefetch_ahead) {
+T simd_sum_leaf(index_t n, const T* x) {
   using SV = simd_vec<T>;
   using V = typename SV::V;
   using Vu = typename SV::Vu;
@@ -141,8 +141,6 @@ T simd_sum_leaf(index_t n, const T* x, bool prefetch, index_t prefetch_ahead) {
   for (int j = 1; j < 8; ++j) A[j] = a[j];
   for (index_t b = 1; b < nb; ++b) {
     const V* p = a + 8 * b;
-    if (prefetch)
-      for (int c = 0; c < 8 * host_vector_bytes; c += 64) __builtin_prefetch(reinterpret_cast<const char*>(p) + prefetch_ahead + c, 0, 3);
 #pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) A[j] += p[j];
   }
@@ -170,10 +168,9 @@ int simd_rotation(const void* p, std::size_t elem) {
 /// in order as the generic leaf adds them, with the loads behind `value` aligned when the first
 /// input's rotation is `k` (simd_rotation). Each block of L values is computed by a plain loop the
 /// compiler vectorises as it does the generic leaf's (the map is the user's), into an aligned
-/// buffer that the accumulator vectors then add. `prefetch_block(i, m)` asks for the inputs of
-/// positions [i, i + m).
-template <class T, class Value, class Prefetch>
-T simd_map_sum_leaf(index_t n, int k, const Value& value, bool prefetch, const Prefetch& prefetch_block) {
+/// buffer that the accumulator vectors then add.
+template <class T, class Value>
+T simd_map_sum_leaf(index_t n, int k, const Value& value) {
   using SV = simd_vec<T>;
   using V = typename SV::V;
   using M = typename SV::M;
@@ -197,7 +194,6 @@ T simd_map_sum_leaf(index_t n, int k, const Value& value, bool prefetch, const P
   for (int j = 1; j < 8; ++j) A[j] = reinterpret_cast<const V*>(tmp)[j];
   for (index_t b = 1; b < nb; ++b) {
     const index_t s = b * L - k;
-    if (prefetch) prefetch_block(s, L);
     for (int q = 0; q < L; ++q) tmp[q] = value(s + q);
 #pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) A[j] += reinterpret_cast<const V*>(tmp)[j];
