@@ -123,7 +123,10 @@ std::string format_extents(const std::array<index_t, N>& a) {
 template <std::size_t N>
 std::string format_axes(const std::array<int, N>& a) {
   std::string s = "(";
-  for (int k = 0; k < static_cast<int>(N); ++k) s += (k ? "," : "") + std::to_string(a[static_cast<std::size_t>(k)]);
+  for (int k = 0; k < static_cast<int>(N); ++k) {
+    if (k) s += ',';
+    s += std::to_string(a[static_cast<std::size_t>(k)]);
+  }
   return s + (N == 1 ? ",)" : ")");
 }
 

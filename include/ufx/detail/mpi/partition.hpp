@@ -120,14 +120,20 @@ public:
   std::string to_string() const {
     if (d_->replicated) return shape_string(d_->shape) + " replicated on " + std::to_string(ranks()) + (ranks() == 1 ? " rank" : " ranks");
     std::string s = shape_string(d_->shape) + " in rows ";
-    for (int r = 0; r < ranks(); ++r) s += (r ? "," : "") + std::to_string(rows(r));
+    for (int r = 0; r < ranks(); ++r) {
+      if (r) s += ',';
+      s += std::to_string(rows(r));
+    }
     return s + " on " + std::to_string(ranks()) + (ranks() == 1 ? " rank" : " ranks");
   }
 
   /// NumPy's spelling of a shape: "(7,)", "(7,3)".
   static std::string shape_string(const std::vector<index_t>& s) {
     std::string t = "(";
-    for (std::size_t k = 0; k < s.size(); ++k) t += (k ? "," : "") + std::to_string(s[k]);
+    for (std::size_t k = 0; k < s.size(); ++k) {
+      if (k) t += ',';
+      t += std::to_string(s[k]);
+    }
     return t + (s.size() == 1 ? ",)" : ")");
   }
 
