@@ -1,5 +1,5 @@
 // ufx::vectorize against hand-written loops: add, exp(-x*x)*sin(y)+1 (with std:: and with
-// ufx::math functions), and an (n,1)+(1,n)
+// ufx::math functions), each ufx::math function alone against -ffast-math's, and an (n,1)+(1,n)
 // broadcast, on ufx::serial and ufx::host; add also against Eigen (one thread, into existing
 // memory) where Eigen is found. Bytes/s count every operand once (reads + writes).
 #include <benchmark/benchmark.h>
@@ -25,6 +25,8 @@
 
 // expsin_fast_math.cpp: exp(-x*x)*sin(y)+1 in an OpenMP loop built with -ffast-math (libmvec)
 void expsin_fast_math_omp(const float* x, const float* y, float* z, std::size_t n);
+// and each function alone: fn 0 exp, 1 sin, 2 cos, 3 log, 4 tanh, 5 sqrt, 6 pow
+void math_fast_math_omp(int fn, const float* x, const float* y, float* z, std::size_t n);
 
 namespace {
 
@@ -82,6 +84,41 @@ void bm_binary(benchmark::State& state) {
     benchmark::ClobberMemory();
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * 3 * sizeof(float)));
+}
+
+// Each ufx::math function alone through ufx::vectorize on ufx::host, beside the std:: function in an
+// OpenMP loop built with -ffast-math (libmvec): the per-function yardstick. Arguments as in
+// docs/performance.md's tables: x in [-10, 10] (log, sqrt: (0, 100]; pow: x in (0, 10], y in [-5, 5]).
+template <int F>
+struct math_op {
+  float operator()(float x, float y) const {
+    if constexpr (F == 0) return ufx::math::exp(x);
+    else if constexpr (F == 1) return ufx::math::sin(x);
+    else if constexpr (F == 2) return ufx::math::cos(x);
+    else if constexpr (F == 3) return ufx::math::log(x);
+    else if constexpr (F == 4) return ufx::math::tanh(x);
+    else if constexpr (F == 5) return ufx::math::sqrt(x);
+    else return ufx::math::pow(x, y);
+  }
+};
+
+template <int F, how H>
+void bm_math(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  auto x = random_vector(n, 1), y = random_vector(n, 2);
+  for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (F == 3 || F == 5) x[i] = 50.f * (x[i] + 1.f) + 1e-3f;
+    else if constexpr (F == 6) x[i] = 5.f * (x[i] + 1.f) + 1e-3f, y[i] *= 5.f;
+    else x[i] *= 10.f;
+  }
+  std::vector<float> z(n);
+  auto k = ufx::vectorize(math_op<F>{});
+  for (auto _ : state) {
+    if constexpr (H == how::omp_fast_math) math_fast_math_omp(F, x.data(), y.data(), z.data(), n);
+    else k(ufx::host, x, y, ufx::out(z));
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * (F == 6 ? 3 : 2) * sizeof(float)));
 }
 
 // (n,1) + (1,n) -> (n,n)
@@ -189,6 +226,10 @@ void sizes(benchmark::internal::Benchmark* b) {
   for (int e = 12; e <= 26; e += 2) b->Arg(int64_t{1} << e);
   b->UseRealTime();
 }
+void math_sizes(benchmark::internal::Benchmark* b) {
+  for (int e = 20; e <= 24; e += 2) b->Arg(int64_t{1} << e);
+  b->UseRealTime();
+}
 void outer_sizes(benchmark::internal::Benchmark* b) {
   b->Arg(1 << 10)->Arg(1 << 12)->UseRealTime();
 }
@@ -210,6 +251,17 @@ BENCHMARK(bm_binary<expsin_op, how::ufx_host>)->Name("expsin/ufx_host")->Apply(s
 BENCHMARK(bm_binary<expsin_math_op, how::omp_loop>)->Name("expsin_math/omp_loop")->Apply(sizes);
 BENCHMARK(bm_binary<expsin_op, how::omp_fast_math>)->Name("expsin/omp_loop_fast_math")->Apply(sizes);
 BENCHMARK(bm_binary<expsin_math_op, how::ufx_host>)->Name("expsin_math/ufx_host")->Apply(sizes);
+#define UFX_BENCH_MATH(F, name)                                                                                        \
+  BENCHMARK(bm_math<F, how::omp_fast_math>)->Name("math/" name "/omp_loop_fast_math")->Apply(math_sizes);              \
+  BENCHMARK(bm_math<F, how::ufx_host>)->Name("math/" name "/ufx_host")->Apply(math_sizes)
+UFX_BENCH_MATH(0, "exp");
+UFX_BENCH_MATH(1, "sin");
+UFX_BENCH_MATH(2, "cos");
+UFX_BENCH_MATH(3, "log");
+UFX_BENCH_MATH(4, "tanh");
+UFX_BENCH_MATH(5, "sqrt");
+UFX_BENCH_MATH(6, "pow");
+#undef UFX_BENCH_MATH
 BENCHMARK(bm_outer<how::serial_loop>)->Name("outer/serial_loop")->Apply(outer_sizes);
 BENCHMARK(bm_outer<how::ufx_serial>)->Name("outer/ufx_serial")->Apply(outer_sizes);
 BENCHMARK(bm_outer<how::omp_loop>)->Name("outer/omp_loop")->Apply(outer_sizes);

@@ -31,6 +31,22 @@ def read_gbench(path):
     return times
 
 
+def read_counter(path, counter):
+    """Google Benchmark CSV -> {name: a user counter's median}."""
+    vals = {}
+    if not os.path.exists(path):
+        return vals
+    with open(path) as f:
+        lines = [l for l in f if l.startswith("name,") or l.startswith('"')]
+    for row in csv.DictReader(lines):
+        name = row["name"]
+        if "_mean" in name or "_stddev" in name or "_cv" in name or not row.get(counter):
+            continue
+        name = re.sub(r"/(iterations|repeats):\d+", "", name.replace("_median", ""))
+        vals[re.sub(r"/real_time$", "", name)] = float(row[counter])
+    return vals
+
+
 def read_peers(path):
     """peers_numpy.py output (name,ns,GB/s) -> {name: ns}."""
     times = {}
@@ -55,10 +71,12 @@ def fmt(ns):
 
 
 def peer_label(name):
-    """The peer's part of a row name: "sum/eigen/4096" -> "eigen", "bm_matmul<how::eigen>/m:32" -> "eigen"."""
+    """The peer's part of a row name: "sum/eigen/4096" -> "eigen", "bm_matmul<how::eigen>/m:32" -> "eigen",
+    "math/exp/omp_loop_fast_math/4096" -> "omp_loop_fast_math"."""
     if "<how::" in name:
         return name[name.index("<how::") + 6:name.index(">")]
-    return name.split("/")[1]
+    parts = name.split("/")
+    return parts[2] if parts[0] == "math" else parts[1]  # "math/exp/omp_loop_fast_math/4096"
 
 
 def main():
@@ -86,6 +104,11 @@ def main():
         row(f"the same with ufx::math, N = 2^{lg}", f"expsin_math/ufx_host/{n}", [f"expsin_math/omp_loop/{n}"])
         row(f"the same, ufx::math against std:: under -ffast-math, N = 2^{lg}", f"expsin_math/ufx_host/{n}",
             [f"expsin/omp_loop_fast_math/{n}"])
+    for fn in ("exp", "sin", "cos", "log", "tanh", "sqrt", "pow"):
+        for lg in (20, 22, 24):
+            n = 1 << lg
+            row(f"ufx::math::{fn} alone against std:: under -ffast-math, N = 2^{lg}", f"math/{fn}/ufx_host/{n}",
+                [f"math/{fn}/omp_loop_fast_math/{n}"])
     for lg in (12, 16):
         n = 1 << lg
         row(f"add, N = 2^{lg}", f"add/ufx_host/{n}",
@@ -122,6 +145,19 @@ def main():
     print("|---|---|---|---|")
     for r in rows:
         print("| " + " | ".join(r) + " |")
+
+    # accuracy of the sums (relative error against the exact sum of the same data)
+    err = read_counter(os.path.join(d, "reduce.csv"), "rel_err")
+    if err:
+        hows = ("ufx_host", "omp_pairwise", "omp_loop", "eigen")
+        print("\nRelative error of the sums (the same uniform [-1, 1] data for every column):\n")
+        print("| case | " + " | ".join(hows) + " |")
+        print("|---|" + "---|" * len(hows))
+        for op, label in (("sum", "sum"), ("abs_sum", "sum of |x|")):
+            for lg in (20, 24, 26):
+                vals = [err.get(f"{op}/{h}/{1 << lg}") for h in hows]
+                if any(v is not None for v in vals):
+                    print(f"| {label}, N = 2^{lg} | " + " | ".join("—" if v is None else f"{v:.1e}" for v in vals) + " |")
 
     # under load: ufx::host's median against ufx::serial's, each scheduler
     for label, f in (("quiet", "load0.csv"), ("two busy processes", "load2.csv")):

@@ -42,7 +42,7 @@ b=$tree/bench
 reps=(--benchmark_repetitions=5 --benchmark_min_time=0.1 --benchmark_report_aggregates_only=true --benchmark_format=csv)
 
 echo "=== bench_vectorize -> $out/vectorize.csv"
-"$b"/bench_vectorize --benchmark_filter='^(add/.*/(4096|65536)|expsin.*/(1048576|4194304|16777216|67108864)|outer/.*/4096)' \
+"$b"/bench_vectorize --benchmark_filter='^(add/.*/(4096|65536)|expsin.*/(1048576|4194304|16777216|67108864)|math/.*/(1048576|4194304|16777216)|outer/.*/4096)' \
   "${reps[@]}" >"$out/vectorize.csv"
 "$b"/bench_vectorize --benchmark_filter='^fresh/' --benchmark_repetitions=3 --benchmark_min_time=0.01 \
   --benchmark_report_aggregates_only=true --benchmark_format=csv | tail -n +2 >>"$out/vectorize.csv"
