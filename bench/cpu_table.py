@@ -12,39 +12,30 @@ import re
 import sys
 
 
-def read_gbench(path):
-    """Google Benchmark CSV -> {name: ns per iteration} (medians where repetitions ran)."""
-    times = {}
+def gbench_rows(path):
+    """Google Benchmark CSV -> (name, row) per result, medians where repetitions ran, the name without
+    "_median", "/iterations:N", "/repeats:N" and "/real_time"."""
     if not os.path.exists(path):
-        return times
+        return
     with open(path) as f:
         lines = [l for l in f if l.startswith("name,") or l.startswith('"')]
     for row in csv.DictReader(lines):
         name = row["name"]
         if "_mean" in name or "_stddev" in name or "_cv" in name:
             continue
-        name = name.replace("_median", "")
-        name = re.sub(r"/(iterations|repeats):\d+", "", name)
-        name = re.sub(r"/real_time$", "", name)
-        scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[row["time_unit"]]
-        times[name] = float(row["real_time"]) * scale
-    return times
+        name = re.sub(r"/(iterations|repeats):\d+", "", name.replace("_median", ""))
+        yield re.sub(r"/real_time$", "", name), row
+
+
+def read_gbench(path):
+    """Google Benchmark CSV -> {name: ns per iteration}."""
+    scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+    return {name: float(row["real_time"]) * scale[row["time_unit"]] for name, row in gbench_rows(path)}
 
 
 def read_counter(path, counter):
-    """Google Benchmark CSV -> {name: a user counter's median}."""
-    vals = {}
-    if not os.path.exists(path):
-        return vals
-    with open(path) as f:
-        lines = [l for l in f if l.startswith("name,") or l.startswith('"')]
-    for row in csv.DictReader(lines):
-        name = row["name"]
-        if "_mean" in name or "_stddev" in name or "_cv" in name or not row.get(counter):
-            continue
-        name = re.sub(r"/(iterations|repeats):\d+", "", name.replace("_median", ""))
-        vals[re.sub(r"/real_time$", "", name)] = float(row[counter])
-    return vals
+    """Google Benchmark CSV -> {name: a user counter's value}, for the results that have it."""
+    return {name: float(row[counter]) for name, row in gbench_rows(path) if row.get(counter)}
 
 
 def read_peers(path):
