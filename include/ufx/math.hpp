@@ -37,19 +37,19 @@ namespace ufx::math {
 #define UFX_MATH_INTEGRAL(name)                                                                                      \
   template <class I>                                                                                                 \
     requires std::is_integral_v<I>                                                                                   \
-  UFX_HD inline double name(I x) {                                                                                   \
+  UFX_HD UFX_ALWAYS_INLINE double name(I x) {                                                                        \
     return name(static_cast<double>(x));                                                                             \
   }
 
 #if defined(__CUDA_ARCH__)
 #  define UFX_MATH_ONE(name, host, devf, devd)                                                                       \
-    UFX_HD inline float name(float x) { return devf(x); }                                                            \
-    UFX_HD inline double name(double x) { return devd(x); }                                                          \
+    UFX_HD UFX_ALWAYS_INLINE float name(float x) { return devf(x); }                                                 \
+    UFX_HD UFX_ALWAYS_INLINE double name(double x) { return devd(x); }                                               \
     UFX_MATH_INTEGRAL(name)
 #else
 #  define UFX_MATH_ONE(name, host, devf, devd)                                                                       \
-    UFX_HD inline float name(float x) { return ::ufx::detail::math::host(x); }                                       \
-    UFX_HD inline double name(double x) { return ::ufx::detail::math::host(x); }                                     \
+    UFX_HD UFX_ALWAYS_INLINE float name(float x) { return ::ufx::detail::math::host(x); }                            \
+    UFX_HD UFX_ALWAYS_INLINE double name(double x) { return ::ufx::detail::math::host(x); }                          \
     UFX_MATH_INTEGRAL(name)
 #endif
 
@@ -69,7 +69,7 @@ UFX_MATH_ONE(sqrt, sqrt_kernel, ::sqrtf, ::sqrt)
 #undef UFX_MATH_INTEGRAL
 
 /// x^y, with C's special cases.
-UFX_HD inline float pow(float x, float y) {
+UFX_HD UFX_ALWAYS_INLINE float pow(float x, float y) {
 #if defined(__CUDA_ARCH__)
   return static_cast<float>(::pow(static_cast<double>(x), static_cast<double>(y)));
 #else
@@ -77,7 +77,7 @@ UFX_HD inline float pow(float x, float y) {
 #endif
 }
 /// x^y, with C's special cases.
-UFX_HD inline double pow(double x, double y) {
+UFX_HD UFX_ALWAYS_INLINE double pow(double x, double y) {
 #if defined(__CUDA_ARCH__)
   return ::pow(x, y);
 #else
@@ -88,7 +88,7 @@ UFX_HD inline double pow(double x, double y) {
 /// x^y with mixed or integer arguments: in double, as std::pow promotes them.
 template <class A, class B>
   requires(std::is_arithmetic_v<A> && std::is_arithmetic_v<B> && !(std::is_same_v<A, B> && std::is_floating_point_v<A>))
-UFX_HD inline double pow(A x, B y) {
+UFX_HD UFX_ALWAYS_INLINE double pow(A x, B y) {
   return pow(static_cast<double>(x), static_cast<double>(y));
 }
 

@@ -97,7 +97,7 @@ struct map_kernel {
     (this->*host_clone_call(&map_kernel::row_cloned))(off, str, n, unit);
   }
   /// row's loops, compiled for the baseline and for AVX2 (config.hpp, UFX_HOST_CLONES).
-  UFX_HOST_CLONES void row_cloned(const index_t (&off)[N], const index_t (&str)[N], index_t n, bool unit) const {
+  UFX_HOST_CLONES UFX_HOST_FLATTEN void row_cloned(const index_t (&off)[N], const index_t (&str)[N], index_t n, bool unit) const {
     if constexpr (NOut == 1) {
       if (unit) return row_unit(off, n, std::make_index_sequence<N>{});
       if constexpr (NIn <= 3) {

@@ -31,13 +31,13 @@ template <class T>
 using int_of = typename fp<T>::int_t;
 
 template <class T>
-inline int_of<T> bits(T x) { return std::bit_cast<int_of<T>>(x); }
+UFX_ALWAYS_INLINE int_of<T> bits(T x) { return std::bit_cast<int_of<T>>(x); }
 template <class T>
-inline T from_bits(int_of<T> i) { return std::bit_cast<T>(i); }
+UFX_ALWAYS_INLINE T from_bits(int_of<T> i) { return std::bit_cast<T>(i); }
 
 /// a * b + c, fused where the target has FMA (std::fma is a library call where it does not).
 template <class T>
-inline T mla(T a, T b, T c) {
+UFX_ALWAYS_INLINE T mla(T a, T b, T c) {
 #if defined(__FMA__) || defined(__aarch64__)
   return std::fma(a, b, c);
 #else
@@ -48,7 +48,7 @@ inline T mla(T a, T b, T c) {
 /// Horner's rule: c[0] + x * (c[1] + x * (...)), coefficients from the constant term up. Unrolled
 /// at compile time: a loop here would be an inner loop the vectoriser gives up on.
 template <class T, std::size_t K, std::size_t I = 0>
-inline T horner(T x, const T (&c)[K]) {
+UFX_ALWAYS_INLINE T horner(T x, const T (&c)[K]) {
   if constexpr (I + 1 == K)
     return c[I];
   else
@@ -58,24 +58,24 @@ inline T horner(T x, const T (&c)[K]) {
 /// c ? a : b on the bits. Written as a ?: the compiler may turn it into a branch, and with
 /// -ftrapping-math (the default) arithmetic near a branch is not if-converted: no vector loop.
 template <class T>
-inline T select(bool c, T a, T b) {
+UFX_ALWAYS_INLINE T select(bool c, T a, T b) {
   const int_of<T> m = -int_of<T>(c);
   return from_bits<T>((bits(a) & m) | (bits(b) & ~m));
 }
 
 template <class T>
-inline T abs(T x) { return from_bits<T>(bits(x) & std::numeric_limits<int_of<T>>::max()); }
+UFX_ALWAYS_INLINE T abs(T x) { return from_bits<T>(bits(x) & std::numeric_limits<int_of<T>>::max()); }
 template <class T>
-inline T copysign(T x, T s) {
+UFX_ALWAYS_INLINE T copysign(T x, T s) {
   return from_bits<T>((bits(x) & std::numeric_limits<int_of<T>>::max()) | (bits(s) & std::numeric_limits<int_of<T>>::min()));
 }
 template <class T>
-inline T clamp(T x, T lo, T hi) { // a NaN stays a NaN; selects, as a ?: is a branch GCC threads
+UFX_ALWAYS_INLINE T clamp(T x, T lo, T hi) { // a NaN stays a NaN; selects, as a ?: is a branch GCC threads
   return select(x < lo, lo, select(x > hi, hi, x));
 }
 /// k as a T, for |k| < 2^(mant-1), without an integer-to-float conversion (SSE2 has none for int64).
 template <class T>
-inline T to_float(int_of<T> k) {
+UFX_ALWAYS_INLINE T to_float(int_of<T> k) {
   constexpr T magic = T(1.5) * T(int_of<T>(1) << fp<T>::mant);
   return from_bits<T>(k + bits(magic)) - magic;
 }
@@ -87,7 +87,7 @@ struct rounded {
   int_of<T> i;
 };
 template <class T>
-inline rounded<T> round_int(T v) {
+UFX_ALWAYS_INLINE rounded<T> round_int(T v) {
   constexpr T magic = T(1.5) * T(int_of<T>(1) << fp<T>::mant);
   const T t = v + magic;
   using U = std::make_unsigned_t<int_of<T>>; // wraps for |v| past the range, not UB
@@ -96,11 +96,11 @@ inline rounded<T> round_int(T v) {
 
 /// 2^k for a k in the normal exponent range.
 template <class T>
-inline T pow2(int_of<T> k) { return from_bits<T>((k + fp<T>::bias) << fp<T>::mant); }
+UFX_ALWAYS_INLINE T pow2(int_of<T> k) { return from_bits<T>((k + fp<T>::bias) << fp<T>::mant); }
 /// p * 2^k in two exact steps, so a result in the subnormal range is rounded once and one past the
 /// largest finite value is infinite; |k| < 2 * bias - 2.
 template <class T>
-inline T scale(T p, int_of<T> k) {
+UFX_ALWAYS_INLINE T scale(T p, int_of<T> k) {
   const int_of<T> k1 = k >> 1;
   return p * pow2<T>(k1) * pow2<T>(k - k1);
 }
@@ -113,17 +113,17 @@ struct dd_t {
 };
 using dd = dd_t<double>;
 template <class T>
-inline dd_t<T> two_sum(T a, T b) {
+UFX_ALWAYS_INLINE dd_t<T> two_sum(T a, T b) {
   const T s = a + b, bb = s - a;
   return {s, (a - (s - bb)) + (b - bb)};
 }
 template <class T>
-inline dd_t<T> fast_two_sum(T a, T b) { // |a| >= |b|
+UFX_ALWAYS_INLINE dd_t<T> fast_two_sum(T a, T b) { // |a| >= |b|
   const T s = a + b;
   return {s, b - (s - a)};
 }
 template <class T>
-inline dd_t<T> two_prod(T a, T b) {
+UFX_ALWAYS_INLINE dd_t<T> two_prod(T a, T b) {
   const T p = a * b;
 #if defined(__FMA__) || defined(__aarch64__)
   return {p, std::fma(a, b, -p)};

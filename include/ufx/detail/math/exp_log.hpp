@@ -12,7 +12,7 @@ namespace math {
 // (n * hi exact) and the rest. float: Cephes' expf polynomial. double: Taylor to degree 13 (error
 // below 2^-57). `tail` is a small correction added to x (pow's double-double product).
 // (tail's default -0 makes r + tail foldable to r: x + -0 is x for every x, x + 0 is not for -0.)
-inline float exp_kernel(float x, float tail = -0.f) {
+UFX_ALWAYS_INLINE float exp_kernel(float x, float tail = -0.f) {
   const bool x_in = abs(x) < 104.f, tail_in = abs(tail) < 1.f; // a NaN tail (from a product past the range) too
   const bool in = x_in & tail_in;
   x = clamp(x, -104.f, 104.f); // past these e^x is 0 or inf
@@ -24,7 +24,7 @@ inline float exp_kernel(float x, float tail = -0.f) {
   const float p = mla(horner(r, c), r * r, r) + 1.f;
   return scale(p, k);
 }
-inline double exp_kernel(double x, double tail = 0) {
+UFX_ALWAYS_INLINE double exp_kernel(double x, double tail = 0) {
   const bool x_in = abs(x) < 750., tail_in = abs(tail) < 1.; // a NaN tail (from a product past the range) too
   const bool in = x_in & tail_in;
   x = clamp(x, -750., 750.);
@@ -46,7 +46,7 @@ struct log_parts {
   T f, k; // x = 2^k (1 + f)
 };
 template <class T>
-inline log_parts<T> log_reduce(T x) {
+UFX_ALWAYS_INLINE log_parts<T> log_reduce(T x) {
   using I = int_of<T>;
   // Subnormals are scaled by 2^extra. The exponent's correction is read back from the scale, not
   // chosen again by the condition, and no arithmetic sits under a condition: either would leave a
@@ -61,14 +61,14 @@ inline log_parts<T> log_reduce(T x) {
   return {m - T(1), to_float<T>(k)};
 }
 template <class T>
-inline T log_special(T x, T r) {
+UFX_ALWAYS_INLINE T log_special(T x, T r) {
   constexpr T inf = std::numeric_limits<T>::infinity();
   r = select(x == inf, inf, r);
   r = select(x == 0, -inf, r);
   r = select(x < 0, std::numeric_limits<T>::quiet_NaN(), r);
   return select(x != x, x, r);
 }
-inline float log_kernel(float x) {
+UFX_ALWAYS_INLINE float log_kernel(float x) {
   const auto [f, k] = log_reduce(x);
   constexpr float c[] = {3.3333331174e-1f,  -2.4999993993e-1f, 2.0000714765e-1f,
                          -1.6668057665e-1f, 1.4249322787e-1f,  -1.2420140846e-1f,
@@ -79,7 +79,7 @@ inline float log_kernel(float x) {
   y = mla(-0.5f, z, y);
   return log_special(x, mla(k, 0.693359375f, f + y));
 }
-inline double log_kernel(double x) {
+UFX_ALWAYS_INLINE double log_kernel(double x) {
   const auto [f, k] = log_reduce(x);
   const double s = f / (2. + f), z = s * s, w = z * z;
   constexpr double odd[] = {6.666666666666735130e-01, 2.857142874366239149e-01, 1.818357216161805012e-01,
@@ -95,18 +95,18 @@ inline double log_kernel(double x) {
 // tanh: for |x| < 0.625 an odd polynomial (float, Cephes' tanhf) or rational function (double,
 // Cephes' tanh); past it 1 - 2 / (e^(2|x|) + 1). Both are computed and one chosen.
 template <class T>
-inline T tanh_far(T x) {
+UFX_ALWAYS_INLINE T tanh_far(T x) {
   const T e = exp_kernel(T(2) * clamp(abs(x), T(0), T(40)));
   return copysign(T(1) - T(2) / (e + T(1)), x);
 }
-inline float tanh_kernel(float x) {
+UFX_ALWAYS_INLINE float tanh_kernel(float x) {
   constexpr float c[] = {-3.33332819422e-1f, 1.33314422036e-1f, -5.37397155531e-2f, 2.06390887954e-2f,
                          -5.70498872745e-3f};
   const float z = x * x;
   const float near = mla(horner(z, c) * z, x, x);
   return copysign(select(abs(x) < 0.625f, near, tanh_far(x)), x); // tanh(-0) = -0
 }
-inline double tanh_kernel(double x) {
+UFX_ALWAYS_INLINE double tanh_kernel(double x) {
   constexpr double p[] = {-1.61468768441708447952e3, -9.92877231001918586564e1, -9.64399179425052238628e-1};
   constexpr double q[] = {4.84406305325125486048e3, 2.23548839060100448583e3, 1.12811678491632931402e2, 1.};
   const double z = x * x;
@@ -118,7 +118,7 @@ inline double tanh_kernel(double x) {
 // std::sqrt); otherwise Newton's iteration on 1/sqrt(x) from a bit-trick guess, ending with a
 // correction step on the square root (within 1 ulp), as std::sqrt under -fmath-errno is a call.
 template <class T>
-inline T sqrt_kernel(T x) {
+UFX_ALWAYS_INLINE T sqrt_kernel(T x) {
 #if defined(__NO_MATH_ERRNO__)
   return std::sqrt(x);
 #else

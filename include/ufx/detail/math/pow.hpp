@@ -28,7 +28,7 @@ struct log_dd_constants<float> {
 
 // log x = k ln2 + 2 atanh(s), s = f / (2 + f), for a positive normal or subnormal x, in double-T.
 template <class T>
-inline dd_t<T> log_dd(T x) {
+UFX_ALWAYS_INLINE dd_t<T> log_dd(T x) {
   using K = log_dd_constants<T>;
   const auto [f, k] = log_reduce(x);
   const dd_t<T> u = fast_two_sum(T(2), f);
@@ -53,7 +53,7 @@ inline dd_t<T> log_dd(T x) {
 // x^y = e^(y log|x|): log|x| and the product y log|x| in double-T (relative error about 2^-65 for
 // double, 2^-40 for float, enough for |y log x| up to the overflow limit), e^ of the pair.
 template <class T>
-inline T pow_kernel(T x, T y) {
+UFX_ALWAYS_INLINE T pow_kernel(T x, T y) {
   using I = int_of<T>;
   const T ax = abs(x);
   const dd_t<T> l = log_dd(ax);

@@ -20,7 +20,7 @@ struct sin_cos_d {
   double s, c;
 };
 // sin and cos of r + t, |r| <= pi/4, t a tail much smaller than ulp(r) (fdlibm's __kernel_sin/cos).
-inline sin_cos_d sin_cos_reduced(double r, double t) {
+UFX_ALWAYS_INLINE sin_cos_d sin_cos_reduced(double r, double t) {
   const double z = r * r, v = z * r;
   constexpr double S[] = {8.33333333332248946124e-03, -1.98412698298579493134e-04, 2.75573137070700676789e-06,
                           -2.50507602534068634195e-08, 1.58969099521155010221e-10};
@@ -35,7 +35,7 @@ struct reduced {
   double r, t; // x - n pi/2 = r + t
   std::int64_t n;
 };
-inline reduced reduce_pio2(double x) {
+UFX_ALWAYS_INLINE reduced reduce_pio2(double x) {
   const auto [n, k] = round_int(x * 6.36619772367581382433e-01);
   // three 33-bit pieces of pi/2, each product exact; the subtractions carry the rounding error.
   double r = x - n * 1.57079632673412561417e+00;
@@ -51,7 +51,7 @@ inline reduced reduce_pio2(double x) {
   return {y, (r - y) - w, k};
 }
 
-inline double sin_cos_finish(double x, double s, double c, std::int64_t q) {
+UFX_ALWAYS_INLINE double sin_cos_finish(double x, double s, double c, std::int64_t q) {
   // masks from q's bits, not comparisons (SSE2 cannot compare 64-bit integers)
   const std::int64_t odd = -(q & 1);
   double v = from_bits<double>((bits(c) & odd) | (bits(s) & ~odd));
@@ -69,7 +69,7 @@ struct reduced_f {
   float r, t; // x - n pi/2 = r + t
   std::int32_t n;
 };
-inline reduced_f reduce_pio2(float x) {
+UFX_ALWAYS_INLINE reduced_f reduce_pio2(float x) {
   const auto [n, k] = round_int(x * 0x1.45f306p-1f); // 2/pi
 #if defined(__FMA__) || defined(__aarch64__)
   // pi/2 = pi_1 + pi_2 + pi_3 + 2^-76 in floats. x - n pi_1 fits in 24 bits: exact. n pi_2 is split
@@ -100,7 +100,7 @@ inline reduced_f reduce_pio2(float x) {
 struct sin_cos_f {
   float s, c;
 };
-inline sin_cos_f sin_cos_reduced(float r, float lo) {
+UFX_ALWAYS_INLINE sin_cos_f sin_cos_reduced(float r, float lo) {
   const float z = r * r, hz = 0.5f * z;
   constexpr float S[] = {-0x1.555556p-3f, 0x1.111108p-7f, -0x1.a00f9ep-13f, 0x1.6cd878p-19f};
   const float s = r + mla(r * z, horner(z, S), mla(-lo, hz, lo)); // lo cos(r)
@@ -109,7 +109,7 @@ inline sin_cos_f sin_cos_reduced(float r, float lo) {
   const float c = w + (((1.f - w) - hz) + mla(z * z, horner(z, C), -r * lo)); // - lo sin(r)
   return {s, c};
 }
-inline float sin_cos_finish(float x, float s, float c, std::int32_t q) {
+UFX_ALWAYS_INLINE float sin_cos_finish(float x, float s, float c, std::int32_t q) {
   const std::int32_t odd = -(q & 1);
   float v = from_bits<float>((bits(c) & odd) | (bits(s) & ~odd));
   using U = std::uint32_t; // quadrants 2 and 3 negated: q's bit 1 on the sign bit
@@ -119,17 +119,17 @@ inline float sin_cos_finish(float x, float s, float c, std::int32_t q) {
 // The same steps for both types: reduce_pio2, sin_cos_reduced and sin_cos_finish are overloads.
 // NaN past the domain (|x| > trig_max), as for infinities and NaN.
 template <class T>
-inline T in_trig_domain(T x, T v) {
+UFX_ALWAYS_INLINE T in_trig_domain(T x, T v) {
   return select(abs(x) <= static_cast<T>(trig_max), v, std::numeric_limits<T>::quiet_NaN());
 }
 template <class T>
-inline T sin_kernel(T x) {
+UFX_ALWAYS_INLINE T sin_kernel(T x) {
   const auto red = reduce_pio2(x);
   const auto [s, c] = sin_cos_reduced(red.r, red.t);
   return in_trig_domain(x, sin_cos_finish(x, s, c, red.n));
 }
 template <class T>
-inline T cos_kernel(T x) {
+UFX_ALWAYS_INLINE T cos_kernel(T x) {
   const auto red = reduce_pio2(x);
   const auto [s, c] = sin_cos_reduced(red.r, red.t);
   using I = decltype(red.n);
