@@ -41,7 +41,8 @@
 #  define UFX_HOST_CLONED 0
 #endif
 
-/// The same loops take the user's function, and all it calls, inline (GCC's and Clang's flatten):
+/// The elementwise row and the gufunc loop take the user's function, and all it calls, inline
+/// (GCC's and Clang's flatten; not the reduction's loops, where it made GCC 12 take minutes):
 /// a loop vectorises only with the function's body in it, and in a large translation unit GCC's
 /// inliner stops inlining ordinary functions (its unit-growth limits), which left a call per
 /// element, 10x to 20x slower, in a benchmark program with many kernels. The AVX2 copies then run

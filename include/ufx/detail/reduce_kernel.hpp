@@ -141,7 +141,7 @@ struct reduce_kernel {
   }
   /// row's loops, compiled for the baseline and for AVX2 (config.hpp, UFX_HOST_CLONES).
   template <bool Set>
-  UFX_HOST_CLONES UFX_HOST_FLATTEN void row_cloned(Acc* dst, const index_t* off, const index_t* str, bool unit, index_t n) const {
+  UFX_HOST_CLONES void row_cloned(Acc* dst, const index_t* off, const index_t* str, bool unit, index_t n) const {
     if (unit) return row_runs<Set>(dst, n, std::true_type{}, off, str, std::index_sequence_for<In...>{});
     if constexpr (broadcast_runs) {
       const unsigned bc = broadcast_mask(str, std::index_sequence_for<In...>{});
@@ -270,7 +270,7 @@ private:
   }
   /// The other leaves, compiled for the baseline and for AVX2 (config.hpp, UFX_HOST_CLONES).
   template <class... R>
-  UFX_HOST_CLONES UFX_HOST_FLATTEN Acc mapped_leaf(index_t n, const R&... r) const {
+  UFX_HOST_CLONES Acc mapped_leaf(index_t n, const R&... r) const {
     constexpr int L = reduce_lanes<Acc>;
     if (n < L) {
       Acc s = seed(static_cast<Acc>(f(r.at(0)...)));
