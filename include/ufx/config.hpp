@@ -54,9 +54,7 @@
 #endif
 
 /// ufx::math's host kernels and their helpers are inlined wherever they are called, as Eigen's
-/// packet math is: a loop over a user's function vectorises only with the kernel's body in it, and
-/// GCC stops inlining plain `inline` functions in a large translation unit (its growth limits),
-/// which left one scalar call per element (10x to 20x slower) in a program with many kernels.
+/// packet math is, for the same reason as UFX_HOST_FLATTEN, in loops users write themselves too.
 #if defined(__GNUC__)
 #  define UFX_ALWAYS_INLINE inline __attribute__((always_inline))
 #elif defined(_MSC_VER)
