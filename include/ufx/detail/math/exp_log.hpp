@@ -12,6 +12,12 @@ namespace math {
 // (n * hi exact) and the rest. float: Cephes' expf polynomial. double: Taylor to degree 13 (error
 // below 2^-57). `tail` is a small correction added to x (pow's double-double product).
 // (tail's default -0 makes r + tail foldable to r: x + -0 is x for every x, x + 0 is not for -0.)
+// e^r for |r| <= ln2/2 (Cephes' expf polynomial)
+UFX_ALWAYS_INLINE float exp_reduced(float r) {
+  constexpr float c[] = {5.0000001201e-1f, 1.6666665459e-1f, 4.1665795894e-2f,
+                         8.3334519073e-3f, 1.3981999507e-3f, 1.9875691500e-4f};
+  return mla(horner(r, c), r * r, r) + 1.f;
+}
 UFX_ALWAYS_INLINE float exp_kernel(float x, float tail = -0.f) {
   const bool x_in = abs(x) < 104.f, tail_in = abs(tail) < 1.f; // a NaN tail (from a product past the range) too
   const bool in = x_in & tail_in;
@@ -19,10 +25,7 @@ UFX_ALWAYS_INLINE float exp_kernel(float x, float tail = -0.f) {
   const auto [n, k] = round_int(x * 1.44269504088896341f);
   float r = mla(n, -0.693359375f, x);
   r = mla(n, 2.12194440e-4f, r) + select(in, tail, -0.f);
-  constexpr float c[] = {5.0000001201e-1f, 1.6666665459e-1f, 4.1665795894e-2f,
-                         8.3334519073e-3f, 1.3981999507e-3f, 1.9875691500e-4f};
-  const float p = mla(horner(r, c), r * r, r) + 1.f;
-  return scale(p, k);
+  return scale(exp_reduced(r), k);
 }
 UFX_ALWAYS_INLINE double exp_kernel(double x, double tail = 0) {
   const bool x_in = abs(x) < 750., tail_in = abs(tail) < 1.; // a NaN tail (from a product past the range) too
@@ -39,7 +42,7 @@ UFX_ALWAYS_INLINE double exp_kernel(double x, double tail = 0) {
 }
 
 // log: x = 2^k m, m in [sqrt(1/2), sqrt(2)) (musl's offset trick), f = m - 1 exact.
-// float: Cephes' logf polynomial in f. double: fdlibm's log, s = f / (2 + f), log(1 + f) =
+// float: a polynomial in f (see log_kernel). double: fdlibm's log, s = f / (2 + f), log(1 + f) =
 // f - (f^2/2 - s (f^2/2 + R(s^2))). Subnormals are scaled up first.
 template <class T>
 struct log_parts {
@@ -58,26 +61,35 @@ UFX_ALWAYS_INLINE log_parts<T> log_reduce(T x) {
   const I i = static_cast<I>(static_cast<U>(bits(x * scale)) + static_cast<U>(one - rt));
   const I k = (i >> fp<T>::mant) - (bits(scale) >> fp<T>::mant);
   const T m = from_bits<T>((i & ((I(1) << fp<T>::mant) - 1)) + rt);
-  return {m - T(1), to_float<T>(k)};
+  if constexpr (sizeof(T) == 4)
+    return {m - T(1), static_cast<T>(k)}; // one conversion (SSE2 has it for 32-bit integers)
+  else
+    return {m - T(1), to_float<T>(k)};
 }
+// r where x is positive and finite; otherwise -inf for +-0, NaN below 0, inf for inf and x for a NaN
 template <class T>
 UFX_ALWAYS_INLINE T log_special(T x, T r) {
   constexpr T inf = std::numeric_limits<T>::infinity();
-  r = select(x == inf, inf, r);
-  r = select(x == 0, -inf, r);
-  r = select(x < 0, std::numeric_limits<T>::quiet_NaN(), r);
-  return select(x != x, x, r);
+  const T s = select(x < 0, std::numeric_limits<T>::quiet_NaN(), select(x == 0, -inf, x));
+  return select((x > 0) & (x < inf), r, s);
 }
+// float: log(1 + f) = f - f^2/2 + f^3 P(f), P of degree 7 fitted on [sqrt(1/2) - 1, sqrt(2) - 1]
+// for relative error 2^-27.3, each coefficient rounded to float before the next ones were fitted
+// again (Cephes' logf has degree 8 for about the same).
 UFX_ALWAYS_INLINE float log_kernel(float x) {
   const auto [f, k] = log_reduce(x);
-  constexpr float c[] = {3.3333331174e-1f,  -2.4999993993e-1f, 2.0000714765e-1f,
-                         -1.6668057665e-1f, 1.4249322787e-1f,  -1.2420140846e-1f,
-                         1.1676998740e-1f,  -1.1514610310e-1f, 7.0376836292e-2f};
+  constexpr float c[] = {0x1.555554p-2f,  -0x1.000226p-2f, 0x1.99a01cp-3f,  -0x1.54728ap-3f,
+                         0x1.22d92ap-3f,  -0x1.0d823ap-3f, 0x1.055efap-3f,  -0x1.38cacap-4f};
   const float z = f * f;
-  float y = horner(f, c) * f * z;
-  y = mla(k, -2.12194440e-4f, y);
-  y = mla(-0.5f, z, y);
-  return log_special(x, mla(k, 0.693359375f, f + y));
+  const float y = mla(horner(f, c) * f, z, -0.5f * z); // f^3 P - f^2/2
+#if defined(__FMA__) || defined(__aarch64__)
+  // k ln2 + (f + y) rounded once: ln 2 as a float is 2^-28.4 off, at most 0.1 ulp of the result
+  const float r = std::fma(k, 0x1.62e43p-1f, f + y);
+#else
+  // ln 2 = 0.693359375 - 2.12194440e-4, k times the first exact (Cephes)
+  const float r = mla(k, 0.693359375f, f + mla(k, -2.12194440e-4f, y));
+#endif
+  return log_special(x, r);
 }
 UFX_ALWAYS_INLINE double log_kernel(double x) {
   const auto [f, k] = log_reduce(x);
@@ -102,9 +114,15 @@ UFX_ALWAYS_INLINE T tanh_far(T x) {
 UFX_ALWAYS_INLINE float tanh_kernel(float x) {
   constexpr float c[] = {-3.33332819422e-1f, 1.33314422036e-1f, -5.37397155531e-2f, 2.06390887954e-2f,
                          -5.70498872745e-3f};
-  const float z = x * x;
-  const float near = mla(horner(z, c) * z, x, x);
-  return copysign(select(abs(x) < 0.625f, near, tanh_far(x)), x); // tanh(-0) = -0
+  const float a = abs(x), z = x * x;
+  const float near = mla(horner(z, c) * z, a, a);
+  // e^(2a) for a <= 9 (tanh 9 rounds to 1; a NaN stays one): exp_kernel's steps without its range
+  // checks, and 2^n in one step
+  const float a2 = 2.f * select(a > 9.f, 9.f, a);
+  const auto [n, k] = round_int(a2 * 1.44269504088896341f);
+  const float r = mla(n, 2.12194440e-4f, mla(n, -0.693359375f, a2));
+  const float far = 1.f - 2.f / mla(exp_reduced(r), pow2<float>(k), 1.f);
+  return copysign(select(a < 0.625f, near, far), x); // tanh(-0) = -0
 }
 UFX_ALWAYS_INLINE double tanh_kernel(double x) {
   constexpr double p[] = {-1.61468768441708447952e3, -9.92877231001918586564e1, -9.64399179425052238628e-1};

@@ -1,13 +1,13 @@
 #pragma once
-// Host kernels of ufx::math::sin and cos (float and double): x = n pi/2 + r with |r| <= pi/4 by
-// Cody-Waite, then sin and cos polynomials on r, picked and signed by n mod 4. double: pi/2 in
-// 33-bit pieces (fdlibm's pio2_1, _2, _3: n * piece is exact while |n| < 2^20) and fdlibm's
-// polynomials. float works in float (twice the lanes of double, and no 64-bit integers): with FMA,
-// pi/2 in three floats and the rounding error of r carried in a second float; without, the
-// reduction alone in double (fdlibm's pieces). Both are accurate for |x| <= 2^20 pi/2 (about
-// 1.6e6); past that the reduction loses bits, so the result there is NaN (never a wrong number
+// Host kernels of ufx::math::sin and cos (float and double), accurate for |x| <= 2^20 pi/2 (about
+// 1.6e6); past that the reductions lose bits, so the result there is NaN (never a wrong number
 // that looks right), and a call that needs such arguments should use std::sin / std::cos
 // (Payne-Hanek), which branch.
+// double: x = n pi/2 + r with |r| <= pi/4 by Cody-Waite, pi/2 in 33-bit pieces (fdlibm's pio2_1,
+// _2, _3: n * piece is exact while |n| < 2^20), then fdlibm's sin and cos polynomials on r, picked
+// and signed by n mod 4.
+// float: x = n pi + r (sin) or (n + 1/2) pi + r (cos), |r| <= pi/2, and one sin polynomial on r;
+// in float with FMA (twice the lanes of double, and no 64-bit integers), in double without.
 #include "ufx/detail/math/common.hpp"
 
 namespace ufx::detail {
@@ -61,80 +61,97 @@ UFX_ALWAYS_INLINE double sin_cos_finish(double x, double s, double c, std::int64
   return select(abs(x) == std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(), v);
 }
 
-// float: x = n pi/2 + r + t in float arithmetic (the double vectors would hold half as many
-// lanes, and their 64-bit integers are scalar code on SSE2). n rounds x * 2/pi as a float, which
-// is within 2^-4 of the exact quotient at the domain's end, so |r| < 0.9; |t| is at most half an
-// ulp of r plus 2^-29, and r + t within about 2^-75 n of x - n pi/2 for |n| <= 2^20.
-struct reduced_f {
-  float r, t; // x - n pi/2 = r + t
-  std::int32_t n;
+// float: x = q pi/2 + r with q even for sin (x = n pi + r) and odd for cos (x = (n + 1/2) pi + r),
+// so |r| <= pi/2 and sin x = +-sin r, cos x = +-sin r: one polynomial, where the pi/2 reduction
+// needs both sin's and cos's and a choice between them (54 vector instructions per 16 floats
+// against 31: libmvec's sinf is the same shape). The reduction runs on |x| and the sign is put
+// back at the end, which also gives sin(-0) = -0.
+//
+// The nearest even integer q to 2a/pi (sin) or the nearest odd one (cos), as a float, and the
+// number h of half turns with (-1)^h the result's sign: q = 2h (sin), q = 2h - 1 (cos). Adding
+// 1.5 * 2^24, where floats are 2 apart, rounds to an even integer (q / 2 then sits in the low
+// bits); a q within 1 of 2a/pi is all the reduction needs (|r| stays below pi/2 + 0.05).
+struct half_turns_f {
+  float q;
+  std::int32_t h;
 };
-UFX_ALWAYS_INLINE reduced_f reduce_pio2(float x) {
-  const auto [n, k] = round_int(x * 0x1.45f306p-1f); // 2/pi
+template <bool Cos>
+UFX_ALWAYS_INLINE half_turns_f half_turns(float a) {
+  constexpr float magic = 0x1.8p24f;
+  const float v = a * 0x1.45f306p-1f; // 2/pi
+  const float t = (Cos ? v + 1.f : v) + magic;
+  const float q = t - magic;
+  return {Cos ? q - 1.f : q, bits(t) - bits(magic)};
+}
+// (-1)^h v: h's low bit on the sign bit
+UFX_ALWAYS_INLINE float flip_sign(float v, std::int32_t h) {
+  using U = std::uint32_t;
+  return from_bits<float>(static_cast<std::int32_t>(U(bits(v)) ^ (U(h) << 31)));
+}
+// v with its sign flipped where s is negative
+UFX_ALWAYS_INLINE float copysign_xor(float v, float s) {
+  return from_bits<float>(bits(v) ^ (bits(s) & std::numeric_limits<std::int32_t>::min()));
+}
+// sin r on |r| <= 1.7: r + r^3 P(r^2), P of degree 4 fitted for relative error 2^-30.7 with each
+// coefficient rounded to float before the next ones were fitted again.
+inline constexpr float sin_coef_f[] = {-0x1.555556p-3f, 0x1.11112ep-7f, -0x1.a01faap-13f, 0x1.7228cap-19f,
+                                       -0x1.a61f40p-26f};
+template <bool Cos>
+UFX_ALWAYS_INLINE float sin_cos_f(float x) {
+  const float a = abs(x);
+  const auto [q, h] = half_turns<Cos>(a);
 #if defined(__FMA__) || defined(__aarch64__)
-  // pi/2 = pi_1 + pi_2 + pi_3 + 2^-76 in floats. x - n pi_1 fits in 24 bits: exact. n pi_2 is split
-  // into its rounded product and that product's error (an FMA), and r1 - p into its rounded value
-  // and error by Dekker's fast two-sum, exact here although |r1| < |p| happens: n != 0 makes r1 a
-  // multiple of 2^-24 and so of ulp(p), |p| < 2^-4 (the condition is a = M 2^e, b = N 2^f with
-  // e >= f and |M| < 2^24). p has an FMA call among its uses, so -ffp-contract=fast (GCC's
-  // default) cannot fuse it into r1 - p.
+  // a - q pi/2 = r + lo in float. pi/2 = pi_1 + pi_2 + pi_3 + 2^-76. a - q pi_1 is exact (an FMA)
+  // for a >= 1, where both are multiples of 2^-23 and the difference is below 2; below 1 (cos's q =
+  // 1) it rounds once, by at most 2^-25, which moves the result by 2^-25 sin(a) <= 0.5 ulp. q pi_2
+  // is split into its rounded product and that product's error (an FMA), and r1 - p into its
+  // rounded value and error by Dekker's fast two-sum, exact although |r1| < |p| happens (r1 is then
+  // a multiple of 2^-23 and so of ulp(p), |p| < 2^-3). p has an FMA among its uses, so
+  // -ffp-contract=fast (GCC's default) cannot fuse it into r1 - p.
   constexpr float pi_1 = 0x1.921fb6p+0f, pi_2 = -0x1.777a5cp-25f, pi_3 = -0x1.ee59dap-50f;
-  const float r1 = std::fma(-n, pi_1, x);
-  const float p = n * pi_2, pe = std::fma(n, pi_2, -p);
-  const float s = r1 - p, e = (r1 - s) - p; // r1 - p = s + e exactly
-  return {s, std::fma(-n, pi_3, e - pe), k};
+  const float r1 = std::fma(-q, pi_1, a);
+  const float p = q * pi_2, pe = std::fma(q, pi_2, -p);
+  const float r = r1 - p, e = (r1 - r) - p; // r1 - p = r + e exactly
+  const float lo = std::fma(-q, pi_3, e - pe);
+  // sin(r + lo) = r + r^3 P + lo cos r. The term r^3 P reaches 0.57 at r = pi/2, so its rounding
+  // errors are the result's: r^3's product error (an FMA) is carried, which keeps the maximum error
+  // at 1.7 ulp (2.2 without); lo cos r is lo (1 - r^2/2), within 0.25 lo.
+  const float z = r * r, rz = r * z, rze = std::fma(r, z, -rz);
+  const float P = horner(z, sin_coef_f);
+  const float v = r + std::fma(rz, P, std::fma(rze, P, std::fma(-lo, 0.5f * z, lo)));
 #else
-  // Without FMA the reduction runs in double (SSE2's double vectors, no 64-bit integers): fdlibm's
-  // 33-bit pio2_1, whose product with n is exact, and the rest of pi/2, pio2_1t, whose product's
-  // rounding (2^-53 of n 6e-11) is far below float's needs; the result split into two floats.
-  const double xd = x, nd = n;
-  const double r = (xd - nd * 1.57079632673412561417e+00) - nd * 6.07710050650619224932e-11;
-  const float hi = float(r);
-  return {hi, float(r - double(hi)), k};
+  // Without FMA the reduction and the polynomial run in double (SSE2's double vectors): fdlibm's
+  // 33-bit pio2_1, whose product with q is exact, and the rest of pi/2, pio2_1t, whose product's
+  // rounding is far below float's needs; then one rounding to float, within 0.51 ulp.
+  const double qd = q, r = (double(a) - qd * 1.57079632673412561417e+00) - qd * 6.07710050650619224932e-11;
+  const double z = r * r;
+  constexpr double c[] = {sin_coef_f[0], sin_coef_f[1], sin_coef_f[2], sin_coef_f[3], sin_coef_f[4]};
+  const float v = static_cast<float>(r + r * z * horner(z, c));
 #endif
+  const float f = flip_sign(v, h);
+  return Cos ? f : copysign_xor(f, x); // sin(-x) = -sin x
 }
-// sin(r + lo) and cos(r + lo), |r| < 0.9: FreeBSD's __kernel_sindf / __kernel_cosdf polynomials
-// (minimax on pi/4) with their coefficients rounded to float, within 2^-27.6 relative up to 0.9,
-// evaluated in float, with cos's 1 - z/2 added as fdlibm does (its rounding error carried) and
-// lo's first-order share.
-struct sin_cos_f {
-  float s, c;
-};
-UFX_ALWAYS_INLINE sin_cos_f sin_cos_reduced(float r, float lo) {
-  const float z = r * r, hz = 0.5f * z;
-  constexpr float S[] = {-0x1.555556p-3f, 0x1.111108p-7f, -0x1.a00f9ep-13f, 0x1.6cd878p-19f};
-  const float s = r + mla(r * z, horner(z, S), mla(-lo, hz, lo)); // lo cos(r)
-  constexpr float C[] = {0x1.55553ep-5f, -0x1.6c087ep-10f, 0x1.99342ep-16f};
-  const float w = 1.f - hz;
-  const float c = w + (((1.f - w) - hz) + mla(z * z, horner(z, C), -r * lo)); // - lo sin(r)
-  return {s, c};
-}
-UFX_ALWAYS_INLINE float sin_cos_finish(float x, float s, float c, std::int32_t q) {
-  const std::int32_t odd = -(q & 1);
-  float v = from_bits<float>((bits(c) & odd) | (bits(s) & ~odd));
-  using U = std::uint32_t; // quadrants 2 and 3 negated: q's bit 1 on the sign bit
-  v = from_bits<float>(static_cast<std::int32_t>(U(bits(v)) ^ (U(q & 2) << 30)));
-  return select(x == 0, x, v); // sin(-0) = -0; an infinity or NaN is a NaN already
-}
-// The same steps for both types: reduce_pio2, sin_cos_reduced and sin_cos_finish are overloads.
 // NaN past the domain (|x| > trig_max), as for infinities and NaN.
-template <class T>
-UFX_ALWAYS_INLINE T in_trig_domain(T x, T v) {
-  return select(abs(x) <= static_cast<T>(trig_max), v, std::numeric_limits<T>::quiet_NaN());
+UFX_ALWAYS_INLINE double in_trig_domain(double x, double v) {
+  return select(abs(x) <= trig_max, v, std::numeric_limits<double>::quiet_NaN());
 }
-template <class T>
-UFX_ALWAYS_INLINE T sin_kernel(T x) {
+// float: a quiet NaN's bits or'ed in past the domain (one instruction with the sign's on AVX-512)
+UFX_ALWAYS_INLINE float in_trig_domain(float x, float v) {
+  const std::int32_t past = -std::int32_t(abs(x) > static_cast<float>(trig_max));
+  return from_bits<float>(bits(v) | (past & bits(std::numeric_limits<float>::quiet_NaN())));
+}
+UFX_ALWAYS_INLINE float sin_kernel(float x) { return in_trig_domain(x, sin_cos_f<false>(x)); }
+UFX_ALWAYS_INLINE float cos_kernel(float x) { return in_trig_domain(x, sin_cos_f<true>(x)); }
+UFX_ALWAYS_INLINE double sin_kernel(double x) {
   const auto red = reduce_pio2(x);
   const auto [s, c] = sin_cos_reduced(red.r, red.t);
   return in_trig_domain(x, sin_cos_finish(x, s, c, red.n));
 }
-template <class T>
-UFX_ALWAYS_INLINE T cos_kernel(T x) {
+UFX_ALWAYS_INLINE double cos_kernel(double x) {
   const auto red = reduce_pio2(x);
   const auto [s, c] = sin_cos_reduced(red.r, red.t);
-  using I = decltype(red.n);
-  const auto q = static_cast<I>(std::make_unsigned_t<I>(red.n) + 1); // cos x = sin(x + pi/2); wraps past the domain
-  return in_trig_domain(x, select(x == 0, T(1), sin_cos_finish(x, s, c, q)));
+  const auto q = static_cast<std::int64_t>(std::uint64_t(red.n) + 1); // cos x = sin(x + pi/2); wraps past the domain
+  return in_trig_domain(x, select(x == 0, 1., sin_cos_finish(x, s, c, q)));
 }
 
 } // namespace math
