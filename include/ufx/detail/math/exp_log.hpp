@@ -141,25 +141,28 @@ UFX_ALWAYS_INLINE T sqrt_kernel(T x) {
   return std::sqrt(x);
 #else
   using I = int_of<T>;
-  // Subnormals are scaled up and the largest numbers down by an even power of two (s * s must not
-  // overflow below), undone on the root by half that power, read back from the scale's bits.
+  // Subnormals (and the two smallest binades, whose halves are subnormal) are scaled up by an even
+  // power of two (the guess below reads the exponent field), undone on the root by half that
+  // power: both chosen, as constants, by one comparison.
   constexpr int extra = 2 * (fp<T>::mant / 2 + 2);
-  const T sc = select(x < std::numeric_limits<T>::min(), pow2<T>(extra), select(x > pow2<T>(fp<T>::bias - extra), pow2<T>(-extra), T(1)));
-  const T xs = x * sc;
-  const T unscale = from_bits<T>(bits(T(1)) - ((bits(sc) - bits(T(1))) >> 1));
+  const bool sub = x < pow2<T>(3 - fp<T>::bias);
+  const T xs = x * select(sub, pow2<T>(extra), T(1));
+  const T unscale = select(sub, pow2<T>(-extra / 2), T(1));
   constexpr I magic = sizeof(T) == 4 ? I(0x5f375a86) : I(0x5fe6eb50c7b537a9);
   using U = std::make_unsigned_t<I>; // a negative or NaN xs: wraps (its result is chosen below), no signed overflow
-  T y = from_bits<T>(static_cast<I>(U(magic) - U(bits(xs) >> 1))); // 1/sqrt(xs) within 4%
+  T y = from_bits<T>(static_cast<I>(U(magic) - U(bits(xs) >> 1))); // 1/sqrt(xs) within 3.5%
+  // Each step squares the relative error (times 1.5): 2^-9, 2^-18, 2^-35. float stops at 2^-18,
+  // double at 2^-35: the correction step on the root squares it once more, past the type's precision.
+  // (h y) y, not h (y y): y^2 is subnormal for xs near the largest finite value.
   const T h = T(0.5) * xs;
-  for (int it = 0; it < (sizeof(T) == 4 ? 3 : 4); ++it) y = y * mla(-h, y * y, T(1.5));
+  for (int it = 0; it < (sizeof(T) == 4 ? 2 : 3); ++it) y = y * mla(-(h * y), y, T(1.5));
+  // s + (xs - s^2) y / 2, as (h - (s/2) s) y: s^2 would overflow for xs near the largest value
   T s = xs * y;
-  s = mla(mla(-s, s, xs), T(0.5) * y, s);
+  s = mla(mla(-(T(0.5) * s), s, h), y, s);
   s *= unscale;
+  // s where x is positive and finite; otherwise x itself (+-0, inf, NaN), or NaN below 0
   constexpr T inf = std::numeric_limits<T>::infinity();
-  s = select(x == inf, inf, s);
-  s = select(x == 0, x, s);
-  s = select(x < 0, std::numeric_limits<T>::quiet_NaN(), s);
-  return select(x != x, x, s);
+  return select((x > 0) & (x < inf), s, select(x < 0, std::numeric_limits<T>::quiet_NaN(), x));
 #endif
 }
 
