@@ -137,11 +137,15 @@ def main():
     for r in rows:
         print("| " + " | ".join(r) + " |")
 
-    # accuracy of the sums (relative error against the exact sum of the same data)
-    err = read_counter(os.path.join(d, "reduce.csv"), "rel_err")
-    if err:
+    # accuracy of the sums: the error relative to the exact sum of the same data, and relative to
+    # the sum of the magnitudes (bench_reduce.cpp says why both)
+    for counter, title in (("rel_err", "Relative error of the sums"),
+                           ("l1_err", "Error of the sums over the sum of |x|")):
+        err = read_counter(os.path.join(d, "reduce.csv"), counter)
+        if not err:
+            continue
         hows = ("ufx_host", "omp_pairwise", "omp_loop", "eigen")
-        print("\nRelative error of the sums (the same uniform [-1, 1] data for every column):\n")
+        print(f"\n{title} (the same uniform [-1, 1] data for every column):\n")
         print("| case | " + " | ".join(hows) + " |")
         print("|---|" + "---|" * len(hows))
         for op, label in (("sum", "sum"), ("abs_sum", "sum of |x|")):

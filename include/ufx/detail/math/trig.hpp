@@ -63,9 +63,9 @@ UFX_ALWAYS_INLINE double sin_cos_finish(double x, double s, double c, std::int64
 
 // float: x = q pi/2 + r with q even for sin (x = n pi + r) and odd for cos (x = (n + 1/2) pi + r),
 // so |r| <= pi/2 and sin x = +-sin r, cos x = +-sin r: one polynomial, where the pi/2 reduction
-// needs both sin's and cos's and a choice between them (54 vector instructions per 16 floats
-// against 31: libmvec's sinf is the same shape). The reduction runs on |x| and the sign is put
-// back at the end, which also gives sin(-0) = -0.
+// needs both sin's and cos's and a choice between them (53 vector instructions per 16 floats
+// against 34, GCC 12 -march=native; libmvec's sinf is the same shape). The reduction runs on |x|
+// and the sign is put back at the end, which also gives sin(-0) = -0.
 //
 // The nearest even integer q to 2a/pi (sin) or the nearest odd one (cos), as a float, and the
 // number h of half turns with (-1)^h the result's sign: q = 2h (sin), q = 2h - 1 (cos). Adding
@@ -115,7 +115,7 @@ UFX_ALWAYS_INLINE float sin_cos_f(float x) {
   const float lo = std::fma(-q, pi_3, e - pe);
   // sin(r + lo) = r + r^3 P + lo cos r. The term r^3 P reaches 0.57 at r = pi/2, so its rounding
   // errors are the result's: r^3's product error (an FMA) is carried, which keeps the maximum error
-  // at 1.7 ulp (2.2 without); lo cos r is lo (1 - r^2/2), within 0.25 lo.
+  // at 1.77 ulp over every float of the domain (2.2 without); lo cos r is lo (1 - r^2/2), within 0.25 lo.
   const float z = r * r, rz = r * z, rze = std::fma(r, z, -rz);
   const float P = horner(z, sin_coef_f);
   const float v = r + std::fma(rz, P, std::fma(rze, P, std::fma(-lo, 0.5f * z, lo)));
