@@ -8,24 +8,32 @@ namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 namespace math {
 
-// exp: x = n ln2 + r, |r| <= ln2/2; e^x = 2^n e^r. ln2 is split in a high part with trailing zeros
-// (n * hi exact) and the rest. float: Cephes' expf polynomial. double: Taylor to degree 13 (error
-// below 2^-57). `tail` is a small correction added to x (pow's double-double product).
-// (tail's default -0 makes r + tail foldable to r: x + -0 is x for every x, x + 0 is not for -0.)
-// e^r for |r| <= ln2/2 (Cephes' expf polynomial)
+// float e^x in parts: x = n ln2 + r, |r| <= ln2/2 (ln2 split in 0.693359375, n times it exact, and
+// the rest), e^r by Cephes' expf polynomial; e^x = 2^k e^r. exp_kernel and tanh_kernel scale it.
+struct exp_parts_f {
+  float r;
+  std::int32_t k;
+};
+UFX_ALWAYS_INLINE exp_parts_f exp_reduce(float x) {
+  const auto [n, k] = round_int(x * 1.44269504088896341f);
+  return {mla(n, 2.12194440e-4f, mla(n, -0.693359375f, x)), k};
+}
 UFX_ALWAYS_INLINE float exp_reduced(float r) {
   constexpr float c[] = {5.0000001201e-1f, 1.6666665459e-1f, 4.1665795894e-2f,
                          8.3334519073e-3f, 1.3981999507e-3f, 1.9875691500e-4f};
   return mla(horner(r, c), r * r, r) + 1.f;
 }
+
+// exp: x = n ln2 + r, |r| <= ln2/2; e^x = 2^n e^r. ln2 is split in a high part with trailing zeros
+// (n * hi exact) and the rest. float: Cephes' expf polynomial. double: Taylor to degree 13 (error
+// below 2^-57). `tail` is a small correction added to x (pow's double-double product).
+// (tail's default -0 makes r + tail foldable to r: x + -0 is x for every x, x + 0 is not for -0.)
 UFX_ALWAYS_INLINE float exp_kernel(float x, float tail = -0.f) {
   const bool x_in = abs(x) < 104.f, tail_in = abs(tail) < 1.f; // a NaN tail (from a product past the range) too
   const bool in = x_in & tail_in;
   x = clamp(x, -104.f, 104.f); // past these e^x is 0 or inf
-  const auto [n, k] = round_int(x * 1.44269504088896341f);
-  float r = mla(n, -0.693359375f, x);
-  r = mla(n, 2.12194440e-4f, r) + select(in, tail, -0.f);
-  return scale(exp_reduced(r), k);
+  const auto [r, k] = exp_reduce(x);
+  return scale(exp_reduced(r + select(in, tail, -0.f)), k);
 }
 UFX_ALWAYS_INLINE double exp_kernel(double x, double tail = 0) {
   const bool x_in = abs(x) < 750., tail_in = abs(tail) < 1.; // a NaN tail (from a product past the range) too
@@ -106,10 +114,9 @@ UFX_ALWAYS_INLINE double log_kernel(double x) {
 
 // tanh: for |x| < 0.625 an odd polynomial (float, Cephes' tanhf) or rational function (double,
 // Cephes' tanh); past it 1 - 2 / (e^(2|x|) + 1). Both are computed and one chosen.
-template <class T>
-UFX_ALWAYS_INLINE T tanh_far(T x) {
-  const T e = exp_kernel(T(2) * clamp(abs(x), T(0), T(40)));
-  return copysign(T(1) - T(2) / (e + T(1)), x);
+UFX_ALWAYS_INLINE double tanh_far(double x) {
+  const double e = exp_kernel(2. * clamp(abs(x), 0., 40.));
+  return copysign(1. - 2. / (e + 1.), x);
 }
 UFX_ALWAYS_INLINE float tanh_kernel(float x) {
   constexpr float c[] = {-3.33332819422e-1f, 1.33314422036e-1f, -5.37397155531e-2f, 2.06390887954e-2f,
@@ -117,10 +124,8 @@ UFX_ALWAYS_INLINE float tanh_kernel(float x) {
   const float a = abs(x), z = x * x;
   const float near = mla(horner(z, c) * z, a, a);
   // e^(2a) for a <= 9 (tanh 9 rounds to 1; a NaN stays one): exp_kernel's steps without its range
-  // checks, and 2^n in one step
-  const float a2 = 2.f * select(a > 9.f, 9.f, a);
-  const auto [n, k] = round_int(a2 * 1.44269504088896341f);
-  const float r = mla(n, 2.12194440e-4f, mla(n, -0.693359375f, a2));
+  // checks, and 2^k in one step
+  const auto [r, k] = exp_reduce(2.f * select(a > 9.f, 9.f, a));
   const float far = 1.f - 2.f / mla(exp_reduced(r), pow2<float>(k), 1.f);
   return copysign(select(a < 0.625f, near, far), x); // tanh(-0) = -0
 }
