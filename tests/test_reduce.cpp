@@ -553,6 +553,56 @@ TEST_CASE_TEMPLATE("a float32 sum of 2^22 normals is no less accurate than np.su
   CHECK(std::abs(static_cast<double>(naive) - ref) / std::abs(ref) > 10 * np_err); // the test can tell orders apart
 }
 
+TEST_CASE_TEMPLATE("long float sums on the CPU targets are accumulated in double and rounded once", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  if constexpr (Target::is_device) return; // the device lanes sum in float (docs/reduce.md, "Accuracy")
+  else {
+    const Target t{};
+    // 2^23 + 37 values in [-1, 1): the sum cancels to about a thousandth of the sum of magnitudes,
+    // where a float pairwise order is off by a few ulps of the result
+    const std::size_t n = (std::size_t{1} << 23) + 37;
+    std::vector<float> x(n + 1);
+    std::uint64_t s = 11;
+    for (float& v : x) v = static_cast<float>(splitmix64(s) >> 40) / 8388608.0f - 1.0f;
+    auto exact_of = [](const float* p, std::size_t m, auto f) {
+      double e = 0, c = 0; // Neumaier
+      for (std::size_t i = 0; i < m; ++i) {
+        const double v = f(p[i]), u = e + v;
+        c += std::abs(e) >= std::abs(v) ? (e - u) + v : (v - u) + e;
+        e = u;
+      }
+      return e + c;
+    };
+    auto within_half_ulp = [](float got, double exact) {
+      const float r = static_cast<float>(exact);
+      const double ulp = static_cast<double>(std::nextafter(std::abs(r), INFINITY)) - std::abs(r);
+      CAPTURE(got);
+      CAPTURE(exact);
+      CHECK(std::abs(static_cast<double>(got) - exact) <= 0.5 * ulp * (1 + 1e-6));
+    };
+    const double exact = exact_of(x.data(), n, [](float v) { return double(v); });
+    const std::vector<float> xs(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(n));
+    const float sum = ufx::reduce(t, xs, ufx::plus{}, 0.0f);
+    within_half_ulp(sum, exact);
+    // the same through the planned path (a broadcast operand), an unaligned start, an axis, and |x|
+    const std::vector<float> one{1.0f};
+    CHECK(ufx::transform_reduce(t, xs, one, mul_f{}, ufx::plus{}, 0.0f) == sum);
+    within_half_ulp(ufx::reduce(t, ufx::ndview<const float, 1>(x.data() + 1, {static_cast<ufx::index_t>(n)}), ufx::plus{}, 0.0f),
+                    exact_of(x.data() + 1, n, [](float v) { return double(v); }));
+    const auto rows = ufx::reduce(t, ufx::ndview<const float, 2>(x.data(), {1, static_cast<ufx::index_t>(n)}), ufx::plus{}, 0.0f,
+                                  ufx::axis{1});
+    CHECK(rows(0) == sum);
+    within_half_ulp(ufx::transform_reduce(t, xs, abs_f{}, ufx::plus{}, 0.0f),
+                    exact_of(x.data(), n, [](float v) { return double(std::abs(v)); }));
+    CHECK(ufx::reduce(t, xs, ufx::plus{}, 0.0f) == ufx::reduce(ufx::serial, xs, ufx::plus{}, 0.0f));
+    // init joins the rounded sum in float, as a float sum's does
+    CHECK(ufx::reducer(ufx::plus{}, 0.0f)(t, xs, 2.5f) == 2.5f + sum);
+    // a user's operator keeps its own accumulator: float, a pairwise order
+    const float user = ufx::reducer([] UFX_HD(float a, float b) { return a + b; }, 0.0f)(t, xs);
+    CHECK(std::abs(static_cast<double>(user) - exact) <= 1e-5 * exact_of(x.data(), n, [](float v) { return double(std::abs(v)); }));
+  }
+}
+
 TEST_CASE_TEMPLATE("long axis reductions (many lanes per output on devices) match serial along every axis", Target,
                    UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;

@@ -53,6 +53,18 @@
 #  define UFX_HOST_FLATTEN
 #endif
 
+/// The entry of every ufx call (vectorize_run, gufunc_run, reduce_run, accumulate_run, a kernel's
+/// launch) is never inlined, so that UFX_HOST_FLATTEN stops there: a core function that makes a
+/// call of its own (a gufunc whose rows each run ufx::reduce) would otherwise take the whole of
+/// that call's machinery, every target's, inline into each of its loop's clones, which made GCC 12
+/// compile one such test file at -O2 for over 15 minutes in 6 GB. A call costs more than a
+/// function call's nanosecond anyway.
+#if defined(__GNUC__)
+#  define UFX_CALL_BOUNDARY __attribute__((noinline))
+#else
+#  define UFX_CALL_BOUNDARY
+#endif
+
 /// ufx::math's host kernels and their helpers are inlined wherever they are called, as Eigen's
 /// packet math is, for the same reason as UFX_HOST_FLATTEN, in loops users write themselves too.
 #if defined(__GNUC__)

@@ -113,7 +113,7 @@ private:
   }
 
   template <class T, std::size_t... J, class... A>
-  void launch_args(const T* given, const launch_config& c, bool empty, std::index_sequence<J...>, A&&... a) const {
+  UFX_CALL_BOUNDARY void launch_args(const T* given, const launch_config& c, bool empty, std::index_sequence<J...>, A&&... a) const {
     const detail::call_scope scope("ufx::kernel");
     const std::string lbl = label();
     auto prepared = std::make_tuple(detail::kernel_arg<typename traits::template param<1 + traits::n_shared + J>>(

@@ -250,7 +250,7 @@ struct gufunc_call_info {
 };
 
 template <class Sig, class F, class OutT, class TargetT, class... Args>
-auto gufunc_run(const F& f, const TargetT* given, OutT* out, const Args&... args) {
+UFX_CALL_BOUNDARY auto gufunc_run(const F& f, const TargetT* given, OutT* out, const Args&... args) {
   constexpr int NIn = Sig::nin, NOut = Sig::nout;
   if constexpr (!input_count_check<Sig::literal, sizeof...(Args), NIn>::ok) return;
   else if constexpr (!gufunc_call_info<Sig, F, OutT, Args...>::check()) return;

@@ -166,10 +166,30 @@ index_t dense_same_shape(const Ins&... ins) {
   return ok ? n : 0;
 }
 
-/// A full reduction of `n` positions of dense host inputs on a CPU target: the tree cpu_reduction
-/// builds, without a plan (cpu_reduce_dense).
+/// Float sums of at least this many elements per output (a full sum of 2^23 floats reads 32 MiB,
+/// past the last-level caches) are accumulated in double on the CPU targets, rounded once at the
+/// end: within about half an ulp of the exact sum, at no cost to time there, since converting two
+/// floats a cycle per core outruns their memory. Smaller sums stay in float: in cache the
+/// conversions would make them 4x slower (docs/reduce.md, "Accuracy").
+#ifndef UFX_WIDE_SUM_MIN
+#  define UFX_WIDE_SUM_MIN (index_t{1} << 23)
+#endif
+inline constexpr index_t wide_sum_min = UFX_WIDE_SUM_MIN;
+
+/// True for the reductions wide_sum_min applies to: ufx::plus with a float accumulator.
+template <class Acc, class Spec>
+inline constexpr bool wide_sum =
+    std::is_same_v<Acc, float> && std::is_same_v<std::remove_cvref_t<decltype(Spec::op)>, plus> && Spec::indexing == index_mode::none;
+
+/// The finishing step of a float sum accumulated in double: rounds, then finishes as the float.
+template <class Fin>
+struct wide_finish {
+  Fin fin;
+  auto operator()(const double& a) const { return fin(static_cast<float>(a)); }
+};
+
 template <class Acc, class Tag, class Spec, class... Ins>
-Acc cpu_full_reduction(const Tag& tag, const Spec& spec, index_t n, const Ins&... ins) {
+Acc cpu_full_reduction_as(const Tag& tag, const Spec& spec, index_t n, const Ins&... ins) {
   reduce_kernel<Acc, decltype(spec.map), decltype(spec.op), decltype(make_acc(ins))...> kern{
       spec.map, spec.op, detail::make_tuple(make_acc(ins)...)};
   if constexpr (Spec::has_identity && Spec::indexing == index_mode::none) {
@@ -178,6 +198,16 @@ Acc cpu_full_reduction(const Tag& tag, const Spec& spec, index_t n, const Ins&..
   }
   if constexpr (std::is_same_v<Tag, host_t>) return cpu_reduce_dense(cpu_executor(tag), kern, n);
   else return cpu_reduce_dense(cpu_executor{}, kern, n);
+}
+
+/// A full reduction of `n` positions of dense host inputs on a CPU target: the tree cpu_reduction
+/// builds, without a plan (cpu_reduce_dense); a long float sum in double (wide_sum_min).
+template <class Acc, class Tag, class Spec, class... Ins>
+Acc cpu_full_reduction(const Tag& tag, const Spec& spec, index_t n, const Ins&... ins) {
+  if constexpr (wide_sum<Acc, Spec>) {
+    if (n >= wide_sum_min) return static_cast<Acc>(cpu_full_reduction_as<double>(tag, spec, n, ins...));
+  }
+  return cpu_full_reduction_as<Acc>(tag, spec, n, ins...);
 }
 
 /// Steps 3 and 4 on one target: stage, plan, run, copy back. `index_base` is the flat or axis
@@ -192,6 +222,13 @@ void reduce_on_target(const Tag& given, const Spec& spec, const Fin& fin, const 
   if constexpr (Tag::is_device)
     if (may_chunk && reduce_chunked<Acc>(tag, spec, fin, o, loop, mask, index_base, ins...)) return;
   constexpr bool indexed = Spec::indexing != index_mode::none;
+  if constexpr (!Tag::is_device && wide_sum<Acc, Spec>) {
+    // a long float sum on a CPU target: in double, as cpu_full_reduction's
+    if (reduced_count(loop, mask) >= wide_sum_min) {
+      reduce_on_target<double>(given, spec, wide_finish<Fin>{fin}, empty, o, loop, mask, index_base, may_chunk, ins...);
+      return;
+    }
+  }
   constexpr int N = 1 + static_cast<int>(sizeof...(Ins)) + (indexed ? 1 : 0);
   auto make_kernel = [&](auto... acc) {
     reduce_kernel<Acc, decltype(spec.map), decltype(spec.op), decltype(acc)...> kern{spec.map, spec.op, detail::make_tuple(acc...)};
@@ -365,7 +402,7 @@ bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutO
 }
 
 template <int NA, bool Keep, class Spec, class TargetT, class OutT, class... Args>
-auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* axes, const Args&... args) {
+UFX_CALL_BOUNDARY auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* axes, const Args&... args) {
   const call_scope scope(spec.who);
   constexpr bool indexed = Spec::indexing != index_mode::none;
   // 1. adapt

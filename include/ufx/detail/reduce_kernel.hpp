@@ -240,6 +240,13 @@ private:
       return (std::is_same_v<R, unit_run<const Acc>> && ...) || (std::is_same_v<R, unit_run<Acc>> && ...);
     else return false;
   }();
+  // A plain sum of floats in double (reduce.hpp's wide sums): simd_widen_sum_leaf.
+  template <class... R>
+  static constexpr bool widen_sum_leaf = [] {
+    if constexpr (sizeof...(R) == 1 && std::is_same_v<F, detail::identity> && std::is_same_v<Op, plus> && std::is_same_v<Acc, double>)
+      return (std::is_same_v<R, unit_run<const float>> && ...) || (std::is_same_v<R, unit_run<float>> && ...);
+    else return false;
+  }();
   // ufx::plus on an accumulator the vector code takes: the horizontal combine runs in registers.
   static constexpr bool simd_plus = std::is_same_v<Op, plus> && simd_leaf_type<Acc>;
   template <class R>
@@ -264,6 +271,9 @@ private:
     // a plain sum's leaf is vector code of the build's own width already (no clone to pick)
     if constexpr (plain_sum_leaf<R...>) {
       if (n >= reduce_lanes<Acc>) return simd_sum_leaf<Acc>(n, (r.p, ...));
+    }
+    if constexpr (widen_sum_leaf<R...>) {
+      if (n >= reduce_lanes<Acc>) return simd_widen_sum_leaf(n, (r.p, ...));
     }
 #endif
     return (this->*host_clone_call(&reduce_kernel::template mapped_leaf<R...>))(n, r...);

@@ -136,7 +136,7 @@ bool scan_chunked(const Tag& tag, const Op& op, const OutOp& o, const InOp& in, 
 }
 
 template <int NA, class Op, class TargetT, class OutT, class X>
-auto accumulate_run(const Op& op, const TargetT* given, OutT* out, const int* axes, const X& x) {
+UFX_CALL_BOUNDARY auto accumulate_run(const Op& op, const TargetT* given, OutT* out, const int* axes, const X& x) {
   const call_scope scope("ufx::accumulate");
   auto in = adapt_in(x);
   using In = decltype(in);

@@ -71,7 +71,7 @@ auto run_elementwise(const F& f, const TargetT* given, const device_set& device,
 }
 
 template <class F, class OutT, class TargetT, class... Args>
-auto vectorize_run(const F& f, const TargetT* given, OutT* out, const Args&... args) {
+UFX_CALL_BOUNDARY auto vectorize_run(const F& f, const TargetT* given, OutT* out, const Args&... args) {
   const call_scope scope("ufx::vectorize");
   auto ins = std::make_tuple(adapt_in(args)...);
   using info = vectorize_result<F, typename decltype(adapt_in(args))::value_type...>;

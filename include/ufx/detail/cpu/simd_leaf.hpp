@@ -161,6 +161,33 @@ T simd_sum_leaf(index_t n, const T* x) {
   return s;
 }
 
+/// The generic leaf of a plain sum of floats in double (ufx::plus over a long float array,
+/// reduce.hpp's wide_sum_min), n >= L = 8 W doubles: each lane sums its elements in order, as the
+/// generic leaf with a double accumulator does. Each float vector of half the width is converted
+/// as it is loaded (cvtps2pd from memory, which never splits a cache line when x is 8-byte
+/// aligned), so no aligned rotation is needed.
+template <class T>
+double simd_widen_sum_leaf(index_t n, const T* x) {
+  static_assert(std::is_same_v<T, float>);
+  using V = typename simd_vec<double>::V;
+  constexpr int W = simd_vec<double>::W;
+  constexpr int L = 8 * W;
+  typedef float F __attribute__((vector_size(host_vector_bytes / 2), aligned(alignof(float))));
+  const index_t nb = n / L, nfull = nb * L;
+  V A[8];
+  const F* p = reinterpret_cast<const F*>(x);
+#pragma GCC unroll 8
+  for (int j = 0; j < 8; ++j) A[j] = __builtin_convertvector(p[j], V);
+  for (index_t b = 1; b < nb; ++b) {
+    const F* q = p + 8 * b;
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; ++j) A[j] += __builtin_convertvector(q[j], V);
+  }
+  double s = simd_hsum8<double>(A[0], A[1], A[2], A[3], A[4], A[5], A[6], A[7]);
+  for (index_t i = nfull; i < n; ++i) s = s + static_cast<double>(x[i]);
+  return s;
+}
+
 /// The rotation simd_map_sum_leaf takes for a run of `elem`-byte elements at `p`: the run's place in
 /// its vector, so that its loads are aligned (any rotation gives the same bits; 0 when p is not a
 /// multiple of elem).
