@@ -13,7 +13,7 @@
 //   reads aligned vectors and keeps its accumulators rotated by the run's misalignment k (lane q
 //   of the rotated set holds the leaf's lane (q - k) mod L), so each lane still receives its
 //   elements in order; the two part vectors at the ends are an unaligned load permuted into
-//   place, and one two-source permute per vector turns the lanes back before the combine.
+//   place. The combine needs no permute back (simd_unrotate_hsum says why).
 //   Lanes start at -0 (0 for integers), which x + (-0) leaves exactly as x: the leaf's seed.
 //
 // GCC only (vector-typed __builtin_shuffle with a run-time mask); nvcc's front end and clang use
@@ -102,19 +102,14 @@ inline T simd_hsum(const T* acc) {
 }
 
 /// The horizontal combine of 8 accumulator vectors kept rotated by k lanes (lane q of the rotated
-/// set is the leaf's lane (q - k) mod L): the leaf's vector m is rotated lanes [m W + k, m W + k + W).
+/// set is the leaf's lane (q - k) mod L, 0 <= k < W): simd_hsum8 as they are, with no permute back.
+/// Each level of the combine adds lanes half the set apart, and a rotation mod L pairs the same
+/// leaf lanes j and j + L/2 (mod L), only in either order; the set is then rotated mod L/2, and so
+/// on down to the in-vector folds, after which lane 0 holds the same sums. a + b == b + a in IEEE
+/// arithmetic (integers too), so the result is bitwise the generic leaf's; only a NaN's payload,
+/// when two different NaNs meet, may come from the other one (x86 returns the first operand's).
 template <class T, class V>
-inline T simd_unrotate_hsum(V (&A)[8], int k) {
-  using M = typename simd_vec<T>::M;
-  if (k != 0) {
-    M idx;
-    for (int j = 0; j < simd_vec<T>::W; ++j) idx[j] = j + k;
-    V B[8];
-#pragma GCC unroll 8
-    for (int m = 0; m < 8; ++m) B[m] = __builtin_shuffle(A[m], A[(m + 1) % 8], idx);
-#pragma GCC unroll 8
-    for (int m = 0; m < 8; ++m) A[m] = B[m];
-  }
+inline T simd_unrotate_hsum(V (&A)[8], int) {
   return simd_hsum8<T>(A[0], A[1], A[2], A[3], A[4], A[5], A[6], A[7]);
 }
 
