@@ -10,25 +10,9 @@
 #  include <sys/mman.h>
 #endif
 
-// Under AddressSanitizer, fresh mappings may carry stale shadow (a region once used as a thread's
-// stack reads as "stack redzone"), and a cached block must not be usable: mapped and handed-out
-// blocks are unpoisoned, cached ones poisoned (a use after free of a large ndarray is then caught),
-// and unmapped ones cleaned.
-#if defined(__SANITIZE_ADDRESS__)
-#  define UFX_WITH_ASAN 1
-#elif defined(__has_feature)
-#  if __has_feature(address_sanitizer)
-#    define UFX_WITH_ASAN 1
-#  endif
-#endif
-#if defined(UFX_WITH_ASAN)
-#  include <sanitizer/asan_interface.h>
-#  define UFX_ASAN_POISON(p, n) __asan_poison_memory_region((p), (n))
-#  define UFX_ASAN_UNPOISON(p, n) __asan_unpoison_memory_region((p), (n))
-#else
-#  define UFX_ASAN_POISON(p, n) ((void)(p), (void)(n))
-#  define UFX_ASAN_UNPOISON(p, n) ((void)(p), (void)(n))
-#endif
+// Under AddressSanitizer (asan.hpp), mapped and handed-out blocks are unpoisoned, cached ones
+// poisoned (a use after free of a large ndarray is then caught), and unmapped ones cleaned.
+#include "asan.hpp"
 
 namespace ufx::detail {
 

@@ -20,6 +20,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "asan.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -84,6 +86,7 @@ public:
       throw device_error("ufx::kernel: cannot map " + std::to_string(n) + " fiber stacks for the sim's block threads");
     }
     base_ = static_cast<unsigned char*>(p);
+    UFX_ASAN_UNPOISON(p, size_);
     for (unsigned i = 0; i < count_; ++i) mprotect(base_ + i * (bytes_ + page_), page_, PROT_NONE);
   }
   /// The usable bottom of stack i (its guard page lies below).
@@ -92,7 +95,10 @@ public:
 
 private:
   void release() {
-    if (base_) munmap(base_, size_);
+    if (base_) {
+      UFX_ASAN_UNPOISON(base_, size_); // frames left on the stacks (asan.hpp)
+      munmap(base_, size_);
+    }
     base_ = nullptr;
   }
   unsigned char* base_ = nullptr;

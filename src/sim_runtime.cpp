@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "asan.hpp"
 #include "runtime_common.hpp"
 #include "ufx/detail/runtime.hpp"
 #include "ufx/errors.hpp"
@@ -414,6 +415,7 @@ private:
       throw device_error("ufx::sim: could not reserve " + std::to_string(total >> 20) + " MiB of address space for " +
                          std::to_string(c.devices) + " emulated devices (lower UFX_SIM_MEMORY)");
     madvise(p, total, MADV_HUGEPAGE); // device memory in 2 MiB pages where THP allows (a hint only)
+    UFX_ASAN_UNPOISON(p, total);      // stale shadow of an earlier stack there (asan.hpp)
     base_ = static_cast<char*>(p);
     stride_ = stride;
     config_ = c;
@@ -427,6 +429,7 @@ private:
   }
 
   void unmap() {
+    UFX_ASAN_UNPOISON(base_, stride_ * static_cast<std::size_t>(config_.devices));
     munmap(base_, stride_ * static_cast<std::size_t>(config_.devices));
     begin_.store(nullptr, std::memory_order_release);
     base_ = nullptr;
