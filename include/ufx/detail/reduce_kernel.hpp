@@ -233,20 +233,19 @@ private:
     return combine(a, b);
   }
 
-  // A plain sum (ufx::sum, mean): the identity map over one unit run of the accumulator's type.
-  template <class... R>
-  static constexpr bool plain_sum_leaf = [] {
-    if constexpr (sizeof...(R) == 1 && std::is_same_v<F, detail::identity> && std::is_same_v<Op, plus> && simd_leaf_type<Acc>)
-      return (std::is_same_v<R, unit_run<const Acc>> && ...) || (std::is_same_v<R, unit_run<Acc>> && ...);
+  // A plain sum: the identity map and ufx::plus over one unit run of E's.
+  template <class E, class... R>
+  static constexpr bool plain_sum_of = [] {
+    if constexpr (sizeof...(R) == 1 && std::is_same_v<F, detail::identity> && std::is_same_v<Op, plus>)
+      return (std::is_same_v<R, unit_run<const E>> && ...) || (std::is_same_v<R, unit_run<E>> && ...);
     else return false;
   }();
+  // ufx::sum and the like, in the accumulator's type: simd_sum_leaf.
+  template <class... R>
+  static constexpr bool plain_sum_leaf = simd_leaf_type<Acc> && plain_sum_of<Acc, R...>;
   // A plain sum of floats in double (reduce.hpp's wide sums): simd_widen_sum_leaf.
   template <class... R>
-  static constexpr bool widen_sum_leaf = [] {
-    if constexpr (sizeof...(R) == 1 && std::is_same_v<F, detail::identity> && std::is_same_v<Op, plus> && std::is_same_v<Acc, double>)
-      return (std::is_same_v<R, unit_run<const float>> && ...) || (std::is_same_v<R, unit_run<float>> && ...);
-    else return false;
-  }();
+  static constexpr bool widen_sum_leaf = std::is_same_v<Acc, double> && plain_sum_of<float, R...>;
   // ufx::plus on an accumulator the vector code takes: the horizontal combine runs in registers.
   static constexpr bool simd_plus = std::is_same_v<Op, plus> && simd_leaf_type<Acc>;
   template <class R>

@@ -13,7 +13,11 @@
 //   reads aligned vectors and keeps its accumulators rotated by the run's misalignment k (lane q
 //   of the rotated set holds the leaf's lane (q - k) mod L), so each lane still receives its
 //   elements in order; the two part vectors at the ends are an unaligned load permuted into
-//   place. The combine needs no permute back (simd_unrotate_hsum says why).
+//   place. The rotated accumulators go to simd_hsum8 as they are: each level of the combine adds
+//   lanes half the set apart, and a rotation mod L pairs the same leaf lanes j and j + L/2 (mod L),
+//   only in either order; the set is then rotated mod L/2, and so on down to the in-vector folds.
+//   a + b == b + a in IEEE arithmetic (integers too), so the result is bitwise the generic leaf's;
+//   only a NaN's payload, when two different NaNs meet, may come from the other one.
 //   Lanes start at -0 (0 for integers), which x + (-0) leaves exactly as x: the leaf's seed.
 //
 // GCC only (vector-typed __builtin_shuffle with a run-time mask); nvcc's front end and clang use
@@ -101,18 +105,6 @@ inline T simd_hsum(const T* acc) {
   return simd_hsum8<T>(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
 }
 
-/// The horizontal combine of 8 accumulator vectors kept rotated by k lanes (lane q of the rotated
-/// set is the leaf's lane (q - k) mod L, 0 <= k < W): simd_hsum8 as they are, with no permute back.
-/// Each level of the combine adds lanes half the set apart, and a rotation mod L pairs the same
-/// leaf lanes j and j + L/2 (mod L), only in either order; the set is then rotated mod L/2, and so
-/// on down to the in-vector folds, after which lane 0 holds the same sums. a + b == b + a in IEEE
-/// arithmetic (integers too), so the result is bitwise the generic leaf's; only a NaN's payload,
-/// when two different NaNs meet, may come from the other one (x86 returns the first operand's).
-template <class T, class V>
-inline T simd_unrotate_hsum(V (&A)[8], int) {
-  return simd_hsum8<T>(A[0], A[1], A[2], A[3], A[4], A[5], A[6], A[7]);
-}
-
 /// The generic leaf of a plain sum over x[0, n), n >= L = 8 W: L lanes each summing its elements
 /// (lane j: x[j], x[j + L], ... below n - n % L) in order, the lanes combined pairwise, then the
 /// last n % L elements one by one.
@@ -151,7 +143,7 @@ T simd_sum_leaf(index_t n, const T* x) {
     const V u = __builtin_shuffle(*reinterpret_cast<const Vu*>(x + nfull - W), rot);
     A[0] += lane < k ? u : zero;
   }
-  T s = simd_unrotate_hsum<T>(A, k);
+  T s = simd_hsum8<T>(A[0], A[1], A[2], A[3], A[4], A[5], A[6], A[7]);
   for (index_t i = nfull; i < n; ++i) s = s + x[i];
   return s;
 }
@@ -159,11 +151,9 @@ T simd_sum_leaf(index_t n, const T* x) {
 /// The generic leaf of a plain sum of floats in double (ufx::plus over a long float array,
 /// reduce.hpp's wide_sum_min), n >= L = 8 W doubles: each lane sums its elements in order, as the
 /// generic leaf with a double accumulator does. Each float vector of half the width is converted
-/// as it is loaded (cvtps2pd from memory, which never splits a cache line when x is 8-byte
-/// aligned), so no aligned rotation is needed.
-template <class T>
-double simd_widen_sum_leaf(index_t n, const T* x) {
-  static_assert(std::is_same_v<T, float>);
+/// as it is loaded (cvtps2pd from memory), with no rotation: the half-vectors of a 32-byte build
+/// are 16 bytes, which malloc's 16-byte alignment keeps within one cache line.
+inline double simd_widen_sum_leaf(index_t n, const float* x) {
   using V = typename simd_vec<double>::V;
   constexpr int W = simd_vec<double>::W;
   constexpr int L = 8 * W;
@@ -233,7 +223,7 @@ T simd_map_sum_leaf(index_t n, int k, const Value& value) {
     for (int j = 0; j < W; ++j) u[j] = value(nfull - W + j);
     A[0] += lane < k ? __builtin_shuffle(u, rot) : zero;
   }
-  T s = simd_unrotate_hsum<T>(A, k);
+  T s = simd_hsum8<T>(A[0], A[1], A[2], A[3], A[4], A[5], A[6], A[7]);
   for (index_t i = nfull; i < n; ++i) s = s + value(i);
   return s;
 }
