@@ -96,6 +96,30 @@ TEST_CASE("exp, log, tanh and sqrt of float are within 2 ulp of every 257th floa
   report("sqrt", sweep_float([](float x) { return ufx::math::sqrt(x); }, [](double x) { return std::sqrt(x); }, any_float), "all floats");
 }
 
+TEST_CASE("sqrt is correctly rounded where it is the instruction, and the Newton kernel within 1 ulp") {
+  // ufx::math::sqrt is the instruction under -fno-math-errno and through libufx's vector functions
+  // on GCC/x86-64 (a vector loop calls those): then every result is std::sqrt's, bit for bit.
+  // Elsewhere it is the Newton kernel, tested here on its own on every build.
+  const auto newton = sweep_float([](float x) { return ufx::detail::math::sqrt_newton(x); }, [](double x) { return std::sqrt(x); }, any_float);
+  report("sqrt (Newton)", newton, "all floats");
+  CHECK(newton.err <= 1.0);
+  const auto newton_d = sweep_double(log_uniform(n_double, -1074, 1023, false, 7), [](double x) { return ufx::detail::math::sqrt_newton(x); },
+                                     [](long double x) { return std::sqrt(x); });
+  report("sqrt (Newton)", newton_d, "2^-1074 <= x < 2^1024");
+  CHECK(newton_d.err <= 1.0);
+#if UFX_MATH_SIMD_SQRT || defined(__NO_MATH_ERRNO__)
+  const auto exact = sweep_float([](float x) { return ufx::math::sqrt(x); }, [](double x) { return std::sqrt(x); }, any_float);
+  CHECK(exact.err <= 0.5);
+  std::vector<double> x = log_uniform(4099, -1074, 1023, false, 8), y(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) y[i] = ufx::math::sqrt(x[i]); // a vector loop: the library's variants
+  for (std::size_t i = 0; i < x.size(); ++i) CHECK(y[i] == std::sqrt(x[i]));
+  for (double v : {0., -0., std::numeric_limits<double>::infinity(), std::numeric_limits<double>::denorm_min()})
+    CHECK(std::bit_cast<std::uint64_t>(ufx::math::sqrt(v)) == std::bit_cast<std::uint64_t>(std::sqrt(v)));
+  CHECK(std::isnan(ufx::math::sqrt(-1.)));
+  CHECK(std::isnan(ufx::math::sqrt(-1.f)));
+#endif
+}
+
 TEST_CASE("sin and cos of float are within 2 ulp of every 257th float up to 1.6e6") {
   auto domain = [](float x) { return !(std::abs(x) > 1647099.f); }; // NaN included
   report("sin", sweep_float([](float x) { return ufx::math::sin(x); }, [](double x) { return std::sin(x); }, domain), "|x| <= 1.6e6");

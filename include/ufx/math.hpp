@@ -63,7 +63,9 @@ UFX_MATH_ONE(sin, sin_kernel, ::sinf, ::sin)
 UFX_MATH_ONE(cos, cos_kernel, ::cosf, ::cos)
 /// The hyperbolic tangent.
 UFX_MATH_ONE(tanh, tanh_kernel, ::tanhf, ::tanh)
-/// The square root (correctly rounded on the device and under -fno-math-errno; within 1 ulp otherwise).
+/// The square root, correctly rounded: the instruction on the device, under -fno-math-errno, and
+/// with GCC on x86-64 (a vector loop calls libufx's sqrtps/sqrtpd functions, one per vector);
+/// with other host compilers where errno is kept, a Newton iteration within 1 ulp.
 UFX_MATH_ONE(sqrt, sqrt_kernel, ::sqrtf, ::sqrt)
 #undef UFX_MATH_ONE
 #undef UFX_MATH_INTEGRAL

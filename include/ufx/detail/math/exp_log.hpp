@@ -4,6 +4,22 @@
 // the way Cephes, fdlibm, SLEEF and Eigen write them.
 #include "ufx/detail/math/common.hpp"
 
+// sqrt where errno is kept (C's default) and the compiler is GCC on x86-64: a function in libufx
+// (src/math_sqrt.cpp) that GCC calls one vector at a time from a vectorised loop, through the
+// x86-64 vector ABI's variants the simd attribute declares; each is sqrtps/sqrtpd. std::sqrt there
+// is a scalar call no loop vectorises. UFX_NO_SIMD_SQRT (the same in every translation unit) or
+// another compiler: the Newton kernel below.
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && defined(__x86_64__) && defined(__ELF__) && \
+    !defined(__NO_MATH_ERRNO__) && !defined(UFX_NO_SIMD_SQRT)
+#  define UFX_MATH_SIMD_SQRT 1
+extern "C" {
+__attribute__((simd("notinbranch"), const, leaf)) float ufx_math_sqrtf(float) noexcept;
+__attribute__((simd("notinbranch"), const, leaf)) double ufx_math_sqrt(double) noexcept;
+}
+#else
+#  define UFX_MATH_SIMD_SQRT 0
+#endif
+
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 namespace math {
@@ -137,14 +153,11 @@ UFX_ALWAYS_INLINE double tanh_kernel(double x) {
   return copysign(select(abs(x) < 0.625, near, tanh_far(x)), x);
 }
 
-// sqrt: the instruction when the compiler knows errno need not be set (it then vectorises
-// std::sqrt); otherwise Newton's iteration on 1/sqrt(x) from a bit-trick guess, ending with a
-// correction step on the square root (within 1 ulp), as std::sqrt under -fmath-errno is a call.
+// sqrt without the instruction: Newton's iteration on 1/sqrt(x) from a bit-trick guess, ending
+// with a correction step on the square root (within 1 ulp). sqrt_kernel's choice for compilers
+// other than GCC on x86-64 when errno is kept; tested on its own everywhere.
 template <class T>
-UFX_ALWAYS_INLINE T sqrt_kernel(T x) {
-#if defined(__NO_MATH_ERRNO__)
-  return std::sqrt(x);
-#else
+UFX_ALWAYS_INLINE T sqrt_newton(T x) {
   using I = int_of<T>;
   // Subnormals (and the two smallest binades, whose halves are subnormal) are scaled up by an even
   // power of two (the guess below reads the exponent field), undone on the root by half that
@@ -168,6 +181,22 @@ UFX_ALWAYS_INLINE T sqrt_kernel(T x) {
   // s where x is positive and finite; otherwise x itself (+-0, inf, NaN), or NaN below 0
   constexpr T inf = std::numeric_limits<T>::infinity();
   return select((x > 0) & (x < inf), s, select(x < 0, std::numeric_limits<T>::quiet_NaN(), x));
+}
+
+// sqrt: the instruction, correctly rounded, where the compiler may use it in a vector loop: inline
+// when it knows errno need not be set (-fno-math-errno, -ffast-math: std::sqrt vectorises), through
+// libufx's vector functions on GCC/x86-64 otherwise; elsewhere the Newton kernel (within 1 ulp).
+template <class T>
+UFX_ALWAYS_INLINE T sqrt_kernel(T x) {
+#if defined(__NO_MATH_ERRNO__)
+  return std::sqrt(x);
+#elif UFX_MATH_SIMD_SQRT
+  if constexpr (sizeof(T) == 4)
+    return ::ufx_math_sqrtf(x);
+  else
+    return ::ufx_math_sqrt(x);
+#else
+  return sqrt_newton(x);
 #endif
 }
 
