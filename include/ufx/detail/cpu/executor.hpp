@@ -25,6 +25,7 @@
 
 #  include <oneapi/tbb/blocked_range.h>
 #  include <oneapi/tbb/parallel_for.h>
+#  include <oneapi/tbb/partitioner.h>
 #  include <oneapi/tbb/task_arena.h>
 #endif
 
@@ -38,6 +39,14 @@ namespace ufx::detail {
 /// #11's table, -march=native, quiet): host over serial was 1.13 (add) and 1.15 (sum) at 2^16,
 /// 0.59 and 0.75 at 2^18.
 inline constexpr index_t host_serial_cutoff = index_t{1} << 17;
+
+/// The same for work cut in even blocks of elements (cpu_executor::blocks: elementwise rows,
+/// first touch of fresh arrays), which oneTBB hands out once per thread, each thread keeping the
+/// same part of the data from call to call. Measured (bench_load, add into ufx::out, -march=native,
+/// medians of 31): at 2^16 host took 5.2 us against serial's 9.2 and a two-thread OpenMP loop's
+/// 5.0 (2^17 cutoff: 8.9, serial); at 2^14 two threads gain nothing (2.0 against 2.2 us); loaded
+/// with two busy processes, host stayed within 1.06x serial at 2^14 to 2^22.
+inline constexpr index_t host_blocks_cutoff = index_t{1} << 15;
 
 /// ufx::host's threads: as many as OpenMP would give a parallel region here (OMP_NUM_THREADS, with
 /// either scheduler), else oneTBB's default.
@@ -100,15 +109,23 @@ public:
 
   /// Calls body(begin, end) on blocks of elements covering [0, n), each aligned to 64 elements so
   /// threads do not share cache lines of dense outputs; on the calling thread when n < cutoff.
-  /// oneTBB: ranges of about cutoff / 4 elements or more, which threads take as they come free;
-  /// OpenMP: one block per thread.
+  /// One block per thread, the same thread taking the same block from call to call (the data it
+  /// wrote last is in its cache): oneTBB's static partitioner, whose blocks wait in the calling
+  /// thread's queue too, so that a thread the OS has descheduled is not waited for unless it has
+  /// started; OpenMP: a static schedule.
   template <class Body>
-  void blocks(index_t n, Body&& body, index_t cutoff = host_serial_cutoff) const {
+  void blocks(index_t n, Body&& body, index_t cutoff = host_blocks_cutoff) const {
     if (n < cutoff || threads_ == 1) return body(index_t{0}, n);
 #if UFX_WITH_TBB
     if (host_uses_tbb()) {
-      const index_t align = cutoff >= 256 ? 64 : 1;
-      return run_ranges(n, align, std::max<index_t>(1, cutoff / 4 / align), body);
+      const index_t align = cutoff >= 256 ? 64 : 1, units = (n + align - 1) / align;
+      auto loop = [&] {
+        tbb::parallel_for(
+            tbb::blocked_range<index_t>(0, units),
+            [&](const tbb::blocked_range<index_t>& r) { body(r.begin() * align, std::min(n, r.end() * align)); },
+            tbb::static_partitioner{});
+      };
+      return in_arena(loop);
     }
 #endif
     run(threads_, [&](index_t t, index_t nt) {
@@ -130,6 +147,13 @@ private:
         body(r.begin() * align, std::min(n, r.end() * align));
       });
     };
+    in_arena(loop);
+  }
+
+  /// Runs loop() where its parallel_for gets threads_ threads: the current arena when it has as
+  /// many (or fewer), else a kept arena of threads_.
+  template <class Loop>
+  void in_arena(Loop& loop) const {
     if (threads_ >= tbb::this_task_arena::max_concurrency()) loop();
     else host_arena(threads_).execute(loop);
   }
