@@ -37,9 +37,12 @@ targets=(bench_vectorize bench_reduce bench_load)
 grep -q "Eigen3_DIR:PATH=/" $tree/CMakeCache.txt && targets+=(bench_guvectorize)
 cmake --build $tree --target "${targets[@]}" -j2
 b=$tree/bench
-# medians of 5 repetitions of at least 0.1 s each (fresh results: 3 of one call or more, since a
-# fresh std::vector of 2^26 floats takes about a second)
-reps=(--benchmark_repetitions=5 --benchmark_min_time=0.1 --benchmark_report_aggregates_only=true --benchmark_format=csv)
+# medians of 7 repetitions of at least 0.1 s each, the repetitions of every case interleaved in a
+# random order (a peer and ufx then see the same drift of a shared machine, which moved single
+# runs of the DRAM-bound sums by up to 1.5x); fresh results: 3 of one call or more, since a fresh
+# std::vector of 2^26 floats takes about a second
+reps=(--benchmark_repetitions=7 --benchmark_min_time=0.1 --benchmark_enable_random_interleaving=true
+  --benchmark_report_aggregates_only=true --benchmark_format=csv)
 
 echo "=== bench_vectorize -> $out/vectorize.csv"
 "$b"/bench_vectorize --benchmark_filter='^(add/.*/(4096|65536)|expsin.*/(1048576|4194304|16777216|67108864)|math/.*/(1048576|4194304|16777216)|outer/.*/4096)' \
