@@ -300,6 +300,18 @@ TEST_CASE("ufx::host's scheduler: nested calls, exceptions from every range, thr
     const std::vector<double> y = twice(ufx::host, x);
     CHECK(y[n - 1] == 2 * x[n - 1]);
   }
+  SUBCASE("sizes about the elementwise cutoff: every element once, whatever the blocks") {
+    auto twice = ufx::vectorize([](double v) { return 2 * v; });
+    const ufx::index_t c = ufx::detail::host_blocks_cutoff;
+    for (ufx::index_t m : {c - 1, c, c + 1, c + 65, 3 * c + 7}) {
+      CAPTURE(m);
+      std::vector<double> in(x.begin(), x.begin() + m), y(static_cast<std::size_t>(m), -1.0);
+      twice(ufx::host, in, ufx::out(y));
+      int bad = 0;
+      for (ufx::index_t i = 0; i < m; ++i) bad += y[i] != 2 * in[i];
+      CHECK(bad == 0);
+    }
+  }
   SUBCASE("host.threads(k) bounds the threads a call uses") {
     std::mutex m;
     std::set<std::thread::id> seen;
