@@ -460,7 +460,15 @@ void run_blocks(const block_launch& l) {
 
 } // namespace ufx::detail
 
+namespace ufx {
+bool host_kernels_available() noexcept { return true; }
+} // namespace ufx
+
 #else // no Boost.Context: raw kernels cannot run on the host
+
+namespace ufx {
+bool host_kernels_available() noexcept { return false; }
+} // namespace ufx
 
 namespace ufx::detail {
 

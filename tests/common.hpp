@@ -39,6 +39,20 @@ bool runnable() {
   return true;
 }
 
+/// runnable<Target>(), and for a raw kernel on ufx::serial, ufx::host or ufx::sim also a ufx built
+/// with Boost.Context (false with a message otherwise: such a launch throws, tested in
+/// test_kernel.cpp).
+template <class Target>
+bool kernel_runnable() {
+  if constexpr (!std::is_same_v<Target, ufx::cuda_t>) {
+    if (!ufx::host_kernels_available()) {
+      MESSAGE("skipping raw kernels on " << std::string(Target{}.name()) << ": ufx was built without Boost.Context");
+      return false;
+    }
+  }
+  return runnable<Target>();
+}
+
 /// True when the call's message contains `part`.
 template <class Fn>
 std::string error_message(Fn&& fn) {

@@ -226,11 +226,13 @@ TEST_CASE("lambdas without UFX_HD run on the host targets and the sim, and never
   CHECK(ufx::accumulate(x, plus) == sums);
   CHECK(ufx::accumulate(ufx::sim, x, plus) == sums);
   std::vector<float> out(4, -1.f);
-  fill.forall(4)(out);
-  CHECK(out == iota);
-  std::ranges::fill(out, -1.f);
-  fill.forall(4)(ufx::sim, out);
-  CHECK(out == iota);
+  if (ufx_test::kernel_runnable<ufx::sim_t>()) {
+    fill.forall(4)(out);
+    CHECK(out == iota);
+    std::ranges::fill(out, -1.f);
+    fill.forall(4)(ufx::sim, out);
+    CHECK(out == iota);
+  }
 
   // ufx::cuda chosen at run time: an error before anything runs (without nvcc, or without a GPU,
   // ufx::cuda is an error anyway: only an nvcc-compiled file names UFX_HD)

@@ -109,6 +109,7 @@ TEST_CASE("Eigen data is staged to ufx::sim and the result comes back as Eigen")
 }
 
 TEST_CASE("kernel: Eigen matrices as kernel arguments (column-major, a block), staged to the sim and back") {
+  if (!ufx_test::kernel_runnable<ufx::sim_t>()) return;
   Eigen::MatrixXf a = sample(5, 7), out = Eigen::MatrixXf::Zero(5, 7);
   auto twice = ufx::kernel(
       [] UFX_HD(const ufx::thread& t, ufx::ndview<const float, 2> x, ufx::ndview<float, 2> y) {

@@ -9,6 +9,7 @@
 
 using ufx_test::error_message;
 using ufx_test::iota_f;
+using ufx_test::kernel_runnable;
 using ufx_test::runnable;
 
 namespace {
@@ -70,7 +71,7 @@ std::vector<float> pattern(int n, int seed) {
 
 TEST_CASE_TEMPLATE("kernel: vector add with grid(1) and a bounds check, host vectors copied in and out", Target,
                    UFX_TEST_TARGETS) {
-  if (!runnable<Target>()) return;
+  if (!kernel_runnable<Target>()) return;
   const Target tgt{};
   auto add = ufx::kernel(add_body{}, "add");
   for (int n : {1, 100, 1000, 4097}) {
@@ -87,7 +88,7 @@ TEST_CASE_TEMPLATE("kernel: vector add with grid(1) and a bounds check, host vec
 
 TEST_CASE_TEMPLATE("kernel: inputs are not copied back, outputs are, device arrays pass without copies", Target,
                    UFX_TEST_TARGETS) {
-  if (!runnable<Target>()) return;
+  if (!kernel_runnable<Target>()) return;
   const Target tgt{};
   auto add = ufx::kernel(add_body{}, "add");
   const int n = 300;
@@ -107,7 +108,7 @@ TEST_CASE_TEMPLATE("kernel: inputs are not copied back, outputs are, device arra
 }
 
 TEST_CASE_TEMPLATE("kernel: grid(2) matmul, thread_idx and grid(2) doubled", Target, UFX_TEST_TARGETS) {
-  if (!runnable<Target>()) return;
+  if (!kernel_runnable<Target>()) return;
   const Target tgt{};
   const int n = 37, k = 19, m = 23;
   const auto A = pattern(n * k, 1), B = pattern(k * m, 2);
@@ -132,7 +133,7 @@ TEST_CASE_TEMPLATE("kernel: grid(2) matmul, thread_idx and grid(2) doubled", Tar
 
 TEST_CASE_TEMPLATE("kernel: the shared-memory tiled matmul, sizes that are and are not multiples of the tile",
                    Target, UFX_TEST_TARGETS) {
-  if (!runnable<Target>()) return;
+  if (!kernel_runnable<Target>()) return;
   const Target tgt{};
   auto tiled = ufx::kernel(tiled_body{}, "tiled");
   for (int n : {16, 48, 50}) {
@@ -149,7 +150,7 @@ TEST_CASE_TEMPLATE("kernel: the shared-memory tiled matmul, sizes that are and a
 }
 
 TEST_CASE_TEMPLATE("kernel: grid-stride sum with atomic_add into one element", Target, UFX_TEST_TARGETS) {
-  if (!runnable<Target>()) return;
+  if (!kernel_runnable<Target>()) return;
   const Target tgt{};
   auto sum = ufx::kernel(sum_body{}, "sum");
   const int n = 100000;
@@ -159,7 +160,7 @@ TEST_CASE_TEMPLATE("kernel: grid-stride sum with atomic_add into one element", T
 }
 
 TEST_CASE_TEMPLATE("kernel: shared arrays of a block, a barrier between writes and reads", Target, UFX_TEST_TARGETS) {
-  if (!runnable<Target>()) return;
+  if (!kernel_runnable<Target>()) return;
   const Target tgt{};
   std::vector<int> a(256);
   std::iota(a.begin(), a.end(), 0);
@@ -173,6 +174,7 @@ TEST_CASE_TEMPLATE("kernel: shared arrays of a block, a barrier between writes a
 // ---- the sim's checks (ufx::serial and ufx::host run kernels through the same block runner)
 
 TEST_CASE("kernel on sim: the tutorial's early return before sync() is reported as barrier divergence") {
+  if (!kernel_runnable<ufx::sim_t>()) return;
   auto early = ufx::kernel(tiled_early_return_body{}, "tiled");
   const int n = 20; // not a multiple of 16: threads of the last blocks return early
   ufx::ndarray<float, 2> a({n, n}, 1.f), b({n, n}, 1.f), c({n, n}, -1.f);
@@ -188,6 +190,7 @@ TEST_CASE("kernel on sim: the tutorial's early return before sync() is reported 
 }
 
 TEST_CASE_TEMPLATE("kernel: threads waiting at different sync() calls", Target, ufx::serial_t, ufx::host_t, ufx::sim_t) {
+  if (!kernel_runnable<Target>()) return;
   auto k = ufx::kernel(
       [] UFX_HD(const ufx::thread& t, ufx::ndview<int, 1> a) {
         if (t.thread_idx().x % 2 == 0) {
@@ -208,6 +211,7 @@ TEST_CASE_TEMPLATE("kernel: threads waiting at different sync() calls", Target, 
 }
 
 TEST_CASE("kernel on sim: shared-memory races within one barrier interval, and none across a barrier") {
+  if (!kernel_runnable<ufx::sim_t>()) return;
   std::vector<int> a(8, 0);
   // write then read a neighbour's element without sync()
   auto racy = ufx::kernel(
@@ -255,7 +259,7 @@ TEST_CASE("kernel on sim: shared-memory races within one barrier interval, and n
 
 TEST_CASE_TEMPLATE("kernel: shared arrays of any trivially copyable type, and one sized by shared_bytes", Target,
                    UFX_TEST_TARGETS) {
-  if (!runnable<Target>()) return;
+  if (!kernel_runnable<Target>()) return;
   std::vector<double> out(64);
   ufx::kernel(typed_body{}, "typed")[{2, 32, 32 * sizeof(double)}](Target{}, out);
   for (int b = 0; b < 2; ++b)
@@ -266,6 +270,7 @@ TEST_CASE_TEMPLATE("kernel: shared arrays of any trivially copyable type, and on
 }
 
 TEST_CASE("kernel on sim: out-of-range shared index, an exception from the body, a host pointer") {
+  if (!kernel_runnable<ufx::sim_t>()) return;
   auto oob = ufx::kernel([] UFX_HD(const ufx::thread& t, ufx::shared<float[4][4]> s) { s(t.thread_idx().x, 4) = 1.f; }, "oob");
   std::string msg = error_message([&] { oob[{1, 2}](ufx::sim); });
   CHECK(msg == "kernel 'oob' on ufx::sim device 0, block (0, 0, 0), thread (0, 0, 0): ufx::shared: index (0, 4) out "
@@ -296,6 +301,7 @@ TEST_CASE("kernel on sim: out-of-range shared index, an exception from the body,
 
 #if UFX_BOUNDS_CHECK
 TEST_CASE("kernel on sim: an out-of-range ndview index (UFX_BOUNDS_CHECK, on in debug builds)") {
+  if (!kernel_runnable<ufx::sim_t>()) return;
   auto k = ufx::kernel([] UFX_HD(const ufx::thread& t, ufx::ndview<float, 1> a) { a(t.grid<1>()) = 1.f; }, "no_check");
   std::vector<float> a(100, 0.f);
   const std::string msg = error_message([&] { k[{1, 128}](ufx::sim, a); });
@@ -338,6 +344,7 @@ TEST_CASE("kernel: t.sync() outside a kernel launch is an error, not a hang") {
 }
 
 TEST_CASE("kernel: operands on two sim devices need an explicit target") {
+  if (!kernel_runnable<ufx::sim_t>()) return;
   ufx::configure_sim(ufx::sim_config{2, std::size_t{64} << 20});
   {
     auto add = ufx::kernel(add_body{}, "add");
@@ -353,6 +360,7 @@ TEST_CASE("kernel: operands on two sim devices need an explicit target") {
 }
 
 TEST_CASE("kernel: Eigen-free containers of rank 2 and scalars by value") {
+  if (!kernel_runnable<ufx::host_t>()) return;
   auto axpy = ufx::kernel(
       [] UFX_HD(const ufx::thread& t, float a, ufx::ndview<const float, 2> x, ufx::ndview<float, 2> y) {
         auto [i, j] = t.grid<2>();
@@ -363,4 +371,26 @@ TEST_CASE("kernel: Eigen-free containers of rank 2 and scalars by value") {
   axpy[{{1, 1}, {4, 8}}](ufx::sim, 3, x, y); // an int converts to the float parameter
   CHECK(y(2, 4) == 7.f);
   CHECK(y(0, 0) == 7.f);
+}
+
+TEST_CASE("kernel: a ufx built without Boost.Context refuses CPU and sim launches, saying what to install") {
+  auto add = ufx::kernel(add_body{}, "add");
+  std::vector<float> a(8, 1.f), b(8, 2.f), c(8, 0.f);
+  if (ufx::host_kernels_available()) {
+    add[{1, 8}](ufx::serial, a, b, c);
+    CHECK(c[7] == 3.f);
+  } else {
+    for (const std::string where : {"ufx::serial", "ufx::host", "ufx::sim device 0"}) {
+      CAPTURE(where);
+      const std::string msg = error_message([&] {
+        if (where == "ufx::serial") add[{1, 8}](ufx::serial, a, b, c);
+        else if (where == "ufx::host") add[{1, 8}](ufx::host, a, b, c);
+        else add[{1, 8}](ufx::sim, a, b, c);
+      });
+      CHECK(msg == "kernel 'add' on " + where +
+                       ": ufx was built without Boost.Context (Debian's libboost-context-dev), which runs a raw kernel's "
+                       "block threads on the host; install it and rebuild ufx");
+    }
+    CHECK(c[7] == 0.f); // nothing written
+  }
 }

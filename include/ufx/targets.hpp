@@ -213,6 +213,11 @@ bool cuda_available() noexcept;
 /// Why `cuda_available()` is false (empty when it is true).
 std::string_view cuda_unavailable_reason() noexcept;
 
+/// True when raw kernels (ufx::kernel) can run on ufx::serial, ufx::host and ufx::sim: ufx was
+/// built with Boost.Context, whose fibers run a block's threads on the host. Without it such a
+/// launch throws ufx::device_error saying so; ufx::cuda runs kernels either way.
+bool host_kernels_available() noexcept;
+
 UFX_TU_NAMESPACE_BEGIN
 /// The target a call without an explicit target runs on when no operand is on a device:
 /// `ufx::cuda` when this translation unit is compiled by nvcc and a device answers, else `ufx::host`.
