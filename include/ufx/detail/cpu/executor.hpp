@@ -117,16 +117,7 @@ public:
   void blocks(index_t n, Body&& body, index_t cutoff = host_blocks_cutoff) const {
     if (n < cutoff || threads_ == 1) return body(index_t{0}, n);
 #if UFX_WITH_TBB
-    if (host_uses_tbb()) {
-      const index_t align = cutoff >= 256 ? 64 : 1, units = (n + align - 1) / align;
-      auto loop = [&] {
-        tbb::parallel_for(
-            tbb::blocked_range<index_t>(0, units),
-            [&](const tbb::blocked_range<index_t>& r) { body(r.begin() * align, std::min(n, r.end() * align)); },
-            tbb::static_partitioner{});
-      };
-      return in_arena(loop);
-    }
+    if (host_uses_tbb()) return run_ranges(n, cutoff >= 256 ? 64 : 1, 1, body, tbb::static_partitioner{});
 #endif
     run(threads_, [&](index_t t, index_t nt) {
       const index_t chunk = ((n + nt - 1) / nt + 63) / 64 * 64;
@@ -138,22 +129,16 @@ public:
 private:
 #if UFX_WITH_TBB
   /// body(begin, end) over [0, n) in units of `align` items, ranges of at least `grain` units,
-  /// stolen by idle threads of an arena of threads_ threads; the first exception is rethrown.
-  template <class Body>
-  void run_ranges(index_t n, index_t align, index_t grain, Body& body) const {
+  /// handed to the threads of an arena of threads_ threads by oneTBB's `partitioner` (auto: stolen
+  /// by idle threads; static: one range per thread); the first exception is rethrown.
+  template <class Body, class Partitioner = tbb::auto_partitioner>
+  void run_ranges(index_t n, index_t align, index_t grain, Body& body, const Partitioner& partitioner = {}) const {
     const index_t units = (n + align - 1) / align;
     auto loop = [&] {
-      tbb::parallel_for(tbb::blocked_range<index_t>(0, units, grain), [&](const tbb::blocked_range<index_t>& r) {
-        body(r.begin() * align, std::min(n, r.end() * align));
-      });
+      tbb::parallel_for(
+          tbb::blocked_range<index_t>(0, units, grain),
+          [&](const tbb::blocked_range<index_t>& r) { body(r.begin() * align, std::min(n, r.end() * align)); }, partitioner);
     };
-    in_arena(loop);
-  }
-
-  /// Runs loop() where its parallel_for gets threads_ threads: the current arena when it has as
-  /// many (or fewer), else a kept arena of threads_.
-  template <class Loop>
-  void in_arena(Loop& loop) const {
     if (threads_ >= tbb::this_task_arena::max_concurrency()) loop();
     else host_arena(threads_).execute(loop);
   }
