@@ -109,7 +109,41 @@ int main() {
   print("3*x + x, computed on sim, copied back", back_vec);
   expect(back(4) == 16.f && back_vec == std::vector<float>{0, 4, 8, 12, 16}, "device round trip");
 
-  // 7. Shapes that do not broadcast: an error naming every shape, before anything runs.
+  // 7. Reductions, as Numba's @cuda.reduce: a binary function and its identity.
+  section("reducer: a sum and a sum of |x|, whole and along an axis");
+  auto sum = ufx::reducer([] UFX_HD(float s, float v) { return s + v; }, 0.f);
+  auto abs_sum = ufx::reducer([] UFX_HD(float s, float v) { return v < 0 ? s - v : s + v; }, 0.f);
+  const std::vector<float> w{-1, 3, 5, -2};
+  const float total = sum(w), magnitude = abs_sum(ufx::sim, w);
+  ufx::ndarray<float, 2> mat{{1, -2, 3}, {-4, 5, -6}};
+  ufx::ndarray<float, 1> rows = abs_sum(mat, ufx::axis{1}); // np.abs(m).sum(axis=1)
+  print("w", w);
+  std::printf("  sum(w) = %g, sum(|w|) on sim = %g, sum(|m|, axis=1) = [%g, %g]\n", total, magnitude, rows(0), rows(1));
+  expect(total == 5.f && magnitude == 11.f && rows(0) == 6.f && rows(1) == 15.f, "reductions");
+
+  // 8. A raw kernel, as Numba's @cuda.jit: threads, blocks, a bounds guard, shared memory and a
+  //    barrier. ufx::sim runs each block's threads as fibers and checks races and indices.
+  section("a raw kernel: each block reverses its 8 elements through shared memory");
+  auto reverse = ufx::kernel(
+      [] UFX_HD(const ufx::thread& t, ufx::shared<float[8]> s, ufx::ndview<float, 1> a) {
+        const ufx::index_t i = t.grid<1>(); // cuda.grid(1)
+        const unsigned tx = t.thread_idx().x;
+        if (i < a.extent(0)) s[tx] = a(i);
+        t.sync(); // cuda.syncthreads()
+        if (i < a.extent(0)) a(i) = s[7 - tx];
+      },
+      "reverse");
+  std::vector<float> v(16);
+  for (int i = 0; i < 16; ++i) v[static_cast<std::size_t>(i)] = static_cast<float>(i);
+  if (ufx::host_kernels_available()) {
+    reverse[{2, 8}](ufx::sim, v); // kern[blocks, threads](v): v is copied to the device and back
+    print("v after reverse[2 blocks, 8 threads]", v);
+    expect(v[0] == 7.f && v[7] == 0.f && v[8] == 15.f && v[15] == 8.f, "block reverse");
+  } else {
+    std::printf("  skipped: this ufx was built without Boost.Context, which raw kernels on the CPU need\n");
+  }
+
+  // 9. Shapes that do not broadcast: an error naming every shape, before anything runs.
   section("a shape error");
   try {
     add(std::vector<int>(3), std::vector<int>(4));

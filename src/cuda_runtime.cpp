@@ -26,7 +26,11 @@ const probe_result& probe() {
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess) {
-      p.why = std::string("no CUDA device answers (cudaGetDeviceCount: ") + cudaGetErrorString(e) + ")";
+      // A machine without a GPU or driver gets cudaErrorInsufficientDriver ("CUDA driver version is
+      // insufficient"), which reads as an old driver; say what it means, CUDA's words after it.
+      const bool none = e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice;
+      p.why = std::string(none ? "no CUDA driver or GPU found" : "the CUDA driver could not start") +
+              " (cudaGetDeviceCount: " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e) + ")";
       cudaGetLastError();
     } else if (count == 0) {
       p.why = "no CUDA device answers (cudaGetDeviceCount found 0 devices)";

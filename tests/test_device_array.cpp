@@ -2,6 +2,15 @@
 #include "common.hpp"
 
 #include <ufx/detail/runtime.hpp>
+// <ufx/ufx.hpp> (in common.hpp) includes no Thrust header in a host compiler's translation unit,
+// so Thrust's device system is this file's own choice: its CPU system here (Thrust's default, CUDA,
+// needs the CUDA runtime's headers); nvcc keeps the default.
+#if !UFX_CUDA_TU
+#  ifdef THRUST_DEVICE_SYSTEM
+#    error "<ufx/ufx.hpp> chose Thrust's device system"
+#  endif
+#  define THRUST_DEVICE_SYSTEM THRUST_DEVICE_SYSTEM_CPP
+#endif
 #include <ufx/thrust.hpp>
 
 using ufx_test::error_message;
@@ -196,7 +205,7 @@ TEST_CASE("thrust vectors are operands without copies: device_vector on the GPU,
   add(d, 1.f, ufx::out(d));
   CHECK(d[2] == 4.f);
 #else
-  thrust::device_vector<float> d(h.begin(), h.end()); // Thrust's CPP system: host memory
+  thrust::device_vector<float> d(h.begin(), h.end()); // Thrust's CPP system (chosen above): host memory
   std::vector<float> dd = add(d, d);
   CHECK(dd[3] == 8.f);
 #endif

@@ -62,6 +62,14 @@ TEST_CASE("devices() of a host target is an error, and ufx::cuda without a GPU l
   if (!ufx::cuda_available()) {
     CHECK(ufx::devices(ufx::cuda).empty());
     CHECK(error_message([] { ufx::select_device(ufx::cuda, 0); }).find("ufx::cuda is not available here") != std::string::npos);
+    // why, in words that say what is missing (not CUDA's "driver version is insufficient" alone)
+    const std::string why(ufx::cuda_unavailable_reason());
+    const bool built_without = why == "ufx was built without the CUDA toolkit";
+    const bool no_gpu = why.rfind("no CUDA driver or GPU found (cudaGetDeviceCount: cudaError", 0) == 0;
+    const bool no_start = why.rfind("the CUDA driver could not start (cudaGetDeviceCount: cudaError", 0) == 0;
+    CHECK_MESSAGE((built_without || no_gpu || no_start), why);
+  } else {
+    CHECK(ufx::cuda_unavailable_reason().empty());
   }
 }
 

@@ -86,6 +86,40 @@ TEST_CASE_TEMPLATE("kernel: vector add with grid(1) and a bounds check, host vec
   }
 }
 
+struct scale_body { // a body with state: a configured launch must not outlive it
+  float factor;
+  UFX_HD void operator()(const ufx::thread& t, ufx::ndview<float, 1> a) const {
+    const auto i = t.grid<1>();
+    if (i < a.extent(0)) a(i) *= factor;
+  }
+};
+
+TEST_CASE_TEMPLATE("kernel: a launch configured from a temporary kernel holds it (no dangling reference)", Target,
+                   UFX_TEST_TARGETS) {
+  if (!kernel_runnable<Target>()) return;
+  const Target tgt{};
+  // the kernel is gone at the end of each declaration; the launch keeps what it needs
+  auto launch = ufx::kernel(scale_body{3.f}, "triple")[{1, 8}];
+  auto all = ufx::kernel(scale_body{2.f}, "twice").forall(5);
+  auto bad = ufx::kernel(scale_body{2.f}, "twice")[{0, 8}];
+  CHECK(launch.owns_kernel());
+  std::vector<float> x{1, 2, 3, 4, 5};
+  launch(tgt, x);
+  CHECK(x == std::vector<float>{3, 6, 9, 12, 15});
+  all(tgt, x);
+  CHECK(x == std::vector<float>{6, 12, 18, 24, 30});
+  const auto copy = launch; // a copy holds its own kernel
+  copy(tgt, x);
+  CHECK(x[4] == 90.f);
+  const std::string msg = error_message([&] { bad(tgt, x); });
+  CHECK_MESSAGE(msg.find("kernel 'twice'") != std::string::npos, msg);
+  CHECK(x[4] == 90.f); // nothing ran
+  // a named kernel's launch refers to it
+  const auto named = ufx::kernel(scale_body{1.f}, "one");
+  CHECK_FALSE(named[{1, 8}].owns_kernel());
+  CHECK_FALSE(named.forall(3).owns_kernel());
+}
+
 TEST_CASE_TEMPLATE("kernel: inputs are not copied back, outputs are, device arrays pass without copies", Target,
                    UFX_TEST_TARGETS) {
   if (!kernel_runnable<Target>()) return;

@@ -364,6 +364,20 @@ TEST_CASE("chunked: host arrays larger than the sim device run in chunks and equ
     for (ufx::index_t i = 0; i < r.size(); ++i) same = same && r.data()[i] == r_ref.data()[i];
     CHECK(same);
 
+    // the budget on a target chosen at run time (a host target stages nothing and keeps no budget)
+    const ufx::target rt = ufx::chunked(ufx::target(ufx::sim), 64 << 10);
+    REQUIRE(rt.get_if<ufx::sim_t>() != nullptr);
+    CHECK(rt.get_if<ufx::sim_t>()->chunk_bytes == (64u << 10));
+    const auto b3 = ufx::detail::sim_stats();
+    auto r_rt = f(rt, m, row);
+    CHECK(ufx::detail::sim_stats().host_to_device - b3.host_to_device > 10);
+    same = true;
+    for (ufx::index_t i = 0; i < r_rt.size(); ++i) same = same && r_rt.data()[i] == r_ref.data()[i];
+    CHECK(same);
+    CHECK(ufx::chunked(ufx::target(ufx::host), 100) == ufx::target(ufx::host));
+    CHECK(ufx::chunked(ufx::target(ufx::serial), 100) == ufx::target(ufx::serial));
+    CHECK(error_message([&] { (void)f(ufx::chunked(ufx::target(ufx::sim), 100), m, row); }).find("more than the chunk budget of 100 bytes") != std::string::npos);
+
     // a budget too small for one row
     const std::string msg = error_message([&] { (void)f(ufx::chunked(ufx::sim, 100), m, row); });
     CHECK(msg == "ufx::vectorize: one chunk of the outermost loop dimension needs 1200 bytes of device memory (800 per "

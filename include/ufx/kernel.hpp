@@ -28,6 +28,7 @@
 #include <utility>
 #include <vector>
 #include <memory>
+#include <optional>
 
 #include "ufx/atomic.hpp"
 #include "ufx/detail/fail.hpp"
@@ -43,22 +44,30 @@ template <class F>
 class kernel_fn;
 
 /// A kernel with its launch configuration: call it with the arguments (target first, optional).
+/// Configured from a named kernel (`k[c]`) it refers to that kernel, which must outlive it, as
+/// Numba's configured kernel refers to its dispatcher; configured from a temporary
+/// (`ufx::kernel(f)[c]`, `make_kernel().forall(n)`) it holds the kernel itself, so a launch kept
+/// in a variable never refers to a kernel that is gone.
 template <class F>
 class kernel_launch {
 public:
-  kernel_launch(const kernel_fn<F>& k, const launch_config& c, bool empty = false) : k_(k), c_(c), empty_(empty) {}
+  kernel_launch(const kernel_fn<F>& k, const launch_config& c, bool empty = false) : k_(&k), c_(c), empty_(empty) {}
+  kernel_launch(kernel_fn<F>&& k, const launch_config& c, bool empty = false)
+      : k_(nullptr), own_(std::move(k)), c_(c), empty_(empty) {}
 
   template <class... A>
   void operator()(A&&... args) const {
     if constexpr (first_is_target<A...>()) {
-      run_with([&](auto&& t, auto&&... rest) { k_.launch(&t, c_, empty_, std::forward<decltype(rest)>(rest)...); },
+      run_with([&](auto&& t, auto&&... rest) { fn().launch(&t, c_, empty_, std::forward<decltype(rest)>(rest)...); },
                std::forward<A>(args)...);
     } else {
-      k_.launch(static_cast<const void*>(nullptr), c_, empty_, std::forward<A>(args)...);
+      fn().launch(static_cast<const void*>(nullptr), c_, empty_, std::forward<A>(args)...);
     }
   }
 
   const launch_config& config() const { return c_; }
+  /// Whether this launch holds its kernel (configured from a temporary) rather than referring to it.
+  bool owns_kernel() const { return own_.has_value(); }
 
 private:
   template <class... A>
@@ -70,7 +79,10 @@ private:
   static void run_with(Fn&& fn, T&& t, A&&... rest) {
     fn(t, std::forward<A>(rest)...);
   }
-  const kernel_fn<F>& k_;
+  // the kernel: the referred one, else the held one (a copy of a launch holds its own copy)
+  const kernel_fn<F>& fn() const { return own_ ? *own_ : *k_; }
+  const kernel_fn<F>* k_;
+  std::optional<kernel_fn<F>> own_;
   launch_config c_;
   bool empty_;
 };
@@ -84,18 +96,18 @@ public:
   explicit kernel_fn(F f, std::string name = {}) : f_(std::move(f)), name_(std::move(name)) {}
 
   /// Launches with `c`: `k[{blocks, threads}]`, `k[{{bx, by}, {tx, ty}}]`, `k[{grid, block, shared_bytes}]`.
-  kernel_launch<F> operator[](const launch_config& c) const { return kernel_launch<F>(*this, c); }
+  /// On a temporary kernel the launch takes the kernel over (see kernel_launch).
+  kernel_launch<F> operator[](const launch_config& c) const& { return kernel_launch<F>(*this, c); }
+  kernel_launch<F> operator[](const launch_config& c) && { return kernel_launch<F>(std::move(*this), c); }
 
   /// Numba's `kernel.forall(n)`: a 1-D configuration with at least n threads (blocks of 256, or
   /// fewer threads when n is smaller); forall(0) launches nothing.
-  kernel_launch<F> forall(index_t n, unsigned block = 256) const {
-    if (n < 0) throw launch_error(label() + ": forall(" + std::to_string(n) + "): the thread count is negative");
-    if (block == 0) throw launch_error(label() + ": forall: the block size is 0");
-    const index_t threads = n < static_cast<index_t>(block) ? (n > 0 ? n : 1) : static_cast<index_t>(block);
-    const index_t blocks = (n + threads - 1) / threads;
-    return kernel_launch<F>(*this, launch_config{dim3(static_cast<unsigned>(blocks > 0 ? blocks : 1)),
-                                                 dim3(static_cast<unsigned>(threads))},
-                            n == 0);
+  kernel_launch<F> forall(index_t n, unsigned block = 256) const& {
+    return kernel_launch<F>(*this, forall_config(n, block), n == 0);
+  }
+  kernel_launch<F> forall(index_t n, unsigned block = 256) && {
+    const launch_config c = forall_config(n, block);
+    return kernel_launch<F>(std::move(*this), c, n == 0);
   }
 
   /// "kernel 'name'" (or "ufx::kernel" for a kernel without a name): how messages name it.
@@ -104,6 +116,14 @@ public:
 
 private:
   friend class kernel_launch<F>;
+
+  launch_config forall_config(index_t n, unsigned block) const {
+    if (n < 0) throw launch_error(label() + ": forall(" + std::to_string(n) + "): the thread count is negative");
+    if (block == 0) throw launch_error(label() + ": forall: the block size is 0");
+    const index_t threads = n < static_cast<index_t>(block) ? (n > 0 ? n : 1) : static_cast<index_t>(block);
+    const index_t blocks = (n + threads - 1) / threads;
+    return launch_config{dim3(static_cast<unsigned>(blocks > 0 ? blocks : 1)), dim3(static_cast<unsigned>(threads))};
+  }
 
   template <class T, class... A>
   void launch(const T* given, const launch_config& c, bool empty, A&&... a) const {

@@ -188,6 +188,19 @@ private:
   alternatives v_;
 };
 
+/// `ufx::chunked` for a target chosen at run time: a device target gets the budget; a host target
+/// (ufx::serial, ufx::host) stages nothing, so it has no budget to keep and comes back as it is.
+/// (A typed host target stays an error: only the run-time type, whose kind a program cannot know
+/// when it is written, takes this path.)
+template <class T>
+  requires std::is_same_v<T, target>
+target chunked(const T& t, std::size_t bytes) {
+  return t.visit([&](const auto& tag) -> target {
+    if constexpr (std::remove_cvref_t<decltype(tag)>::is_device) return target(chunked(tag, bytes));
+    else return target(tag);
+  });
+}
+
 namespace detail {
 template <class T, class V>
 struct is_alternative;

@@ -1,15 +1,16 @@
 #pragma once
 /// \file thrust.hpp
 /// `thrust::device_vector` (and `thrust::host_vector`) as ufx operands, without copies. Opt in
-/// with `#include <ufx/thrust.hpp>`. Compiled by nvcc, a device_vector holds CUDA memory: calls on
-/// it run on ufx::cuda and return `device_array`s. Compiled by a host compiler, Thrust's device
-/// system is the CPU's, so a device_vector is host memory and behaves like a std::vector.
+/// with `#include <ufx/thrust.hpp>`. A device_vector's memory is wherever Thrust's device system
+/// puts it, and ufx never chooses that system: it is Thrust's own configuration, CUDA unless the
+/// program defines THRUST_DEVICE_SYSTEM (for example THRUST_DEVICE_SYSTEM_CPP or _OMP), whatever
+/// the order of the includes. On the CUDA system a device_vector holds CUDA memory: calls on it
+/// run on ufx::cuda (in code nvcc compiles) and return `device_array`s. On a CPU system it is host
+/// memory and behaves like a std::vector.
 ///
 ///   thrust::device_vector<float> x(n, 1.f);
 ///   auto y = add(x, x);                       // a ufx::device_array<float, 1> on the GPU
 ///   add(x, x, ufx::out(x));                   // in place
-
-#include "ufx/detail/thrust.hpp" // first: it picks Thrust's device system for host compilers
 
 #include <thrust/device_vector.h>
 #include <thrust/host_vector.h>

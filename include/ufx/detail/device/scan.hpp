@@ -1,16 +1,22 @@
 #pragma once
-// The device targets' inclusive scan (ufx::sim with thrust::cpp::par, ufx::cuda with
-// thrust::cuda::par: the same call site). Positions are numbered line by line, the axis
-// innermost; thrust::inclusive_scan_by_key (CUB's scan-by-key on CUDA) scans each line, reading
-// and writing through the plan's strides.
+// The device targets' inclusive scan. Positions are numbered line by line, the axis innermost;
+// ufx::cuda scans each line with thrust::inclusive_scan_by_key on thrust::cuda::par (CUB's
+// scan-by-key), reading and writing through the plan's strides; ufx::sim walks the same positions
+// (the same functors) one line after another on the CPU, as Thrust's CPP system would.
+// Thrust is included only by nvcc: a host compiler's translation unit gets no Thrust header from
+// ufx, so what `thrust::device_vector` means in a user's .cpp is Thrust's own configuration,
+// whatever the order of the includes (ufx never defines THRUST_DEVICE_SYSTEM).
 #include <string>
 
-#include "ufx/detail/thrust.hpp" // first: it picks Thrust's device system for host compilers
+#include "ufx/config.hpp"
 
-#include <thrust/functional.h>
-#include <thrust/iterator/permutation_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-#include <thrust/scan.h>
+#if UFX_CUDA_TU
+#  include <thrust/functional.h>
+#  include <thrust/iterator/counting_iterator.h>
+#  include <thrust/iterator/permutation_iterator.h>
+#  include <thrust/iterator/transform_iterator.h>
+#  include <thrust/scan.h>
+#endif
 
 #include "ufx/detail/runtime.hpp"
 #include "ufx/detail/device/elementwise.hpp"
@@ -70,18 +76,45 @@ struct scan_combine {
   }
 };
 
+template <int N>
+scan_position<N> scan_positions(const scan_plan<N>& plan) {
+  scan_position<N> pos{plan.lines, plan.len, {}};
+  for (int j = 0; j < N; ++j) pos.str[j] = plan.str[j];
+  return pos;
+}
+
+/// ufx::sim's scan: each line in order on the calling thread.
+template <class Kern, int N, class OutE>
+void device_scan_lines(const scan_plan<N>& plan, const Kern& k, OutE* out) {
+  if (plan.count() == 0 || plan.len == 0) return;
+  const scan_position<N> pos = scan_positions(plan);
+  const scan_value<Kern, N> value{pos, k};
+  const scan_out_offset<N> at{pos};
+  for (index_t line = 0; line < plan.count(); ++line) {
+    const index_t first = line * plan.len;
+    typename Kern::acc_type acc = value(first);
+    out[at(first)] = static_cast<OutE>(acc);
+    for (index_t i = first + 1; i < first + plan.len; ++i) {
+      acc = k.combine(acc, value(i));
+      out[at(i)] = static_cast<OutE>(acc);
+    }
+  }
+}
+
+#if UFX_CUDA_TU
+/// ufx::cuda's scan: every line at once, Thrust's scan-by-key on `pol` (thrust::cuda::par...).
 template <class Policy, class Kern, int N, class OutE>
 void device_scan(const Policy& pol, const scan_plan<N>& plan, const Kern& k, OutE* out) {
   const index_t n = plan.count() * plan.len;
   if (n == 0) return;
-  scan_position<N> pos{plan.lines, plan.len, {}};
-  for (int j = 0; j < N; ++j) pos.str[j] = plan.str[j];
+  const scan_position<N> pos = scan_positions(plan);
   const thrust::counting_iterator<index_t> first(0);
   auto keys = thrust::make_transform_iterator(first, scan_line_key{plan.len});
   auto values = thrust::make_transform_iterator(first, scan_value<Kern, N>{pos, k});
   auto result = thrust::make_permutation_iterator(out, thrust::make_transform_iterator(first, scan_out_offset<N>{pos}));
   thrust::inclusive_scan_by_key(pol, keys, keys + n, values, result, thrust::equal_to<index_t>(), scan_combine<Kern>{k});
 }
+#endif
 
 /// Throws device_error when the scan's input or output is not in the sim arena.
 template <int N, class Kern, class OutE>

@@ -110,41 +110,60 @@ bool cub_reducible(const reduce_plan<N>& plan, const Kern& k) {
 }
 
 #if UFX_CUDA_TU
+/// The elements CUB reads: one input's pointer (identity map: vector loads), else positions
+/// mapped (and seeded, for a user's operator).
+template <class Kern>
+auto cub_input(const Kern& k) {
+  if constexpr (cub_plain<Kern>()) return get<0>(k.in).p;
+  else if constexpr (cub_seeded<Kern>()) return thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), dense_seeded<Kern>{k});
+  else return thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), dense_mapped<Kern>{k});
+}
+
+/// fin(partial) into the outputs, then (without a stream) one synchronisation before the
+/// partials and CUB's temporary storage are freed (on a stream: freed in its order).
 template <class Kern, int N, class OutE, class Fin>
-void cub_reduce(const cuda_t& t, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin) {
-  using Acc = typename Kern::acc_type;
-  const index_t n_out = plan.outputs(), m = plan.count();
+void cub_finish(const cuda_t& t, const memory_space& space, const reduce_plan<N>& plan, const buffer<typename Kern::acc_type>& partial,
+                OutE* out, const Fin& fin) {
+  device_for_each(t, plan.outputs(), finish_outputs<N, typename Kern::acc_type, OutE, Fin>{plan.kept, partial.data(), out, fin},
+                  "ufx reduction finish kernel");
+  if (!t.has_stream()) synchronize(space);
+}
+
+/// One output: CUB's DeviceReduce over every element.
+template <class Kern, int N, class OutE, class Fin>
+void cub_reduce_whole(const cuda_t& t, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin) {
   const auto stream = static_cast<cudaStream_t>(t.stream_handle); // null: the default stream
-  buffer<Acc> partial(space, n_out, t.stream_handle);
+  buffer<typename Kern::acc_type> partial(space, 1, t.stream_handle);
   const cub_combine<Kern> op{k};
-  // one input, identity map: CUB reads the pointer itself (vectorised loads)
-  constexpr bool plain = cub_plain<Kern>();
-  auto input = [&] {
-    if constexpr (plain) return get<0>(k.in).p;
-    else if constexpr (cub_seeded<Kern>()) return thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), dense_seeded<Kern>{k});
-    else return thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), dense_mapped<Kern>{k});
-  }();
+  const auto input = cub_input(k);
   std::size_t bytes = 0;
-  if (n_out == 1 && plan.kept.rank == 0) {
-    cuda_check(cub::DeviceReduce::Reduce(nullptr, bytes, input, partial.data(), m, op, k.identity, stream), "cub::DeviceReduce");
-    buffer<char> temp(space, static_cast<index_t>(bytes), t.stream_handle);
-    cuda_check(cub::DeviceReduce::Reduce(temp.data(), bytes, input, partial.data(), m, op, k.identity, stream), "cub::DeviceReduce");
-  } else {
-    if constexpr (plain) {
-      const segment_begin<N> b{plan.kept};
-      auto begins = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), b);
-      auto ends = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), segment_end<N>{b, m});
-      cuda_check(cub::DeviceSegmentedReduce::Reduce(nullptr, bytes, input, partial.data(), n_out, begins, ends, op, k.identity,
-                                                    stream),
-                 "cub::DeviceSegmentedReduce");
-      buffer<char> temp(space, static_cast<index_t>(bytes), t.stream_handle);
-      cuda_check(cub::DeviceSegmentedReduce::Reduce(temp.data(), bytes, input, partial.data(), n_out, begins, ends, op, k.identity,
-                                                    stream),
-                 "cub::DeviceSegmentedReduce");
-    }
-  }
-  device_for_each(t, n_out, finish_outputs<N, Acc, OutE, Fin>{plan.kept, partial.data(), out, fin}, "ufx reduction finish kernel");
-  if (!t.has_stream()) synchronize(space); // before partial and temp storage are freed (on a stream: freed in its order)
+  cuda_check(cub::DeviceReduce::Reduce(nullptr, bytes, input, partial.data(), plan.count(), op, k.identity, stream), "cub::DeviceReduce");
+  buffer<char> temp(space, static_cast<index_t>(bytes), t.stream_handle);
+  cuda_check(cub::DeviceReduce::Reduce(temp.data(), bytes, input, partial.data(), plan.count(), op, k.identity, stream), "cub::DeviceReduce");
+  cub_finish<Kern>(t, space, plan, partial, out, fin);
+}
+
+/// Several outputs, each over contiguous elements of one input read as it is: CUB's
+/// DeviceSegmentedReduce. Only plain reductions (cub_plain) have it: a seeded or mapped one has
+/// no segmented CUB path to fall into (reduce_on sends those to the device reduction).
+template <class Kern, int N, class OutE, class Fin>
+  requires(cub_plain<Kern>())
+void cub_reduce_segments(const cuda_t& t, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin) {
+  const index_t n_out = plan.outputs(), m = plan.count();
+  const auto stream = static_cast<cudaStream_t>(t.stream_handle);
+  buffer<typename Kern::acc_type> partial(space, n_out, t.stream_handle);
+  const cub_combine<Kern> op{k};
+  const auto input = cub_input(k);
+  const segment_begin<N> b{plan.kept};
+  auto begins = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), b);
+  auto ends = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), segment_end<N>{b, m});
+  std::size_t bytes = 0;
+  cuda_check(cub::DeviceSegmentedReduce::Reduce(nullptr, bytes, input, partial.data(), n_out, begins, ends, op, k.identity, stream),
+             "cub::DeviceSegmentedReduce");
+  buffer<char> temp(space, static_cast<index_t>(bytes), t.stream_handle);
+  cuda_check(cub::DeviceSegmentedReduce::Reduce(temp.data(), bytes, input, partial.data(), n_out, begins, ends, op, k.identity, stream),
+             "cub::DeviceSegmentedReduce");
+  cub_finish<Kern>(t, space, plan, partial, out, fin);
 }
 #endif
 
@@ -152,10 +171,16 @@ template <class Kern, int N, class OutE, class Fin, class Res>
 void reduce_on(const cuda_t& t, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin, const Res& empty) {
 #if UFX_CUDA_TU
   const cuda_scope scope(t);
-  constexpr bool plain = cub_plain<Kern>();
-  const bool segmented = !(plan.outputs() == 1 && plan.kept.rank == 0);
-  if (plan.outputs() > 0 && cub_reducible(plan, k) && (!segmented || plain)) cub_reduce(t, scope.space(), plan, k, out, fin);
-  else device_reduce_all(t, scope.space(), plan, k, out, fin, empty);
+  const bool whole = plan.outputs() == 1 && plan.kept.rank == 0;
+  const bool cub = plan.outputs() > 0 && cub_reducible(plan, k);
+  if (cub && whole) {
+    cub_reduce_whole(t, scope.space(), plan, k, out, fin);
+  } else if constexpr (cub_plain<Kern>()) {
+    if (cub) cub_reduce_segments(t, scope.space(), plan, k, out, fin);
+    else device_reduce_all(t, scope.space(), plan, k, out, fin, empty);
+  } else {
+    device_reduce_all(t, scope.space(), plan, k, out, fin, empty);
+  }
   if (!t.has_stream()) synchronize(scope.space()); // on a stream the call returns once queued
 #else
   (void)plan, (void)k, (void)out, (void)fin, (void)empty;

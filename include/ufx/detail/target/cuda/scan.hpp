@@ -9,6 +9,10 @@
 #include "ufx/detail/target/cuda/device.hpp"
 #include "ufx/detail/device/scan.hpp"
 
+#if UFX_CUDA_TU
+#  include <thrust/system/cuda/execution_policy.h>
+#endif
+
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
