@@ -2,6 +2,7 @@
 // ufx/ndarray.hpp) and seeded random arrays (ufx/random.hpp). Expected strings are NumPy's print().
 #include "common.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <sstream>
@@ -227,6 +228,28 @@ TEST_CASE_TEMPLATE("random arrays are the same on every target", Target, UFX_TES
   } else {
     static_assert(std::is_same_v<decltype(ufx::random::normal(t, {2})), ufx::ndarray<double, 1>>);
   }
+}
+
+TEST_CASE("normal's own log and cos (the same bits on host and device) are within about an ulp of glibc's") {
+  // u as normal draws it: a multiple of 2^-53, u1 in (0, 1], u2 in [0, 1)
+  std::uint64_t s = 12345;
+  double worst_log = 0, worst_cos = 0;
+  for (int i = 0; i < 200000; ++i) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    const double u1 = i < 54 ? std::ldexp(1.0, -i) : static_cast<double>((s >> 11) + 1) * 0x1p-53;
+    const double u2 = i < 64 ? i / 64.0 : static_cast<double>(s >> 11) * 0x1p-53;
+    const double l = ufx::random::detail::portable_log(u1), lr = std::log(u1);
+    const double ulp = lr == 0 ? 0x1p-1074 : std::abs(std::nextafter(lr, 0.0) - lr);
+    worst_log = std::max(worst_log, std::abs(l - lr) / ulp);
+    // cos(2 pi u2) against glibc's cos of 2 pi u2 in long double (the double 2 pi u2 is itself off by an ulp of 6)
+    const double cr = static_cast<double>(std::cos(6.283185307179586476925286766559L * static_cast<long double>(u2)));
+    worst_cos = std::max(worst_cos, std::abs(ufx::random::detail::portable_cos_turns(u2) - cr));
+  }
+  CHECK(worst_log <= 1.0);
+  CHECK(worst_cos <= 3e-16);
+  CHECK(ufx::random::detail::portable_log(1.0) == 0.0);
+  CHECK(ufx::random::detail::portable_cos_turns(0.0) == 1.0);
+  CHECK(ufx::random::detail::portable_cos_turns(0.5) == -1.0);
 }
 
 TEST_CASE("random arrays have the moments asked for") {

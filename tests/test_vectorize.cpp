@@ -2,6 +2,7 @@
 #include "common.hpp"
 
 #include <atomic>
+#include <cmath>
 #include <mutex>
 #include <set>
 #include <span>
@@ -131,14 +132,28 @@ TEST_CASE_TEMPLATE("operands of one shape (the dense path on CPU targets) give a
   for (const std::size_t n : {std::size_t{1}, std::size_t{63}, std::size_t{4096}, std::size_t{3 << 16} + 5}) {
     CAPTURE(n);
     const auto x = iota_f(n), y = iota_f(n, 0.5f);
-    std::vector<float> want(n), z(n, -1.f);
-    for (std::size_t i = 0; i < n; ++i) want[i] = x[i] * y[i] + 2.f;
+    std::vector<float> want(n), fused(n), z(n, -1.f);
+    for (std::size_t i = 0; i < n; ++i) want[i] = x[i] * y[i] + 2.f, fused[i] = std::fma(x[i], y[i], 2.f);
+    // ufx runs the function as the target's compiler built it (docs/vectorize.md, "Across
+    // targets"): g++ at -O2 for x86-64 rounds a * b and then + c, as this loop does; nvcc contracts
+    // a * b + c into one FMA where it chooses to (-fmad=true, its default), so on ufx::cuda each
+    // element is one of the two roundings (they differ from n = 196613 on: products past 24 bits)
+    const auto as_written = [&](const std::vector<float>& got) {
+      if constexpr (std::is_same_v<Target, ufx::cuda_t>) {
+        if (got.size() != n) return false;
+        for (std::size_t i = 0; i < n; ++i)
+          if (got[i] != want[i] && got[i] != fused[i]) return false;
+        return true;
+      } else {
+        return got == want;
+      }
+    };
     fma3(Target{}, x, y, 2.f, ufx::out(z)); // two arrays and a scalar
-    CHECK(z == want);
-    CHECK(fma3(Target{}, x, y, 2.f) == want); // a fresh result
+    CHECK(as_written(z));
+    CHECK(as_written(fma3(Target{}, x, y, 2.f))); // a fresh result
     std::vector<float> w = x;
     fma3(Target{}, w, y, 2.f, ufx::out(w)); // in place
-    CHECK(w == want);
+    CHECK(as_written(w));
     ufx::ndarray<float, 2> m({2, static_cast<ufx::index_t>(n)}, 1.f), r({2, static_cast<ufx::index_t>(n)}, 0.f);
     fma3(Target{}, m, m, 1.f, ufx::out(r)); // rank 2
     CHECK(r(1, static_cast<ufx::index_t>(n) - 1) == 2.f);
