@@ -14,14 +14,43 @@
 #  define UFX_CUDA_TU 0
 #endif
 
-// Front doors compiled by nvcc can launch CUDA kernels; the same templates compiled by a host
-// compiler cannot. Giving them different (inline) namespaces keeps both versions in one program
-// without an ODR violation.
+// ufx's templates compile to different code in different translation units of one program: nvcc's
+// can launch CUDA kernels, and a host compiler's follow its instruction set (the reduction leaves'
+// vector width, ufx::math's fused multiply-adds, the compiler's own vector code). Templates of one
+// name with different bodies are one definition to the linker, which keeps whichever comes first:
+// a unit built for the x86-64 baseline could run another's AVX2 code (SIGILL on a CPU without it,
+// other bits everywhere). So every template whose code can differ lives in an inline namespace
+// named for the configuration: cuda_tu under nvcc; host_tu, then _avx, _avx2 or _avx512, _fma and
+// _v64 (UFX_HOST_VECTOR_BYTES=64) after the host compiler's flags. Each unit then links to its own
+// copies (tests/isa_mix). nvcc's units share one name (its device and host passes must agree on a
+// kernel's name), so .cu files of one program take the same host flags (docs/performance.md).
+#define UFX_TU_CAT_(a, b, c, d) a##b##c##d
+#define UFX_TU_NAME_(a, b, c, d) UFX_TU_CAT_(a, b, c, d)
 #if UFX_CUDA_TU
-#  define UFX_TU_NAMESPACE_BEGIN inline namespace cuda_tu {
+#  define UFX_TU_NAME cuda_tu
 #else
-#  define UFX_TU_NAMESPACE_BEGIN inline namespace host_tu {
+#  if defined(__AVX512F__)
+#    define UFX_TU_ISA_ _avx512
+#  elif defined(__AVX2__)
+#    define UFX_TU_ISA_ _avx2
+#  elif defined(__AVX__)
+#    define UFX_TU_ISA_ _avx
+#  else
+#    define UFX_TU_ISA_
+#  endif
+#  if defined(__FMA__)
+#    define UFX_TU_FMA_ _fma
+#  else
+#    define UFX_TU_FMA_
+#  endif
+#  if defined(UFX_HOST_VECTOR_BYTES) && UFX_HOST_VECTOR_BYTES == 64
+#    define UFX_TU_VB_ _v64
+#  else
+#    define UFX_TU_VB_
+#  endif
+#  define UFX_TU_NAME UFX_TU_NAME_(host_tu, UFX_TU_ISA_, UFX_TU_FMA_, UFX_TU_VB_)
 #endif
+#define UFX_TU_NAMESPACE_BEGIN inline namespace UFX_TU_NAME {
 #define UFX_TU_NAMESPACE_END }
 
 /// The host targets' inner loops (an elementwise row, a reduction leaf, a gufunc's loop over its

@@ -32,6 +32,8 @@
 #include <type_traits>
 
 namespace ufx::math {
+// named for the configuration (config.hpp): the host kernels fuse with -mfma
+UFX_TU_NAMESPACE_BEGIN
 
 // an integer argument is a double, as for std:: (ufx::math::exp(2) is exp(2.0))
 #define UFX_MATH_INTEGRAL(name)                                                                                      \
@@ -94,4 +96,5 @@ UFX_HD UFX_ALWAYS_INLINE double pow(A x, B y) {
   return pow(static_cast<double>(x), static_cast<double>(y));
 }
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::math

@@ -11,6 +11,7 @@
 #include "ufx/errors.hpp"
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 /// A shape of run-time rank (at most max_rank), kept on the stack.
 struct dims {
@@ -103,4 +104,5 @@ inline void check_output_shape(const dims& out, const dims& loop, int which) {
                     " doesn't match the broadcast shape " + format_shape(loop));
 }
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

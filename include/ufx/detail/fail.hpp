@@ -6,9 +6,11 @@
 #include <string>
 #include <string_view>
 
+#include "ufx/config.hpp"
 #include "ufx/errors.hpp"
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 /// The front door running on this thread, for messages ("ufx" outside any call).
 inline thread_local const char* current_call = "ufx";
@@ -34,4 +36,5 @@ template <class E>
   throw E(message(what));
 }
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

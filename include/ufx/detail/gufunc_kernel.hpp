@@ -21,6 +21,7 @@
 #include "ufx/ndview.hpp"
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 template <class Sig, class F, int NOut, class... Acc>
 struct gufunc_kernel {
@@ -145,4 +146,5 @@ private:
   }
 };
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

@@ -14,6 +14,7 @@
 #include "ufx/errors.hpp"
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 /// The result of step 2: the loop shape and the size bound to each signature dimension.
 struct gufunc_shape {
@@ -112,4 +113,5 @@ std::array<index_t, R> gufunc_output_shape(const gufunc_shape& g, int s) {
   return out;
 }
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

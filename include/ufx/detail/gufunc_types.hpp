@@ -10,6 +10,7 @@
 #include "ufx/ndview.hpp"
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 // ---- fn's parameter list, when it has exactly one (a plain function or a non-template operator())
 
@@ -164,4 +165,5 @@ struct gufunc_out_type {
   using type = typename decltype(pick())::type;
 };
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

@@ -8,6 +8,7 @@
 #include "ufx/detail/broadcast.hpp"
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 template <int N>
 struct layout {
@@ -180,4 +181,5 @@ void walk_rows(const layout<N>& L, index_t begin, index_t end, Row&& row) {
   }
 }
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

@@ -10,6 +10,7 @@
 #include "ufx/detail/tuple.hpp"
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 template <class T>
 struct array_acc {
@@ -207,4 +208,5 @@ struct identity {
   }
 };
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

@@ -20,6 +20,7 @@
 #include "ufx/detail/tuple.hpp"
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 /// An operand whose "element" is the loop position itself (argmin / argmax): at(o) is the offset,
 /// so with C-order strides it is the flat index, with a unit stride along one axis the index there.
@@ -392,4 +393,5 @@ UFX_HD typename Kern::acc_type lane_reduce(const Kern& k, const layout<N>& red, 
   return total;
 }
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

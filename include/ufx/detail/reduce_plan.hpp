@@ -12,6 +12,7 @@
 #include "ufx/errors.hpp"
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 /// Bit d set: loop dimension d is reduced. Throws NumPy's errors for bad or repeated axes.
 inline unsigned reduced_mask(const int* axes, int n, int rank) {
@@ -145,4 +146,5 @@ UFX_HD inline void offsets_at(const layout<N>& L, index_t i, const index_t* base
   }
 }
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

@@ -10,6 +10,7 @@
 #include "ufx/ndarray.hpp"
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 /// A fresh std::vector result of n elements. The vector value-initialises its elements (one thread
 /// writing zeros) before ufx writes them, and a large buffer comes from malloc in 4 KiB pages, one
@@ -79,4 +80,5 @@ struct result_rule {
   }
 };
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

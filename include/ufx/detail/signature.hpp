@@ -16,6 +16,7 @@
 #include "ufx/config.hpp"
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 /// A string literal as a template argument: `guvectorize<"(n)->()">`.
 template <std::size_t N>
@@ -250,4 +251,5 @@ struct arity_check {
   static constexpr bool ok = FunctionParameters == SignatureOperands;
 };
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

@@ -16,6 +16,7 @@
 #include "ufx/config.hpp"
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 template <std::size_t I, class T>
 struct tuple_leaf {
@@ -90,4 +91,5 @@ UFX_HD constexpr decltype(auto) result_get(R&& r) {
   }
 }
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

@@ -33,6 +33,7 @@
 #include "ufx/targets.hpp"
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 /// Below this many elements (a gufunc: units of core work; a reduction: positions read) a call on
 /// ufx::host runs on the calling thread. Measured on this project's 2-core EPYC with oneTBB (issue
@@ -168,4 +169,5 @@ private:
   int threads_ = 1;
 };
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

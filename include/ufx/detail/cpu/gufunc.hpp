@@ -9,6 +9,7 @@
 #include "ufx/targets.hpp"
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 /// Calls the kernel at loop indices [begin, end); division only at the start of the range.
 /// (Compiled for the baseline and for AVX2: config.hpp, UFX_HOST_CLONES.)
@@ -60,4 +61,5 @@ void gufunc_rows(const layout<N>& L, const Kernel& k, index_t begin, index_t end
   else gufunc_rows<false, 0>(L, k, begin, end);
 }
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

@@ -22,6 +22,7 @@
 #include "ufx/targets.hpp"
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 /// Node `i` of depth `d` of a tree over [0, m) (`Tree` gives is_leaf and split). False when a
 /// leaf above depth d covers this node's range and another index computes it.
@@ -325,4 +326,5 @@ void cpu_reduce(const Exec& exec, const reduce_plan<N>& plan, const Kern& k, Out
   r.run(exec);
 }
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

@@ -4,6 +4,7 @@
 #include "ufx/detail/loop.hpp"
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 template <int N, class Kernel>
 void run_rows(const layout<N>& L, const Kernel& k, index_t begin, index_t end) {
@@ -13,4 +14,5 @@ void run_rows(const layout<N>& L, const Kernel& k, index_t begin, index_t end) {
   walk_rows(L, begin, end, [&](const index_t (&off)[N], index_t n) { k.row(off, str, n, unit); });
 }
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

@@ -13,6 +13,7 @@
 #include "ufx/targets.hpp"
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 /// A scan as every target sees it: operand 0 is the output, operand 1 the input.
 template <int N>
@@ -155,4 +156,5 @@ void cpu_scan_run(const Exec& exec, const scan_plan<N>& plan, const Kern& k, Out
   else s.run_lines(exec);
 }
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

@@ -39,6 +39,7 @@
 #endif
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 /// Width in bytes of the vectors of the reduction leaves (from -march / -mavx...): the registers'
 /// width, but 32 bytes with AVX-512. On the AMD EPYC (Zen 4) we measure on, a sum streaming from
@@ -229,4 +230,5 @@ T simd_map_sum_leaf(index_t n, int k, const Value& value) {
 }
 #endif
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

@@ -8,10 +8,12 @@
 #include "ufx/detail/cpu/rows.hpp"
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 template <int N, class Kernel>
 void for_each(const host_t& t, const layout<N>& L, const Kernel& k) {
   cpu_executor(t).blocks(L.size(), [&](index_t b, index_t e) { run_rows(L, k, b, e); });
 }
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

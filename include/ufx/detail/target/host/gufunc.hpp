@@ -8,6 +8,7 @@
 #include "ufx/detail/cpu/gufunc.hpp"
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 template <int N, class Kernel>
 void run_gufunc(const host_t& t, const layout<N>& L, const Kernel& k, bool dense, index_t work) {
@@ -16,4 +17,5 @@ void run_gufunc(const host_t& t, const layout<N>& L, const Kernel& k, bool dense
       L.size(), [&](index_t b, index_t e) { gufunc_rows(L, k, b, e, dense); }, cutoff);
 }
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

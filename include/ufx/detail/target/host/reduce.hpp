@@ -6,6 +6,7 @@
 #include "ufx/detail/cpu/reduce.hpp"
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 /// Below this many elements a reduction stays on the calling thread. A reduction only reads and
 /// runs at about 8 floats a cycle, so an OpenMP region's ~2 us (measured) pays off later than
@@ -18,4 +19,5 @@ void reduce_on(const host_t& t, const reduce_plan<N>& plan, const Kern& k, OutE*
   else cpu_reduce(cpu_executor(t), plan, k, out, fin, empty);
 }
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

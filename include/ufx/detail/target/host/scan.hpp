@@ -6,6 +6,7 @@
 #include "ufx/detail/cpu/scan.hpp"
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 template <class Kern, int N, class OutE>
 void scan_on(const host_t& t, const scan_plan<N>& plan, const Kern& k, OutE* out) {
@@ -13,4 +14,5 @@ void scan_on(const host_t& t, const scan_plan<N>& plan, const Kern& k, OutE* out
   else cpu_scan_run(cpu_executor(t), plan, k, out);
 }
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

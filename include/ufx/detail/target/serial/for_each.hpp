@@ -4,10 +4,12 @@
 #include "ufx/targets.hpp"
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 template <int N, class Kernel>
 void for_each(const serial_t&, const layout<N>& L, const Kernel& k) {
   run_rows(L, k, 0, L.size());
 }
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

@@ -3,6 +3,7 @@
 #include "ufx/detail/cpu/gufunc.hpp"
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 /// `dense`: every core is dense and row-major (the kernel may compute core strides itself).
 /// `work`: core elements per loop index (unused: one thread).
@@ -11,4 +12,5 @@ void run_gufunc(const serial_t&, const layout<N>& L, const Kernel& k, bool dense
   gufunc_rows(L, k, 0, L.size(), dense);
 }
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

@@ -1,0 +1,2 @@
+#define UFX_UNIT ufx_isa_unit_a
+#include "unit.inc"
