@@ -14,6 +14,7 @@
 #include "ufx/errors.hpp"
 
 namespace ufx::mpi::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 /// Operands split differently across the ranks: every rank throws ufx::shape_error (not
 /// ufx::mpi::error), with the message of the lowest rank that saw it.
@@ -121,4 +122,5 @@ auto collectively(const communicator& comm, Body&& body) {
   }
 }
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::mpi::detail

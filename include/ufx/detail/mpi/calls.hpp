@@ -16,6 +16,7 @@
 #include "ufx/vectorize.hpp"
 
 namespace ufx::mpi::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 /// std::optional of an identity or init given as a value (none for ufx::detail::no_value).
 template <class Acc, class V>
@@ -56,9 +57,12 @@ decltype(auto) elementwise_call(const char* who, const Front& front, const core_
   }
 }
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::mpi::detail
 
 namespace ufx::detail {
+// (distributed_calls is specialised where its primary is, outside the configuration's namespace:
+// its call templates take the keyed front doors' types, so each configuration has its own.)
 
 template <>
 struct distributed_calls<mpi::detail::mpi_distribution> {

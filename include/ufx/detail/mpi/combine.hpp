@@ -15,6 +15,7 @@
 #include "ufx/detail/mpi/communicator.hpp"
 
 namespace ufx::mpi::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 /// A partial, or none (`has == 0`) from a rank with nothing to reduce.
 template <class Acc>
@@ -83,4 +84,5 @@ private:
   MPI_Op op_ = MPI_OP_NULL;
 };
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::mpi::detail

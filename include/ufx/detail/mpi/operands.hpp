@@ -18,6 +18,7 @@
 #include "ufx/out.hpp"
 
 namespace ufx::mpi::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 using ufx::detail::distributed_arg;
 using ufx::detail::is_out;
@@ -239,4 +240,5 @@ ufx::detail::dims local_loop(const A&... a) {
   return ufx::detail::broadcast(std::span<const ufx::detail::dims>(shapes.data(), shapes.size()));
 }
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::mpi::detail

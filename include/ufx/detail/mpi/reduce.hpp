@@ -16,6 +16,7 @@
 #include "ufx/vectorize.hpp"
 
 namespace ufx::mpi::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 /// What a reduction across ranks combines and how an empty one ends.
 template <class Acc, class Op>
@@ -257,4 +258,5 @@ void carry_scan(TP tp, const Op& op, const D& x, C& result) {
   });
 }
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx::mpi::detail
