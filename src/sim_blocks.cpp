@@ -247,6 +247,20 @@ struct sim_block {
     return "shared memory byte " + std::to_string(offset);
   }
 
+  /// Reports thread `me`'s access `e` of an element against the first conflicting one in `s`.
+  [[noreturn]] void race(unsigned me, const log_entry& e, bool wrote, const shadow& s) const {
+    const auto id = static_cast<std::int32_t>(me);
+    const auto other = [&](std::int32_t t) { return t >= 0 && t != id; };
+    std::int32_t with = s.toucher;
+    const char* did = " read";
+    if (other(s.writer)) with = s.writer, did = " wrote";
+    else if ((wrote || !e.atomic) && other(s.atomic)) with = s.atomic, did = " updated atomically";
+    fail(me, std::string("shared-memory race: this thread ") + (wrote ? "writes " : e.atomic ? "updates " : "reads ") +
+                 element_text(e.offset) + (!wrote && e.atomic ? " atomically" : "") + ", which thread " +
+                 thread_text(static_cast<unsigned>(with)) + did +
+                 " since the last sync() (put a t.sync() between the two accesses)");
+  }
+
   /// After thread `me`'s turn: its writes and reads against the other threads' in this interval.
   void check_log(unsigned me) {
     worker& wk = *w;
@@ -272,20 +286,11 @@ struct sim_block {
       wrote = wrote || e.plain_write;
       shadow& s = wk.shadows[e.offset];
       if (s.epoch != wk.epoch) s = shadow{wk.epoch, -1, -1, -1};
-      // the first other thread whose access conflicts with this thread's: a plain write conflicts
-      // with any access, an atomic update with plain ones, a plain read with writes and updates
+      // a plain write conflicts with another thread's access of any kind, an atomic update with
+      // plain ones, a plain read with writes and atomic updates
       const auto other = [&](std::int32_t t) { return t >= 0 && t != id; };
-      const char* what = wrote ? "writes " : e.atomic ? "updates " : "reads ";
-      std::int32_t with = -1;
-      const char* did = "";
-      if (other(s.writer)) with = s.writer, did = " wrote";
-      else if ((wrote || !e.atomic) && other(s.atomic)) with = s.atomic, did = " updated atomically";
-      else if ((wrote || e.atomic) && other(s.toucher)) with = s.toucher, did = " read";
-      if (with >= 0)
-        fail(me, "shared-memory race: this thread " + std::string(what) + element_text(e.offset) +
-                     (!wrote && e.atomic ? " atomically" : "") + ", which thread " +
-                     thread_text(static_cast<unsigned>(with)) + did +
-                     " since the last sync() (put a t.sync() between the two accesses)");
+      if (other(s.writer) || ((wrote || !e.atomic) && other(s.atomic)) || ((wrote || e.atomic) && other(s.toucher)))
+        [[unlikely]] race(me, e, wrote, s);
       if (wrote || !e.atomic) {
         if (s.toucher < 0) s.toucher = id;
         if (wrote) s.writer = id;
