@@ -15,8 +15,20 @@
 //   element's bytes the first time a thread touches it in the interval; when the thread's turn
 //   ends, an element whose bytes changed was written by it. Since a block's threads run one at a
 //   time between barriers, that is exact for every write that changes a value (a write of the
-//   value already there is not seen: it is also harmless);
+//   value already there is not seen: it is also harmless). Updates through ufx's atomic functions
+//   (atomic.hpp) are told apart: they call sim_shared_atomic_begin / _end, which mark the thread's
+//   entry atomic and keep, as its "old" bytes, the value its last atomic left, so a change after
+//   that (or before it, seen at the next atomic) is still a plain write. Atomic updates by two
+//   threads do not race; an atomic update and another thread's plain read or write do. A thread's
+//   own plain reads of an element it also updates atomically in the interval are not told apart
+//   from its atomics (only the first touch of an element is logged);
 // - an exception from the body (an index out of range, a host pointer, the user's own).
+//
+// Whichever check fails, and whenever: the block is abandoned. Every thread suspended at a barrier
+// is resumed to unwind (sim_sync throws block_abort), and every thread not yet started is started
+// to return at once without running the body, so each fiber ends on its own stack before its
+// stack is reused (a fiber left suspended would be unwound by Boost.Context's forced_unwind from
+// its destructor, which the body's catch clauses must not swallow).
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -121,14 +133,18 @@ struct pooled_stack {
 
 struct shadow {
   std::uint32_t epoch = 0;
-  std::int32_t writer = -1;  // thread that wrote the element in this interval
-  std::int32_t toucher = -1; // first thread that touched it in this interval
+  std::int32_t writer = -1;  // thread that wrote the element plainly in this interval
+  std::int32_t toucher = -1; // first thread that read or wrote it plainly in this interval
+  std::int32_t atomic = -1;  // first thread that updated it through ufx's atomic functions
 };
 
 struct log_entry {
   std::uint32_t offset, bytes;
   std::uint64_t old; // the element's bytes before the thread's turn (elements up to 8 bytes), or
-                     // where they are in the worker's `old` buffer (larger elements)
+                     // where they are in the worker's `old` buffer (larger elements); after an
+                     // atomic update by the thread, the bytes that update left
+  bool atomic = false;      // the thread updated the element through ufx's atomic functions
+  bool plain_write = false; // and changed it otherwise before one of those updates
 };
 
 struct thread_slot {
@@ -147,6 +163,7 @@ struct worker {
   stack_pool stacks;
   std::vector<unsigned char> shared_storage;
   std::vector<std::uint32_t> stamp;
+  std::vector<std::uint32_t> entry_of; // per byte offset: its entry in `log` while its stamp is current
   std::vector<shadow> shadows;
   std::vector<log_entry> log;
   std::vector<unsigned char> old;
@@ -156,6 +173,7 @@ struct worker {
     if (shared_storage.size() < bytes + 16) shared_storage.resize(bytes + 16);
     if (stamp.size() < bytes + 1) {
       stamp.assign(bytes + 1, 0);
+      entry_of.assign(bytes + 1, 0);
       shadows.assign(bytes + 1, shadow{});
       segment = epoch = 0;
     }
@@ -229,6 +247,20 @@ struct sim_block {
     return "shared memory byte " + std::to_string(offset);
   }
 
+  /// Reports thread `me`'s access `e` of an element against the first conflicting one in `s`.
+  [[noreturn]] void race(unsigned me, const log_entry& e, bool wrote, const shadow& s) const {
+    const auto id = static_cast<std::int32_t>(me);
+    const auto other = [&](std::int32_t t) { return t >= 0 && t != id; };
+    std::int32_t with = s.toucher;
+    const char* did = " read";
+    if (other(s.writer)) with = s.writer, did = " wrote";
+    else if ((wrote || !e.atomic) && other(s.atomic)) with = s.atomic, did = " updated atomically";
+    fail(me, std::string("shared-memory race: this thread ") + (wrote ? "writes " : e.atomic ? "updates " : "reads ") +
+                 element_text(e.offset) + (!wrote && e.atomic ? " atomically" : "") + ", which thread " +
+                 thread_text(static_cast<unsigned>(with)) + did +
+                 " since the last sync() (put a t.sync() between the two accesses)");
+  }
+
   /// After thread `me`'s turn: its writes and reads against the other threads' in this interval.
   void check_log(unsigned me) {
     worker& wk = *w;
@@ -251,21 +283,19 @@ struct sim_block {
       } else {
         wrote = std::memcmp(wk.old.data() + e.old, state.shared + e.offset, e.bytes) != 0;
       }
+      wrote = wrote || e.plain_write;
       shadow& s = wk.shadows[e.offset];
-      if (s.epoch != wk.epoch) s = shadow{wk.epoch, -1, -1};
-      if (wrote && s.toucher >= 0 && s.toucher != id) {
-        const bool other_wrote = s.writer >= 0;
-        const unsigned other = static_cast<unsigned>(other_wrote ? s.writer : s.toucher);
-        fail(me, "shared-memory race: this thread writes " + element_text(e.offset) + ", which thread " +
-                     thread_text(other) + (other_wrote ? " wrote" : " read") +
-                     " since the last sync() (put a t.sync() between the two accesses)");
+      if (s.epoch != wk.epoch) s = shadow{wk.epoch, -1, -1, -1};
+      // a plain write conflicts with another thread's access of any kind, an atomic update with
+      // plain ones, a plain read with writes and atomic updates
+      const auto other = [&](std::int32_t t) { return t >= 0 && t != id; };
+      if (other(s.writer) || ((wrote || !e.atomic) && other(s.atomic)) || ((wrote || e.atomic) && other(s.toucher)))
+        [[unlikely]] race(me, e, wrote, s);
+      if (wrote || !e.atomic) {
+        if (s.toucher < 0) s.toucher = id;
+        if (wrote) s.writer = id;
       }
-      if (!wrote && s.writer >= 0 && s.writer != id)
-        fail(me, "shared-memory race: this thread reads " + element_text(e.offset) + ", which thread " +
-                     thread_text(static_cast<unsigned>(s.writer)) +
-                     " wrote since the last sync() (put a t.sync() between the two accesses)");
-      if (s.toucher < 0) s.toucher = id;
-      if (wrote) s.writer = id;
+      if (e.atomic && s.atomic < 0) s.atomic = id;
     }
     wk.log.clear();
     wk.old.clear();
@@ -287,11 +317,15 @@ struct sim_block {
 #endif
   }
 
-  /// Resumes every suspended thread so that it unwinds (sim_sync throws block_abort).
+  /// Ends every thread that has not finished, whatever it is doing: one waiting at a barrier is
+  /// resumed and unwinds (sim_sync throws block_abort), one not yet started starts and returns
+  /// without running the body. Afterwards every fiber has returned and the worker's log is empty.
   void abandon() {
     aborting = true;
     for (unsigned i = 0; i < slots.size(); ++i)
       if (slots[i].fiber && !slots[i].finished) turn(i);
+    w->log.clear();
+    w->old.clear();
   }
 
   void run() {
@@ -314,8 +348,11 @@ struct sim_block {
                                      thread_slot& s = slots[i];
                                      s.main = std::move(main);
                                      try {
-                                       launch->run_thread(launch->body, t);
+                                       // a thread first started by abandon() returns at once
+                                       if (!aborting) launch->run_thread(launch->body, t);
                                      } catch (const block_abort&) {
+                                     } catch (const bctx::detail::forced_unwind&) {
+                                       throw; // Boost.Context unwinding the fiber: let it through
                                      } catch (...) {
                                        s.error = std::current_exception();
                                      }
@@ -339,21 +376,15 @@ struct sim_block {
         w->next_epoch();
       }
     } catch (const kernel_error&) {
-      w->log.clear();
-      w->old.clear();
       abandon();
       throw;
     } catch (const std::exception& e) {
       const unsigned failing = current;
       const std::string what = e.what();
-      w->log.clear();
-      w->old.clear();
       abandon();
       fail(failing, what);
     } catch (...) {
       const unsigned failing = current;
-      w->log.clear();
-      w->old.clear();
       abandon();
       fail(failing, "an exception that is not a std::exception");
     }
@@ -380,6 +411,7 @@ struct sim_block {
 
 void sim_sync(sim_block* b, int line) {
   if (!b) throw device_error("ufx::thread::sync(): this thread is not running in a kernel launch");
+  if (b->aborting) throw block_abort{}; // a body that caught block_abort and waits again
   thread_slot& s = b->slots[b->current];
   s.waiting = true;
   s.line = line;
@@ -397,6 +429,7 @@ void sim_shared_log(sim_block_state* state, std::size_t offset, std::size_t byte
   auto* b = reinterpret_cast<sim_block*>(state); // state is sim_block's first member
   worker& w = *b->w;
   state->stamp[offset] = state->segment;
+  w.entry_of[offset] = static_cast<std::uint32_t>(w.log.size());
   log_entry e{static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(bytes), 0};
   const unsigned char* p = state->shared + offset;
   if (bytes == 4) { // fixed sizes: no call to memcpy
@@ -412,6 +445,36 @@ void sim_shared_log(sim_block_state* state, std::size_t offset, std::size_t byte
     w.old.insert(w.old.end(), state->shared + offset, state->shared + offset + bytes);
   }
   w.log.push_back(e);
+}
+
+namespace {
+constexpr std::uint32_t no_entry = ~std::uint32_t{0};
+std::uint64_t bytes_at(const unsigned char* p, std::size_t bytes) {
+  std::uint64_t v = 0;
+  std::memcpy(&v, p, bytes);
+  return v;
+}
+} // namespace
+
+std::uint32_t sim_shared_atomic_begin(sim_block_state* state, std::size_t offset, std::size_t bytes) {
+  auto* b = reinterpret_cast<sim_block*>(state);
+  worker& w = *b->w;
+  if (bytes > 8) return no_entry;
+  if (state->stamp[offset] != state->segment) sim_shared_log(state, offset, bytes); // reached through data()
+  const std::uint32_t i = w.entry_of[offset];
+  log_entry& e = w.log[i];
+  // a member of a larger element (a struct) is logged as the element: its change is a write of it
+  if (e.bytes != bytes) return no_entry;
+  if (bytes_at(state->shared + offset, bytes) != e.old) e.plain_write = true; // changed since its last atomic
+  e.atomic = true;
+  return i;
+}
+
+void sim_shared_atomic_end(sim_block_state* state, std::uint32_t entry) {
+  if (entry == no_entry) return;
+  auto* b = reinterpret_cast<sim_block*>(state);
+  log_entry& e = b->w->log[entry];
+  e.old = bytes_at(state->shared + e.offset, e.bytes);
 }
 
 
@@ -436,6 +499,18 @@ void run_blocks(const block_launch& l) {
     b.w = &w;
     b.state.shared = w.shared_base();
     b.state.stamp = w.stamp.data();
+    b.state.bytes = shared_bytes;
+    // what the body's atomics and ndview accesses on this thread read (restored when done)
+    struct thread_flags {
+      sim_block_state* block = sim_current_block;
+      bool checks = sim_index_checks;
+      ~thread_flags() {
+        sim_current_block = block;
+        sim_index_checks = checks;
+      }
+    } const restore;
+    sim_current_block = &b.state;
+    sim_index_checks = l.check_indices || restore.checks;
     for (index_t k; (k = next.fetch_add(1)) < failed_at.load();) {
       b.block_idx = unflatten(k, g);
       b.aborting = false;
@@ -477,6 +552,8 @@ struct sim_block {};
 
 void sim_sync(sim_block*, int) { throw device_error("ufx::thread::sync(): this thread is not running in a kernel launch"); }
 void sim_shared_log(sim_block_state*, std::size_t, std::size_t) {}
+std::uint32_t sim_shared_atomic_begin(sim_block_state*, std::size_t, std::size_t) { return 0; }
+void sim_shared_atomic_end(sim_block_state*, std::uint32_t) {}
 void run_blocks(const block_launch& l) {
   throw device_error(std::string(l.label) + " on " + l.where +
                      ": ufx was built without Boost.Context (Debian's libboost-context-dev), which runs a raw "

@@ -34,11 +34,16 @@
 /// Integers wrap around on overflow.
 ///
 /// The element must be aligned to its size (any element of a ufx array is).
+///
+/// In a raw kernel on the host targets, atomic updates of a `ufx::shared` element are known to the
+/// block runner's race check: they do not race with each other, while an atomic update and a plain
+/// read or write of the element by another thread in the same barrier interval do (thread.hpp).
 
 #include <atomic>
 #include <type_traits>
 
 #include "ufx/config.hpp"
+#include "ufx/thread.hpp"
 
 #if defined(__CUDACC__)
 #  include <cuda/atomic>
@@ -63,7 +68,7 @@ enum class atomic_op { add, sub, min, max, exch, cas };
 /// One atomic operation on `ref`: v is the operand (cas: the expected value), desired only for cas.
 /// An unsupported T does nothing here: the public function's static_assert has already said why.
 template <atomic_op Op, class T>
-UFX_HD T atomic_apply(T& ref, T v, [[maybe_unused]] T desired) {
+UFX_HD T atomic_update(T& ref, T v, [[maybe_unused]] T desired) {
   if constexpr (!atomic_element<T>) {
     return v;
   } else {
@@ -103,6 +108,26 @@ UFX_HD T atomic_apply(T& ref, T v, [[maybe_unused]] T desired) {
 #endif
     }
   }
+}
+
+/// atomic_update, and on the host, when `ref` is the shared memory of the kernel block this thread
+/// runs (ufx::sim, ufx::serial, ufx::host), the update is told to the block runner's race check:
+/// two atomic updates of one element in a barrier interval do not race, an atomic and a plain
+/// access do.
+template <atomic_op Op, class T>
+UFX_HD T atomic_apply(T& ref, T v, T desired) {
+#if !defined(__CUDA_ARCH__)
+  if (sim_block_state* const s = sim_current_block) [[unlikely]] {
+    auto* const p = reinterpret_cast<unsigned char*>(&ref);
+    if (p >= s->shared && p < s->shared + s->bytes) {
+      const std::uint32_t e = sim_shared_atomic_begin(s, static_cast<std::size_t>(p - s->shared), sizeof(T));
+      const T old = atomic_update<Op, T>(ref, v, desired);
+      sim_shared_atomic_end(s, e);
+      return old;
+    }
+  }
+#endif
+  return atomic_update<Op, T>(ref, v, desired);
 }
 
 } // namespace detail

@@ -60,9 +60,10 @@ public:
     requires(sizeof...(I) == R && (std::is_integral_v<I> && ...))
   UFX_HD T& operator()(I... i) const {
     const index_t idx[R == 0 ? 1 : R] = {static_cast<index_t>(i)...};
-#if UFX_BOUNDS_CHECK && !defined(__CUDA_ARCH__)
-    for (int k = 0; k < R; ++k)
-      if (idx[k] < 0 || idx[k] >= ext_[k]) detail::ndview_out_of_range(R, idx, ext_);
+#if !defined(__CUDA_ARCH__)
+    if (UFX_BOUNDS_CHECK || detail::sim_index_checks) [[unlikely]]
+      for (int k = 0; k < R; ++k)
+        if (idx[k] < 0 || idx[k] >= ext_[k]) detail::ndview_out_of_range(R, idx, ext_);
 #endif
     index_t off = 0;
     for (int k = 0; k < R; ++k) off += idx[k] * str_[k];

@@ -16,6 +16,7 @@
 /// block is a fiber, `sync()` is a real barrier, and shared-array accesses are checked: an index
 /// out of range, a barrier not reached by every thread, and two threads touching one element
 /// between two barriers with at least one writing are errors naming the kernel, block and thread.
+/// Updates through ufx's atomic functions (atomic.hpp) race with plain accesses, not with each other.
 
 #include <array>
 #include <cstddef>
@@ -46,8 +47,20 @@ struct sim_block_state {
   unsigned char* shared = nullptr;
   std::uint32_t* stamp = nullptr;
   std::uint32_t segment = 0;
+  std::size_t bytes = 0; // the block's shared memory, static and dynamic
 };
 struct sim_block;
+
+#if !defined(__CUDA_ARCH__)
+/// The block a host thread is running (src/sim_blocks.cpp sets it around each block), or null:
+/// ufx's atomic functions ask it whether their element is the block's shared memory.
+inline thread_local sim_block_state* sim_current_block = nullptr;
+#endif
+/// Before an atomic update of the shared element at byte `offset` by the running thread: logs the
+/// element and notes the update (src/sim_blocks.cpp); returns what sim_shared_atomic_end takes.
+std::uint32_t sim_shared_atomic_begin(sim_block_state* state, std::size_t offset, std::size_t bytes);
+/// After it: the element's bytes now are the thread's atomic result, not a plain write.
+void sim_shared_atomic_end(sim_block_state* state, std::uint32_t entry);
 
 /// t.sync() on the host: the calling fiber waits until every thread of its block arrives.
 void sim_sync(sim_block* block, int line);

@@ -52,7 +52,8 @@ void run_thread_of(const void* body, const thread& t) {
 
 /// Runs a kernel body's blocks on the host, `workers` at a time.
 template <class Traits, class Body>
-void run_on_host(const launch_config& c, const Body& body, const std::string& label, std::string where, int workers) {
+void run_on_host(const launch_config& c, const Body& body, const std::string& label, std::string where, int workers,
+                 bool check_indices = false) {
   constexpr std::size_t static_bytes = (Traits::static_bytes + 15) / 16 * 16; // the dynamic region is 16-aligned
   const auto regions = Traits::regions(static_bytes, c.shared_bytes);
   block_launch l;
@@ -65,6 +66,7 @@ void run_on_host(const launch_config& c, const Body& body, const std::string& la
   l.body = &body;
   l.run_thread = &run_thread_of<Body>;
   l.workers = workers;
+  l.check_indices = check_indices;
   run_blocks(l);
 }
 
@@ -90,11 +92,12 @@ template <class Traits, class Body>
 void launch_body(const sim_t& t, const launch_config& c, const Body& body, const std::string& label) {
   if (t.has_stream()) { // the stream's worker runs the blocks after its earlier work
     sim_enqueue(t.stream_handle, [c, body, label, where = to_string(t.space())] {
-      run_on_host<Traits>(c, body, label, where, host_threads());
+      run_on_host<Traits>(c, body, label, where, host_threads(), true);
     });
     return;
   }
-  run_on_host<Traits>(c, body, label, to_string(t.space()), host_threads());
+  // the sim checks a kernel's ndview indices in every build (serial and host: UFX_BOUNDS_CHECK)
+  run_on_host<Traits>(c, body, label, to_string(t.space()), host_threads(), true);
 }
 
 #if UFX_CUDA_TU

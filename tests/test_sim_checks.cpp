@@ -1,0 +1,318 @@
+// The host block runner's checks (src/sim_blocks.cpp; ufx::sim, and ufx::serial / ufx::host,
+// which run kernels the same way), issue 27 items 5-7:
+// - atomics on a ufx::shared element are not races among themselves, on every target (ufx::cuda
+//   too, where a GPU answers), while an atomic and a plain access in one barrier interval are;
+// - every check ends as the error it reports, whichever thread of a block raises it and whatever
+//   the other threads are doing (started or not, waiting at a barrier or not);
+// - ufx::sim checks a kernel's ndview indices in every build, Release included.
+#include "common.hpp"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using ufx_test::error_message;
+using ufx_test::kernel_runnable;
+
+namespace {
+
+constexpr int bins = 8;
+constexpr int hist_threads = 64;
+
+/// numba-cuda's test_atomics, shared-memory histograms: every thread adds into a contended bin
+/// and subtracts from the next one, both atomically, between two barriers.
+template <class T>
+struct histogram_body {
+  UFX_HD void operator()(const ufx::thread& t, ufx::shared<T[bins]> h, ufx::ndview<const int, 1> key,
+                         ufx::ndview<T, 2> out) const {
+    const unsigned i = t.thread_idx().x;
+    if (i < bins) h[i] = T(100);
+    t.sync();
+    const int k = key(t.grid<1>());
+    ufx::atomic_add(h[k], T(3));
+    ufx::atomic_sub(h[(k + 1) % bins], T(1));
+    t.sync();
+    if (i < bins) out(t.block_idx().x, i) = h[i];
+  }
+};
+
+/// atomic_min and atomic_max on one-element shared arrays, every thread of the block contending.
+template <class T>
+struct extremes_body {
+  UFX_HD void operator()(const ufx::thread& t, ufx::shared<T[1]> lo, ufx::shared<T[1]> hi,
+                         ufx::ndview<const T, 1> x, ufx::ndview<T, 2> out) const {
+    const auto g = t.grid<1>();
+    if (t.thread_idx().x == 0) {
+      lo[0] = x(g);
+      hi[0] = x(g);
+    }
+    t.sync();
+    ufx::atomic_min(lo[0], x(g));
+    ufx::atomic_max(hi[0], x(g));
+    t.sync();
+    if (t.thread_idx().x == 0) {
+      out(t.block_idx().x, 0) = lo[0];
+      out(t.block_idx().x, 1) = hi[0];
+    }
+  }
+};
+
+template <class Target, class T>
+void check_histogram() {
+  CAPTURE(sizeof(T));
+  const int blocks = 3, n = blocks * hist_threads;
+  std::vector<int> key(static_cast<std::size_t>(n));
+  for (int g = 0; g < n; ++g) key[static_cast<std::size_t>(g)] = (g * 5 + g / 7) % bins;
+  ufx::ndarray<T, 2> out({blocks, bins}, T(0));
+  ufx::kernel(histogram_body<T>{}, "histogram")[{blocks, hist_threads}](Target{}, key, out);
+  for (int b = 0; b < blocks; ++b)
+    for (int j = 0; j < bins; ++j) {
+      long long want = 100;
+      for (int i = 0; i < hist_threads; ++i) {
+        const int k = key[static_cast<std::size_t>(b * hist_threads + i)];
+        if (k == j) want += 3;
+        if ((k + 1) % bins == j) want -= 1;
+      }
+      CAPTURE(b);
+      CAPTURE(j);
+      CHECK(out(b, j) == T(want));
+    }
+}
+
+template <class T>
+T extreme_value(int g) {
+  const int v = (g * 37) % 101;
+  if constexpr (std::is_unsigned_v<T>) return T(v) * T(40000000u); // up to 4e9: above INT32_MAX
+  else if constexpr (std::is_integral_v<T>) return T(v - 50);
+  else return T(v - 50) * T(0.25);
+}
+
+template <class Target, class T>
+void check_extremes() {
+  CAPTURE(sizeof(T));
+  const int blocks = 3, threads = 96, n = blocks * threads;
+  std::vector<T> x(static_cast<std::size_t>(n));
+  for (int g = 0; g < n; ++g) x[static_cast<std::size_t>(g)] = extreme_value<T>(g);
+  ufx::ndarray<T, 2> out({blocks, 2}, T(0));
+  ufx::kernel(extremes_body<T>{}, "extremes")[{blocks, threads}](Target{}, x, out);
+  for (int b = 0; b < blocks; ++b) {
+    T lo = x[static_cast<std::size_t>(b * threads)], hi = lo;
+    for (int i = 0; i < threads; ++i) {
+      const T v = x[static_cast<std::size_t>(b * threads + i)];
+      lo = v < lo ? v : lo;
+      hi = hi < v ? v : hi;
+    }
+    CAPTURE(b);
+    CHECK(out(b, 0) == lo);
+    CHECK(out(b, 1) == hi);
+  }
+}
+
+} // namespace
+
+TEST_CASE_TEMPLATE("kernel: atomic_add and atomic_sub on contended shared bins (int32, uint32, float, double)", Target,
+                   UFX_TEST_TARGETS) {
+  if (!kernel_runnable<Target>()) return;
+  check_histogram<Target, std::int32_t>();
+  check_histogram<Target, std::uint32_t>();
+  check_histogram<Target, float>();
+  check_histogram<Target, double>();
+}
+
+TEST_CASE_TEMPLATE("kernel: atomic_min and atomic_max on a one-element shared array (int32, uint32, float, double)",
+                   Target, UFX_TEST_TARGETS) {
+  if (!kernel_runnable<Target>()) return;
+  check_extremes<Target, std::int32_t>();
+  check_extremes<Target, std::uint32_t>();
+  check_extremes<Target, float>();
+  check_extremes<Target, double>();
+}
+
+#if !defined(__CUDACC__) // the sim's checks, host code only (these bodies write plainly and atomically)
+namespace {
+/// Thread 0 zeroes s[0]; after a barrier thread `a` adds to it atomically while thread `p` reads it
+/// (mode 0), writes it (mode 1) or reads then writes it (mode 2) in the same barrier interval.
+struct mixed_body {
+  void operator()(const ufx::thread& t, ufx::shared<float[1]> s, ufx::ndview<float, 1> out, int a, int p,
+                  int mode) const {
+    const int i = static_cast<int>(t.thread_idx().x);
+    if (i == 0) s[0] = 0.f;
+    t.sync();
+    if (i == a) ufx::atomic_add(s[0], 1.f);
+    if (i == p && mode != 1) out(0) = s[0];
+    if (i == p && mode != 0) s[0] = 5.f;
+    t.sync();
+    if (i == 0) out(1) = s[0];
+  }
+};
+} // namespace
+
+TEST_CASE_TEMPLATE("kernel: an atomic and a plain access of one shared element in one barrier interval race", Target,
+                   ufx::serial_t, ufx::host_t, ufx::sim_t) {
+  if (!kernel_runnable<Target>()) return;
+  constexpr bool sim = std::is_same_v<Target, ufx::sim_t>;
+  const std::string where =
+      "kernel 'mixed' on " + (sim ? std::string("ufx::sim device 0") : std::string(Target{}.name())) + ", block (0, 0, 0), ";
+  const std::string elem = "element (0) of shared array 0 (parameter 1)";
+  const std::string tail = " since the last sync() (put a t.sync() between the two accesses)";
+  std::vector<float> out{-1.f, -1.f};
+  auto k = ufx::kernel(mixed_body{}, "mixed");
+  // an atomic first, then another thread's plain read / write
+  CHECK(error_message([&] { k[{1, 3}](Target{}, out, 0, 2, 0); }) ==
+        where + "thread (2, 0, 0): shared-memory race: this thread reads " + elem +
+            ", which thread (0, 0, 0) updated atomically" + tail);
+  CHECK(error_message([&] { k[{1, 3}](Target{}, out, 1, 2, 1); }) ==
+        where + "thread (2, 0, 0): shared-memory race: this thread writes " + elem +
+            ", which thread (1, 0, 0) updated atomically" + tail);
+  // a plain read / write first, then another thread's atomic
+  CHECK(error_message([&] { k[{1, 3}](Target{}, out, 2, 0, 0); }) ==
+        where + "thread (2, 0, 0): shared-memory race: this thread updates " + elem +
+            " atomically, which thread (0, 0, 0) read" + tail);
+  CHECK(error_message([&] { k[{1, 3}](Target{}, out, 1, 0, 2); }) ==
+        where + "thread (1, 0, 0): shared-memory race: this thread updates " + elem +
+            " atomically, which thread (0, 0, 0) wrote" + tail);
+  if (sim) CHECK(out == std::vector<float>{-1.f, -1.f}); // nothing copied back from a failed kernel
+  // one thread's own atomic, read and write of the element race with no one
+  k[{1, 3}](Target{}, out, 1, 1, 2);
+  CHECK(out == std::vector<float>{1.f, 5.f});
+}
+
+// ---- item 6: every check ends as its error, raised by any thread, before or after a barrier
+
+namespace {
+enum failure { race, divergence, shared_index, ndview_index, thrown, n_failures };
+const char* const failure_names[] = {"race", "divergence", "shared index", "ndview index", "exception"};
+
+/// A 3-thread block where thread `who` fails in the way `kind` says, in the first barrier interval
+/// (after == 0) or in the second (after == 1); the threads that do not fail go on to a barrier.
+struct failing_body {
+  void operator()(const ufx::thread& t, ufx::shared<int[4]> s, ufx::ndview<int, 1> a, int kind, int who,
+                  int after) const {
+    const int i = static_cast<int>(t.thread_idx().x);
+    const bool failing = t.block_idx().x == 1; // the other blocks run cleanly and write nothing to a
+    if (after) {
+      s[i] = i;
+      t.sync();
+      if (failing) a(i) = s[(i + 1) % 3];
+      t.sync();
+    }
+    const int other = who == 0 ? 1 : 0; // the race's partner
+    if (kind == race && failing) {
+      if (i == who) s[3] = 7;
+      if (i == other) a(3 + i) = s[3];
+    } else if (kind != race && failing && i == who) {
+      if (kind == divergence) return;
+      if (kind == shared_index) s[4 + i] = 1;
+      if (kind == ndview_index) a(a.extent(0) + i) = 1;
+      if (kind == thrown) throw std::runtime_error("bad value in thread " + std::to_string(i));
+    }
+    t.sync();
+    if (failing) a(i) += 10;
+    t.sync();
+  }
+};
+
+std::string expected_failure(const std::string& where, int kind, int who) {
+  const std::string prefix = "kernel 'fails' on " + where + ", block (1, 0, 0), thread (";
+  const std::string w = std::to_string(who) + ", 0, 0)";
+  const int other = who == 0 ? 1 : 0;
+  const std::string o = "(" + std::to_string(other) + ", 0, 0)";
+  switch (kind) {
+  case race:
+    if (who == 0) // thread 1 reads after thread 0 wrote
+      return prefix + "1, 0, 0): shared-memory race: this thread reads element (3) of shared array 0 (parameter 1), "
+                      "which thread (0, 0, 0) wrote since the last sync() (put a t.sync() between the two accesses)";
+    return prefix + w + ": shared-memory race: this thread writes element (3) of shared array 0 (parameter 1), which thread " +
+           o + " read since the last sync() (put a t.sync() between the two accesses)";
+  case divergence:
+    return prefix + w + ": barrier divergence: this thread returned while thread " + o + " waits at t.sync() on line";
+  case shared_index:
+    return prefix + w + ": ufx::shared: index (" + std::to_string(4 + who) + ") out of range for shape (4)";
+  case ndview_index:
+    return prefix + w + ": ufx::ndview: index (" + std::to_string(6 + who) + ") out of range for shape (6)";
+  default:
+    return prefix + w + ": bad value in thread " + std::to_string(who);
+  }
+}
+} // namespace
+
+TEST_CASE_TEMPLATE("kernel: every check of the block runner ends as its error, whichever thread raises it and when",
+                   Target, ufx::serial_t, ufx::host_t, ufx::sim_t) {
+  if (!kernel_runnable<Target>()) return;
+  const std::string where = std::is_same_v<Target, ufx::sim_t> ? std::string("ufx::sim device 0") : std::string(Target{}.name());
+  auto k = ufx::kernel(failing_body{}, "fails");
+  for (int kind = 0; kind < n_failures; ++kind) {
+    // the ndview check runs on ufx::sim in every build, on serial and host with UFX_BOUNDS_CHECK
+    if (kind == ndview_index && !std::is_same_v<Target, ufx::sim_t> && !UFX_BOUNDS_CHECK) continue;
+    for (int who = 0; who < 3; ++who)
+      for (int after = 0; after < 2; ++after) {
+        CAPTURE(failure_names[kind]);
+        CAPTURE(who);
+        CAPTURE(after);
+        std::vector<int> a(6, -1);
+        // block 0 runs cleanly, block 1 fails (blocks 2 and 3 are skipped or fail after it)
+        const std::string msg = error_message([&] { k[{4, 3}](Target{}, a, kind, who, after); });
+        const std::string want = expected_failure(where, kind, who);
+        if (kind == divergence) CHECK(msg.rfind(want, 0) == 0);
+        else CHECK(msg == want);
+        if (std::is_same_v<Target, ufx::sim_t>) CHECK(a == std::vector<int>(6, -1)); // nothing copied back
+      }
+  }
+  // the block runner is whole after them: a correct launch runs and gives its values
+  std::vector<int> a(6, 0);
+  ufx::kernel([](const ufx::thread& t, ufx::shared<int[4]> s, ufx::ndview<int, 1> out) {
+    const int i = static_cast<int>(t.thread_idx().x);
+    s[i] = 10 * i;
+    t.sync();
+    out(i) = s[(i + 1) % 3];
+  }, "after")[{1, 3}](Target{}, a);
+  CHECK(a == std::vector<int>{10, 20, 0, 0, 0, 0});
+}
+
+TEST_CASE("kernel on sim: a host pointer is refused before any thread of a barrier kernel starts") {
+  if (!kernel_runnable<ufx::sim_t>()) return;
+  int host_value = 0;
+  auto k = ufx::kernel([](const ufx::thread& t, int* p) {
+    t.sync();
+    if (t.thread_idx().x == 2) *p = 1;
+    t.sync();
+  }, "ptr");
+  CHECK(error_message([&] { k[{2, 3}](ufx::sim, &host_value); }) ==
+        "ufx::kernel: argument 1 is a pointer to host memory but the kernel runs on ufx::sim device 0 (pass arrays as "
+        "containers or ndviews, which ufx copies; or allocate the memory there)");
+  CHECK(host_value == 0);
+  auto dev = ufx::to_device(std::vector<int>{0}, ufx::sim);
+  k[{2, 3}](ufx::sim, dev.data());
+  CHECK(dev.to_host()(0) == 1);
+}
+
+// ---- item 7: the sim checks a kernel's ndview indices in every build
+
+TEST_CASE("kernel on sim: the tutorial's add without its bounds guard is an index error in every build") {
+  if (!kernel_runnable<ufx::sim_t>()) return;
+  auto add = ufx::kernel([](const ufx::thread& t, ufx::ndview<const float, 1> x, ufx::ndview<const float, 1> y,
+                            ufx::ndview<float, 1> out) {
+    const ufx::index_t i = t.grid<1>();
+    out(i) = x(i) + y(i); // no `if (i < out.extent(0))`
+  }, "add");
+  const int n = 1000, threads = 128, blocks = (n + threads - 1) / threads;
+  std::vector<float> x(n, 1.f), y(n, 2.f), out(n, 0.f);
+  CHECK(error_message([&] { add[{blocks, threads}](ufx::sim, x, y, out); }) ==
+        "kernel 'add' on ufx::sim device 0, block (7, 0, 0), thread (104, 0, 0): ufx::ndview: index (1000) out of "
+        "range for shape (1000)");
+  CHECK(out[0] == 0.f); // nothing copied back
+  // a 2-D view, a column past the end
+  auto col = ufx::kernel([](const ufx::thread& t, ufx::ndview<int, 2> m) { m(t.block_idx().x, t.thread_idx().x) = 1; },
+                         "col");
+  ufx::ndarray<int, 2> m({2, 3}, 0);
+  CHECK(error_message([&] { col[{2, 4}](ufx::sim, m); }) ==
+        "kernel 'col' on ufx::sim device 0, block (0, 0, 0), thread (3, 0, 0): ufx::ndview: index (0, 3) out of range "
+        "for shape (2, 3)");
+  // with the guard the same launch runs
+  col[{2, 3}](ufx::sim, m);
+  CHECK(m(1, 2) == 1);
+  // outside a kernel, on this thread, the flag is off again
+  CHECK(!ufx::detail::sim_index_checks);
+}
+#endif
