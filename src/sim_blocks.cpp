@@ -500,17 +500,12 @@ void run_blocks(const block_launch& l) {
     b.state.shared = w.shared_base();
     b.state.stamp = w.stamp.data();
     b.state.bytes = shared_bytes;
-    // what the body's atomics and ndview accesses on this thread read (restored when done)
+    // what the body's atomics on this thread read (restored when done)
     struct thread_flags {
       sim_block_state* block = sim_current_block;
-      bool checks = sim_index_checks;
-      ~thread_flags() {
-        sim_current_block = block;
-        sim_index_checks = checks;
-      }
+      ~thread_flags() { sim_current_block = block; }
     } const restore;
     sim_current_block = &b.state;
-    sim_index_checks = l.check_indices || restore.checks;
     for (index_t k; (k = next.fetch_add(1)) < failed_at.load();) {
       b.block_idx = unflatten(k, g);
       b.aborting = false;

@@ -312,7 +312,14 @@ TEST_CASE("kernel on sim: the tutorial's add without its bounds guard is an inde
   // with the guard the same launch runs
   col[{2, 3}](ufx::sim, m);
   CHECK(m(1, 2) == 1);
-  // outside a kernel, on this thread, the flag is off again
-  CHECK(!ufx::detail::sim_index_checks);
+  // outside a kernel a view checks as UFX_BOUNDS_CHECK says (a Release build's gufunc cores and
+  // loops pay nothing); one made with index_checked(), as the sim's arguments are, always does
+  std::vector<int> buf(3, 7);
+  const ufx::ndview<int, 1> plain(buf.data(), {3});
+  CHECK(plain.index_checks() == static_cast<bool>(UFX_BOUNDS_CHECK));
+  CHECK(plain.index_checked().index_checks());
+  CHECK(ufx::ndview<const int, 1>(plain.index_checked()).index_checks()); // kept by the const view
+  CHECK(error_message([&] { (void)plain.index_checked()(3); }) == "ufx::ndview: index (3) out of range for shape (3)");
+  CHECK(plain.index_checked()(2) == 7);
 }
 #endif

@@ -123,9 +123,9 @@ inline constexpr int max_rank = 16;
 #endif
 /// Element accesses through `ufx::ndview` check their indices in all host code (ufx::serial,
 /// ufx::host, gufunc bodies, the sim; never in device code) when this is 1: by default in builds
-/// without NDEBUG (debug builds). When it is 0 (by default with NDEBUG) they are checked only inside
-/// raw kernels on ufx::sim, whose block runner turns detail::sim_index_checks on: the sim checks a
-/// kernel's indices in every build. An out-of-range index throws ufx::shape_error; in a raw kernel
+/// without NDEBUG (debug builds). When it is 0 (by default with NDEBUG) only views made with
+/// `index_checked()` check: the arrays ufx::sim hands a raw kernel, so the sim checks a kernel's
+/// indices in every build. An out-of-range index throws ufx::shape_error; in a raw kernel
 /// the error names the kernel, block and thread. Define it (the same in every translation unit) to
 /// choose.
 #ifndef UFX_BOUNDS_CHECK
@@ -138,12 +138,6 @@ inline constexpr int max_rank = 16;
 
 namespace detail {
 [[noreturn]] void ndview_out_of_range(int rank, const index_t* index, const index_t* extents);
-#if !defined(__CUDA_ARCH__)
-/// True on a host thread while it runs a raw kernel's blocks for ufx::sim (src/sim_blocks.cpp):
-/// ndview accesses check their indices then, whatever UFX_BOUNDS_CHECK says. Outside such a kernel
-/// a Release build's ndview access pays one thread-local load and a branch the loop can hoist.
-inline thread_local bool sim_index_checks = false;
-#endif
 inline constexpr int gufunc_small_sizes_list[] = {0, UFX_GUFUNC_SMALL_SIZES};
 
 /// A pointer to a UFX_HOST_CLONES function, hidden from the optimiser: call the function through

@@ -154,7 +154,7 @@ private:
         if (wait) detail::stream_wait(tag);
       }
       std::apply([&](auto&... p) { (p.place(space, detail::stream_of(tag)), ...); }, prepared);
-      auto args = detail::make_tuple(std::get<J>(prepared).value()...);
+      auto args = detail::make_tuple(detail::as_passed<Tag>(std::get<J>(prepared).value())...);
       const detail::kernel_body<F, traits, decltype(args)> body{f_, args};
       detail::launch_body<traits>(static_cast<const Tag&>(tag), c, body, lbl);
       if constexpr (Tag::is_device) // only a device target has a stream

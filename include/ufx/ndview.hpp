@@ -49,7 +49,7 @@ public:
   /// A `const` view of a mutable one.
   template <class U>
     requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>)
-  UFX_HD ndview(const ndview<U, R>& other) : data_(other.data()) {
+  UFX_HD ndview(const ndview<U, R>& other) : data_(other.data()), checks_(other.index_checks()) {
     for (int k = 0; k < R; ++k) {
       ext_[k] = other.extent(k);
       str_[k] = other.stride(k);
@@ -61,7 +61,10 @@ public:
   UFX_HD T& operator()(I... i) const {
     const index_t idx[R == 0 ? 1 : R] = {static_cast<index_t>(i)...};
 #if !defined(__CUDA_ARCH__)
-    if (UFX_BOUNDS_CHECK || detail::sim_index_checks) [[unlikely]]
+    // A view built here (a gufunc's core, a loop of the user's) has checks_ false, a constant the
+    // compiler sees once the access is inlined: no branch is left in a Release build's loops. The
+    // sim's kernel arguments have it true.
+    if (UFX_BOUNDS_CHECK || checks_) [[unlikely]]
       for (int k = 0; k < R; ++k)
         if (idx[k] < 0 || idx[k] >= ext_[k]) detail::ndview_out_of_range(R, idx, ext_);
 #endif
@@ -69,6 +72,17 @@ public:
     for (int k = 0; k < R; ++k) off += idx[k] * str_[k];
     return data_[off];
   }
+
+  /// This view with its element accesses' indices checked on the host in every build (an index out
+  /// of range throws ufx::shape_error; never checked in device code). ufx::sim hands its kernels
+  /// their arrays so; UFX_BOUNDS_CHECK=1 checks every view.
+  UFX_HD ndview index_checked(bool on = true) const {
+    ndview v = *this;
+    v.checks_ = on;
+    return v;
+  }
+  /// Whether element accesses check their indices on the host (index_checked, or UFX_BOUNDS_CHECK).
+  UFX_HD bool index_checks() const { return UFX_BOUNDS_CHECK || checks_; }
 
   UFX_HD T* data() const { return data_; }
   UFX_HD index_t extent(int k) const { return ext_[k]; }
@@ -102,6 +116,7 @@ private:
   T* data_ = nullptr;
   index_t ext_[R == 0 ? 1 : R] = {};
   index_t str_[R == 0 ? 1 : R] = {};
+  bool checks_ = false; // index_checked(); the same layout on host and device
 };
 
 } // namespace ufx

@@ -32,7 +32,6 @@ struct block_launch {
   const void* body = nullptr;
   void (*run_thread)(const void* body, const thread& t) = nullptr;
   int workers = 1; // host threads running blocks
-  bool check_indices = false; // ndview indices checked whatever UFX_BOUNDS_CHECK says (ufx::sim)
 };
 
 /// Runs every block of `l` (threads of a block as fibers), blocks on `l.workers` threads. Throws

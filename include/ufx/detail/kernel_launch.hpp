@@ -50,10 +50,18 @@ void run_thread_of(const void* body, const thread& t) {
   (*static_cast<const Body*>(body))(t);
 }
 
+/// A kernel argument as target Tag hands it to the body: ufx::sim checks the indices of its
+/// arrays in every build (ndview::index_checked); ufx::serial and ufx::host as UFX_BOUNDS_CHECK
+/// says, since they run a kernel fast on host memory.
+template <class Tag, class V>
+V as_passed(const V& v) {
+  if constexpr (std::is_same_v<Tag, sim_t> && requires { v.index_checked(); }) return v.index_checked();
+  else return v;
+}
+
 /// Runs a kernel body's blocks on the host, `workers` at a time.
 template <class Traits, class Body>
-void run_on_host(const launch_config& c, const Body& body, const std::string& label, std::string where, int workers,
-                 bool check_indices = false) {
+void run_on_host(const launch_config& c, const Body& body, const std::string& label, std::string where, int workers) {
   constexpr std::size_t static_bytes = (Traits::static_bytes + 15) / 16 * 16; // the dynamic region is 16-aligned
   const auto regions = Traits::regions(static_bytes, c.shared_bytes);
   block_launch l;
@@ -66,7 +74,6 @@ void run_on_host(const launch_config& c, const Body& body, const std::string& la
   l.body = &body;
   l.run_thread = &run_thread_of<Body>;
   l.workers = workers;
-  l.check_indices = check_indices;
   run_blocks(l);
 }
 
@@ -92,12 +99,11 @@ template <class Traits, class Body>
 void launch_body(const sim_t& t, const launch_config& c, const Body& body, const std::string& label) {
   if (t.has_stream()) { // the stream's worker runs the blocks after its earlier work
     sim_enqueue(t.stream_handle, [c, body, label, where = to_string(t.space())] {
-      run_on_host<Traits>(c, body, label, where, host_threads(), true);
+      run_on_host<Traits>(c, body, label, where, host_threads());
     });
     return;
   }
-  // the sim checks a kernel's ndview indices in every build (serial and host: UFX_BOUNDS_CHECK)
-  run_on_host<Traits>(c, body, label, to_string(t.space()), host_threads(), true);
+  run_on_host<Traits>(c, body, label, to_string(t.space()), host_threads());
 }
 
 #if UFX_CUDA_TU
