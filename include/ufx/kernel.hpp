@@ -39,6 +39,7 @@
 #include "ufx/thread.hpp"
 
 namespace ufx {
+UFX_TU_NAMESPACE_BEGIN
 
 template <class F>
 class kernel_fn;
@@ -218,4 +219,5 @@ kernel_fn<F> kernel(F f, std::string name = {}) {
   return kernel_fn<F>(std::move(f), std::move(name));
 }
 
+UFX_TU_NAMESPACE_END
 } // namespace ufx
