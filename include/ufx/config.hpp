@@ -137,6 +137,29 @@ inline constexpr int max_rank = 16;
 #endif
 
 namespace detail {
+#if defined(__CUDA_ARCH__)
+/// Where ufx's code shared by host and device calls the user's function, nvcc's device pass calls
+/// it through this __device__ function (UFX_USER_CALL). A host-only function called here is nvcc's
+/// error "calling a __host__ function from a __device__ function", which nvcc reports wherever the
+/// header lives. Called straight from ufx's __host__ __device__ code it would be warning 20011,
+/// which nvcc drops in a system header (--diag-error or not), and a find_package(ufx) user's
+/// compiler sees ufx's headers as system headers (-isystem): that kernel compiled with an empty
+/// body. nvcc's message names this function, whose name says the fix, and the user's function:
+/// `calling a __host__ function("add_f::operator ()(float, float) const") from a __device__
+/// function("ufx::detail::device_call_needs_UFX_HD<...>") is not allowed`. As with 20011 before
+/// (an error in a build that sees ufx's headers with -I), nvcc's device pass compiles this for every
+/// instantiation of the shared code, so a host-only functor is an error there on every target;
+/// host-only lambdas are not (nvcc lets device code call them), and ufx keeps them off ufx::cuda
+/// itself (detail/run.hpp).
+template <class F, class... A>
+__device__ __forceinline__ decltype(auto) device_call_needs_UFX_HD(F&& f, A&&... a) {
+  return static_cast<F&&>(f)(static_cast<A&&>(a)...);
+}
+#  define UFX_USER_CALL(f, ...) ::ufx::detail::device_call_needs_UFX_HD(f, __VA_ARGS__)
+#else
+#  define UFX_USER_CALL(f, ...) f(__VA_ARGS__)
+#endif
+
 [[noreturn]] void ndview_out_of_range(int rank, const index_t* index, const index_t* extents);
 inline constexpr int gufunc_small_sizes_list[] = {0, UFX_GUFUNC_SMALL_SIZES};
 

@@ -1,6 +1,6 @@
-// Expected: nvcc's "calling a __host__ function from a __host__ __device__ function is not
-// allowed", an error (cmake/UfxDependencies.cmake: --diag-error=20011,20014): a reducer whose
-// operation has no UFX_HD, run on ufx::cuda.
+// Expected: nvcc's "calling a __host__ function("host_only_plus::operator ()(float, float) const")
+// from a __device__ function("ufx::detail::device_call_needs_UFX_HD<...>") is not allowed": a
+// reducer whose operation has no UFX_HD, run on ufx::cuda.
 #include <ufx/ufx.hpp>
 
 #include <vector>

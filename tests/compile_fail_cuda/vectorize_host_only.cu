@@ -1,6 +1,7 @@
-// Expected: nvcc's "calling a __host__ function from a __host__ __device__ function is not
-// allowed", an error (cmake/UfxDependencies.cmake: --diag-error=20011,20014): a functor without
-// UFX_HD called on ufx::cuda. Suppressed, it compiled into a kernel whose body is empty.
+// Expected: nvcc's "calling a __host__ function("host_only_twice::operator ()(float) const") from a
+// __device__ function("ufx::detail::device_call_needs_UFX_HD<...>") is not allowed": a functor
+// without UFX_HD called on ufx::cuda. As warning 20011 (a __host__ __device__ caller), it compiled
+// where nvcc drops warnings (system headers) into a kernel whose body is empty.
 #include <ufx/ufx.hpp>
 
 #include <vector>

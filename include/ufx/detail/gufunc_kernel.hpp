@@ -109,7 +109,7 @@ private:
 
   template <bool Dense, int Small, std::size_t... S>
   UFX_HD void call(const index_t (&off)[N], std::index_sequence<S...>) const {
-    f(arg<Dense, Small, static_cast<int>(S)>(off)...);
+    UFX_USER_CALL(f, arg<Dense, Small, static_cast<int>(S)>(off)...);
   }
 
   template <bool Dense, int Small, int S>

@@ -26,7 +26,7 @@ struct kernel_body {
 
   template <std::size_t... S, std::size_t... J>
   UFX_HD void call(const thread& t, std::index_sequence<S...>, std::index_sequence<J...>) const {
-    f(t, Traits::template make_shared<S>(t)..., get<J>(args)...);
+    UFX_USER_CALL(f, t, Traits::template make_shared<S>(t)..., get<J>(args)...);
   }
   UFX_HD void operator()(const thread& t) const {
     call(t, std::make_index_sequence<static_cast<std::size_t>(Traits::n_shared)>{},

@@ -79,7 +79,7 @@ struct lse_map {
   F f;
   template <class... V>
   UFX_HD lse_acc<T> operator()(const V&... v) const {
-    return {static_cast<T>(f(v...)), T(1)};
+    return {static_cast<T>(UFX_USER_CALL(f, v...)), T(1)};
   }
 };
 

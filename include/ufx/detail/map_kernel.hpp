@@ -150,16 +150,16 @@ private:
 #if defined(__CUDACC__)
 #  pragma unroll
 #endif
-    for (int j = 0; j < V; ++j) r.v[j] = static_cast<O>(f(lane<V>(in, j)...));
+    for (int j = 0; j < V; ++j) r.v[j] = static_cast<O>(UFX_USER_CALL(f, lane<V>(in, j)...));
     *reinterpret_cast<vec_of<O, V>*>(get<0>(acc).p + i) = r;
   }
 
   template <std::size_t... O, std::size_t... I>
   UFX_HD void apply(const index_t (&off)[N], std::index_sequence<O...>, std::index_sequence<I...>) const {
     if constexpr (NOut == 1) {
-      get<0>(acc).at(off[0]) = f(get<NOut + I>(acc).at(off[NOut + I])...);
+      get<0>(acc).at(off[0]) = UFX_USER_CALL(f, get<NOut + I>(acc).at(off[NOut + I])...);
     } else {
-      auto r = f(get<NOut + I>(acc).at(off[NOut + I])...);
+      auto r = UFX_USER_CALL(f, get<NOut + I>(acc).at(off[NOut + I])...);
       ((get<O>(acc).at(off[O]) = result_get<O>(r)), ...);
     }
   }

@@ -70,7 +70,7 @@ struct init_finish {
   Op op;
   Acc init;
   bool has_init;
-  UFX_HD Acc operator()(const Acc& a) const { return has_init ? static_cast<Acc>(op(init, a)) : a; }
+  UFX_HD Acc operator()(const Acc& a) const { return has_init ? static_cast<Acc>(UFX_USER_CALL(op, init, a)) : a; }
 };
 
 /// An operator whose accumulator is not the result names its finishing step as `finish_type`

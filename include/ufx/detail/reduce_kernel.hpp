@@ -108,7 +108,7 @@ struct reduce_kernel {
   Acc identity{};
   bool has_identity = false;
 
-  UFX_HD Acc combine(const Acc& a, const Acc& b) const { return static_cast<Acc>(op(a, b)); }
+  UFX_HD Acc combine(const Acc& a, const Acc& b) const { return static_cast<Acc>(UFX_USER_CALL(op, a, b)); }
 
   /// False when a partial begins with op(identity, x) for its first element x (a user's operator
   /// with an identity: op's left argument is then always an accumulator); true when it begins with
@@ -216,7 +216,7 @@ private:
 
   template <std::size_t... K>
   UFX_HD Acc at_impl(const index_t* off, std::index_sequence<K...>) const {
-    return static_cast<Acc>(f(get<K>(in).at(off[K])...));
+    return static_cast<Acc>(UFX_USER_CALL(f, get<K>(in).at(off[K])...));
   }
   template <class U, std::size_t... K>
   Acc run_impl(const index_t* off, const index_t* str, index_t n, U u, std::index_sequence<K...>) const {

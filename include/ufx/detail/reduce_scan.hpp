@@ -67,7 +67,7 @@ void scan_on_target(const Tag& tag, const Op& op, const OutOp& o, InOp in, int a
 template <class T, class Op>
 struct carry_fn {
   Op op;
-  UFX_HD T operator()(const T& carry, const T& x) const { return static_cast<T>(op(carry, x)); }
+  UFX_HD T operator()(const T& carry, const T& x) const { return static_cast<T>(UFX_USER_CALL(op, carry, x)); }
 };
 
 /// Folds row `carry` of a destination in memory `s` into its rows `rows` (the rows after it):

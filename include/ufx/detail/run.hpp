@@ -75,8 +75,11 @@ constexpr std::string_view spelled_type() {
 /// lambda without `UFX_HD` (`__host__ __device__`). nvcc's traits recognise the annotated
 /// ("extended") lambdas; that F is a lambda at all is read from the name the compiler gives its
 /// type (g++ "<lambda(", nvcc's front end "lambda [", clang "(lambda at"), as C++ has no trait for
-/// closure types. A functor whose operator() lacks UFX_HD is not detected: nvcc's own error
-/// ("calling a __host__ function from a __host__ __device__ function") reports it.
+/// closure types. A `[] UFX_HD` lambda defined at namespace or class scope is one too: nvcc drops
+/// the annotation there without a word (an extended lambda must be defined inside a function), and
+/// nothing tells the two apart (nvcc's front end spells both `lambda [](float)->float`), so the
+/// messages name both causes. A functor whose operator() lacks UFX_HD is not detected here: nvcc's
+/// error where ufx::cuda calls it (UFX_USER_CALL, config.hpp) reports it.
 template <class F>
 constexpr bool host_only_lambda() {
 #if UFX_CUDA_TU
@@ -100,7 +103,10 @@ inline constexpr bool is_cuda_tag = std::is_same_v<std::remove_cvref_t<T>, cuda_
 
 [[noreturn]] inline void fail_host_only_lambda() {
   fail<device_error>("the function is a lambda without UFX_HD, which ufx::cuda cannot call: write it "
-                     "[] UFX_HD (...) { ... } (nvcc's __host__ __device__), or run the call on a host target");
+                     "[] UFX_HD (...) { ... } (nvcc's __host__ __device__) inside a function, or run the call on a "
+                     "host target. A lambda at namespace scope has no UFX_HD even when written with it (nvcc drops "
+                     "it there: an extended lambda must be defined inside a function): define it inside the "
+                     "function that uses it, or write a functor whose operator() is UFX_HD");
 }
 
 /// Visits `t` with `fn` (returning void). When one of the functions F is a host-only lambda (see
@@ -127,7 +133,10 @@ auto with_target_for(const T* given, const device_set& seen, Fn&& fn) {
   else if constexpr (is_cuda_tag<T>)
     static_assert(!is_cuda_tag<T>, "ufx::cuda cannot call a lambda without UFX_HD: write it [] UFX_HD (...) { ... } "
                                    "(nvcc's __host__ __device__; ufx::ufx compiles .cu files with --extended-lambda), "
-                                   "or run the call on a host target");
+                                   "or run the call on a host target. A lambda at namespace scope has no UFX_HD even "
+                                   "when written with it (nvcc drops it there: an extended lambda must be defined "
+                                   "inside a function): define it inside the function that uses it, or write a "
+                                   "functor whose operator() is UFX_HD");
   else if constexpr (target_tag<T>) fn(*given);
   else if constexpr (std::is_same_v<T, target>) visit_for<F...>(*given, fn);
   else {

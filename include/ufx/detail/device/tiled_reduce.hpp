@@ -249,7 +249,7 @@ private:
 #if defined(__CUDACC__)
 #  pragma unroll
 #endif
-      for (int j = 0; j < block; ++j) v[j] = static_cast<Acc>(k.f(r.at(i + j)...));
+      for (int j = 0; j < block; ++j) v[j] = static_cast<Acc>(UFX_USER_CALL(k.f, r.at(i + j)...));
       Acc s = k.seed(v[0]);
 #if defined(__CUDACC__)
 #  pragma unroll
@@ -258,8 +258,8 @@ private:
       acc = i == 0 ? s : k.combine(acc, s);
     }
     if (i < len) {
-      Acc s = k.seed(static_cast<Acc>(k.f(r.at(i)...)));
-      for (++i; i < len; ++i) s = k.combine(s, static_cast<Acc>(k.f(r.at(i)...)));
+      Acc s = k.seed(static_cast<Acc>(UFX_USER_CALL(k.f, r.at(i)...)));
+      for (++i; i < len; ++i) s = k.combine(s, static_cast<Acc>(UFX_USER_CALL(k.f, r.at(i)...)));
       acc = len >= block ? k.combine(acc, s) : s;
     }
     return acc;

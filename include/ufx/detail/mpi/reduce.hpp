@@ -224,7 +224,7 @@ Res empty_arg_result(const D& x) {
 template <class Acc, class Op>
 struct apply_carry {
   Op op;
-  UFX_HD Acc operator()(const Acc& carry, const Acc& v) const { return static_cast<Acc>(op(carry, v)); }
+  UFX_HD Acc operator()(const Acc& carry, const Acc& v) const { return static_cast<Acc>(UFX_USER_CALL(op, carry, v)); }
 };
 
 /// `ufx::accumulate` along axis 0 of a distributed array: each rank scans its block, the ranks'
