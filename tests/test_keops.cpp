@@ -293,12 +293,13 @@ TEST_CASE_TEMPLATE("the tiled device reduction equals ufx::serial's, and is take
       CHECK(close_to(u, g, 1e-5));
       // the max picks the same element on every target; its value is sqdist_f as the target's
       // compiler built it: bitwise serial's on the sim (host code), and on ufx::cuda within the
-      // roundings nvcc's FMA contraction of dx*dx + dy*dy + dz*dz moves (at most 4 u of the value,
-      // u = 2^-24; docs/vectorize.md, "Across targets")
+      // roundings nvcc's FMA contraction of dx*dx + dy*dy + dz*dz moves (each way of evaluating
+      // these nonnegative terms is within 3 u of the exact value, so the two within 6 u, u = 2^-24;
+      // docs/vectorize.md, "Across targets")
       const auto mx_ref = ufx::transform_reduce(ufx::serial, x, ys, sqdist_f{}, user_max{}, -1.f, ufx::axis{1});
       bool same = true;
       for (int i = 0; i < n; ++i) {
-        if constexpr (std::is_same_v<Target, ufx::cuda_t>) same = same && std::abs(mx(i) - mx_ref(i)) <= 0x1p-22f * mx_ref(i);
+        if constexpr (std::is_same_v<Target, ufx::cuda_t>) same = same && std::abs(mx(i) - mx_ref(i)) <= 6 * 0x1p-24f * mx_ref(i);
         else same = same && mx(i) == mx_ref(i);
       }
       CHECK(same);
