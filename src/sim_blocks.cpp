@@ -501,9 +501,9 @@ void run_blocks(const block_launch& l) {
     b.state.stamp = w.stamp.data();
     b.state.bytes = shared_bytes;
     // what the body's atomics on this thread read (restored when done)
-    struct thread_flags {
+    struct restore_current_block {
       sim_block_state* block = sim_current_block;
-      ~thread_flags() { sim_current_block = block; }
+      ~restore_current_block() { sim_current_block = block; }
     } const restore;
     sim_current_block = &b.state;
     for (index_t k; (k = next.fetch_add(1)) < failed_at.load();) {

@@ -42,11 +42,6 @@ struct scan_position {
   }
 };
 
-struct scan_line_key {
-  index_t len;
-  UFX_HD index_t operator()(index_t i) const { return i / len; }
-};
-
 template <class Kern, int N>
 struct scan_value {
   scan_position<N> pos;
@@ -65,14 +60,6 @@ struct scan_out_offset {
     index_t off[N];
     pos(i, off);
     return off[0];
-  }
-};
-
-template <class Kern>
-struct scan_combine {
-  Kern k;
-  UFX_HD typename Kern::acc_type operator()(const typename Kern::acc_type& a, const typename Kern::acc_type& b) const {
-    return k.combine(a, b);
   }
 };
 
@@ -102,6 +89,20 @@ void device_scan_lines(const scan_plan<N>& plan, const Kern& k, OutE* out) {
 }
 
 #if UFX_CUDA_TU
+/// Scan-by-key's key (the line of position i) and operator, for Thrust.
+struct scan_line_key {
+  index_t len;
+  UFX_HD index_t operator()(index_t i) const { return i / len; }
+};
+
+template <class Kern>
+struct scan_combine {
+  Kern k;
+  UFX_HD typename Kern::acc_type operator()(const typename Kern::acc_type& a, const typename Kern::acc_type& b) const {
+    return k.combine(a, b);
+  }
+};
+
 /// ufx::cuda's scan: every line at once, Thrust's scan-by-key on `pol` (thrust::cuda::par...).
 template <class Policy, class Kern, int N, class OutE>
 void device_scan(const Policy& pol, const scan_plan<N>& plan, const Kern& k, OutE* out) {
