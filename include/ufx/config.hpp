@@ -53,6 +53,13 @@
 #define UFX_TU_NAMESPACE_BEGIN inline namespace UFX_TU_NAME {
 #define UFX_TU_NAMESPACE_END }
 
+/// `#pragma unroll` in code nvcc compiles, nothing elsewhere (GCC's own unrolling is left to -O2).
+#if defined(__CUDACC__)
+#  define UFX_UNROLL _Pragma("unroll")
+#else
+#  define UFX_UNROLL
+#endif
+
 /// The host targets' inner loops (an elementwise row, a reduction leaf, a gufunc's loop over its
 /// core calls) are compiled twice where the build targets the x86-64 baseline (SSE2): once as is
 /// and once for AVX2, and the CPU that runs the program picks (GCC's target_clones, an ifunc

@@ -5,7 +5,9 @@
 // here; Eigen's is in ufx/eigen.hpp, cuda::std::mdspan's in ufx/mdspan.hpp.
 #include <array>
 #include <memory>
+#include <cstddef>
 #include <span>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -180,6 +182,19 @@ template <class Op>
 struct is_scalar_operand : std::false_type {};
 template <class V>
 struct is_scalar_operand<scalar_operand<V>> : std::true_type {};
+
+/// An operand's shape (a scalar's has rank 0).
+template <class Op>
+dims operand_shape(const Op& op) {
+  if constexpr (is_scalar_operand<Op>::value) return dims{};
+  else return dims(op.view.shape());
+}
+
+/// Writes the shapes of a tuple of operands to shapes[n], shapes[n + 1], ..., advancing n.
+template <class Ops>
+void operand_shapes(const Ops& ops, dims* shapes, std::size_t& n) {
+  std::apply([&](const auto&... op) { ((shapes[n++] = operand_shape(op)), ...); }, ops);
+}
 
 } // namespace detail
 } // namespace ufx

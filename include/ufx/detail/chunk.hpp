@@ -245,69 +245,126 @@ private:
   slot slot_[2];
 };
 
-/// Runs a chunked call: operands that broadcast along loop dimension 0 staged to the device once,
-/// then chunks of `rows` rows through a chunk_ring of two streams (one when a chunk of half the
-/// rows would not fit). The call returns when every result is in its destination.
-template <class Tag, class Outs, class Ins, class Lead, class Run>
-void run_pipelined(const Tag& tag, const dims& loop, index_t rows, Outs outs, Ins ins, const Lead& lead, Run& run) {
-  constexpr int NOut = static_cast<int>(std::tuple_size_v<Outs>);
-  const Tag t = after_stream(tag); // a chunked call runs to completion, after the stream's queued work
-  const memory_space space = t.space();
-  const int slots = rows >= 2 ? 2 : 1;
-  const index_t per = rows / slots; // rows per chunk: `slots` chunks are in flight
-  std::size_t staging = 0;
-  auto plan = [&](auto& op, int k, auto is_input) {
-    using Op = std::remove_cvref_t<decltype(op)>;
-    if constexpr (!is_scalar_operand<Op>::value) {
-      if (!along_rows(op, lead(k), loop.rank)) {
-        if constexpr (decltype(is_input)::value) stage_input(op, space); // whole, once
-      } else if (op.space.is_host()) {
-        staging += chunk_ring<Tag>::template staging_size<typename Op::value_type>(per * (op.view.size() / loop[0]));
-      }
-    }
-  };
-  [&]<std::size_t... J>(std::index_sequence<J...>) { (plan(std::get<J>(outs), static_cast<int>(J), std::false_type{}), ...); }(std::make_index_sequence<NOut>{});
-  [&]<std::size_t... J>(std::index_sequence<J...>) {
-    (plan(std::get<J>(ins), NOut + static_cast<int>(J), std::true_type{}), ...);
-  }(std::make_index_sequence<std::tuple_size_v<Ins>>{});
+/// How a chunked call splits loop dimension 0 (`total` rows, at most `rows` a chunk fits): `slots`
+/// chunks in flight, of `per` rows each (the last may be shorter), `count` of them.
+struct chunk_split {
+  index_t total, per, count;
+  int slots;
+  chunk_split(index_t total_rows, index_t rows)
+      : total(total_rows), per(rows >= 2 ? rows / 2 : rows), count((total_rows + per - 1) / per), slots(rows >= 2 ? 2 : 1) {}
+  index_t begin(index_t c) const { return c * per; }
+  index_t end(index_t c) const { return std::min(total, (c + 1) * per); }
+};
 
-  chunk_ring<Tag> ring(t, slots, staging);
-  index_t c = 0;
-  for (index_t b = 0; b < loop[0]; b += per, ++c) {
-    const index_t e = std::min(loop[0], b + per);
-    const int s = static_cast<int>(c % slots);
-    if (c >= slots) ring.acquire(s);
-    dims sub = loop;
-    sub[0] = e - b;
-    auto so = [&]<std::size_t... J>(std::index_sequence<J...>) {
-      return std::make_tuple(ring.output(s, slice_rows(std::get<J>(outs), lead(static_cast<int>(J)), loop.rank, b, e))...);
-    }(std::make_index_sequence<NOut>{});
-    auto si = [&]<std::size_t... J>(std::index_sequence<J...>) {
-      return std::make_tuple(ring.input(s, slice_rows(std::get<J>(ins), lead(NOut + static_cast<int>(J)), loop.rank, b, e))...);
+/// Pinned staging bytes a slot needs for the operands of `ops` that run along loop dimension 0 and
+/// live in host memory: `per` rows of each. `lead(k)` is operand k's number of loop dimensions.
+template <class Tag, class Ops, class Lead>
+std::size_t row_staging_bytes(const Ops& ops, const Lead& lead, const dims& loop, index_t per) {
+  std::size_t bytes = 0;
+  int k = 0;
+  auto add = [&](const auto& op) {
+    using Op = std::remove_cvref_t<decltype(op)>;
+    if constexpr (!is_scalar_operand<Op>::value)
+      if (along_rows(op, lead(k), loop.rank) && op.space.is_host())
+        bytes += chunk_ring<Tag>::template staging_size<typename Op::value_type>(per * (op.view.size() / loop[0]));
+    ++k;
+  };
+  std::apply([&](const auto&... op) { (add(op), ...); }, ops);
+  return bytes;
+}
+
+/// Rows [b, e) of dimension 0 of an output (a kept dimension of a reduction, or a scan's rows).
+template <class T, int R>
+operand<T, R> output_rows(const operand<T, R>& o, index_t b, index_t e) {
+  auto shape = o.view.shape();
+  shape[0] = e - b;
+  return operand<T, R>(ndview<T, R>(o.view.data() + b * o.view.stride(0), shape, o.view.strides()), o.space, o.keep);
+}
+
+/// The one chunk engine (docs/streams.md, "Data larger than the device"). Runs a call on a device
+/// target in the chunks `split` describes, after the stream's queued work: the inputs `ins` that
+/// broadcast along loop dimension 0 are staged to the device once; then, through a chunk_ring of
+/// `split.slots` streams, chunk c runs on slot s = c % slots as `chunk(ring, s, c, b, e, in)`, where
+/// `in` holds rows [b, e) of each input as the slot's call reads them (host data packed into its
+/// pinned staging). The callback queues the chunk's call on `ring.on(s)` and routes its outputs
+/// through `ring.output(s, ...)`. `out_staging` is the staging a slot needs for those outputs,
+/// `device_extra` the device memory a chunk needs beyond its operands (a reduction's partials). The
+/// call returns when every chunk's results are unpacked into their destinations. Elementwise calls
+/// and gufuncs (run_chunked), reductions (reduce_chunked) and scans (scan_chunked) all run here.
+template <class Tag, class Ins, class Lead, class Chunk>
+void run_pipelined(const Tag& tag, const dims& loop, const chunk_split& split, const Ins& ins, const Lead& lead,
+                   std::size_t out_staging, std::size_t device_extra, Chunk&& chunk) {
+  const Tag t = after_stream(tag); // a chunked call runs to completion, after the stream's queued work
+  Ins whole = ins;
+  int k = 0;
+  auto stage_broadcast = [&](auto& op) {
+    using Op = std::remove_cvref_t<decltype(op)>;
+    if constexpr (!is_scalar_operand<Op>::value)
+      if (!along_rows(op, lead(k), loop.rank)) stage_input(op, t.space()); // whole, once
+    ++k;
+  };
+  std::apply([&](auto&... op) { (stage_broadcast(op), ...); }, whole);
+  chunk_ring<Tag> ring(t, split.slots, out_staging + row_staging_bytes<Tag>(whole, lead, loop, split.per), device_extra);
+  for (index_t c = 0; c < split.count; ++c) {
+    const int s = static_cast<int>(c % split.slots);
+    if (c >= split.slots) ring.acquire(s);
+    const index_t b = split.begin(c), e = split.end(c);
+    auto in = [&]<std::size_t... J>(std::index_sequence<J...>) {
+      return std::make_tuple(ring.input(s, slice_rows(std::get<J>(whole), lead(static_cast<int>(J)), loop.rank, b, e))...);
     }(std::make_index_sequence<std::tuple_size_v<Ins>>{});
-    run(ring.on(s), sub, so, si);
+    chunk(ring, s, c, b, e, in);
   }
   ring.finish();
 }
+
+/// Rows of loop dimension 0 per chunk for a call staging the operands of the tuples `ops` (lead(k)
+/// loop dimensions each, k counting on across the tuples) to `tag`'s device, plus `extra_per_row`
+/// bytes a row and `extra_fixed`: the whole loop when the call fits, or when nothing in `ops` is
+/// staged along the rows.
+template <class Tag, class Lead, class... Ops>
+index_t rows_per_chunk(const Tag& tag, const dims& loop, const Lead& lead, std::size_t extra_per_row, std::size_t extra_fixed,
+                       const Ops&... ops) {
+  std::size_t per_row = 0, fixed = 0;
+  int k = 0;
+  auto add = [&](const auto& op) { add_staged_bytes(op, lead(k++), tag.space(), loop.rank, loop[0], per_row, fixed); };
+  (std::apply([&](const auto&... op) { (add(op), ...); }, ops), ...);
+  if (per_row == 0) return loop[0];
+  return chunk_rows(tag, loop[0], per_row + extra_per_row, fixed + extra_fixed);
+}
+
+/// The loop dimensions of the operands of one tuple, from a call's `lead` over outputs and inputs:
+/// operand k of the tuple is operand `first + k` of the call.
+template <class Lead>
+struct lead_from {
+  const Lead& lead;
+  int first;
+  int operator()(int k) const { return lead(first + k); }
+};
 
 /// Calls `run(target, loop, outs, ins)` once, or once per chunk of rows of loop dimension 0 when
 /// the operands staged to a device target do not fit its memory (or the target's chunk budget):
 /// through run_pipelined, each chunk on one of two streams. `lead(k)` is the number of loop
 /// dimensions of operand k (outputs first, then inputs): its rank for elementwise calls, its rank
-/// less its core rank for gufuncs (whose cores stay whole).
+/// less its core rank for gufuncs (whose cores stay whole). An output that overlaps an input other
+/// than exactly runs whole.
 template <class Tag, class Outs, class Ins, class Lead, class Run>
 void run_chunked(const Tag& tag, const dims& loop, Outs& outs, Ins& ins, const Lead& lead, Run&& run) {
   if constexpr (Tag::is_device) {
+    constexpr int NOut = static_cast<int>(std::tuple_size_v<Outs>);
     if (loop.rank > 0 && loop[0] > 1) {
-      const memory_space space = tag.space();
-      std::size_t per_row = 0, fixed = 0;
-      int k = 0;
-      auto count = [&](const auto& op) { add_staged_bytes(op, lead(k++), space, loop.rank, loop[0], per_row, fixed); };
-      std::apply([&](const auto&... o) { (count(o), ...); }, outs);
-      std::apply([&](const auto&... i) { (count(i), ...); }, ins);
-      const index_t rows = chunk_rows(tag, loop[0], per_row, fixed);
+      const lead_from<Lead> in_lead{lead, NOut};
+      const index_t rows = rows_per_chunk(tag, loop, lead, 0, 0, outs, ins);
       if (rows < loop[0] && !partial_overlap(outs, ins)) {
-        run_pipelined(tag, loop, rows, outs, ins, lead, run);
+        const chunk_split split(loop[0], rows);
+        run_pipelined(tag, loop, split, ins, in_lead, row_staging_bytes<Tag>(outs, lead, loop, split.per), 0,
+                      [&](chunk_ring<Tag>& ring, int s, index_t, index_t b, index_t e, auto& in) {
+                        dims sub = loop;
+                        sub[0] = e - b;
+                        auto out = [&]<std::size_t... J>(std::index_sequence<J...>) {
+                          return std::make_tuple(ring.output(s, slice_rows(std::get<J>(outs), lead(static_cast<int>(J)), loop.rank, b, e))...);
+                        }(std::make_index_sequence<NOut>{});
+                        run(ring.on(s), sub, out, in);
+                      });
         return;
       }
     }

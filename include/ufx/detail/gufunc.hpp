@@ -35,12 +35,6 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-template <class Op>
-dims gufunc_operand_shape(const Op& op) {
-  if constexpr (is_scalar_operand<Op>::value) return dims{};
-  else return dims(op.view.shape());
-}
-
 // ---- step 3: staging helpers particular to gufuncs
 
 /// Reads an input from a copy when its reach (loop and core) overlaps an output's: a core
@@ -263,21 +257,12 @@ UFX_CALL_BOUNDARY auto gufunc_run(const F& f, const TargetT* given, OutT* out, c
     note_spaces(ins, device);
 
     dims shapes[NIn + NOut];
-    std::apply(
-        [&](const auto&... op) {
-          int s = 0;
-          ((shapes[s++] = gufunc_operand_shape(op)), ...);
-        },
-        ins);
+    std::size_t n_shapes = 0;
+    operand_shapes(ins, shapes, n_shapes);
 
     if constexpr (info::has_out) {
       auto outs = std::apply([](auto&... d) { return std::make_tuple(adapt_out(d)...); }, out->dst);
-      std::apply(
-          [&](const auto&... o) {
-            int s = NIn;
-            ((shapes[s++] = gufunc_operand_shape(o)), ...);
-          },
-          outs);
+      operand_shapes(outs, shapes, n_shapes);
       const gufunc_shape g = bind_gufunc_shape<Sig>(std::span<const dims>(shapes, NIn + NOut), true);
       note_spaces(outs, device);
       with_target_for<F>(given, device, [&](auto tag) { gufunc_exec<Sig>(tag, f, g, outs, ins); });

@@ -91,48 +91,33 @@ void simplify(layout<N>& L) {
   coalesce(L);
 }
 
-/// Offsets (in elements) of linear loop index `i`, for every operand. Used by device targets,
-/// where each thread computes its own position.
+/// Offsets (in elements) of linear loop index `i` of `L`, for every operand, added to `base` (from 0
+/// when it is null). In device code the loop over dimensions is unrolled over max_rank with
+/// constant array indices only, so a kernel never indexes its parameter's arrays at run time
+/// (which makes the compiler copy the whole struct to local memory; the CUDA preset's ptx tests
+/// check it); host code loops over the layout's rank. walk_rows keeps the per-dimension indices too.
 template <int N>
-UFX_HD inline void unravel(const layout<N>& L, index_t i, index_t (&off)[N]) {
-  for (int k = 0; k < N; ++k) off[k] = 0;
-  for (int d = L.rank - 1; d >= 0; --d) {
-    const index_t e = L.shape[d];
-    const index_t q = i / e;
-    const index_t idx = i - q * e;
-    i = q;
-    for (int k = 0; k < N; ++k) off[k] += idx * L.stride[k][d];
-  }
-}
-
-/// Offsets of linear loop index `i` for every operand, with constant array indices only: the loop
-/// over dimensions is unrolled over max_rank, so device code never indexes a kernel parameter's
-/// arrays at run time (which makes the compiler copy the whole struct to local memory).
-template <int N>
-UFX_HD inline void offsets_unrolled(const layout<N>& L, index_t i, index_t (&off)[N]) {
-#if defined(__CUDACC__)
-#  pragma unroll
+UFX_HD inline void loop_offsets(const layout<N>& L, index_t i, const index_t* base, index_t* off) {
+#if defined(__CUDA_ARCH__)
+  constexpr int walked = max_rank;
+#else
+  const int walked = L.rank;
 #endif
-  for (int k = 0; k < N; ++k) off[k] = 0;
+  UFX_UNROLL
+  for (int k = 0; k < N; ++k) off[k] = base ? base[k] : 0;
   if (L.rank == 1) {
-#if defined(__CUDACC__)
-#  pragma unroll
-#endif
-    for (int k = 0; k < N; ++k) off[k] = i * L.stride[k][0];
+    UFX_UNROLL
+    for (int k = 0; k < N; ++k) off[k] += i * L.stride[k][0];
     return;
   }
-#if defined(__CUDACC__)
-#  pragma unroll
-#endif
-  for (int d = max_rank - 1; d >= 0; --d) {
+  UFX_UNROLL
+  for (int d = walked - 1; d >= 0; --d) {
     if (d < L.rank) {
       const index_t e = L.shape[d];
       const index_t q = i / e;
       const index_t idx = i - q * e;
       i = q;
-#if defined(__CUDACC__)
-#  pragma unroll
-#endif
+      UFX_UNROLL
       for (int k = 0; k < N; ++k) off[k] += idx * L.stride[k][d];
     }
   }

@@ -12,20 +12,14 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
+/// Operand accessors: how a kernel reaches an operand's element at an offset (in elements) from
+/// its base. Arrays through a pointer; scalars held by value.
 template <class T>
 struct array_acc {
   using element_type = T;
   static constexpr bool is_array = true;
   T* p;
   UFX_HD T& at(index_t o) const { return p[o]; }
-  UFX_HD array_acc shift(index_t o) const { return {p + o}; }
-};
-
-template <class T>
-struct strided_acc {
-  T* p;
-  index_t s;
-  UFX_HD T& at(index_t i) const { return p[i * s]; }
 };
 
 template <class V>
@@ -34,13 +28,52 @@ struct scalar_acc {
   static constexpr bool is_array = false;
   V v;
   UFX_HD const V& at(index_t) const { return v; }
-  UFX_HD scalar_acc shift(index_t) const { return *this; }
 };
 
-template <class A>
-auto with_stride(const A& a, index_t s) {
-  if constexpr (A::is_array) return strided_acc<typename A::element_type>{a.p, s};
-  else return a;
+/// Run accessors: one run of elements of an operand (a row), element i of it at at(i), the run
+/// `n` elements on at skip(n). Unit stride, strided, or a scalar held by value; run_of makes one
+/// from an operand accessor. The elementwise rows and the reduction's leaves and rows walk these.
+template <class T>
+struct unit_run {
+  T* p;
+  UFX_HD T& at(index_t i) const { return p[i]; }
+  UFX_HD unit_run skip(index_t n) const { return {p + n}; }
+};
+template <class T>
+struct strided_run {
+  T* p;
+  index_t s;
+  UFX_HD T& at(index_t i) const { return p[i * s]; }
+  UFX_HD strided_run skip(index_t n) const { return {p + n * s, s}; }
+};
+template <class V>
+struct scalar_run {
+  V v;
+  UFX_HD const V& at(index_t) const { return v; }
+  UFX_HD scalar_run skip(index_t) const { return *this; }
+};
+template <class R>
+inline constexpr bool is_unit_run_v = false;
+template <class T>
+inline constexpr bool is_unit_run_v<unit_run<T>> = true;
+template <class R>
+inline constexpr bool is_scalar_run_v = false;
+template <class V>
+inline constexpr bool is_scalar_run_v<scalar_run<V>> = true;
+
+/// The run of operand accessor `a` starting at offset `off` with stride `s` (std::true_type: stride
+/// 1, known at compile time).
+template <class T>
+UFX_HD unit_run<T> run_of(const array_acc<T>& a, index_t off, index_t, std::true_type) {
+  return {a.p + off};
+}
+template <class T>
+UFX_HD strided_run<T> run_of(const array_acc<T>& a, index_t off, index_t s, std::false_type) {
+  return {a.p + off, s};
+}
+template <class V, class U>
+UFX_HD scalar_run<V> run_of(const scalar_acc<V>& a, index_t, index_t, U) {
+  return {a.v};
 }
 
 /// V elements of T loaded or stored at once (a 128-bit access for 4 floats).
@@ -107,7 +140,7 @@ struct map_kernel {
         // (2^NIn variants, so only for a few inputs.)
         bool mixed = str[0] == 1;
         for (int j = 1; j < N && mixed; ++j) mixed = str[j] == 0 || str[j] == 1;
-        if (mixed) return row_mixed<1>(off, str, n, get<0>(acc).shift(off[0]));
+        if (mixed) return row_mixed<1>(off, str, n, run_of(get<0>(acc), off[0], 1, std::true_type{}));
       }
       row_strided(off, str, n, std::make_index_sequence<N>{});
     } else {
@@ -147,9 +180,7 @@ private:
   UFX_HD void vec_apply(index_t i, const L&... in) const {
     using O = std::remove_cv_t<typename std::remove_cvref_t<decltype(get<0>(acc))>::element_type>;
     vec_of<O, V> r;
-#if defined(__CUDACC__)
-#  pragma unroll
-#endif
+    UFX_UNROLL
     for (int j = 0; j < V; ++j) r.v[j] = static_cast<O>(UFX_USER_CALL(f, lane<V>(in, j)...));
     *reinterpret_cast<vec_of<O, V>*>(get<0>(acc).p + i) = r;
   }
@@ -172,21 +203,21 @@ private:
     if constexpr (I == N) {
       run_row(f, n, a...);
     } else {
-      const auto b = get<I>(acc).shift(off[I]);
+      const auto b = run_of(get<I>(acc), off[I], 1, std::true_type{});
       using B = std::remove_cvref_t<decltype(b)>;
-      if constexpr (B::is_array) {
-        if (str[I] == 0) return row_mixed<I + 1>(off, str, n, a..., scalar_acc<std::remove_cv_t<typename B::element_type>>{*b.p});
+      if constexpr (is_unit_run_v<B>) {
+        if (str[I] == 0) return row_mixed<I + 1>(off, str, n, a..., scalar_run<std::remove_cv_t<std::remove_reference_t<decltype(*b.p)>>>{*b.p});
       }
       row_mixed<I + 1>(off, str, n, a..., b);
     }
   }
   template <std::size_t... K>
   void row_unit(const index_t (&off)[N], index_t n, std::index_sequence<K...>) const {
-    run_row(f, n, get<K>(acc).shift(off[K])...);
+    run_row(f, n, run_of(get<K>(acc), off[K], 1, std::true_type{})...);
   }
   template <std::size_t... K>
   void row_strided(const index_t (&off)[N], const index_t (&str)[N], index_t n, std::index_sequence<K...>) const {
-    run_row(f, n, with_stride(get<K>(acc).shift(off[K]), str[K])...);
+    run_row(f, n, run_of(get<K>(acc), off[K], str[K], std::false_type{})...);
   }
   template <class Fn, std::size_t... K>
   void each_array(Fn& fn, std::index_sequence<K...>) const {

@@ -87,12 +87,6 @@ struct finish_of<Op, Acc> {
   using type = typename Op::finish_type;
 };
 
-template <class Op>
-dims operand_shape(const Op& op) {
-  if constexpr (is_scalar_operand<Op>::value) return dims{};
-  else return dims(op.view.shape());
-}
-
 /// Strides of the index operand: C-order positions, or the index along the one reduced axis.
 template <int N>
 void set_index_strides(layout<N>& L, int k, index_mode im, unsigned mask) {
@@ -115,10 +109,6 @@ void copy_if_overlapping(Op& op, const ndview<T, R>& out) {
     if (overlaps(op.view, out)) read_from_copy(op);
   }
 }
-
-template <class Acc, class Tag, class Spec, class Fin, class OutOp, class... Ins>
-bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutOp& o, const dims& loop, unsigned mask,
-                    index_t index_base, const Ins&... ins);
 
 /// True when an array input's memory overlaps the output's.
 template <class OutOp, class... Ins>
@@ -210,34 +200,15 @@ Acc cpu_full_reduction(const Tag& tag, const Spec& spec, index_t n, const Ins&..
   return cpu_full_reduction_as<Acc>(tag, spec, n, ins...);
 }
 
-/// Steps 3 and 4 on one target: stage, plan, run, copy back. `index_base` is the flat or axis
-/// index of the loop's first position (argmin / argmax over a chunk); `may_chunk`: host data too
-/// large for a device target runs in chunks (reduce_chunked).
+/// Steps 3 and 4 on one target, for the whole loop at once: stage, plan, run, copy back.
+/// `index_base` is the flat or axis index of the loop's first position (argmin / argmax over a
+/// chunk).
 template <class Acc, class Tag, class Spec, class Fin, class Res, class OutOp, class... Ins>
-void reduce_on_target(const Tag& given, const Spec& spec, const Fin& fin, const Res& empty, const OutOp& o, const dims& loop,
-                      unsigned mask, index_t index_base, bool may_chunk, Ins... ins) {
-  const Tag& tag = given;
+void reduce_whole(const Tag& tag, const Spec& spec, const Fin& fin, const Res& empty, const OutOp& o, const dims& loop,
+                  unsigned mask, index_t index_base, Ins... ins) {
   const memory_space space = tag.space();
-  require_space(space);
-  if constexpr (Tag::is_device)
-    if (may_chunk && reduce_chunked<Acc>(tag, spec, fin, o, loop, mask, index_base, ins...)) return;
   constexpr bool indexed = Spec::indexing != index_mode::none;
-  if constexpr (!Tag::is_device && wide_sum<Acc, Spec>) {
-    // a long float sum on a CPU target: in double, as cpu_full_reduction's
-    if (reduced_count(loop, mask) >= wide_sum_min) {
-      reduce_on_target<double>(given, spec, wide_finish<Fin>{fin}, empty, o, loop, mask, index_base, may_chunk, ins...);
-      return;
-    }
-  }
   constexpr int N = 1 + static_cast<int>(sizeof...(Ins)) + (indexed ? 1 : 0);
-  auto make_kernel = [&](auto... acc) {
-    reduce_kernel<Acc, decltype(spec.map), decltype(spec.op), decltype(acc)...> kern{spec.map, spec.op, detail::make_tuple(acc...)};
-    if constexpr (Spec::has_identity && !indexed) {
-      kern.identity = static_cast<Acc>(spec.identity);
-      kern.has_identity = true;
-    }
-    return kern;
-  };
   if constexpr (!Tag::is_device && !indexed) {
     // a full reduction of dense host inputs: no plan (cpu_reduce_dense, the same tree)
     if (dense_full_reduction(o, loop, mask, ins...)) {
@@ -271,199 +242,211 @@ void reduce_on_target(const Tag& given, const Spec& spec, const Fin& fin, const 
   if constexpr (indexed) set_index_strides(L, N - 1, Spec::indexing, mask);
   const reduce_plan<N> plan = make_reduce_plan(L, mask, primary ? primary : 1);
 
-  auto run = [&](auto... acc) { reduce_on(tag, plan, make_kernel(acc...), staged.view.data(), fin, empty); };
+  auto run = [&](auto... acc) {
+    reduce_kernel<Acc, decltype(spec.map), decltype(spec.op), decltype(acc)...> kern{spec.map, spec.op, detail::make_tuple(acc...)};
+    if constexpr (Spec::has_identity && !indexed) {
+      kern.identity = static_cast<Acc>(spec.identity);
+      kern.has_identity = true;
+    }
+    reduce_on(tag, plan, kern, staged.view.data(), fin, empty);
+  };
   if constexpr (indexed) run(make_acc(ins)..., index_acc{index_base});
   else run(make_acc(ins)...);
   finish_call(tag, std::forward_as_tuple(ins...), staged);
 }
 
-/// Rows [b, e) of dimension 0 of an output view (a kept dimension: the same in the reduced and the
-/// keepdims shape).
-template <class T, int R>
-operand<T, R> output_rows(const operand<T, R>& o, index_t b, index_t e) {
-  auto shape = o.view.shape();
-  shape[0] = e - b;
-  return operand<T, R>(ndview<T, R>(o.view.data() + b * o.view.stride(0), shape, o.view.strides()), o.space, o.keep);
-}
+/// The loop dimensions of a reduction's inputs: all of theirs.
+template <class... Ins>
+struct reduce_leads {
+  static constexpr int rank[] = {std::remove_cvref_t<Ins>::rank..., 0};
+  int operator()(int k) const { return rank[k]; }
+};
+
+/// The chunks' partials of a reduction over the chunked dimension: `chunks` sets of `outputs`
+/// accumulators, in pinned memory the streams copy into (an accumulator that is not trivially
+/// copyable: in ordinary memory, each chunk's copy then waits); Acc may be bool: no std::vector.
+template <class Acc>
+class chunk_partials {
+public:
+  chunk_partials(index_t chunks, index_t outputs) : outputs_(outputs), bytes_(pinned ? n(chunks, outputs) * sizeof(Acc) : 64) {
+    block_ = pinned_staging_take(bytes_);
+    if constexpr (pinned) data_ = static_cast<Acc*>(block_);
+    else plain_.reset(new Acc[n(chunks, outputs)]), data_ = plain_.get();
+  }
+  chunk_partials(const chunk_partials&) = delete;
+  chunk_partials& operator=(const chunk_partials&) = delete;
+  ~chunk_partials() { pinned_staging_give(block_, bytes_); }
+  Acc* of(index_t c) const { return data_ + c * outputs_; }
+  /// Combines the partials of chunks [lo, hi) pairwise into chunk lo's (a balanced tree over the
+  /// chunks, as the pairwise sum splits its halves: the error grows with the log of their number).
+  template <class Op>
+  void combine(const Op& op, index_t lo, index_t hi) {
+    if (hi - lo < 2) return;
+    const index_t mid = lo + (hi - lo) / 2;
+    combine(op, lo, mid);
+    combine(op, mid, hi);
+    Acc* a = of(lo);
+    const Acc* b = of(mid);
+    for (index_t j = 0; j < outputs_; ++j) a[j] = static_cast<Acc>(op(a[j], b[j]));
+  }
+
+private:
+  static constexpr bool pinned = std::is_trivially_copyable_v<Acc>;
+  static std::size_t n(index_t chunks, index_t outputs) { return static_cast<std::size_t>(chunks * outputs); }
+  index_t outputs_;
+  std::size_t bytes_;
+  void* block_ = nullptr;
+  std::unique_ptr<Acc[]> plain_;
+  Acc* data_ = nullptr;
+};
 
 /// A reduction on a device target whose host operands do not fit its memory (or its chunk budget)
-/// runs in chunks of loop dimension 0. Kept there: each chunk writes its rows of the result.
-/// Reduced there: each chunk reduces to partial accumulators (one set per chunk, on the host),
-/// which are combined pairwise (a balanced tree over the chunks, as the pairwise sum splits its
-/// halves) and finished into the result, so the error grows with the log of the number of chunks,
-/// not with it. Returns false when the call fits (or cannot be split), to run whole.
+/// runs in chunks of loop dimension 0, through the chunk engine (run_pipelined). Kept there: each
+/// chunk writes its rows of the result. Reduced there: each chunk reduces to partial accumulators
+/// (one set per chunk, on the host), combined pairwise over the chunks and finished into the
+/// result. Returns false when the call fits (or cannot be split), to run whole.
 template <class Acc, class Tag, class Spec, class Fin, class OutOp, class... Ins>
 bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutOp& o, const dims& loop, unsigned mask,
-                    index_t index_base, const Ins&... ins) {
+                    const Ins&... ins) {
   constexpr int RO = OutOp::rank;
   using OutE = typename OutOp::value_type;
-  const index_t m = reduced_count(loop, mask);
-  if (loop.rank == 0 || loop[0] <= 1 || m == 0) return false;
-  const memory_space space = tag.space();
-  std::size_t per_row = 0, fixed = 0;
-  (add_staged_bytes(ins, std::remove_cvref_t<Ins>::rank, space, loop.rank, loop[0], per_row, fixed), ...);
-  if (per_row == 0) return false; // nothing large to stage
+  if (loop.rank == 0 || loop[0] <= 1 || reduced_count(loop, mask) == 0) return false;
   const bool row_kept = !(mask & 1u);
   const index_t outputs = reduced_shape(loop, mask, true).size();
   const auto rows_total = static_cast<std::size_t>(loop[0]);
   // the device reduction's partials: one accumulator per lane of at least 32 positions (device/reduce.hpp),
   // and a 32nd of that again for its second level
   const std::size_t partials_per_row = (static_cast<std::size_t>(loop.size()) / rows_total * sizeof(Acc) + 27) / 28;
-  per_row += partials_per_row;
-  if (row_kept) {
-    if (o.space != space) per_row += static_cast<std::size_t>(outputs) / rows_total * sizeof(OutE);
-  } else {
-    fixed += static_cast<std::size_t>(outputs) * sizeof(Acc);
-  }
-  const index_t rows = chunk_rows(tag, loop[0], per_row, fixed);
-  if (rows >= loop[0]) return false;
-  if (any_overlaps(o, ins...)) return false; // an input overlapping the result is read from a copy: run whole
-  const Tag t = after_stream(tag); // a chunked call runs to completion, after the stream's queued work
+  const std::size_t out_per_row =
+      row_kept && o.space != tag.space() ? static_cast<std::size_t>(outputs) / rows_total * sizeof(OutE) : 0;
+  const std::size_t out_fixed = row_kept ? 0 : static_cast<std::size_t>(outputs) * sizeof(Acc);
+  const auto in = std::make_tuple(ins...);
+  const reduce_leads<Ins...> lead;
+  const index_t rows = rows_per_chunk(tag, loop, lead, partials_per_row + out_per_row, out_fixed, in);
+  if (rows >= loop[0] || any_overlaps(o, ins...)) return false; // overlapping: read from a copy, whole
 
   // the index of position (b, 0, ...): flat (C order) or along the one reduced axis
   index_t index_row = 0;
   if constexpr (Spec::indexing == index_mode::flat) index_row = loop.size() / loop[0];
   else if constexpr (Spec::indexing == index_mode::along_axis) index_row = (mask & 1u) ? 1 : 0;
 
-  // inputs that broadcast along dimension 0 go to the device once; chunks of `per` rows run two at
-  // a time through a chunk_ring (chunk.hpp)
-  auto in = std::make_tuple(ins...);
-  std::apply([&](auto&... op) { ((along_rows(op, std::remove_cvref_t<decltype(op)>::rank, loop.rank) ? void() : stage_input(op, space)), ...); }, in);
-  const int slots = rows >= 2 ? 2 : 1;
-  const index_t per = rows / slots;
-  const index_t chunks = (loop[0] + per - 1) / per;
-  std::size_t staging = 0;
-  auto add_staging = [&](const auto& op) {
-    using Op = std::remove_cvref_t<decltype(op)>;
-    if constexpr (!is_scalar_operand<Op>::value)
-      if (along_rows(op, Op::rank, loop.rank) && op.space.is_host())
-        staging += chunk_ring<Tag>::template staging_size<typename Op::value_type>(per * (op.view.size() / loop[0]));
-  };
-  std::apply([&](const auto&... op) { (add_staging(op), ...); }, in);
-  if (row_kept && o.space.is_host()) staging += chunk_ring<Tag>::template staging_size<OutE>(per * (outputs / loop[0]));
-
-  // the partials, in pinned memory the streams copy into (an accumulator that is not trivially
-  // copyable: in ordinary memory, each chunk's copy then waits); Acc may be bool: no std::vector
-  constexpr bool pinned_acc = std::is_trivially_copyable_v<Acc>;
-  const auto n_parts = static_cast<std::size_t>(row_kept ? 1 : chunks * outputs);
-  struct pinned_parts {
-    std::size_t bytes;
-    void* p = pinned_staging_take(bytes);
-    ~pinned_parts() { pinned_staging_give(p, bytes); }
-  } parts_block{pinned_acc ? n_parts * sizeof(Acc) : 64};
-  std::unique_ptr<Acc[]> plain_parts;
-  Acc* parts = nullptr;
-  if constexpr (pinned_acc) parts = static_cast<Acc*>(parts_block.p);
-  else plain_parts.reset(new Acc[n_parts]), parts = plain_parts.get();
-
-  const pass_through<Acc> keep_acc{};
-  {
-    // each slot's device memory beyond its staged inputs: the partials and the chunk's results
-    const std::size_t device_extra =
-        static_cast<std::size_t>(per) * partials_per_row + (row_kept ? 0 : static_cast<std::size_t>(outputs) * sizeof(Acc));
-    chunk_ring<Tag> ring(t, slots, staging, device_extra);
-    for (index_t c = 0; c < chunks; ++c) {
-      const int s = static_cast<int>(c % slots);
-      if (c >= slots) ring.acquire(s);
-      const index_t b = c * per, e = std::min(loop[0], b + per);
-      dims sub = loop;
-      sub[0] = e - b;
-      auto piece = [&](const auto& dst, const auto& f) {
-        std::apply(
-            [&](const auto&... op) {
-              reduce_on_target<Acc>(ring.on(s), spec, f, std::invoke_result_t<decltype(f), const Acc&>{}, dst, sub, mask,
-                                    index_base + b * index_row, false,
-                                    ring.input(s, slice_rows(op, std::remove_cvref_t<decltype(op)>::rank, loop.rank, b, e))...);
-            },
-            in);
-      };
-      if (row_kept) piece(ring.output(s, output_rows(o, b, e)), fin);
-      else piece(operand<Acc, RO>(ndview<Acc, RO>(parts + c * outputs, o.view.shape())), keep_acc);
-    }
-    ring.finish();
-  }
+  const chunk_split split(loop[0], rows);
+  const std::size_t out_staging =
+      row_kept && o.space.is_host() ? chunk_ring<Tag>::template staging_size<OutE>(split.per * (outputs / loop[0])) : 0;
+  // each slot's device memory beyond its staged inputs: the partials and the chunk's results
+  const std::size_t device_extra = static_cast<std::size_t>(split.per) * partials_per_row + out_fixed;
+  chunk_partials<Acc> parts(row_kept ? 1 : split.count, row_kept ? 1 : outputs); // none needed when kept
+  run_pipelined(tag, loop, split, in, lead, out_staging, device_extra, [&](chunk_ring<Tag>& ring, int s, index_t c, index_t b, index_t e, auto& chunk_in) {
+    dims sub = loop;
+    sub[0] = e - b;
+    auto piece = [&](const auto& dst, const auto& f) {
+      std::apply([&](const auto&... op) {
+        reduce_whole<Acc>(ring.on(s), spec, f, std::invoke_result_t<decltype(f), const Acc&>{}, dst, sub, mask, b * index_row, op...);
+      }, chunk_in);
+    };
+    if (row_kept) piece(ring.output(s, output_rows(o, b, e)), fin);
+    else piece(operand<Acc, RO>(ndview<Acc, RO>(parts.of(c), o.view.shape())), pass_through<Acc>{});
+  });
   if (row_kept) return true;
 
   // the chunks' partials, combined pairwise, finished, and written to the destination
-  auto combine = [&](auto& self, index_t lo, index_t hi) -> void {
-    if (hi - lo < 2) return;
-    const index_t mid = lo + (hi - lo) / 2;
-    self(self, lo, mid);
-    self(self, mid, hi);
-    Acc* a = parts + lo * outputs;
-    const Acc* b = parts + mid * outputs;
-    for (index_t j = 0; j < outputs; ++j) a[j] = static_cast<Acc>(spec.op(a[j], b[j]));
-  };
-  combine(combine, 0, chunks);
+  parts.combine(spec.op, 0, split.count);
   const std::unique_ptr<OutE[]> result(new OutE[static_cast<std::size_t>(outputs)]);
-  for (index_t j = 0; j < outputs; ++j) result[j] = static_cast<OutE>(fin(parts[j]));
+  for (index_t j = 0; j < outputs; ++j) result[j] = static_cast<OutE>(fin(parts.of(0)[j]));
   transfer(o.space, o.view, memory_space::host, ndview<const OutE, RO>(result.get(), o.view.shape()));
   return true;
+}
+
+/// Steps 3 and 4 on one target: a device target whose host operands do not fit its memory runs
+/// in chunks (reduce_chunked); a long float sum on a CPU target is accumulated in double
+/// (wide_sum_min); else the whole loop at once (reduce_whole).
+template <class Acc, class Tag, class Spec, class Fin, class Res, class OutOp, class... Ins>
+void reduce_on_target(const Tag& tag, const Spec& spec, const Fin& fin, const Res& empty, const OutOp& o, const dims& loop,
+                      unsigned mask, const Ins&... ins) {
+  require_space(tag.space());
+  if constexpr (Tag::is_device) {
+    if (reduce_chunked<Acc>(tag, spec, fin, o, loop, mask, ins...)) return;
+  } else if constexpr (wide_sum<Acc, Spec>) {
+    if (reduced_count(loop, mask) >= wide_sum_min)
+      return reduce_whole<double>(tag, spec, wide_finish<Fin>{fin}, empty, o, loop, mask, 0, ins...);
+  }
+  reduce_whole<Acc>(tag, spec, fin, empty, o, loop, mask, 0, ins...);
+}
+
+/// The types of a reduction of operands `Ins` by `Spec`: the accumulator, the finishing step
+/// (finish_of, or argmin / argmax's index) and the result.
+template <class Spec, class... Ins>
+struct reduce_call_types {
+  static constexpr bool indexed = Spec::indexing != index_mode::none;
+  using types = std::conditional_t<indexed, reduce_types<decltype(Spec::map), decltype(Spec::op), typename Ins::value_type..., index_t>,
+                                   reduce_types<decltype(Spec::map), decltype(Spec::op), typename Ins::value_type...>>;
+  using acc = typename types::acc;
+  using finish = std::conditional_t<indexed, arg_index, typename finish_of<decltype(Spec::op), acc>::type>;
+  using result = std::decay_t<std::invoke_result_t<const finish&, const acc&>>;
+
+  static finish make_finish(const Spec& spec) {
+    if constexpr (indexed) return arg_index{};
+    else if constexpr (finishing_op<decltype(Spec::op)>) return finish{};
+    else if constexpr (Spec::has_init) return finish{spec.op, static_cast<acc>(spec.init), true};
+    else return finish{spec.op, acc{}, false};
+  }
+  /// The result of an empty reduction: the identity (or init) finished; throws value_error for a
+  /// reduction that has none (argmin / argmax, or an operator without identity).
+  static result empty_result(const Spec& spec, const finish& fin, bool empty) {
+    if (empty && (indexed || !(Spec::has_init || Spec::has_identity))) fail<value_error>(spec.empty_message);
+    if constexpr (indexed) return result{};
+    else if constexpr (finishing_op<decltype(Spec::op)>) return fin(static_cast<acc>(spec.identity));
+    else if constexpr (Spec::has_init) return static_cast<result>(static_cast<acc>(spec.init));
+    else if constexpr (Spec::has_identity) return static_cast<result>(static_cast<acc>(spec.identity));
+    else return result{};
+  }
+};
+
+/// A full reduction to a value of dense host operands of one shape on a CPU target: straight to
+/// the tree (the fixed cost of a small call is the shape and plan machinery of reduce_run). Empty
+/// when the call is not one.
+template <class Acc, class Res, class Spec, class Fin, class TargetT, class Ins>
+std::optional<Res> reduce_dense_value(const Spec& spec, const Fin& fin, const TargetT* given, const device_set& device,
+                                      const Ins& ins) {
+  std::optional<Res> r;
+  if (const index_t n = std::apply([](const auto&... op) { return dense_same_shape(op...); }, ins)) {
+    with_target_for<decltype(spec.map), decltype(spec.op)>(given, device, [&](auto tag) {
+      if constexpr (!decltype(tag)::is_device)
+        std::apply([&](const auto&... op) { r = static_cast<Res>(fin(cpu_full_reduction<Acc>(tag, spec, n, op...))); }, ins);
+    });
+  }
+  return r;
 }
 
 template <int NA, bool Keep, class Spec, class TargetT, class OutT, class... Args>
 UFX_CALL_BOUNDARY auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* axes, const Args&... args) {
   const call_scope scope(spec.who);
-  constexpr bool indexed = Spec::indexing != index_mode::none;
   // 1. adapt
   auto ins = std::make_tuple(adapt_in(args)...);
   constexpr int R = std::max({0, decltype(adapt_in(args))::rank...});
   static_assert(R > 0, "ufx::reduce: reduce at least one array (scalars alone have nothing to reduce)");
-  using types = std::conditional_t<indexed, reduce_types<decltype(spec.map), decltype(spec.op), typename decltype(adapt_in(args))::value_type..., index_t>,
-                                   reduce_types<decltype(spec.map), decltype(spec.op), typename decltype(adapt_in(args))::value_type...>>;
+  using types = reduce_call_types<Spec, decltype(adapt_in(args))...>;
   using Acc = typename types::acc;
-  using Fin = std::conditional_t<indexed, arg_index, typename finish_of<decltype(spec.op), Acc>::type>;
-  const Fin fin = [&] {
-    if constexpr (indexed) return arg_index{};
-    else if constexpr (finishing_op<decltype(spec.op)>) return Fin{};
-    else if constexpr (Spec::has_init) return Fin{spec.op, static_cast<Acc>(spec.init), true};
-    else return Fin{spec.op, Acc{}, false};
-  }();
-  using Res = std::decay_t<std::invoke_result_t<const Fin&, const Acc&>>;
-
+  using Res = typename types::result;
+  const typename types::finish fin = types::make_finish(spec);
   device_set device;
   note_spaces(ins, device);
-
-  // a full reduction to a value of dense host operands of one shape on a CPU target: straight to
-  // the tree (the fixed cost of a small call is the shape and plan machinery below)
-  if constexpr (std::is_void_v<OutT> && NA == 0 && !Keep && !indexed) {
-    if (const index_t n = std::apply([](const auto&... op) { return dense_same_shape(op...); }, ins)) {
-      std::optional<Res> r;
-      with_target_for<decltype(spec.map), decltype(spec.op)>(given, device, [&](auto tag) {
-        if constexpr (!decltype(tag)::is_device)
-          std::apply([&](const auto&... op) { r = static_cast<Res>(fin(cpu_full_reduction<Acc>(tag, spec, n, op...))); }, ins);
-      });
-      if (r) return *r;
-    }
-  }
+  if constexpr (std::is_void_v<OutT> && NA == 0 && !Keep && !types::indexed)
+    if (const auto r = reduce_dense_value<Acc, Res>(spec, fin, given, device, ins)) return *r;
 
   // 2. shape
   dims shapes[sizeof...(Args)];
-  {
-    std::size_t n = 0;
-    std::apply([&](const auto&... op) { ((shapes[n++] = operand_shape(op)), ...); }, ins);
-  }
+  std::size_t n_shapes = 0;
+  operand_shapes(ins, shapes, n_shapes);
   const dims loop = broadcast(std::span<const dims>(shapes, sizeof...(Args)));
-  unsigned mask = (1u << loop.rank) - 1;
-  if constexpr (NA > 0) mask = reduced_mask(axes, NA, loop.rank);
-  constexpr bool eigen_shape = NA > 0 && result_rule<Res, 2, Args...>::all_eigen;
-  constexpr bool keep = Keep || eigen_shape;
+  const unsigned mask = NA > 0 ? reduced_mask(axes, NA, loop.rank) : (1u << loop.rank) - 1;
+  constexpr bool keep = Keep || (NA > 0 && result_rule<Res, 2, Args...>::all_eigen);
   constexpr int RR = keep ? R : (NA == 0 ? 0 : std::max(0, R - NA));
   const dims rshape = reduced_shape(loop, mask, keep), kshape = reduced_shape(loop, mask, true);
-  const bool empty_reduction = reduced_count(loop, mask) == 0;
-  const Res empty = [&] {
-    if constexpr (indexed) return Res{};
-    else if constexpr (finishing_op<decltype(spec.op)>) return fin(static_cast<Acc>(spec.identity));
-    else if constexpr (Spec::has_init) return static_cast<Res>(static_cast<Acc>(spec.init));
-    else if constexpr (Spec::has_identity) return static_cast<Res>(static_cast<Acc>(spec.identity));
-    else return Res{};
-  }();
-  if (empty_reduction && (indexed || !(Spec::has_init || Spec::has_identity)))
-    fail<value_error>(spec.empty_message);
-
+  const Res empty = types::empty_result(spec, fin, reduced_count(loop, mask) == 0);
   auto on_target = [&](const auto& o) {
     with_target_for<decltype(spec.map), decltype(spec.op)>(given, device, [&](auto tag) {
-      std::apply([&](const auto&... op) { reduce_on_target<Acc>(tag, spec, fin, empty, o, loop, mask, 0, true, op...); }, ins);
+      std::apply([&](const auto&... op) { reduce_on_target<Acc>(tag, spec, fin, empty, o, loop, mask, op...); }, ins);
     });
   };
 

@@ -36,52 +36,12 @@ struct index_acc {
 // two, at the baseline and with AVX-512, and axis-0 rows 5-9% slower (this project's 2-core EPYC);
 // it had lifted the older scalar 32-accumulator leaf from 12-19 to 37-47 GB/s.
 
-// Accessors of one run of elements: unit stride, or strided.
-template <class T>
-struct unit_run {
-  T* p;
-  UFX_HD T& at(index_t i) const { return p[i]; }
-  UFX_HD unit_run skip(index_t n) const { return {p + n}; }
-};
-template <class T>
-struct strided_run {
-  T* p;
-  index_t s;
-  UFX_HD T& at(index_t i) const { return p[i * s]; }
-  UFX_HD strided_run skip(index_t n) const { return {p + n * s, s}; }
-};
-template <class V>
-struct scalar_run {
-  V v;
-  UFX_HD const V& at(index_t) const { return v; }
-  UFX_HD scalar_run skip(index_t) const { return *this; }
-};
-template <class R>
-inline constexpr bool is_unit_run_v = false;
-template <class T>
-inline constexpr bool is_unit_run_v<unit_run<T>> = true;
-template <class R>
-inline constexpr bool is_scalar_run_v = false;
-template <class V>
-inline constexpr bool is_scalar_run_v<scalar_run<V>> = true;
+/// The run of index_acc: positions, not elements (map_kernel.hpp has the other run accessors).
 struct index_run {
   index_t base, s;
   UFX_HD index_t at(index_t i) const { return base + i * s; }
   UFX_HD index_run skip(index_t n) const { return {base + n * s, s}; }
 };
-
-template <class T>
-UFX_HD unit_run<T> run_of(const array_acc<T>& a, index_t off, index_t, std::true_type) {
-  return {a.p + off};
-}
-template <class T>
-UFX_HD strided_run<T> run_of(const array_acc<T>& a, index_t off, index_t s, std::false_type) {
-  return {a.p + off, s};
-}
-template <class V, class U>
-UFX_HD scalar_run<V> run_of(const scalar_acc<V>& a, index_t, index_t, U) {
-  return {a.v};
-}
 template <class U>
 UFX_HD index_run run_of(const index_acc& a, index_t off, index_t s, U) {
   return {a.base + off, U::value ? 1 : s};
@@ -345,10 +305,8 @@ struct pass_through {
 template <class Kern, int N>
 UFX_HD typename Kern::acc_type value_at(const Kern& k, const layout<N>& red, const index_t* base, index_t p) {
   index_t off[N];
-  offsets_unrolled(red, p, off);
-#if defined(__CUDACC__)
-#  pragma unroll
-#endif
+  loop_offsets(red, p, nullptr, off);
+  UFX_UNROLL
   for (int j = 0; j < N; ++j) off[j] += base[j];
   return k.at(off + 1);
 }
@@ -371,14 +329,10 @@ UFX_HD typename Kern::acc_type lane_reduce(const Kern& k, const layout<N>& red, 
       Acc s{};
       if (p + (block - 1) * step < m) {
         Acc v[block];
-#if defined(__CUDACC__)
-#  pragma unroll
-#endif
+        UFX_UNROLL
         for (int j = 0; j < block; ++j) v[j] = value_at(k, red, base, p + j * step);
         s = k.seed(v[0]);
-#if defined(__CUDACC__)
-#  pragma unroll
-#endif
+        UFX_UNROLL
         for (int j = 1; j < block; ++j) s = k.combine(s, v[j]);
         p += block * step;
       } else {

@@ -129,22 +129,5 @@ reduce_plan<N> make_reduce_plan(const layout<N>& full, unsigned mask, int primar
   return p;
 }
 
-/// Offsets of position `i` of layout `L`, added to `base`.
-template <int N>
-UFX_HD inline void offsets_at(const layout<N>& L, index_t i, const index_t* base, index_t* off) {
-  for (int k = 0; k < N; ++k) off[k] = base[k];
-  if (L.rank == 1) {
-    for (int k = 0; k < N; ++k) off[k] += i * L.stride[k][0];
-    return;
-  }
-  for (int d = L.rank - 1; d >= 0; --d) {
-    const index_t e = L.shape[d];
-    const index_t q = i / e;
-    const index_t idx = i - q * e;
-    i = q;
-    for (int k = 0; k < N; ++k) off[k] += idx * L.stride[k][d];
-  }
-}
-
 UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

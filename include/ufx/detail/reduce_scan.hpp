@@ -27,18 +27,10 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
+/// Steps 3 and 4 of accumulate on one target, for the whole input at once.
 template <class Acc, class Tag, class Op, class OutOp, class InOp>
-bool scan_chunked(const Tag& tag, const Op& op, const OutOp& o, const InOp& in, int axis);
-
-/// Steps 3 and 4 of accumulate on one target; `may_chunk`: host data too large for a device
-/// target runs in chunks (scan_chunked).
-template <class Acc, class Tag, class Op, class OutOp, class InOp>
-void scan_on_target(const Tag& tag, const Op& op, const OutOp& o, InOp in, int axis, bool may_chunk = true) {
+void scan_whole(const Tag& tag, const Op& op, const OutOp& o, InOp in, int axis) {
   const memory_space space = tag.space();
-  require_space(space);
-  if (in.view.size() == 0) return;
-  if constexpr (Tag::is_device)
-    if (may_chunk && scan_chunked<Acc>(tag, op, o, in, axis)) return;
   // on a stream: queued like any call (place.hpp's rules); an input overlapping the result is
   // read from a copy made now, after the stream's queued work
   if (streamed(tag)) {
@@ -88,51 +80,47 @@ void fold_carry(const memory_space& s, const Op& op, const ndview<T, R>& rows, c
 }
 
 /// accumulate on a device target whose host operands do not fit its memory (or its chunk budget):
-/// chunks of dimension 0, two in flight (a chunk_ring). Along another axis the chunks are
+/// chunks of dimension 0 through the chunk engine (run_pipelined). Along another axis the chunks are
 /// independent; along axis 0, once all have run, each chunk after the first has the last row of the
-/// one before folded in, in order (op(carry, x):
-/// the same result as one pass for an associative op; float sums may differ in the last bits, as
-/// CUB's scan order does). Returns false when the call fits, to run whole.
+/// one before folded in, in order (op(carry, x): the same result as one pass for an associative op;
+/// float sums may differ in the last bits, as CUB's scan order does). Returns false when the call
+/// fits, to run whole.
 template <class Acc, class Tag, class Op, class OutOp, class InOp>
 bool scan_chunked(const Tag& tag, const Op& op, const OutOp& o, const InOp& in, int axis) {
   using OutE = typename OutOp::value_type;
   constexpr int R = InOp::rank;
-  const index_t rows_total = in.view.extent(0);
-  if (rows_total <= 1 || overlaps(in.view, o.view)) return false;
-  const memory_space space = tag.space();
-  const auto per_elem_row = static_cast<std::size_t>(in.view.size() / rows_total);
-  std::size_t per_row = 0;
-  if (in.space != space) per_row += per_elem_row * sizeof(typename InOp::value_type);
-  if (per_row == 0) return false; // the input is on the device already
-  if (o.space != space) per_row += per_elem_row * sizeof(OutE);
-  per_row += per_elem_row * (sizeof(Acc) + sizeof(index_t)); // the device scan's temporaries (keys, partials)
-  const index_t rows = chunk_rows(tag, rows_total, per_row, 0);
-  if (rows >= rows_total) return false;
-  const Tag t = after_stream(tag); // a chunked call runs to completion, after the stream's queued work
-  // the chunks' scans, independent of each other, two at a time through a chunk_ring (chunk.hpp)
-  const int slots = rows >= 2 ? 2 : 1;
-  const index_t per = rows / slots;
-  const auto per_chunk = static_cast<std::size_t>(per) * per_elem_row;
-  std::size_t staging = 0;
-  if (in.space.is_host()) staging += chunk_ring<Tag>::template staging_size<typename InOp::value_type>(static_cast<index_t>(per_chunk));
-  if (o.space.is_host()) staging += chunk_ring<Tag>::template staging_size<OutE>(static_cast<index_t>(per_chunk));
-  {
-    chunk_ring<Tag> ring(t, slots, staging, per_chunk * (sizeof(Acc) + sizeof(index_t)));
-    index_t c = 0;
-    for (index_t b = 0; b < rows_total; b += per, ++c) {
-      const int s = static_cast<int>(c % slots);
-      if (c >= slots) ring.acquire(s);
-      const index_t e = std::min(rows_total, b + per);
-      scan_on_target<Acc>(ring.on(s), op, ring.output(s, output_rows(o, b, e)), ring.input(s, slice_rows(in, R, R, b, e)), axis,
-                          false);
-    }
-    ring.finish();
-  }
+  const dims loop(in.view.shape());
+  if (loop[0] <= 1 || overlaps(in.view, o.view)) return false;
+  const auto per_elem_row = static_cast<std::size_t>(in.view.size() / loop[0]);
+  const std::size_t out_per_row = o.space != tag.space() ? per_elem_row * sizeof(OutE) : 0;
+  const std::size_t temps_per_row = per_elem_row * (sizeof(Acc) + sizeof(index_t)); // the device scan's keys and partials
+  const auto lead = [](int) { return R; };
+  const auto ins = std::make_tuple(in);
+  const index_t rows = rows_per_chunk(tag, loop, lead, out_per_row + temps_per_row, 0, ins);
+  if (rows >= loop[0]) return false;
+  const chunk_split split(loop[0], rows);
+  const auto per_chunk = static_cast<index_t>(split.per * static_cast<index_t>(per_elem_row));
+  const std::size_t out_staging = o.space.is_host() ? chunk_ring<Tag>::template staging_size<OutE>(per_chunk) : 0;
+  run_pipelined(tag, loop, split, ins, lead, out_staging, static_cast<std::size_t>(per_chunk) * (sizeof(Acc) + sizeof(index_t)),
+                [&](chunk_ring<Tag>& ring, int s, index_t, index_t b, index_t e, auto& chunk_in) {
+                  scan_whole<Acc>(ring.on(s), op, ring.output(s, output_rows(o, b, e)), std::get<0>(chunk_in), axis);
+                });
   // along axis 0, each chunk after the first gets the last row of the one before, in order
   if (axis == 0)
-    for (index_t b = per; b < rows_total; b += per)
-      fold_carry(o.space, op, output_rows(o, b, std::min(rows_total, b + per)).view, o.view.data() + (b - 1) * o.view.stride(0));
+    for (index_t b = split.per; b < loop[0]; b += split.per)
+      fold_carry(o.space, op, output_rows(o, b, std::min(loop[0], b + split.per)).view, o.view.data() + (b - 1) * o.view.stride(0));
   return true;
+}
+
+/// Steps 3 and 4 of accumulate on one target: a device target whose host operands do not fit its
+/// memory runs in chunks (scan_chunked), else the whole input at once (scan_whole).
+template <class Acc, class Tag, class Op, class OutOp, class InOp>
+void scan_on_target(const Tag& tag, const Op& op, const OutOp& o, const InOp& in, int axis) {
+  require_space(tag.space());
+  if (in.view.size() == 0) return;
+  if constexpr (Tag::is_device)
+    if (scan_chunked<Acc>(tag, op, o, in, axis)) return;
+  scan_whole<Acc>(tag, op, o, in, axis);
 }
 
 template <int NA, class Op, class TargetT, class OutT, class X>

@@ -18,12 +18,6 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-template <class Op>
-dims shape_of(const Op& op) {
-  if constexpr (is_scalar_operand<Op>::value) return dims{};
-  else return dims(op.view.shape());
-}
-
 template <class F, class... V>
 struct vectorize_result {
   static_assert(std::is_invocable_v<const F&, const V&...>,
@@ -49,9 +43,9 @@ dims loop_shape(const Ins& ins, const Outs* outs) {
   constexpr std::size_t NIn = std::tuple_size_v<Ins>;
   dims shapes[NIn + std::tuple_size_v<Outs> + 1];
   std::size_t n = 0;
-  std::apply([&](const auto&... op) { ((shapes[n++] = shape_of(op)), ...); }, ins);
+  operand_shapes(ins, shapes, n);
   if (!outs) return broadcast(std::span<const dims>(shapes, n));
-  std::apply([&](const auto&... op) { ((shapes[n++] = shape_of(op)), ...); }, *outs);
+  operand_shapes(*outs, shapes, n);
   const dims loop = broadcast(std::span<const dims>(shapes, n));
   for (std::size_t j = NIn; j < n; ++j) check_output_shape(shapes[j], loop, static_cast<int>(j - NIn));
   return loop;

@@ -84,7 +84,7 @@ struct cpu_reduction {
     if (r.tree.is_leaf(b, e)) {
       const index_t q = b / r.tree.inner, kk = b - q * r.tree.inner;
       index_t off[N];
-      offsets_at(r.rows, q, base, off);
+      loop_offsets(r.rows, q, base, off);
       for (int j = 0; j < N; ++j) off[j] += kk * r.str[j];
       return k.run(off + 1, r.str + 1, r.unit, e - b);
     }
@@ -128,13 +128,13 @@ struct cpu_reduction {
         const index_t o = i >> d;
         index_t nb, ne, base[N];
         if (!tree_node(r.tree, m, d, i & (nodes - 1), nb, ne)) continue;
-        offsets_at(plan.kept, o, zero, base);
+        loop_offsets(plan.kept, o, zero, base);
         part[i] = reduce_range(r, base, nb, ne);
       }
     });
     for (index_t o = 0; o < n_out; ++o) {
       index_t base[N];
-      offsets_at(plan.kept, o, zero, base);
+      loop_offsets(plan.kept, o, zero, base);
       out[base[0]] = static_cast<OutE>(fin(combine_nodes(r.tree, part.get() + o * nodes, 0, m, 0, d, 0)));
     }
   }
@@ -178,7 +178,7 @@ struct cpu_reduction {
     if (vec_tree{}.is_leaf(b, e)) {
       index_t off[N];
       for (index_t r = b; r < e; ++r) {
-        offsets_at(plan.red, r, base, off);
+        loop_offsets(plan.red, r, base, off);
         if (r == b) k.template row<true>(dst, off + 1, v.str + 1, v.unit, w);
         else k.template row<false>(dst, off + 1, v.str + 1, v.unit, w);
       }
@@ -197,7 +197,7 @@ struct cpu_reduction {
   void block_base(const inner_kept& v, index_t blk, index_t* base, index_t& w) const {
     const index_t p = blk / v.chunks, c = blk - p * v.chunks;
     const index_t zero[N] = {};
-    offsets_at(v.outer, p, zero, base);
+    loop_offsets(v.outer, p, zero, base);
     for (int j = 0; j < N; ++j) base[j] += c * v.chunk * v.str[j];
     w = std::min(v.chunk, v.width - c * v.chunk);
   }

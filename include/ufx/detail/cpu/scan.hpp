@@ -85,7 +85,7 @@ struct cpu_scan {
     auto range = [&](index_t i, index_t& blk, index_t& b, index_t& e, index_t* base) {
       const index_t l = i / blocks;
       blk = i - l * blocks;
-      offsets_at(plan.lines, l, zero, base);
+      loop_offsets(plan.lines, l, zero, base);
       b = plan.len * blk / blocks;
       e = plan.len * (blk + 1) / blocks;
     };
@@ -133,7 +133,7 @@ struct cpu_scan {
         const index_t p = blk / chunks, c = blk - p * chunks;
         const index_t w = std::min(chunk, width - c * chunk);
         index_t base[N], off[N];
-        offsets_at(outer, p, zero, base);
+        loop_offsets(outer, p, zero, base);
         for (int j = 0; j < N; ++j) base[j] += c * chunk * vstr[j];
         for (index_t t = 0; t < plan.len; ++t) {
           for (int j = 0; j < N; ++j) off[j] = base[j] + t * plan.str[j];

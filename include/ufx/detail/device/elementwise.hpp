@@ -27,7 +27,7 @@ struct element_at {
   Kernel k;
   UFX_HD void operator()(index_t i) const {
     index_t off[N];
-    offsets_unrolled(L, i, off);
+    loop_offsets(L, i, nullptr, off);
     k(off);
   }
 };

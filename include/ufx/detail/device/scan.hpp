@@ -37,7 +37,7 @@ struct scan_position {
   UFX_HD void operator()(index_t i, index_t* off) const {
     const index_t l = i / len, t = i - l * len;
     const index_t zero[N] = {};
-    offsets_at(lines, l, zero, off);
+    loop_offsets(lines, l, zero, off);
     for (int j = 0; j < N; ++j) off[j] += t * str[j];
   }
 };

@@ -90,9 +90,7 @@ struct tile_counter {
   template <class Kern>
   UFX_HD void push(const Kern& k, Acc p) {
     bool carry = true;
-#if defined(__CUDACC__)
-#  pragma unroll
-#endif
+    UFX_UNROLL
     for (int l = 0; l < Levels; ++l) {
       if (carry) {
         if ((count >> l) & 1) {
@@ -111,9 +109,7 @@ struct tile_counter {
   UFX_HD Acc total(const Kern& k) const {
     Acc r = top;
     bool have = (count >> Levels) > 0;
-#if defined(__CUDACC__)
-#  pragma unroll
-#endif
+    UFX_UNROLL
     for (int l = Levels - 1; l >= 0; --l) {
       if ((count >> l) & 1) {
         r = have ? k.combine(r, level[l]) : level[l];
@@ -165,7 +161,7 @@ struct tiled_reduce_body {
     const index_t s = static_cast<index_t>(t.block_idx.x) * b + tx;
     index_t base[N];
     if (s < outputs) {
-      offsets_unrolled(kept, s, base);
+      loop_offsets(kept, s, nullptr, base);
       const index_t start = (first + i) * b;
       const index_t len = m - start < b ? m - start : b;
       st.push(k, fold(shared, base, (i & 1) * b, len, std::make_integer_sequence<unsigned, (1u << NK)>{}));
@@ -186,7 +182,7 @@ private:
     const index_t p = tile * b + tx;
     if (p >= m) return;
     index_t off[N];
-    offsets_unrolled(red, p, off);
+    loop_offsets(red, p, nullptr, off);
     load_inputs(shared, off, buf * b + tx, std::make_index_sequence<NK>{});
   }
   template <std::size_t... J>
@@ -246,14 +242,10 @@ private:
     index_t i = 0;
     for (; i + block <= len; i += block) {
       Acc v[block];
-#if defined(__CUDACC__)
-#  pragma unroll
-#endif
+      UFX_UNROLL
       for (int j = 0; j < block; ++j) v[j] = static_cast<Acc>(UFX_USER_CALL(k.f, r.at(i + j)...));
       Acc s = k.seed(v[0]);
-#if defined(__CUDACC__)
-#  pragma unroll
-#endif
+      UFX_UNROLL
       for (int j = 1; j < block; ++j) s = k.combine(s, v[j]);
       acc = i == 0 ? s : k.combine(acc, s);
     }

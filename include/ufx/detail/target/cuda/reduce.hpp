@@ -64,7 +64,7 @@ struct segment_begin {
   layout<N> kept;
   UFX_HD index_t operator()(index_t s) const {
     index_t off[N];
-    offsets_unrolled(kept, s, off);
+    loop_offsets(kept, s, nullptr, off);
     return off[1];
   }
 };
@@ -84,7 +84,7 @@ struct finish_outputs {
   Fin fin;
   UFX_HD void operator()(index_t s) const {
     index_t off[N];
-    offsets_unrolled(kept, s, off);
+    loop_offsets(kept, s, nullptr, off);
     out[off[0]] = static_cast<OutE>(fin(partial[s]));
   }
 };
