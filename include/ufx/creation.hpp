@@ -29,6 +29,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "ufx/detail/backends.hpp"
 #include "ufx/detail/cpu/executor.hpp"
 #include "ufx/detail/device/launch.hpp"
 #include "ufx/device_array.hpp"

@@ -13,6 +13,7 @@
 /// is not a device, or a device that is not available, throws ufx::device_error.
 
 #include "ufx/detail/adapt.hpp"
+#include "ufx/detail/backends.hpp"
 #include "ufx/detail/broadcast.hpp"
 #include "ufx/detail/device_array_decl.hpp"
 #include "ufx/detail/transfer.hpp"

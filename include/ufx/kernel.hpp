@@ -31,6 +31,7 @@
 #include <optional>
 
 #include "ufx/atomic.hpp"
+#include "ufx/detail/backends.hpp"
 #include "ufx/detail/fail.hpp"
 #include "ufx/detail/kernel_launch.hpp"
 #include "ufx/detail/place.hpp"

@@ -17,10 +17,10 @@
 ///
 /// `ufx::target` holds any of them at run time; `ufx::default_target()` picks one.
 ///
-/// Adding a target: a struct below with `name()`, `space()`, `is_device` (and, for a device,
-/// `runtime()`, the object in src/ that allocates, copies and synchronises its memory), an entry in
-/// `target::alternatives`, and a folder include/ufx/detail/target/<name>/ with its algorithms
-/// (docs/architecture.md).
+/// Adding a target: a struct below with `name()`, `space()`, `is_device`, `runs_device_code` (and,
+/// for a device, `runtime()`, the object in src/ that allocates, copies and synchronises its
+/// memory), an entry in `target::alternatives`, and a folder include/ufx/detail/target/<name>/
+/// with its algorithms, included by detail/backends.hpp (docs/architecture.md).
 
 #include <compare>
 #include <cstddef>
@@ -69,6 +69,8 @@ inline std::string to_string(const memory_space& s) {
 /// One thread: the reference every other target is tested against.
 struct serial_t {
   static constexpr bool is_device = false;
+  /// Whether the user's function runs as device code nvcc compiles (then a lambda needs UFX_HD).
+  static constexpr bool runs_device_code = false;
   static constexpr std::string_view name() { return "ufx::serial"; }
   constexpr memory_space space() const { return memory_space::host; }
   friend constexpr bool operator==(serial_t, serial_t) { return true; }
@@ -77,6 +79,7 @@ struct serial_t {
 /// All cores (OpenMP). `threads(n)` bounds the threads one call uses.
 struct host_t {
   static constexpr bool is_device = false;
+  static constexpr bool runs_device_code = false;
   /// At most this many threads per call; 0: as many as OpenMP gives.
   int max_threads = 0;
 
@@ -125,12 +128,14 @@ struct device_target {
 
 /// The emulated device: separate memory per virtual device, device code paths run on the CPU.
 struct sim_t : detail::device_target<sim_t> {
+  static constexpr bool runs_device_code = false; // host code, through the device code paths
   static constexpr std::string_view name() { return "ufx::sim"; }
   static const detail::device_runtime& runtime() noexcept { return detail::sim_runtime(); }
 };
 
 /// A CUDA GPU. Calls that launch kernels must be compiled by nvcc.
 struct cuda_t : detail::device_target<cuda_t> {
+  static constexpr bool runs_device_code = true;
   static constexpr std::string_view name() { return "ufx::cuda"; }
   static const detail::device_runtime& runtime() noexcept { return detail::cuda_runtime(); }
 };

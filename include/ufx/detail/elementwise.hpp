@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "ufx/detail/adapt.hpp"
+#include "ufx/detail/backends.hpp"
 #include "ufx/detail/broadcast.hpp"
 #include "ufx/detail/chunk.hpp"
 #include "ufx/detail/cpu/executor.hpp"
@@ -96,8 +97,7 @@ void elementwise_dense(const Tag& tag, const F& f, Outs& outs, const Ins& ins, s
     for (int j = 0; j < N; ++j) off[j] = b, str[j] = 1;
     k.row(off, str, e - b, true);
   };
-  if constexpr (std::is_same_v<Tag, serial_t>) rows(0, n);
-  else cpu_executor(tag).blocks(n, rows);
+  cpu_executor(tag).blocks(n, rows);
 }
 
 /// Runs `f` over `loop` on `tag`, reading `ins` (operands in argument order) and writing `outs`

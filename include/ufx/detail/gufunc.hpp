@@ -25,10 +25,7 @@
 #include "ufx/detail/gufunc_types.hpp"
 #include "ufx/detail/loop.hpp"
 #include "ufx/detail/result.hpp"
-#include "ufx/detail/target/cuda/gufunc.hpp"
-#include "ufx/detail/target/host/gufunc.hpp"
-#include "ufx/detail/target/serial/gufunc.hpp"
-#include "ufx/detail/target/sim/gufunc.hpp"
+#include "ufx/detail/backends.hpp"
 #include "ufx/detail/transfer.hpp"
 #include "ufx/out.hpp"
 

@@ -1,18 +1,15 @@
 #pragma once
 // Raw kernels, run side: the body every target runs (the user's function with its shared arrays
-// and arguments), and its launch on each target: ufx::cuda through a __global__ of ufx's own that
-// declares the shared memory; ufx::sim, ufx::serial and ufx::host through the host block runner
-// (src/sim_blocks.cpp), on the device's or the host's memory.
+// and arguments), and what the targets' launches share: the CPU targets' launch limits and the
+// host block runner's entry (src/sim_blocks.cpp) that ufx::serial, ufx::host and ufx::sim run a
+// body's blocks on. Each target's `launch_body` and `kernel_limits` are in its folder
+// (detail/target/<name>/kernel.hpp).
 #include <string>
 
 #include "ufx/detail/blocks.hpp"
-#include "ufx/detail/cpu/executor.hpp"
 #include "ufx/detail/device/thread.hpp"
 #include "ufx/detail/kernel_args.hpp"
 #include "ufx/detail/runtime.hpp"
-#include "ufx/detail/target/cuda/device.hpp"
-#include "ufx/detail/target/cuda/launch.hpp"
-#include "ufx/detail/target/sim/launch.hpp"
 
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
@@ -50,13 +47,18 @@ void run_thread_of(const void* body, const thread& t) {
   (*static_cast<const Body*>(body))(t);
 }
 
-/// A kernel argument as target Tag hands it to the body: ufx::sim checks the indices of its
-/// arrays in every build (ndview::index_checked); ufx::serial and ufx::host as UFX_BOUNDS_CHECK
-/// says, since they run a kernel fast on host memory.
+/// How target Tag hands a kernel argument to the body: as it is, unless the target's folder
+/// specialises this (ufx::sim: arrays that check their indices in every build).
+template <class Tag>
+struct kernel_arg_rule {
+  template <class V>
+  static V pass(const V& v) {
+    return v;
+  }
+};
 template <class Tag, class V>
 V as_passed(const V& v) {
-  if constexpr (std::is_same_v<Tag, sim_t> && requires { v.index_checked(); }) return v.index_checked();
-  else return v;
+  return kernel_arg_rule<Tag>::pass(v);
 }
 
 /// Runs a kernel body's blocks on the host, `workers` at a time.
@@ -75,63 +77,6 @@ void run_on_host(const launch_config& c, const Body& body, const std::string& la
   l.run_thread = &run_thread_of<Body>;
   l.workers = workers;
   run_blocks(l);
-}
-
-/// The device limits a launch on `t` is checked against.
-template <class Tag>
-device_info kernel_limits(const Tag& t) {
-  if constexpr (std::is_same_v<Tag, sim_t>) return sim_device_info(t);
-#if UFX_CUDA_TU
-  else if constexpr (std::is_same_v<Tag, cuda_t>) return cuda_device_info(t.ordinal());
-#endif
-  else return host_kernel_limits(Tag::name());
-}
-
-template <class Traits, class Body>
-void launch_body(const serial_t&, const launch_config& c, const Body& body, const std::string& label) {
-  run_on_host<Traits>(c, body, label, "ufx::serial", 1);
-}
-template <class Traits, class Body>
-void launch_body(const host_t& t, const launch_config& c, const Body& body, const std::string& label) {
-  run_on_host<Traits>(c, body, label, "ufx::host", cpu_executor(t).threads());
-}
-template <class Traits, class Body>
-void launch_body(const sim_t& t, const launch_config& c, const Body& body, const std::string& label) {
-  if (t.has_stream()) { // the stream's worker runs the blocks after its earlier work
-    sim_enqueue(t.stream_handle, [c, body, label, where = to_string(t.space())] {
-      run_on_host<Traits>(c, body, label, where, host_threads());
-    });
-    return;
-  }
-  run_on_host<Traits>(c, body, label, to_string(t.space()), host_threads());
-}
-
-#if UFX_CUDA_TU
-template <class Body>
-__global__ void kernel_entry(Body body, std::size_t dynamic_bytes) {
-  __shared__ __align__(16) unsigned char ufx_static_shared[Body::static_bytes > 0 ? Body::static_bytes : 1];
-  extern __shared__ __align__(16) unsigned char ufx_dynamic_shared[];
-  body(thread_access::make_device(ufx_static_shared, ufx_dynamic_shared, dynamic_bytes));
-}
-#endif
-
-template <class Traits, class Body>
-void launch_body(const cuda_t& t, const launch_config& c, const Body& body, const std::string& label) {
-#if UFX_CUDA_TU
-  const cuda_scope scope(t);
-  kernel_entry<<<::dim3(c.grid.x, c.grid.y, c.grid.z), ::dim3(c.block.x, c.block.y, c.block.z), c.shared_bytes,
-                 static_cast<cudaStream_t>(t.stream_handle)>>>(body, c.shared_bytes);
-  cuda_check(cudaGetLastError(), label.c_str());
-  if (t.has_stream()) return; // failures surface at the stream's synchronize
-  try {
-    synchronize(scope.space());
-  } catch (const device_error& e) {
-    throw kernel_error(label + " on " + to_string(scope.space()) + ": " + e.what());
-  }
-#else
-  (void)c, (void)body, (void)label;
-  cuda_not_compiled(t);
-#endif
 }
 
 UFX_TU_NAMESPACE_END

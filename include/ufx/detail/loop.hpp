@@ -123,6 +123,15 @@ UFX_HD inline void loop_offsets(const layout<N>& L, index_t i, const index_t* ba
   }
 }
 
+/// Runs kernel `k` over layout `L` on `tag`, once simplified: the target's `for_each` (its folder's
+/// for_each.hpp, found where the call is instantiated; detail/backends.hpp).
+template <class Tag, int N, class Kernel>
+void run_on(const Tag& tag, layout<N>& L, const Kernel& k) {
+  simplify(L);
+  if (L.size() == 0) return;
+  for_each(tag, L, k);
+}
+
 /// Walks loop indices [begin, end) row by row: `row(off, n)` gets each operand's offset at the
 /// start of a run of `n` elements along the innermost dimension. Division only at the start.
 template <int N, class Row>

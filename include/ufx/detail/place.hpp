@@ -264,13 +264,14 @@ void copy_back_queued(const Tag& tag, const S& so, std::vector<std::shared_ptr<v
 template <class Tag, class Ins, class... S>
 void finish_call(const Tag& tag, const Ins& ins, const S&... so) {
   const memory_space space = tag.space();
-  if (streamed(tag)) {
-    std::vector<std::shared_ptr<void>> keep;
-    (copy_back_queued(tag, so, keep), ...);
-    std::apply([&](const auto&... op) { (keep_operand(op, keep), ...); }, ins);
-    if constexpr (std::is_same_v<Tag, sim_t>)
-      if (!keep.empty()) sim_enqueue(tag.stream_handle, [k = std::move(keep)] {});
-    return;
+  if constexpr (Tag::is_device) {
+    if (streamed(tag)) {
+      std::vector<std::shared_ptr<void>> keep;
+      (copy_back_queued(tag, so, keep), ...);
+      std::apply([&](const auto&... op) { (keep_operand(op, keep), ...); }, ins);
+      keep_until_run(tag, stream_keep{std::move(keep)}); // the target's folder says how
+      return;
+    }
   }
   (copy_back(so, space), ...);
   synchronize(space); // once per call: device errors surface here, named

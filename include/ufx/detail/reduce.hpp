@@ -20,10 +20,7 @@
 #include "ufx/detail/reduce_ops.hpp"
 #include "ufx/detail/reduce_plan.hpp"
 #include "ufx/detail/result.hpp"
-#include "ufx/detail/target/cuda/reduce.hpp"
-#include "ufx/detail/target/host/reduce.hpp"
-#include "ufx/detail/target/serial/reduce.hpp"
-#include "ufx/detail/target/sim/reduce.hpp"
+#include "ufx/detail/backends.hpp"
 #include "ufx/errors.hpp"
 #include "ufx/out.hpp"
 
@@ -186,8 +183,7 @@ Acc cpu_full_reduction_as(const Tag& tag, const Spec& spec, index_t n, const Ins
     kern.identity = static_cast<Acc>(spec.identity);
     kern.has_identity = true;
   }
-  if constexpr (std::is_same_v<Tag, host_t>) return cpu_reduce_dense(cpu_executor(tag), kern, n);
-  else return cpu_reduce_dense(cpu_executor{}, kern, n);
+  return cpu_reduce_dense(cpu_executor(tag), kern, n);
 }
 
 /// A full reduction of `n` positions of dense host inputs on a CPU target: the tree cpu_reduction

@@ -1,7 +1,8 @@
 #pragma once
 // Step 2 of a reduction: normalise the axes (NumPy's errors), work out the result's shape, and
 // split the loop into kept dimensions (one output each) and reduced dimensions (combined into it).
-// Every target walks the same plan; it only decides how.
+// A scan's plan (scan_plan: one line per position of the other dimensions) is made the same way.
+// Every target walks the same plans; it only decides how.
 #include <cstdlib>
 #include <string>
 #include <utility>
@@ -126,6 +127,31 @@ reduce_plan<N> make_reduce_plan(const layout<N>& full, unsigned mask, int primar
   plan_impl::sort_and_merge(p.red, primary);
   if (p.kept.rank > 0 && p.red.rank > 0)
     p.inner_kept = std::abs(p.kept.stride[primary][p.kept.rank - 1]) < std::abs(p.red.stride[primary][p.red.rank - 1]);
+  return p;
+}
+
+/// A scan as every target sees it: operand 0 is the output, operand 1 the input.
+template <int N>
+struct scan_plan {
+  layout<N> lines; // the other dimensions, one line each (outer to inner)
+  index_t len = 0; // extent along the axis
+  index_t str[N] = {};
+  bool inner_lines = false; // a line dimension is innermost in memory
+
+  index_t count() const { return lines.size(); }
+};
+
+template <int N>
+scan_plan<N> make_scan_plan(const layout<N>& full, int axis) {
+  scan_plan<N> p;
+  p.len = full.shape[axis];
+  for (int k = 0; k < N; ++k) p.str[k] = full.stride[k][axis];
+  unsigned others = 0;
+  for (int d = 0; d < full.rank; ++d)
+    if (d != axis) others |= 1u << d;
+  const reduce_plan<N> r = make_reduce_plan(full, others, 1); // lines as the "reduced" group
+  p.lines = r.red;
+  p.inner_lines = p.lines.rank > 0 && std::abs(p.lines.stride[1][p.lines.rank - 1]) < std::abs(p.str[1]);
   return p;
 }
 

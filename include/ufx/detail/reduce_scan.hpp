@@ -17,10 +17,7 @@
 #include "ufx/detail/reduce_kernel.hpp"
 #include "ufx/detail/reduce_plan.hpp"
 #include "ufx/detail/result.hpp"
-#include "ufx/detail/target/cuda/scan.hpp"
-#include "ufx/detail/target/host/scan.hpp"
-#include "ufx/detail/target/serial/scan.hpp"
-#include "ufx/detail/target/sim/scan.hpp"
+#include "ufx/detail/backends.hpp"
 #include "ufx/errors.hpp"
 #include "ufx/out.hpp"
 

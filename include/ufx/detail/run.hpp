@@ -98,8 +98,9 @@ constexpr bool host_only_lambda() {
 template <class... F>
 inline constexpr bool any_host_only_lambda = (host_only_lambda<F>() || ...);
 
+/// True for a target whose calls run the user's function as device code (ufx::cuda).
 template <class T>
-inline constexpr bool is_cuda_tag = std::is_same_v<std::remove_cvref_t<T>, cuda_t>;
+inline constexpr bool runs_device_code = requires { requires std::remove_cvref_t<T>::runs_device_code; };
 
 [[noreturn]] inline void fail_host_only_lambda() {
   fail<device_error>("the function is a lambda without UFX_HD, which ufx::cuda cannot call: write it "
@@ -117,7 +118,7 @@ void visit_for(const target& t, Fn&& fn) {
   if constexpr (!any_host_only_lambda<F...>) t.visit(fn);
   else
     t.visit([&](const auto& tag) {
-      if constexpr (is_cuda_tag<decltype(tag)>) fail_host_only_lambda();
+      if constexpr (runs_device_code<decltype(tag)>) fail_host_only_lambda();
       else fn(tag);
     });
 }
@@ -130,8 +131,8 @@ void visit_for(const target& t, Fn&& fn) {
 template <class... F, class T, class Fn>
 auto with_target_for(const T* given, const device_set& seen, Fn&& fn) {
   if constexpr (!any_host_only_lambda<F...>) with_target(given, seen, fn);
-  else if constexpr (is_cuda_tag<T>)
-    static_assert(!is_cuda_tag<T>, "ufx::cuda cannot call a lambda without UFX_HD: write it [] UFX_HD (...) { ... } "
+  else if constexpr (runs_device_code<T>)
+    static_assert(!runs_device_code<T>, "ufx::cuda cannot call a lambda without UFX_HD: write it [] UFX_HD (...) { ... } "
                                    "(nvcc's __host__ __device__; ufx::ufx compiles .cu files with --extended-lambda), "
                                    "or run the call on a host target. A lambda at namespace scope has no UFX_HD even "
                                    "when written with it (nvcc drops it there: an extended lambda must be defined "
@@ -141,7 +142,8 @@ auto with_target_for(const T* given, const device_set& seen, Fn&& fn) {
   else if constexpr (std::is_same_v<T, target>) visit_for<F...>(*given, fn);
   else {
     const target chosen = choose_target(seen);
-    visit_for<F...>(chosen.get_if<cuda_t>() && !seen.first ? target(host) : chosen, fn);
+    const bool device_code = chosen.visit([](const auto& t) { return runs_device_code<decltype(t)>; });
+    visit_for<F...>(device_code && !seen.first ? target(host) : chosen, fn);
   }
 }
 

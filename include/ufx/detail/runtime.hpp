@@ -6,8 +6,10 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ufx/devices.hpp"
 #include "ufx/targets.hpp"
@@ -79,6 +81,13 @@ public:
 /// exception from it is the stream's error (reported by the next synchronize; later work is
 /// skipped until then).
 void sim_enqueue(void* stream, std::function<void()> task);
+
+/// What a call queued on a stream keeps alive until the stream has run its work (staged copies of
+/// operands, temporaries the queued copies read): each device target's folder says how
+/// (keep_until_run in target/<name>/launch.hpp).
+struct stream_keep {
+  std::vector<std::shared_ptr<void>> items;
+};
 
 /// Page-locked ("pinned") host memory: allocated here or registered, and remembered, so an
 /// asynchronous copy to or from it can be queued instead of waiting (src/runtime.cpp).

@@ -12,10 +12,6 @@
 #include "ufx/detail/loop.hpp"
 #include "ufx/detail/map_kernel.hpp"
 #include "ufx/detail/runtime.hpp"
-#include "ufx/detail/target/cuda/for_each.hpp"
-#include "ufx/detail/target/host/for_each.hpp"
-#include "ufx/detail/target/serial/for_each.hpp"
-#include "ufx/detail/target/sim/for_each.hpp"
 #include "ufx/ndview.hpp"
 #include "ufx/targets.hpp"
 
@@ -91,13 +87,6 @@ std::array<index_t, R> strides_like(const ndview<T, R>& v) {
     acc *= v.extent(k);
   }
   return s;
-}
-
-template <class Tag, int N, class Kernel>
-void run_on(const Tag& tag, layout<N>& L, const Kernel& k) {
-  simplify(L);
-  if (L.size() == 0) return;
-  for_each(tag, L, k);
 }
 
 /// Whether this translation unit can run kernels on target type T (ufx::cuda: only when compiled

@@ -87,6 +87,8 @@ class cpu_executor {
 public:
   /// One thread: the calling one.
   constexpr cpu_executor() = default;
+  /// ufx::serial's: the calling thread.
+  constexpr explicit cpu_executor(const serial_t&) {}
   /// ufx::host's threads, bounded by `host.threads(n)`.
   explicit cpu_executor(const host_t& t)
       : threads_(t.max_threads > 0 ? std::min(t.max_threads, host_threads()) : host_threads()) {}

@@ -15,31 +15,6 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// A scan as every target sees it: operand 0 is the output, operand 1 the input.
-template <int N>
-struct scan_plan {
-  layout<N> lines; // the other dimensions, one line each (outer to inner)
-  index_t len = 0; // extent along the axis
-  index_t str[N] = {};
-  bool inner_lines = false; // a line dimension is innermost in memory
-
-  index_t count() const { return lines.size(); }
-};
-
-template <int N>
-scan_plan<N> make_scan_plan(const layout<N>& full, int axis) {
-  scan_plan<N> p;
-  p.len = full.shape[axis];
-  for (int k = 0; k < N; ++k) p.str[k] = full.stride[k][axis];
-  unsigned others = 0;
-  for (int d = 0; d < full.rank; ++d)
-    if (d != axis) others |= 1u << d;
-  const reduce_plan<N> r = make_reduce_plan(full, others, 1); // lines as the "reduced" group
-  p.lines = r.red;
-  p.inner_lines = p.lines.rank > 0 && std::abs(p.lines.stride[1][p.lines.rank - 1]) < std::abs(p.str[1]);
-  return p;
-}
-
 template <class Kern, int N, class OutE>
 struct cpu_scan {
   using Acc = typename Kern::acc_type;

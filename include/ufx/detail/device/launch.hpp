@@ -1,10 +1,9 @@
 #pragma once
-// The one launch seam for device work: `launch(target, launch_config, body, label)` on ufx::sim
-// (target/sim/launch.hpp) and ufx::cuda (target/cuda/launch.hpp), and what ufx's device
-// algorithms build on it: a grid-stride loop over n items.
+// The one launch seam for device work: `launch(target, launch_config, body, label)`, which each
+// device target's folder provides (target/sim/launch.hpp, target/cuda/launch.hpp; found where a
+// call is instantiated: detail/backends.hpp), and what ufx's device algorithms build on it: a
+// grid-stride loop over n items.
 #include "ufx/detail/device/thread.hpp"
-#include "ufx/detail/target/cuda/launch.hpp"
-#include "ufx/detail/target/sim/launch.hpp"
 
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN

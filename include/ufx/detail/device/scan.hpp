@@ -21,7 +21,6 @@
 #include "ufx/detail/runtime.hpp"
 #include "ufx/detail/device/elementwise.hpp"
 #include "ufx/detail/reduce_plan.hpp"
-#include "ufx/detail/cpu/scan.hpp"
 #include "ufx/errors.hpp"
 #include "ufx/targets.hpp"
 

@@ -1,8 +1,8 @@
 #pragma once
-// ufx::cuda's launch: a __global__ template of ufx's own takes the body by value (kernel
-// parameters, so nothing is copied to local memory), on the target's device (a block body: one
-// that loops over its phases with a barrier after each); launch errors are
-// checked at once and named by the kernel's label. Only nvcc-compiled translation units launch.
+// ufx::cuda's launch: ufx's one __global__ template, launch_kernel, takes the body by value (kernel
+// parameters, so nothing is copied to local memory), on the target's device (a block body runs
+// as block_phases: its phases with a barrier after each); launch errors are checked at once and
+// named by the kernel's label. Only nvcc-compiled translation units launch.
 #include <mutex>
 
 #include "ufx/detail/device/thread.hpp"
@@ -12,32 +12,38 @@ namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
 #if UFX_CUDA_TU
-template <class Body>
-__global__ void launch_kernel(Body body) {
+/// The calling thread's position, from CUDA's built-in variables.
+__device__ inline thread_pos device_thread_pos() {
   thread_pos p;
   p.thread_idx = dim3(threadIdx.x, threadIdx.y, threadIdx.z);
   p.block_idx = dim3(blockIdx.x, blockIdx.y, blockIdx.z);
   p.block_dim = dim3(blockDim.x, blockDim.y, blockDim.z);
   p.grid_dim = dim3(gridDim.x, gridDim.y, gridDim.z);
-  body(p);
+  return p;
 }
 
-/// A block body (device/thread.hpp): every phase, then a barrier, until the body says done; the
-/// dynamic shared memory is the body's.
+/// ufx's one __global__: a body called by every thread with its position. ufx's own bodies are
+/// launched as they are, a block body as block_phases, a raw kernel as raw_kernel_entry
+/// (cuda/kernel.hpp).
 template <class Body>
-__global__ void block_launch_kernel(Body body) {
-  extern __shared__ __align__(16) unsigned char ufx_block_shared[];
-  thread_pos p;
-  p.thread_idx = dim3(threadIdx.x, threadIdx.y, threadIdx.z);
-  p.block_idx = dim3(blockIdx.x, blockIdx.y, blockIdx.z);
-  p.block_dim = dim3(blockDim.x, blockDim.y, blockDim.z);
-  p.grid_dim = dim3(gridDim.x, gridDim.y, gridDim.z);
-  typename Body::state_type state{};
-  for (int phase = 0; phase >= 0;) {
-    phase = body.step(p, state, ufx_block_shared, phase);
-    __syncthreads();
-  }
+__global__ void launch_kernel(Body body) {
+  body(device_thread_pos());
 }
+
+/// A block body (device/thread.hpp) as one thread runs it: every phase, then a barrier, until the
+/// body says done; the dynamic shared memory is the body's.
+template <class Body>
+struct block_phases {
+  Body body;
+  __device__ void operator()(const thread_pos& p) const {
+    extern __shared__ __align__(16) unsigned char ufx_block_shared[];
+    typename Body::state_type state{};
+    for (int phase = 0; phase >= 0;) {
+      phase = body.step(p, state, ufx_block_shared, phase);
+      __syncthreads();
+    }
+  }
+};
 
 /// The device's launch limits, read once per device (an entry is never written again once known).
 inline const device_info& cuda_device_info(int device) {
@@ -58,6 +64,10 @@ inline const device_info& cuda_device_info(int device) {
 }
 #endif
 
+/// A call's operands and temporaries on a stream are released at once: ufx::cuda frees device
+/// memory in the stream's order (cudaFreeAsync), after the work queued before it.
+inline void keep_until_run(const cuda_t&, stream_keep&&) {}
+
 template <class Body>
 void launch(const cuda_t& t, const launch_config& c, const Body& body, const char* label) {
 #if UFX_CUDA_TU
@@ -65,7 +75,7 @@ void launch(const cuda_t& t, const launch_config& c, const Body& body, const cha
   check_launch(c, cuda_device_info(scope.space().device), label);
   const ::dim3 grid(c.grid.x, c.grid.y, c.grid.z), block(c.block.x, c.block.y, c.block.z);
   const auto stream = static_cast<cudaStream_t>(t.stream_handle);
-  if constexpr (block_body<Body>) block_launch_kernel<<<grid, block, c.shared_bytes, stream>>>(body);
+  if constexpr (block_body<Body>) launch_kernel<<<grid, block, c.shared_bytes, stream>>>(block_phases<Body>{body});
   else launch_kernel<<<grid, block, c.shared_bytes, stream>>>(body);
   cuda_check(cudaGetLastError(), label);
 #else

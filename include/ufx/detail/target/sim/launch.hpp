@@ -78,6 +78,12 @@ void run_any_grid(const launch_config& c, const Body& body, const char* label) {
   else run_grid(c, body);
 }
 
+/// Keeps a call's operands and temporaries until the stream's worker has run the call's tasks: a
+/// task queued after them releases them.
+inline void keep_until_run(const sim_t& t, stream_keep&& k) {
+  if (!k.items.empty()) sim_enqueue(t.stream_handle, [k = std::move(k)] {});
+}
+
 template <class Body>
 void launch(const sim_t& t, const launch_config& c, const Body& body, const char* label) {
   require_space(t.space());

@@ -1,0 +1,39 @@
+#pragma once
+// ufx::sim's raw kernels: the host block runner (detail/blocks.hpp) on the virtual device's memory
+// and limits, on the target's stream when it has one; arrays passed to a kernel check their
+// indices in every build (ndview::index_checked).
+#include <string>
+
+#include "ufx/detail/kernel_launch.hpp"
+#include "ufx/detail/target/sim/launch.hpp"
+#include "ufx/targets.hpp"
+
+namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
+
+inline device_info kernel_limits(const sim_t& t) { return sim_device_info(t); }
+
+/// ufx::sim hands a kernel its arrays index_checked(), whatever UFX_BOUNDS_CHECK says; ufx::serial
+/// and ufx::host pass them as they are, since they run a kernel fast on host memory.
+template <>
+struct kernel_arg_rule<sim_t> {
+  template <class V>
+  static V pass(const V& v) {
+    if constexpr (requires { v.index_checked(); }) return v.index_checked();
+    else return v;
+  }
+};
+
+template <class Traits, class Body>
+void launch_body(const sim_t& t, const launch_config& c, const Body& body, const std::string& label) {
+  if (t.has_stream()) { // the stream's worker runs the blocks after its earlier work
+    sim_enqueue(t.stream_handle, [c, body, label, where = to_string(t.space())] {
+      run_on_host<Traits>(c, body, label, where, host_threads());
+    });
+    return;
+  }
+  run_on_host<Traits>(c, body, label, to_string(t.space()), host_threads());
+}
+
+UFX_TU_NAMESPACE_END
+} // namespace ufx::detail
