@@ -70,102 +70,122 @@ constexpr bool sig_space(char c) { return c == ' ' || c == '\t' || c == '\n' || 
 constexpr bool sig_digit(char c) { return c >= '0' && c <= '9'; }
 constexpr bool sig_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 
-/// Parses NumPy's grammar: operands "(d,...)" or "()", separated by ',', inputs "->" outputs;
-/// d is a name [A-Za-z_][A-Za-z0-9_]* or a non-negative size; whitespace between any tokens.
-constexpr parsed_signature parse_signature(const char* s, int n) {
-  parsed_signature p;
+/// NumPy's signature grammar, one token at a time: operands "(d,...)" or "()", separated by ',',
+/// inputs "->" outputs; d is a name [A-Za-z_][A-Za-z0-9_]* or a non-negative size; whitespace
+/// between any tokens. Each step returns false once it has recorded an error (fail).
+struct signature_parser {
+  const char* s;
+  int n;
   int i = 0;
-  auto skip = [&] {
+  parsed_signature p{};
+
+  constexpr void skip() {
     while (i < n && sig_space(s[i])) ++i;
-  };
-  auto fail = [&](sig_error e) {
+  }
+  constexpr bool at(char c) const { return i < n && s[i] == c; }
+  constexpr bool fail(sig_error e) {
     p.error = e;
     p.error_at = i;
-    return p;
-  };
-  auto same_text = [&](int a, int la, int b, int lb) {
+    return false;
+  }
+  constexpr bool same_text(int a, int la, int b, int lb) const {
     if (la != lb) return false;
     for (int k = 0; k < la; ++k)
       if (s[a + k] != s[b + k]) return false;
     return true;
-  };
-  bool outputs = false;
-  while (true) {
+  }
+  /// `d`: the dimension spelled at [begin, begin + len), a name or a size (size >= 0), added when
+  /// new: the same name, or the same size however spelled ("3" and "03", as NumPy), is one.
+  constexpr bool intern(int begin, int len, long long size, int& d) {
+    d = 0;
+    while (d < p.ndims && !(size >= 0 ? p.fixed[d] == size : same_text(p.name_begin[d], p.name_len[d], begin, len))) ++d;
+    if (d < p.ndims) return true;
+    if (p.ndims == max_sig_dims) return fail(sig_error::too_many_dims);
+    p.name_begin[d] = begin;
+    p.name_len[d] = len;
+    p.fixed[d] = size;
+    ++p.ndims;
+    return true;
+  }
+  /// One core dimension of operand `op`: a name, or a non-zero size.
+  constexpr bool dimension(int op) {
     skip();
-    if (i >= n || s[i] != '(') return fail(sig_error::expected_open);
+    const int begin = i;
+    long long size = -1;
+    if (i < n && sig_digit(s[i])) {
+      size = 0;
+      while (i < n && sig_digit(s[i])) {
+        size = size * 10 + (s[i] - '0');
+        if (size > max_fixed_size) return fail(sig_error::size_too_large);
+        ++i;
+      }
+      if (i < n && sig_alpha(s[i])) return fail(sig_error::digit_name);
+      if (size == 0) { // NumPy: "expect dimension name or non-zero frozen size"
+        i = begin;
+        return fail(sig_error::expected_dim);
+      }
+    } else if (i < n && sig_alpha(s[i])) {
+      while (i < n && (sig_alpha(s[i]) || sig_digit(s[i]))) ++i;
+    } else {
+      return fail(sig_error::expected_dim);
+    }
+    const int len = i - begin;
+    if (at('?')) return fail(sig_error::flexible_dim);
+    int d = 0;
+    if (!intern(begin, len, size, d)) return false;
+    if (p.rank[op] == max_core_rank) return fail(sig_error::core_rank_too_large);
+    p.dim[op][p.rank[op]++] = d;
+    return true;
+  }
+  /// One operand, "(d, ...)" or "()": an input, or an output after the arrow.
+  constexpr bool operand(bool output) {
+    skip();
+    if (!at('(')) return fail(sig_error::expected_open);
     if (p.operands() == max_sig_operands) return fail(sig_error::too_many_operands);
     const int op = p.operands();
-    ++(outputs ? p.nout : p.nin);
+    ++(output ? p.nout : p.nin);
     ++i;
     skip();
-    if (i < n && s[i] == ')') {
+    if (at(')')) {
       ++i;
-    } else {
-      while (true) {
-        skip();
-        const int begin = i;
-        long long size = -1;
-        if (i < n && sig_digit(s[i])) {
-          size = 0;
-          while (i < n && sig_digit(s[i])) {
-            size = size * 10 + (s[i] - '0');
-            if (size > max_fixed_size) return fail(sig_error::size_too_large);
-            ++i;
-          }
-          if (i < n && (sig_alpha(s[i]))) return fail(sig_error::digit_name);
-          if (size == 0) { // NumPy: "expect dimension name or non-zero frozen size"
-            i = begin;
-            return fail(sig_error::expected_dim);
-          }
-        } else if (i < n && sig_alpha(s[i])) {
-          while (i < n && (sig_alpha(s[i]) || sig_digit(s[i]))) ++i;
-        } else {
-          return fail(sig_error::expected_dim);
-        }
-        const int len = i - begin;
-        if (i < n && s[i] == '?') return fail(sig_error::flexible_dim);
-        int d = 0; // the same name, or the same size however spelled ("3" and "03", as NumPy)
-        while (d < p.ndims && !(size >= 0 ? p.fixed[d] == size : same_text(p.name_begin[d], p.name_len[d], begin, len)))
-          ++d;
-        if (d == p.ndims) {
-          if (p.ndims == max_sig_dims) return fail(sig_error::too_many_dims);
-          p.name_begin[d] = begin;
-          p.name_len[d] = len;
-          p.fixed[d] = size;
-          ++p.ndims;
-        }
-        if (p.rank[op] == max_core_rank) return fail(sig_error::core_rank_too_large);
-        p.dim[op][p.rank[op]++] = d;
-        skip();
-        if (i < n && s[i] == ',') {
-          ++i;
-          continue;
-        }
-        if (i < n && s[i] == ')') {
-          ++i;
-          break;
-        }
-        return fail(sig_error::expected_close);
+      return true;
+    }
+    while (true) {
+      if (!dimension(op)) return false;
+      skip();
+      if (at(',')) {
+        ++i;
+        continue;
       }
+      if (at(')')) {
+        ++i;
+        return true;
+      }
+      return fail(sig_error::expected_close);
     }
-    skip();
-    if (i < n && s[i] == ',') {
-      ++i;
-      continue;
-    }
-    if (!outputs) {
-      if (i + 1 < n && s[i] == '-' && s[i + 1] == '>') {
+  }
+  constexpr parsed_signature run() {
+    bool outputs = false;
+    while (operand(outputs)) {
+      skip();
+      if (at(',')) {
+        ++i;
+        continue;
+      }
+      if (!outputs && i + 1 < n && s[i] == '-' && s[i + 1] == '>') {
         i += 2;
         outputs = true;
         continue;
       }
-      if (i >= n) return fail(sig_error::no_arrow);
-      return fail(sig_error::expected_comma);
+      if (!outputs) fail(i >= n ? sig_error::no_arrow : sig_error::expected_comma);
+      else if (i < n) fail(sig_error::trailing_text);
+      break;
     }
-    if (i < n) return fail(sig_error::trailing_text);
     return p;
   }
-}
+};
+
+constexpr parsed_signature parse_signature(const char* s, int n) { return signature_parser{s, n}.run(); }
 
 /// A signature as a type of integers: its characters. Everything else is computed from them.
 template <char... C>
