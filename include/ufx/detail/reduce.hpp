@@ -17,7 +17,9 @@
 #include "ufx/detail/elementwise.hpp"
 #include "ufx/detail/place.hpp"
 #include "ufx/detail/reduce_kernel.hpp"
+#include "ufx/detail/reduce_dense.hpp"
 #include "ufx/detail/reduce_ops.hpp"
+#include "ufx/detail/reduce_spec.hpp"
 #include "ufx/detail/reduce_plan.hpp"
 #include "ufx/detail/result.hpp"
 #include "ufx/detail/backends.hpp"
@@ -26,63 +28,6 @@
 
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
-
-/// How argmin / argmax number positions: not at all, flat (C order), or along the one axis.
-enum class index_mode { none, flat, along_axis };
-
-/// What is reduced: `map` over the inputs' elements, combined by `op`; an optional identity
-/// (the value of an empty reduction) and init (combined into every result, Numba's `init`).
-template <class Map, class Op, class Id, class Init, index_mode IM>
-struct reduce_spec {
-  Map map;
-  Op op;
-  Id identity;
-  Init init;
-  const char* who;
-  const char* empty_message; // used when there is no identity
-  static constexpr index_mode indexing = IM;
-  static constexpr bool has_identity = !std::is_same_v<Id, no_value>;
-  static constexpr bool has_init = !std::is_same_v<Init, no_value>;
-};
-
-template <class Map, class Op, class... V>
-struct reduce_types {
-  static_assert(std::is_invocable_v<const Map&, const V&...>,
-                "ufx::transform_reduce: the map cannot be called with the operands' element types "
-                "(check the number of arguments and their types)");
-  using mapped = std::decay_t<std::invoke_result_t<const Map&, const V&...>>;
-  static_assert(std::is_invocable_v<const Op&, const mapped&, const mapped&>,
-                "ufx::reduce: the operator cannot combine two elements (it must take two values of the element "
-                "type, or of the map's result type)");
-  using acc = std::decay_t<std::invoke_result_t<const Op&, const mapped&, const mapped&>>;
-  static_assert(!std::is_void_v<acc>, "ufx::reduce: the operator returns nothing: it must return the combined value");
-  using acc_ref = std::add_lvalue_reference_t<const acc>; // const void when acc is void (reported above)
-  static_assert(std::is_void_v<acc> || std::is_invocable_r_v<acc, const Op&, acc_ref, acc_ref>,
-                "ufx::reduce: the operator's result must be combinable with itself (op(op(a, b), c))");
-};
-
-/// Finishes a result: combines Numba's `init` into it when given.
-template <class Acc, class Op>
-struct init_finish {
-  Op op;
-  Acc init;
-  bool has_init;
-  UFX_HD Acc operator()(const Acc& a) const { return has_init ? static_cast<Acc>(UFX_USER_CALL(op, init, a)) : a; }
-};
-
-/// An operator whose accumulator is not the result names its finishing step as `finish_type`
-/// (logsumexp: (max, scaled sum) -> max + log(sum)); an empty reduction gives that step applied to
-/// the identity. Other operators finish with init_finish.
-template <class Op>
-concept finishing_op = requires { typename Op::finish_type; };
-template <class Op, class Acc>
-struct finish_of {
-  using type = init_finish<Acc, Op>;
-};
-template <finishing_op Op, class Acc>
-struct finish_of<Op, Acc> {
-  using type = typename Op::finish_type;
-};
 
 /// Strides of the index operand: C-order positions, or the index along the one reduced axis.
 template <int N>
@@ -114,86 +59,6 @@ bool any_overlaps(const OutOp& o, const Ins&... ins) {
     if constexpr (is_scalar_operand<Ins>::value) return false;
     else return overlaps(ins.view, o.view);
   }() || ...);
-}
-
-/// True for a full reduction with something to reduce, into one host element, of inputs that are
-/// all host memory, C-contiguous and of the loop's shape (scalars aside), none overlapping the
-/// output.
-template <class OutOp, class... Ins>
-bool dense_full_reduction(const OutOp& o, const dims& loop, unsigned mask, const Ins&... ins) {
-  if (mask != (1u << loop.rank) - 1 || loop.size() == 0 || o.view.size() != 1 || !o.space.is_host()) return false;
-  return ([&] {
-    if constexpr (is_scalar_operand<Ins>::value) return true;
-    else return dense_host_operand(ins, loop.rank, loop.v) && !overlaps(ins.view, o.view);
-  }() && ...);
-}
-
-/// The operands' common element count when every array operand is in host memory, C-contiguous,
-/// non-empty and of one shape (scalars aside): a full reduction of them needs no broadcasting,
-/// staging or plan (cpu_full_reduction). 0 otherwise.
-template <class... Ins>
-index_t dense_same_shape(const Ins&... ins) {
-  index_t ext[max_rank] = {}; // the first array operand's extents (copied: ndview::shape() returns a value)
-  int rank = -1;
-  index_t n = 0;
-  bool ok = true;
-  (
-      [&] {
-        if constexpr (!is_scalar_operand<Ins>::value) {
-          if (!ok) return;
-          if (rank < 0) {
-            if (!ins.space.is_host() || !ins.view.is_contiguous() || ins.view.size() == 0) ok = false;
-            rank = Ins::rank;
-            for (int d = 0; d < Ins::rank; ++d) ext[d] = ins.view.extent(d);
-            n = ins.view.size();
-          } else ok = dense_host_operand(ins, rank, ext);
-        }
-      }(),
-      ...);
-  return ok ? n : 0;
-}
-
-/// Float sums of at least this many elements per output (a full sum of 2^23 floats reads 32 MiB,
-/// past the last-level caches) are accumulated in double on the CPU targets, rounded once at the
-/// end: within about half an ulp of the exact sum, at no cost to time there, since converting two
-/// floats a cycle per core outruns their memory. Smaller sums stay in float: in cache the
-/// conversions would make them 4x slower (docs/reduce.md, "Accuracy").
-#ifndef UFX_WIDE_SUM_MIN
-#  define UFX_WIDE_SUM_MIN (index_t{1} << 23)
-#endif
-inline constexpr index_t wide_sum_min = UFX_WIDE_SUM_MIN;
-
-/// True for the reductions wide_sum_min applies to: ufx::plus with a float accumulator.
-template <class Acc, class Spec>
-inline constexpr bool wide_sum =
-    std::is_same_v<Acc, float> && std::is_same_v<std::remove_cvref_t<decltype(Spec::op)>, plus> && Spec::indexing == index_mode::none;
-
-/// The finishing step of a float sum accumulated in double: rounds, then finishes as the float.
-template <class Fin>
-struct wide_finish {
-  Fin fin;
-  auto operator()(const double& a) const { return fin(static_cast<float>(a)); }
-};
-
-template <class Acc, class Tag, class Spec, class... Ins>
-Acc cpu_full_reduction_as(const Tag& tag, const Spec& spec, index_t n, const Ins&... ins) {
-  reduce_kernel<Acc, decltype(spec.map), decltype(spec.op), decltype(make_acc(ins))...> kern{
-      spec.map, spec.op, detail::make_tuple(make_acc(ins)...)};
-  if constexpr (Spec::has_identity && Spec::indexing == index_mode::none) {
-    kern.identity = static_cast<Acc>(spec.identity);
-    kern.has_identity = true;
-  }
-  return cpu_reduce_dense(cpu_executor(tag), kern, n);
-}
-
-/// A full reduction of `n` positions of dense host inputs on a CPU target: the tree cpu_reduction
-/// builds, without a plan (cpu_reduce_dense); a long float sum in double (wide_sum_min).
-template <class Acc, class Tag, class Spec, class... Ins>
-Acc cpu_full_reduction(const Tag& tag, const Spec& spec, index_t n, const Ins&... ins) {
-  if constexpr (wide_sum<Acc, Spec>) {
-    if (n >= wide_sum_min) return static_cast<Acc>(cpu_full_reduction_as<double>(tag, spec, n, ins...));
-  }
-  return cpu_full_reduction_as<Acc>(tag, spec, n, ins...);
 }
 
 /// Steps 3 and 4 on one target, for the whole loop at once: stage, plan, run, copy back.
@@ -367,51 +232,6 @@ void reduce_on_target(const Tag& tag, const Spec& spec, const Fin& fin, const Re
       return reduce_whole<double>(tag, spec, wide_finish<Fin>{fin}, empty, o, loop, mask, 0, ins...);
   }
   reduce_whole<Acc>(tag, spec, fin, empty, o, loop, mask, 0, ins...);
-}
-
-/// The types of a reduction of operands `Ins` by `Spec`: the accumulator, the finishing step
-/// (finish_of, or argmin / argmax's index) and the result.
-template <class Spec, class... Ins>
-struct reduce_call_types {
-  static constexpr bool indexed = Spec::indexing != index_mode::none;
-  using types = std::conditional_t<indexed, reduce_types<decltype(Spec::map), decltype(Spec::op), typename Ins::value_type..., index_t>,
-                                   reduce_types<decltype(Spec::map), decltype(Spec::op), typename Ins::value_type...>>;
-  using acc = typename types::acc;
-  using finish = std::conditional_t<indexed, arg_index, typename finish_of<decltype(Spec::op), acc>::type>;
-  using result = std::decay_t<std::invoke_result_t<const finish&, const acc&>>;
-
-  static finish make_finish(const Spec& spec) {
-    if constexpr (indexed) return arg_index{};
-    else if constexpr (finishing_op<decltype(Spec::op)>) return finish{};
-    else if constexpr (Spec::has_init) return finish{spec.op, static_cast<acc>(spec.init), true};
-    else return finish{spec.op, acc{}, false};
-  }
-  /// The result of an empty reduction: the identity (or init) finished; throws value_error for a
-  /// reduction that has none (argmin / argmax, or an operator without identity).
-  static result empty_result(const Spec& spec, const finish& fin, bool empty) {
-    if (empty && (indexed || !(Spec::has_init || Spec::has_identity))) fail<value_error>(spec.empty_message);
-    if constexpr (indexed) return result{};
-    else if constexpr (finishing_op<decltype(Spec::op)>) return fin(static_cast<acc>(spec.identity));
-    else if constexpr (Spec::has_init) return static_cast<result>(static_cast<acc>(spec.init));
-    else if constexpr (Spec::has_identity) return static_cast<result>(static_cast<acc>(spec.identity));
-    else return result{};
-  }
-};
-
-/// A full reduction to a value of dense host operands of one shape on a CPU target: straight to
-/// the tree (the fixed cost of a small call is the shape and plan machinery of reduce_run). Empty
-/// when the call is not one.
-template <class Acc, class Res, class Spec, class Fin, class TargetT, class Ins>
-std::optional<Res> reduce_dense_value(const Spec& spec, const Fin& fin, const TargetT* given, const device_set& device,
-                                      const Ins& ins) {
-  std::optional<Res> r;
-  if (const index_t n = std::apply([](const auto&... op) { return dense_same_shape(op...); }, ins)) {
-    with_target_for<decltype(spec.map), decltype(spec.op)>(given, device, [&](auto tag) {
-      if constexpr (!decltype(tag)::is_device)
-        std::apply([&](const auto&... op) { r = static_cast<Res>(fin(cpu_full_reduction<Acc>(tag, spec, n, op...))); }, ins);
-    });
-  }
-  return r;
 }
 
 template <int NA, bool Keep, class Spec, class TargetT, class OutT, class... Args>

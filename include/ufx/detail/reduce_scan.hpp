@@ -13,7 +13,7 @@
 #include "ufx/detail/chunk.hpp"
 #include "ufx/detail/run.hpp"
 #include "ufx/detail/elementwise.hpp"
-#include "ufx/detail/reduce.hpp"
+#include "ufx/detail/reduce_spec.hpp"
 #include "ufx/detail/reduce_kernel.hpp"
 #include "ufx/detail/reduce_plan.hpp"
 #include "ufx/detail/result.hpp"
