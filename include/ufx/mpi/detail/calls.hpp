@@ -9,9 +9,9 @@
 
 #include "ufx/detail/args.hpp"
 #include "ufx/detail/distributed.hpp"
-#include "ufx/detail/mpi/operands.hpp"
-#include "ufx/detail/mpi/reduce.hpp"
 #include "ufx/guvectorize.hpp"
+#include "ufx/mpi/detail/operands.hpp"
+#include "ufx/mpi/detail/reduce.hpp"
 #include "ufx/reduce.hpp"
 #include "ufx/vectorize.hpp"
 
