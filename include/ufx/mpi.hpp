@@ -40,8 +40,8 @@
 /// naming both partitions. MPI must be initialised first (`environment`, or MPI_Init_thread with
 /// at least MPI_THREAD_FUNNELED when ufx::host is used); only the calling thread talks to MPI.
 
-#include "ufx/detail/mpi/calls.hpp"
-#include "ufx/detail/mpi/communicator.hpp"
-#include "ufx/detail/mpi/distributed.hpp"
-#include "ufx/detail/mpi/partition.hpp"
+#include "ufx/mpi/detail/calls.hpp"
+#include "ufx/mpi/detail/communicator.hpp"
+#include "ufx/mpi/detail/distributed.hpp"
+#include "ufx/mpi/detail/partition.hpp"
 #include "ufx/ufx.hpp" // the calls it extends, and the containers blocks are held in

@@ -8,10 +8,10 @@
 #include <utility>
 #include <vector>
 
-#include "ufx/detail/mpi/combine.hpp"
-#include "ufx/detail/mpi/operands.hpp"
 #include "ufx/detail/reduce_ops.hpp"
 #include "ufx/detail/reduce_plan.hpp"
+#include "ufx/mpi/detail/combine.hpp"
+#include "ufx/mpi/detail/operands.hpp"
 #include "ufx/reduce.hpp"
 #include "ufx/vectorize.hpp"
 

@@ -13,8 +13,8 @@
 #include "ufx/detail/broadcast.hpp"
 #include "ufx/detail/distributed.hpp"
 #include "ufx/detail/fail.hpp"
-#include "ufx/detail/mpi/agree.hpp"
-#include "ufx/detail/mpi/distributed.hpp"
+#include "ufx/mpi/detail/agree.hpp"
+#include "ufx/mpi/detail/distributed.hpp"
 #include "ufx/out.hpp"
 
 namespace ufx::mpi::detail {

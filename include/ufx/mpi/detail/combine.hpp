@@ -12,7 +12,7 @@
 #include <string>
 #include <type_traits>
 
-#include "ufx/detail/mpi/communicator.hpp"
+#include "ufx/mpi/detail/communicator.hpp"
 
 namespace ufx::mpi::detail {
 UFX_TU_NAMESPACE_BEGIN

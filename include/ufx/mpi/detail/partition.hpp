@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "ufx/config.hpp"
-#include "ufx/detail/mpi/communicator.hpp"
 #include "ufx/errors.hpp"
+#include "ufx/mpi/detail/communicator.hpp"
 
 namespace ufx::mpi {
 

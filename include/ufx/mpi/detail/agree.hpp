@@ -10,8 +10,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "ufx/detail/mpi/communicator.hpp"
 #include "ufx/errors.hpp"
+#include "ufx/mpi/detail/communicator.hpp"
 
 namespace ufx::mpi::detail {
 UFX_TU_NAMESPACE_BEGIN

@@ -10,9 +10,9 @@
 
 #include "ufx/adapter.hpp"
 #include "ufx/detail/adapt.hpp"
-#include "ufx/detail/mpi/agree.hpp"
-#include "ufx/detail/mpi/partition.hpp"
 #include "ufx/detail/transfer.hpp"
+#include "ufx/mpi/detail/agree.hpp"
+#include "ufx/mpi/detail/partition.hpp"
 #include "ufx/ndarray.hpp"
 
 namespace ufx::mpi {

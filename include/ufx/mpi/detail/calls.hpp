@@ -1,0 +1,352 @@
+#pragma once
+// The front doors on distributed operands: ufx's vectorize, guvectorize, reducer, reduce,
+// transform_reduce, argmin / argmax and accumulate hand a call with a ufx::mpi::distributed operand here
+// (ufx/detail/distributed.hpp). Each call is collective over the operands' communicator.
+//
+// distributed_calls<mpi_distribution>::call names the front door and picks the path:
+// elementwise_call for vectorize and guvectorize; reduction_call for the others, which splits the
+// arguments (ufx::detail::with_call_args) and hands them to the front door's reduction_body:
+// its arity check, the check that an operand is distributed, then its own step below
+// (reducer_across, reduce_across, transform_reduce_across, arg_across, accumulate_across).
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "ufx/detail/args.hpp"
+#include "ufx/detail/distributed.hpp"
+#include "ufx/guvectorize.hpp"
+#include "ufx/mpi/detail/operands.hpp"
+#include "ufx/mpi/detail/reduce.hpp"
+#include "ufx/reduce.hpp"
+#include "ufx/vectorize.hpp"
+
+namespace ufx::mpi::detail {
+UFX_TU_NAMESPACE_BEGIN
+
+/// std::optional of an identity or init given as a value (none for ufx::detail::no_value).
+template <class Acc, class V>
+std::optional<Acc> optional_value(const V& v) {
+  if constexpr (std::is_same_v<V, ufx::detail::no_value>) return std::nullopt;
+  else return static_cast<Acc>(v);
+}
+
+template <class... Pos>
+inline constexpr bool any_distributed_operand = (distributed_arg<Pos> || ...);
+
+/// The one check of the reductions and scans: some operand is distributed (the destination alone
+/// cannot be).
+template <class... Pos>
+constexpr void require_distributed_operand() {
+  static_assert(any_distributed_operand<Pos...>, "ufx::mpi: only the destination is distributed: the call's operands "
+                                                 "must include the distributed array (ufx::mpi::scatter it)");
+}
+
+/// A call whose results have the operands' rows: vectorize, guvectorize (`cores`: its signature's).
+template <class Front, class... A>
+decltype(auto) elementwise_call(const char* who, const Front& front, const core_ranks& cores, A&&... args) {
+  const ufx::detail::call_scope scope(who);
+  const communicator& comm = first_comm(args...);
+  using R = decltype(front(local_arg(static_cast<A&&>(args))...));
+  if constexpr (std::is_void_v<R>) {
+    collectively(comm, [&] {
+      check_operands_with(true, cores, args...);
+      front(local_arg(static_cast<A&&>(args))...);
+    });
+  } else {
+    std::optional<split> s;
+    R r = collectively(comm, [&] {
+      s = check_operands_with(true, cores, args...);
+      return front(local_arg(static_cast<A&&>(args))...);
+    });
+    return wrap_results(*s->part, std::move(r));
+  }
+}
+
+/// The core rank of each operand of a gufunc with signature Sig (its inputs first).
+template <class Sig>
+core_ranks gufunc_core_ranks() {
+  static constexpr auto ranks = []<int... K>(std::integer_sequence<int, K...>) {
+    return std::array<int, sizeof...(K)>{Sig::core_rank(K)...};
+  }(std::make_integer_sequence<int, Sig::operands>{});
+  return core_ranks{ranks.data(), Sig::nin};
+}
+
+// The steps of the reductions and scans. `tp`: the target (const void* when the call names none);
+// `outp`: the ufx::out(...) argument (likewise); `axes`: NA axes; Keep: ufx::keepdims.
+
+/// `r(x [, init])` of a ufx::reducer. A rank without rows reduces its empty block with a zero init
+/// (when the accumulator is a scalar), so a reducer without identity does not throw there.
+template <int NA, bool Keep, class Op, class Id, class TP, class OutP, class X, class... Init>
+decltype(auto) reducer_across(const ufx::reduction<Op, Id>& r, TP tp, OutP outp, const int* axes, const X& x,
+                              const Init&... init) {
+  require_distributed_operand<X>(); // the init is a scalar
+  if constexpr (!distributed_arg<X>) return; // reported there
+  else {
+    using Acc = typename ufx::detail::reduce_types<ufx::detail::identity, Op, typename X::value_type>::acc;
+    std::optional<Acc> init_acc;
+    ((init_acc = static_cast<Acc>(init)), ...);
+    const across_spec<Acc, Op> spec{r.op(), optional_value<Acc>(r.identity()), init_acc,
+                                    "zero-size array to reduction operation which has no identity"};
+    auto local = [&](auto&&... o) -> decltype(auto) { return with_target_arg(r, tp, x.local(), o...); };
+    auto local_final = [&](auto&&... o) -> decltype(auto) { return with_target_arg(r, tp, x.local(), init..., o...); };
+    auto local_empty = [&](auto&&... o) -> decltype(auto) { // an init makes the empty block's reduction defined
+      if constexpr (ufx::scalar_like<Acc>) return with_target_arg(r, tp, x.local(), Acc{}, o...);
+      else return local(o...);
+    };
+    return reduce_distributed<NA, Keep>(spec, local, local_final, local_empty, outp, axes, x);
+  }
+}
+
+/// `ufx::reduce(x, op, identity)`.
+template <int NA, bool Keep, class TP, class OutP, class X, class Op, class Id>
+decltype(auto) reduce_across(TP tp, OutP outp, const int* axes, const X& x, const Op& op, const Id& id) {
+  require_distributed_operand<X>();
+  if constexpr (!distributed_arg<X>) return; // reported there
+  else {
+    using Acc = typename ufx::detail::reduce_types<ufx::detail::identity, Op, typename X::value_type>::acc;
+    const across_spec<Acc, Op> spec{op, static_cast<Acc>(id), std::nullopt, ""};
+    auto local = [&](auto&&... o) -> decltype(auto) {
+      return with_target_arg([](const auto&... a) -> decltype(auto) { return ufx::reduce(a...); }, tp, local_arg(x), op,
+                             id, o...);
+    };
+    return reduce_distributed<NA, Keep>(spec, local, local, local, outp, axes, x);
+  }
+}
+
+/// `ufx::transform_reduce(xs..., map, op, identity)`.
+template <int NA, bool Keep, class TP, class OutP, class Map, class Op, class Id, class... Xs>
+decltype(auto) transform_reduce_across(TP tp, OutP outp, const int* axes, const Map& map, const Op& op, const Id& id,
+                                       const Xs&... xs) {
+  require_distributed_operand<Xs...>();
+  if constexpr (!any_distributed_operand<Xs...>) {
+    return; // reported there
+  } else {
+    using Acc = typename ufx::detail::reduce_types<
+        Map, Op, typename decltype(ufx::detail::adapt_in(local_arg(xs)))::value_type...>::acc;
+    const across_spec<Acc, Op> spec{op, static_cast<Acc>(id), std::nullopt, ""};
+    auto local = [&](auto&&... o) -> decltype(auto) {
+      return with_target_arg([](const auto&... a) -> decltype(auto) { return ufx::transform_reduce(a...); }, tp,
+                             local_arg(xs)..., map, op, id, o...);
+    };
+    return reduce_distributed<NA, Keep>(spec, local, local, local, outp, axes, xs...);
+  }
+}
+
+/// The checks of argmin / argmax along an axis (run inside `collectively`; `dst`: the ufx::out(...)
+/// argument, if any). Returns whether the call reduces axis 0, across the ranks.
+template <bool Max, int NA, class D, class... Dst>
+bool check_arg_axis(std::optional<split>& s, const D& x, const int* axes, const Dst&... dst) {
+  s = check_operands(true, x);
+  const bool across = (ufx::detail::reduced_mask(axes, NA, s->rank()) & 1u) && !s->part->is_replicated();
+  (check_operands(!across, x, dst), ...);
+  if (across && x.partition().global_shape()[0] == 0)
+    throw value_error(ufx::detail::message(Max ? "attempt to get argmax of an empty sequence"
+                                               : "attempt to get argmin of an empty sequence"));
+  return across;
+}
+
+/// argmin / argmax along an axis into ufx::out(dst): along axis 0, the ranks' answers combined.
+template <bool Max, int NA, bool Keep, class D, class Local, class Out>
+void arg_axis_into(const D& x, const int* axes, const Local& local, const Out& out) {
+  auto& dst = std::get<0>(const_cast<Out&>(out).dst);
+  std::optional<split> s;
+  bool across = false;
+  collectively(x.comm(), [&] {
+    across = check_arg_axis<Max, NA>(s, x, axes, out);
+    if (!across || x.rows() > 0) with_options<NA, Keep>(axes, local, local_arg(out));
+  });
+  if (across) combine_arg_axis0<Max>(x, x.rows() > 0, local_arg(dst));
+}
+
+/// argmin / argmax along an axis, returned: along axis 0 a replicated array (the ranks' answers
+/// combined), along another axis a distributed one.
+template <bool Max, int NA, bool Keep, class Res, class D, class Local>
+decltype(auto) arg_axis_result(const D& x, const int* axes, const Local& local) {
+  std::optional<split> s;
+  bool across = false;
+  auto res = collectively(x.comm(), [&] {
+    across = check_arg_axis<Max, NA>(s, x, axes);
+    return !across || x.rows() > 0 ? with_options<NA, Keep>(axes, local) : empty_arg_result<Res>(x);
+  });
+  if (!across) return wrap(*s->part, std::move(res));
+  combine_arg_axis0<Max>(x, x.rows() > 0, res);
+  return distributed<Res>(adopt_t{}, partition::replicated(x.comm(), shape_vector(res)), std::move(res));
+}
+
+/// `ufx::argmin(x, axis{k})` / `argmax`: a 1-D x gives the global flat index, as the full call.
+template <bool Max, int NA, bool Keep, class TP, class OutP, class D>
+decltype(auto) arg_along_axis(TP tp, OutP outp, const int* axes, const D& x) {
+  static_assert(NA == 1, "ufx::mpi: argmin / argmax of a distributed array with keepdims needs an axis");
+  const auto door = [](const auto&... a) -> decltype(auto) {
+    if constexpr (Max) return ufx::argmax(a...);
+    else return ufx::argmin(a...);
+  };
+  auto local = [&](auto&&... o) -> decltype(auto) { return with_target_arg(door, tp, x.local(), o...); };
+  using Res = decltype(with_options<NA, Keep>(axes, local));
+  if constexpr (!ufx::array_like<Res> && !std::is_void_v<Res>) { // a 1-D array along its only axis
+    collectively(x.comm(), [&] { (void)ufx::detail::reduced_mask(axes, NA, 1); });
+    return arg_distributed<Max>(tp, x);
+  } else if constexpr (!std::is_same_v<OutP, const void*>) {
+    arg_axis_into<Max, NA, Keep>(x, axes, local, *outp);
+  } else {
+    return arg_axis_result<Max, NA, Keep, Res>(x, axes, local);
+  }
+}
+
+/// `ufx::argmin(x)` / `argmax(x)`: the global flat index on every rank; along an axis, arg_along_axis.
+template <bool Max, int NA, bool Keep, class TP, class OutP, class X>
+decltype(auto) arg_across(TP tp, OutP outp, const int* axes, const X& x) {
+  require_distributed_operand<X>();
+  if constexpr (!distributed_arg<X>) return; // reported there
+  else if constexpr (NA == 0 && !Keep) {
+    static_assert(std::is_same_v<OutP, const void*>,
+                  "ufx::mpi: a full argmin / argmax of a distributed array returns the index on every rank; "
+                  "ufx::out does not apply");
+    return arg_distributed<Max>(tp, x);
+  } else {
+    return arg_along_axis<Max, NA, Keep>(tp, outp, axes, x);
+  }
+}
+
+/// `ufx::accumulate(x, op [, axis{k}])`: along axis 0 (the default) the ranks' blocks carry into
+/// each other (MPI_Exscan on the last rows); along another axis each block scans alone.
+template <int NA, class TP, class OutP, class X, class Op>
+decltype(auto) accumulate_across(TP tp, OutP outp, const int* axes, const X& x, const Op& op) {
+  require_distributed_operand<X>();
+  if constexpr (!distributed_arg<X>) return; // reported there
+  else {
+    using Acc = typename ufx::detail::reduce_types<ufx::detail::identity, Op, typename X::value_type>::acc;
+    const auto door = [](const auto&... a) -> decltype(auto) { return ufx::accumulate(a...); };
+    auto local = [&](auto&&... o) -> decltype(auto) { return with_target_arg(door, tp, x.local(), op, o...); };
+    std::optional<split> s;
+    bool along0 = true;
+    auto checks = [&](const auto&... dst) {
+      s = check_operands(true, x, dst...);
+      along0 = !s->part->is_replicated() && (NA == 0 || (ufx::detail::reduced_mask(axes, NA, s->rank()) & 1u));
+    };
+    if constexpr (!std::is_same_v<OutP, const void*>) {
+      collectively(x.comm(), [&] {
+        checks(*outp);
+        with_options<NA, false>(axes, local, local_arg(*outp));
+      });
+      auto& dst = std::get<0>(const_cast<std::remove_cvref_t<decltype(*outp)>&>(*outp).dst);
+      if (along0) carry_scan<Acc>(tp, op, x, local_arg(dst));
+    } else {
+      auto res = collectively(x.comm(), [&] {
+        checks();
+        return with_options<NA, false>(axes, local);
+      });
+      if (along0) carry_scan<Acc>(tp, op, x, res);
+      return wrap(*s->part, std::move(res));
+    }
+  }
+}
+
+// reduction_body: one per front door; `pos...` are the call's positional arguments.
+
+template <int NA, bool Keep, class Op, class Id, class TP, class OutP, class... Pos>
+decltype(auto) reduction_body(const ufx::reduction<Op, Id>& r, TP tp, OutP outp, const int* axes, const Pos&... pos) {
+  ufx::detail::check_reducer_args<sizeof...(pos)>();
+  return reducer_across<NA, Keep>(r, tp, outp, axes, pos...);
+}
+
+template <int NA, bool Keep, class TP, class OutP, class... Pos>
+decltype(auto) reduction_body(ufx::detail::reduce_door, TP tp, OutP outp, const int* axes, const Pos&... pos) {
+  ufx::detail::check_reduce_args<sizeof...(pos)>();
+  return reduce_across<NA, Keep>(tp, outp, axes, pos...);
+}
+
+template <int NA, bool Keep, class TP, class OutP, class... Pos>
+decltype(auto) reduction_body(ufx::detail::transform_reduce_door, TP tp, OutP outp, const int* axes,
+                              const Pos&... pos) {
+  constexpr std::size_t n = sizeof...(pos);
+  ufx::detail::check_transform_reduce_args<n>();
+  const std::tuple<const Pos&...> p(pos...);
+  return [&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) { // map, op, identity last
+    return transform_reduce_across<NA, Keep>(tp, outp, axes, std::get<n - 3>(p), std::get<n - 2>(p),
+                                             std::get<n - 1>(p), std::get<I>(p)...);
+  }(std::make_index_sequence<n - 3>{});
+}
+
+template <int NA, bool Keep, bool Max, class TP, class OutP, class... Pos>
+decltype(auto) reduction_body(ufx::detail::arg_door<Max>, TP tp, OutP outp, const int* axes, const Pos&... pos) {
+  ufx::detail::check_arg_args<sizeof...(pos), NA>();
+  return arg_across<Max, NA, Keep>(tp, outp, axes, pos...);
+}
+
+template <int NA, bool Keep, class TP, class OutP, class... Pos>
+decltype(auto) reduction_body(ufx::detail::accumulate_door, TP tp, OutP outp, const int* axes, const Pos&... pos) {
+  ufx::detail::check_accumulate_args<sizeof...(pos), NA, Keep>();
+  return accumulate_across<NA>(tp, outp, axes, pos...);
+}
+
+/// A reduction or scan on distributed operands: `front`'s reduction_body on the split arguments.
+template <class Front, class... A>
+decltype(auto) reduction_call(const char* who, const Front& front, const A&... args) {
+  const ufx::detail::call_scope scope(who);
+  return ufx::detail::with_call_args(
+      [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
+        return reduction_body<NA, Keep>(front, tp, outp, axes, pos...);
+      },
+      args...);
+}
+
+UFX_TU_NAMESPACE_END
+} // namespace ufx::mpi::detail
+
+namespace ufx::detail {
+// (distributed_calls is specialised where its primary is, outside the configuration's namespace:
+// its call templates take the keyed front doors' types, so each configuration has its own.)
+
+template <>
+struct distributed_calls<mpi::detail::mpi_distribution> {
+  /// `k(args...)` of ufx::vectorize: runs on the blocks, returns distributed results.
+  template <class F, class... A>
+  static decltype(auto) call(const vectorized<F>& k, A&&... args) {
+    return mpi::detail::elementwise_call("ufx::vectorize", k, mpi::detail::core_ranks{}, static_cast<A&&>(args)...);
+  }
+
+  /// `g(args...)` of ufx::guvectorize: axis 0 of the distributed operands must be a loop dimension.
+  template <class Sig, class F, class... A>
+  static decltype(auto) call(const gufunc<Sig, F>& g, A&&... args) {
+    return mpi::detail::elementwise_call("ufx::guvectorize", g, mpi::detail::gufunc_core_ranks<Sig>(),
+                                         static_cast<A&&>(args)...);
+  }
+
+  /// `r(x [, init] [, axis] [, keepdims] [, out])` of a ufx::reducer.
+  template <class Op, class Id, class... A>
+  static decltype(auto) call(const reduction<Op, Id>& r, const A&... args) {
+    return mpi::detail::reduction_call("ufx::reducer", r, args...);
+  }
+
+  /// `ufx::reduce(x, op, identity [, axis] [, keepdims] [, out])`.
+  template <class... A>
+  static decltype(auto) call(reduce_door door, const A&... args) {
+    return mpi::detail::reduction_call("ufx::reduce", door, args...);
+  }
+
+  /// `ufx::transform_reduce(x, y, ..., map, op, identity [, axis] [, keepdims] [, out])`.
+  template <class... A>
+  static decltype(auto) call(transform_reduce_door door, const A&... args) {
+    return mpi::detail::reduction_call("ufx::transform_reduce", door, args...);
+  }
+
+  /// `ufx::argmin(x)` / `argmax(x)`: the global flat index on every rank; along axis 0 a replicated
+  /// result (the ranks' (value, row) pairs combined), along another axis a distributed one.
+  template <bool Max, class... A>
+  static decltype(auto) call(arg_door<Max> door, const A&... args) {
+    return mpi::detail::reduction_call(Max ? "ufx::argmax" : "ufx::argmin", door, args...);
+  }
+
+  /// `ufx::accumulate(x, op [, axis{k}] [, out])`: along axis 0 (the default) the ranks' blocks
+  /// carry into each other (MPI_Exscan on the last rows); along another axis each block scans alone.
+  template <class... A>
+  static decltype(auto) call(accumulate_door door, const A&... args) {
+    return mpi::detail::reduction_call("ufx::accumulate", door, args...);
+  }
+};
+
+} // namespace ufx::detail
