@@ -85,14 +85,14 @@ struct call_args : call_shape<A...> {
   /// The axes as ints (n_axes of them; none when the call names no axis).
   template <class Tuple>
   static void axes(const Tuple& t, int* out) {
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
+    with_indices<options>([&]<std::size_t... I>(std::index_sequence<I...>) {
       (
           [&] {
             if constexpr (is_axis_v<arg<last + I>>)
               for (int k = 0; k < axis_count<arg<last + I>>::value; ++k) out[k] = std::get<last + I>(t).v[k];
           }(),
           ...);
-    }(std::make_index_sequence<options>{});
+    });
   }
 
   template <class Tuple>
@@ -117,9 +117,9 @@ decltype(auto) with_call_args(const Body& body, const A&... a) {
   S::axes(t, axes);
   auto* tp = S::target_ptr(t);
   auto* op = S::out_ptr(t);
-  return [&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
+  return with_indices<S::positional>([&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
     return body.template operator()<S::n_axes, S::keep>(tp, op, static_cast<const int*>(axes), std::get<S::first + I>(t)...);
-  }(std::make_index_sequence<S::positional>{});
+  });
 }
 
 UFX_TU_NAMESPACE_END

@@ -309,9 +309,9 @@ void run_pipelined(const Tag& tag, const dims& loop, const chunk_split& split, c
     const int s = static_cast<int>(c % split.slots);
     if (c >= split.slots) ring.acquire(s);
     const index_t b = split.begin(c), e = split.end(c);
-    auto in = [&]<std::size_t... J>(std::index_sequence<J...>) {
+    auto in = with_indices<std::tuple_size_v<Ins>>([&]<std::size_t... J>(std::index_sequence<J...>) {
       return std::make_tuple(ring.input(s, slice_rows(std::get<J>(whole), lead(static_cast<int>(J)), loop.rank, b, e))...);
-    }(std::make_index_sequence<std::tuple_size_v<Ins>>{});
+    });
     chunk(ring, s, c, b, e, in);
   }
   ring.finish();
@@ -360,9 +360,9 @@ void run_chunked(const Tag& tag, const dims& loop, Outs& outs, Ins& ins, const L
                       [&](chunk_ring<Tag>& ring, int s, index_t, index_t b, index_t e, auto& in) {
                         dims sub = loop;
                         sub[0] = e - b;
-                        auto out = [&]<std::size_t... J>(std::index_sequence<J...>) {
+                        auto out = with_indices<NOut>([&]<std::size_t... J>(std::index_sequence<J...>) {
                           return std::make_tuple(ring.output(s, slice_rows(std::get<J>(outs), lead(static_cast<int>(J)), loop.rank, b, e))...);
-                        }(std::make_index_sequence<NOut>{});
+                        });
                         run(ring.on(s), sub, out, in);
                       });
         return;

@@ -221,11 +221,11 @@ struct gufunc_call_info {
 
   static constexpr bool out_types_same() {
     if constexpr (!has_out) return true;
-    else return []<std::size_t... J>(std::index_sequence<J...>) {
+    else return with_indices<NOut>([]<std::size_t... J>(std::index_sequence<J...>) {
         return (
             std::is_same_v<typename decltype(dst_type<static_cast<int>(J)>())::type, out_value<static_cast<int>(J)>> &&
             ...);
-      }(std::make_index_sequence<NOut>{});
+      });
   }
 
   /// Runs the checks in order, stopping at the first failure so one mistake gives one error.
@@ -266,14 +266,14 @@ UFX_CALL_BOUNDARY auto gufunc_run(const F& f, const TargetT* given, OutT* out, c
     } else {
       const gufunc_shape g = bind_gufunc_shape<Sig>(std::span<const dims>(shapes, NIn), false);
       const memory_space where = result_space(given, device);
-      auto results = [&]<std::size_t... J>(std::index_sequence<J...>) {
+      auto results = with_indices<NOut>([&]<std::size_t... J>(std::index_sequence<J...>) {
         return std::make_tuple([&] {
           constexpr int S = NIn + static_cast<int>(J);
           constexpr int R = info::loop_rank() + Sig::core_rank(S);
           using rt = gufunc_result<typename info::template out_value<static_cast<int>(J)>, R, Args...>;
           return rt::make(gufunc_output_shape<Sig, R>(g, S), where);
         }()...);
-      }(std::make_index_sequence<NOut>{});
+      });
       auto outs = std::apply([](auto&... r) { return std::make_tuple(result_operand(r)...); }, results);
       with_target_for<F>(given, device, [&](auto tag) { gufunc_exec<Sig>(tag, f, g, outs, ins); });
       if constexpr (NOut == 1) return std::move(std::get<0>(results));

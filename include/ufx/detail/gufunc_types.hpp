@@ -99,11 +99,11 @@ constexpr bool check_function() {
     if constexpr (!arity_ok) {
       return false;
     } else {
-      return []<std::size_t... K>(std::index_sequence<K...>) {
+      return with_indices<Sig::operands>([]<std::size_t... K>(std::index_sequence<K...>) {
         return (param_check<S, static_cast<int>(K), (static_cast<int>(K) >= Sig::nin),
                             Sig::core_rank(static_cast<int>(K)), std::tuple_element_t<K, typename P::types>>::ok &&
                 ...);
-      }(std::make_index_sequence<Sig::operands>{});
+      });
     }
   }
 }

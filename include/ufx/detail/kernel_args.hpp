@@ -56,19 +56,19 @@ struct kernel_traits {
 
   static constexpr int n_shared = [] {
     int n = 0;
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
+    with_indices<static_cast<std::size_t>(count - 1)>([&]<std::size_t... I>(std::index_sequence<I...>) {
       bool run = true;
       ((run = run && is_shared_param<param<I + 1>>::value, n += run ? 1 : 0), ...);
-    }(std::make_index_sequence<static_cast<std::size_t>(count - 1)>{});
+    });
     return n;
   }();
   static constexpr int n_args = count - 1 - n_shared;
 
   static constexpr bool shared_only_first = [] {
     bool ok = true;
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
+    with_indices<static_cast<std::size_t>(n_args)>([&]<std::size_t... I>(std::index_sequence<I...>) {
       ((ok = ok && !is_shared_param<param<1 + n_shared + I>>::value), ...);
-    }(std::make_index_sequence<static_cast<std::size_t>(n_args)>{});
+    });
     return ok;
   }();
   static_assert(shared_only_first, "ufx::kernel: ufx::shared parameters come right after the thread, before the "
@@ -85,7 +85,7 @@ struct kernel_traits {
   };
   static constexpr layout_t layout = [] {
     layout_t L;
-    [&]<std::size_t... S>(std::index_sequence<S...>) {
+    with_indices<static_cast<std::size_t>(n_shared)>([&]<std::size_t... S>(std::index_sequence<S...>) {
       (
           [&] {
             using P = shared_at<S>;
@@ -102,7 +102,7 @@ struct kernel_traits {
             }
           }(),
           ...);
-    }(std::make_index_sequence<static_cast<std::size_t>(n_shared)>{});
+    });
     return L;
   }();
   static_assert(layout.dynamic <= 1, "ufx::kernel: at most one ufx::shared<T[]> parameter: the launch's shared_bytes "
@@ -129,7 +129,7 @@ struct kernel_traits {
   /// The shared arrays' descriptions for the sim's messages (a dynamic one's extent from `dyn`).
   static std::array<shared_region, (n_shared > 0 ? n_shared : 1)> regions(std::size_t static_base_dynamic, std::size_t dyn) {
     std::array<shared_region, (n_shared > 0 ? n_shared : 1)> r{};
-    [&]<std::size_t... S>(std::index_sequence<S...>) {
+    with_indices<static_cast<std::size_t>(n_shared)>([&]<std::size_t... S>(std::index_sequence<S...>) {
       (
           [&] {
             using P = shared_at<S>;
@@ -146,7 +146,7 @@ struct kernel_traits {
             }
           }(),
           ...);
-    }(std::make_index_sequence<static_cast<std::size_t>(n_shared)>{});
+    });
     return r;
   }
 };

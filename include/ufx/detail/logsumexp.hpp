@@ -125,9 +125,9 @@ decltype(auto) logsumexp_call(const A&... a) {
                                           "(logsumexp(x, y, ..., map)); reduce one array with logsumexp(x), "
                                           "along axes with ufx::axis{...}");
           if constexpr (!operand_like<F>) {
-            return [&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
+            return with_indices<n - 1>([&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
               return run_logsumexp<NA, Keep>(tp, outp, axes, std::get<n - 1>(p), std::get<I>(p)...);
-            }(std::make_index_sequence<n - 1>{});
+            });
           }
         }
       },

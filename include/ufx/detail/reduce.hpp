@@ -364,9 +364,9 @@ decltype(auto) transform_reduce_call(const A&... a) {
         using Id = std::remove_cvref_t<std::tuple_element_t<n - 1, decltype(p)>>;
         const reduce_spec<Map, Op, Id, no_value, index_mode::none> spec{
             std::get<n - 3>(p), std::get<n - 2>(p), std::get<n - 1>(p), no_value{}, "ufx::transform_reduce", ""};
-        return [&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
+        return with_indices<n - 3>([&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
           return reduce_run<NA, Keep>(spec, tp, outp, axes, std::get<I>(p)...);
-        }(std::make_index_sequence<n - 3>{});
+        });
       },
       a...);
 }

@@ -92,9 +92,9 @@ UFX_CALL_BOUNDARY auto vectorize_run(const F& f, const TargetT* given, OutT* out
   } else {
     const dims loop = loop_shape(ins, static_cast<const std::tuple<>*>(nullptr));
     const memory_space where = result_space(given, device);
-    auto results = [&]<std::size_t... J>(std::index_sequence<J...>) {
+    auto results = with_indices<info::nout>([&]<std::size_t... J>(std::index_sequence<J...>) {
       return std::make_tuple(result_rule<std::tuple_element_t<J, typename info::outputs>, R, Args...>::make(loop, where)...);
-    }(std::make_index_sequence<info::nout>{});
+    });
     auto outs = std::apply(
         [](auto&... r) {
           return std::make_tuple([](auto& x) {

@@ -286,7 +286,7 @@ bool plan_tiled_reduce(const reduce_plan<N>& plan, const Kern& k, tile_plan<N - 
   index_t elem[NK] = {}; // element size of each y-side input
   bool split = true;
   unsigned tiled = 0;
-  [&]<std::size_t... J>(std::index_sequence<J...>) {
+  with_indices<NK>([&]<std::size_t... J>(std::index_sequence<J...>) {
     (
         [&] {
           using A = std::remove_cvref_t<decltype(get<J>(k.in))>;
@@ -299,7 +299,7 @@ bool plan_tiled_reduce(const reduce_plan<N>& plan, const Kern& k, tile_plan<N - 
           }
         }(),
         ...);
-  }(std::make_index_sequence<NK>{});
+  });
   if (!split || tiled == 0) return false;
   auto shared_bytes = [&](index_t b) { // two tile buffers per y-side input, each 16-byte aligned
     index_t bytes = 0;

@@ -68,9 +68,9 @@ decltype(auto) elementwise_call(const char* who, const Front& front, const core_
 /// The core rank of each operand of a gufunc with signature Sig (its inputs first).
 template <class Sig>
 core_ranks gufunc_core_ranks() {
-  static constexpr auto ranks = []<int... K>(std::integer_sequence<int, K...>) {
+  static constexpr auto ranks = ufx::detail::with_indices<Sig::operands, int>([]<int... K>(std::integer_sequence<int, K...>) {
     return std::array<int, sizeof...(K)>{Sig::core_rank(K)...};
-  }(std::make_integer_sequence<int, Sig::operands>{});
+  });
   return core_ranks{ranks.data(), Sig::nin};
 }
 
@@ -265,10 +265,10 @@ decltype(auto) reduction_body(ufx::detail::transform_reduce_door, TP tp, OutP ou
   constexpr std::size_t n = sizeof...(pos);
   ufx::detail::check_transform_reduce_args<n>();
   const std::tuple<const Pos&...> p(pos...);
-  return [&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) { // map, op, identity last
+  return ufx::detail::with_indices<n - 3>([&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) { // map, op, identity last
     return transform_reduce_across<NA, Keep>(tp, outp, axes, std::get<n - 3>(p), std::get<n - 2>(p),
                                              std::get<n - 1>(p), std::get<I>(p)...);
-  }(std::make_index_sequence<n - 3>{});
+  });
 }
 
 template <int NA, bool Keep, bool Max, class TP, class OutP, class... Pos>

@@ -208,9 +208,9 @@ decltype(auto) with_options(const int* axes, const F& f, Tail&&... tail) {
   if constexpr (NA == 0) {
     return keep_then();
   } else {
-    return [&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
+    return ufx::detail::with_indices<NA>([&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
       return keep_then(ufx::axis<NA>{axes[I]...});
-    }(std::make_index_sequence<NA>{});
+    });
   }
 }
 
