@@ -39,98 +39,16 @@
 /// block runner's race check: they do not race with each other, while an atomic update and a plain
 /// read or write of the element by another thread in the same barrier interval do (thread.hpp).
 
-#include <atomic>
 #include <type_traits>
 
 #include "ufx/config.hpp"
-#include "ufx/thread.hpp"
-
-#if defined(__CUDACC__)
-#  include <cuda/atomic>
-#endif
+#include "ufx/detail/atomic.hpp"
 
 // The list of element types, in each function's static_assert message.
 #define UFX_ATOMIC_ELEMENT_TYPES                                                                     \
   "the element type must be int32_t, uint32_t, int64_t, uint64_t, float or double (not const or volatile)"
 
 namespace ufx {
-namespace detail {
-
-/// True for the element types the atomic functions take (exactly, without const or volatile).
-template <class T>
-inline constexpr bool atomic_element =
-    std::is_same_v<T, int> || std::is_same_v<T, unsigned> || std::is_same_v<T, long> ||
-    std::is_same_v<T, unsigned long> || std::is_same_v<T, long long> || std::is_same_v<T, unsigned long long> ||
-    std::is_same_v<T, float> || std::is_same_v<T, double>;
-
-enum class atomic_op { add, sub, min, max, exch, cas };
-
-/// One atomic operation on `ref`: v is the operand (cas: the expected value), desired only for cas.
-/// An unsupported T does nothing here: the public function's static_assert has already said why.
-template <atomic_op Op, class T>
-UFX_HD T atomic_update(T& ref, T v, [[maybe_unused]] T desired) {
-  if constexpr (!atomic_element<T>) {
-    return v;
-  } else {
-#if defined(__CUDA_ARCH__)
-    cuda::atomic_ref<T, cuda::thread_scope_device> a(ref);
-    constexpr auto relaxed = cuda::std::memory_order_relaxed;
-    constexpr auto cas_order = cuda::std::memory_order_relaxed;
-#else
-    std::atomic_ref<T> a(ref);
-    constexpr auto relaxed = std::memory_order_relaxed;
-    constexpr auto cas_order = std::memory_order_seq_cst;
-#endif
-    if constexpr (Op == atomic_op::add) {
-      return a.fetch_add(v, relaxed);
-    } else if constexpr (Op == atomic_op::sub) {
-      return a.fetch_sub(v, relaxed);
-    } else if constexpr (Op == atomic_op::exch) {
-      return a.exchange(v, relaxed);
-    } else if constexpr (Op == atomic_op::cas) {
-      a.compare_exchange_strong(v, desired, cas_order); // on failure v becomes the element's value
-      return v;
-    } else {
-#if defined(__CUDA_ARCH__)
-      if constexpr (Op == atomic_op::min) {
-        return a.fetch_min(v, relaxed);
-      } else {
-        return a.fetch_max(v, relaxed);
-      }
-#else
-      // std::atomic_ref has no fetch_min / fetch_max before C++26: the loop libcu++ runs on the
-      // device, ending without a write when the element already wins the comparison.
-      T old = a.load(relaxed);
-      while (Op == atomic_op::min ? v < old : old < v) {
-        if (a.compare_exchange_weak(old, v, relaxed)) break;
-      }
-      return old;
-#endif
-    }
-  }
-}
-
-/// atomic_update, and on the host, when `ref` is the shared memory of the kernel block this thread
-/// runs (ufx::sim, ufx::serial, ufx::host), the update is told to the block runner's race check:
-/// two atomic updates of one element in a barrier interval do not race, an atomic and a plain
-/// access do.
-template <atomic_op Op, class T>
-UFX_HD T atomic_apply(T& ref, T v, T desired) {
-#if !defined(__CUDA_ARCH__)
-  if (sim_block_state* const s = sim_current_block) [[unlikely]] {
-    auto* const p = reinterpret_cast<unsigned char*>(&ref);
-    if (p >= s->shared && p < s->shared + s->bytes) {
-      const std::uint32_t e = sim_shared_atomic_begin(s, static_cast<std::size_t>(p - s->shared), sizeof(T));
-      const T old = atomic_update<Op, T>(ref, v, desired);
-      sim_shared_atomic_end(s, e);
-      return old;
-    }
-  }
-#endif
-  return atomic_update<Op, T>(ref, v, desired);
-}
-
-} // namespace detail
 
 /// ref += v, atomically; returns the old value (CUDA's atomicAdd, Numba's cuda.atomic.add).
 template <class T>

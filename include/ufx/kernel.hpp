@@ -22,20 +22,24 @@
 /// threads as fibers with a real barrier, blocks in parallel) and checks what a GPU silently
 /// corrupts; ufx::serial and ufx::host run it the same way on host memory (one block at a time, or
 /// blocks on all cores).
+///
+/// Errors. A configuration the device cannot run (threads per block, shared memory, an empty
+/// grid; forall of a negative count or with a block of 0): ufx::launch_error, before anything is
+/// copied. A pointer argument to memory other than the target's: ufx::kernel_error, at the launch.
+/// Arrays on two devices and no explicit target, or a target that cannot run here (no GPU; the CPU
+/// targets without Boost.Context): ufx::device_error. On ufx::sim, ufx::serial and ufx::host a
+/// failure while the kernel runs (a barrier not reached by every thread, a shared-memory race, an
+/// index out of range: of a ufx::ndview argument on ufx::serial and ufx::host only with
+/// UFX_BOUNDS_CHECK; an exception from the body) is a ufx::kernel_error naming the kernel, the
+/// block and the thread; a failed kernel's outputs are not copied back. Mistakes in the body's
+/// parameters or in the arguments' types are compile-time errors.
+#include <optional>
 #include <string>
 #include <tuple>
-#include <type_traits>
 #include <utility>
-#include <vector>
-#include <memory>
-#include <optional>
 
 #include "ufx/atomic.hpp"
-#include "ufx/detail/backends.hpp"
-#include "ufx/detail/fail.hpp"
-#include "ufx/detail/kernel_launch.hpp"
-#include "ufx/detail/place.hpp"
-#include "ufx/detail/run.hpp"
+#include "ufx/detail/kernel.hpp"
 #include "ufx/launch_config.hpp"
 #include "ufx/thread.hpp"
 
@@ -131,82 +135,8 @@ private:
   void launch(const T* given, const launch_config& c, bool empty, A&&... a) const {
     static_assert(sizeof...(A) == traits::n_args, "ufx::kernel: the launch passes a different number of arguments "
                                                   "than the body takes after the thread and its ufx::shared arrays");
-    if constexpr (sizeof...(A) == traits::n_args) launch_args(given, c, empty, std::make_index_sequence<sizeof...(A)>{}, std::forward<A>(a)...);
-  }
-
-  template <class T, std::size_t... J, class... A>
-  UFX_CALL_BOUNDARY void launch_args(const T* given, const launch_config& c, bool empty, std::index_sequence<J...>, A&&... a) const {
-    const detail::call_scope scope("ufx::kernel");
-    const std::string lbl = label();
-    auto prepared = std::make_tuple(detail::kernel_arg<typename traits::template param<1 + traits::n_shared + J>>(
-        std::forward<A>(a), static_cast<int>(J) + 1)...);
-    detail::device_set seen;
-    std::apply([&](const auto&... p) { (note(p, seen), ...); }, prepared);
-    if (empty) return;
-    detail::with_target_for<F>(given, seen, [&](const auto& tag) {
-      using Tag = std::remove_cvref_t<decltype(tag)>;
-      // the configuration first: nothing is copied for a launch the device refuses
-      detail::check_launch(c, detail::kernel_limits(tag), lbl.c_str(), traits::static_bytes);
-      const memory_space space = tag.space();
-      if (detail::streamed(tag)) { // arrays of another device are an error; some host ones make the call wait
-        bool wait = false;
-        std::apply([&](const auto&... p) {
-          ((detail::stream_check_device(tag, arg_operand(p)), wait = wait || detail::waits_to_copy_in(arg_operand(p))), ...);
-        }, prepared);
-        if (wait) detail::stream_wait(tag);
-      }
-      std::apply([&](auto&... p) { (p.place(space, detail::stream_of(tag)), ...); }, prepared);
-      auto args = detail::make_tuple(detail::as_passed<Tag>(std::get<J>(prepared).value())...);
-      const detail::kernel_body<F, traits, decltype(args)> body{f_, args};
-      detail::launch_body<traits>(static_cast<const Tag&>(tag), c, body, lbl);
-      if constexpr (Tag::is_device) // only a device target has a stream
-        if (detail::streamed(tag)) {
-          std::vector<std::shared_ptr<void>> keep;
-          std::apply([&](const auto&... p) { (finish_queued(tag, p, keep), ...); }, prepared);
-          if constexpr (std::is_same_v<Tag, sim_t>)
-            if (!keep.empty()) detail::sim_enqueue(tag.stream_handle, [k = std::move(keep)] {});
-          return;
-        }
-      std::apply([&](const auto&... p) { (p.finish(space), ...); }, prepared);
-    });
-  }
-
-  /// The operand behind a prepared argument (a value has none: an empty struct).
-  template <class P>
-  static auto arg_operand(const P& p) {
-    if constexpr (detail::is_value_arg<P>::value) return std::tuple<>{};
-    else return p.op;
-  }
-
-  /// After a launch on a stream: a written array is copied back queued when its destination is
-  /// pinned host memory, else after waiting for the stream; staged copies are kept until the
-  /// stream has run the kernel.
-  template <class Tag, class P>
-  static void finish_queued(const Tag& tag, const P& p, std::vector<std::shared_ptr<void>>& keep) {
-    if constexpr (requires { p.temp; }) {
-      if (!p.temp) return;
-      const auto& dst = p.op.view;
-      const std::size_t bytes = static_cast<std::size_t>(dst.size()) * sizeof(*dst.data());
-      if (p.op.space.is_host() && dst.is_contiguous() && detail::is_pinned(dst.data(), bytes)) {
-        tag.space().runtime->copy_async(p.op.space, dst.data(), tag.space(), p.view.data(), bytes, detail::stream_of(tag));
-        keep.push_back(p.temp);
-      } else {
-        detail::stream_wait(tag);
-        p.finish(tag.space());
-      }
-    } else if constexpr (requires { p.op.keep; }) {
-      if (p.op.keep) keep.push_back(p.op.keep);
-    }
-  }
-
-  template <class P>
-  static void note(const P& p, detail::device_set& seen) {
-    if constexpr (!detail::is_value_arg<P>::value) {
-      const memory_space& s = p.space();
-      if (s.is_host()) return;
-      if (!seen.first) seen.first = s;
-      else if (*seen.first != s && !seen.second) seen.second = s;
-    }
+    if constexpr (sizeof...(A) == traits::n_args)
+      detail::launch_kernel<traits>(f_, label(), given, c, empty, std::make_index_sequence<sizeof...(A)>{}, std::forward<A>(a)...);
   }
 
   F f_;

@@ -1,5 +1,5 @@
 #pragma once
-// The device_array class. Transfers from and to containers are in ufx/device_array.hpp, after the
+// The device_array class. Transfers from and to containers are in detail/device_array.hpp, after the
 // adapters they need.
 #include <array>
 #include <utility>
@@ -98,14 +98,14 @@ public:
     detail::copy_bytes(memory_space::host, h.data(), space_, data_, sizeof(T) * static_cast<std::size_t>(size()));
     return h;
   }
-  /// Copies into an existing host container of the same shape (defined in ufx/device_array.hpp).
+  /// Copies into an existing host container of the same shape (defined in detail/device_array.hpp).
   template <class C>
   void copy_to_host(C&& dst) const;
   /// The same on a stream of this array's device (`ufx::sim.on(s)`): queued when `dst` is dense
   /// and pinned, else after the stream's queued work (docs/streams.md).
   template <class C>
   void copy_to_host(C&& dst, const ufx::target& on) const;
-  /// Copies from a host container of the same shape (defined in ufx/device_array.hpp).
+  /// Copies from a host container of the same shape (defined in detail/device_array.hpp).
   template <class C>
   void copy_from_host(const C& src);
   /// The same on a stream of this array's device: queued when `src` is dense and pinned.

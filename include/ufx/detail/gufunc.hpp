@@ -2,8 +2,8 @@
 // The body of ufx::guvectorize: the five steps of a call for a function of core blocks.
 //   1. adapt   each argument (detail/adapt.hpp);
 //   2. shape   bind core dimensions, broadcast loop dimensions (detail/gufunc_shape.hpp);
-//   3. place   pick the target (detail/call.hpp), stage operands into its memory space
-//              (detail/elementwise.hpp, detail/transfer.hpp);
+//   3. place   pick the target (detail/run.hpp), stage operands into its memory space
+//              (detail/place.hpp, detail/transfer.hpp);
 //   4. run     the gufunc kernel over the loop dimensions (detail/gufunc_kernel.hpp, target/*/gufunc.hpp);
 //   5. return  the outputs in the container result_rule picks (detail/result.hpp), or into `out`.
 #include <algorithm>

@@ -1,0 +1,125 @@
+#pragma once
+// The bodies of ufx/creation.hpp: lengths and values of arange and linspace, and the fills of new
+// arrays (host arrays on the calling thread or ufx::host's threads, device arrays on their device).
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <type_traits>
+
+#include "ufx/detail/backends.hpp"
+#include "ufx/detail/cpu/executor.hpp"
+#include "ufx/detail/device/launch.hpp"
+#include "ufx/device_array.hpp"
+#include "ufx/errors.hpp"
+#include "ufx/ndarray.hpp"
+
+namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
+
+/// out[i] = gen(i), as one thread of a device loop.
+template <class T, class Gen>
+struct generate_fn {
+  T* out;
+  Gen gen;
+  UFX_HD void operator()(index_t i) const { out[i] = gen(i); }
+};
+
+/// The same value at every index.
+template <class T>
+struct constant_gen {
+  T value;
+  UFX_HD T operator()(index_t) const { return value; }
+};
+
+/// Fills a host array with gen(i), on `exec`'s threads.
+template <class T, class Gen>
+void fill_host(T* out, index_t n, const Gen& gen, const cpu_executor& exec = cpu_executor()) {
+  exec.blocks(n, [&](index_t b, index_t e) {
+    for (index_t i = b; i < e; ++i) out[i] = gen(i);
+  });
+}
+
+/// Fills a device array with gen(i) on its device (a host fill and a copy for ufx::cuda data in a
+/// translation unit that nvcc did not compile, which cannot launch).
+template <class T, int R, class Gen>
+void fill_device(device_array<T, R>& d, const Gen& gen, const char* label) {
+  d.target().visit([&](const auto& t) {
+    using Tg = std::remove_cvref_t<decltype(t)>;
+    if constexpr (Tg::is_device) {
+      if constexpr (!launches_here<Tg>) {
+        ndarray<T, R> h(d.shape());
+        fill_host(h.data(), h.size(), gen);
+        d.copy_from_host(h);
+      } else {
+        device_for_each(t, d.size(), generate_fn<T, Gen>{d.data(), gen}, label);
+        synchronize(d.space()); // the fill is done when the call returns
+      }
+    }
+  });
+}
+
+/// The shape of `x` as an array of extents.
+template <std::size_t R>
+std::array<index_t, R> shape_of(const index_t (&shape)[R]) {
+  std::array<index_t, R> s{};
+  for (std::size_t k = 0; k < R; ++k) s[k] = shape[k];
+  return s;
+}
+
+template <class T, class... A>
+using creation_t = std::conditional_t<std::is_void_v<T>, std::common_type_t<A...>, T>;
+
+template <int R>
+void check_to_vector_rank() {
+  static_assert(R == 1, "ufx::to_vector: the array must have rank 1 (std::vector holds one axis)");
+}
+
+/// ufx::arange's array, of element type V.
+template <class V, class A, class B, class S>
+ndarray<V, 1> arange_impl(A start, B stop, S step) {
+  if (step == 0) throw value_error("ufx::arange: the step is zero");
+  index_t n = 0;
+  if constexpr (std::is_integral_v<A> && std::is_integral_v<B> && std::is_integral_v<S>) {
+    const long long span = static_cast<long long>(stop) - static_cast<long long>(start), st = static_cast<long long>(step);
+    n = static_cast<index_t>(span / st + ((span % st != 0) && ((span < 0) == (st < 0)) ? 1 : 0));
+  } else {
+    const double len = std::ceil((static_cast<double>(stop) - static_cast<double>(start)) / static_cast<double>(step));
+    if (!(len < 0x1p62)) // also nan
+      throw value_error("ufx::arange: the length, ceil((stop - start) / step), is not a finite array size");
+    n = len < 0 ? 0 : static_cast<index_t>(len);
+  }
+  ndarray<V, 1> a({n < 0 ? 0 : n});
+  for (index_t i = 0; i < a.size(); ++i) a(i) = static_cast<V>(static_cast<V>(start) + static_cast<V>(i) * static_cast<V>(step));
+  return a;
+}
+
+/// ufx::linspace's array: T, else the arguments' common type, double for integers.
+template <class T, class A, class B>
+auto linspace_impl(A a, B b, index_t n, bool endpoint) {
+  using C = creation_t<T, A, B>;
+  using V = std::conditional_t<std::is_void_v<T> && std::is_integral_v<C>, double, C>;
+  if (n < 0) throw value_error("ufx::linspace: the number of samples, " + std::to_string(n) + ", is negative");
+  ndarray<V, 1> r({n});
+  const index_t div = endpoint ? n - 1 : n;
+  const double lo = static_cast<double>(a), delta = static_cast<double>(b) - lo;
+  const double step = div > 0 ? delta / static_cast<double>(div) : 0.0;
+  for (index_t i = 0; i < n; ++i) r(i) = static_cast<V>(lo + static_cast<double>(i) * step);
+  if (endpoint && n > 1) r(n - 1) = static_cast<V>(b);
+  return r;
+}
+
+/// Sets every element of a new array (ndarray or device_array) to `value`, converted to its
+/// element type; a device array is filled on its device.
+template <class R, class V>
+void fill_value(R& r, const V& value) {
+  using E = typename R::value_type;
+  if constexpr (requires { r.to_host(); })
+    fill_device(r, constant_gen<E>{static_cast<E>(value)}, "ufx::full_like fill kernel");
+  else
+    std::fill(r.begin(), r.end(), static_cast<E>(value));
+}
+
+UFX_TU_NAMESPACE_END
+} // namespace ufx::detail
