@@ -19,7 +19,7 @@
 ///
 /// Adding a target: a struct below with `name()`, `space()`, `is_device`, `runs_device_code` (and,
 /// for a device, `runtime()`, the object in src/ that allocates, copies and synchronises its
-/// memory), an entry in `target::alternatives`, and a folder include/ufx/detail/target/<name>/
+/// memory), an entry in `target::alternatives`, and a folder include/ufx/detail/backend/<name>/
 /// with its algorithms, included by detail/backends.hpp (docs/architecture.md).
 
 #include <compare>

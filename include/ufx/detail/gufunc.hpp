@@ -4,7 +4,7 @@
 //   2. shape   bind core dimensions, broadcast loop dimensions (detail/gufunc_shape.hpp);
 //   3. place   pick the target (detail/run.hpp), stage operands into its memory space
 //              (detail/place.hpp, detail/transfer.hpp);
-//   4. run     the gufunc kernel over the loop dimensions (detail/gufunc_kernel.hpp, target/*/gufunc.hpp);
+//   4. run     the gufunc kernel over the loop dimensions (detail/gufunc_kernel.hpp, backend/*/gufunc.hpp);
 //   5. return  the outputs in the container result_rule picks (detail/result.hpp), or into `out`.
 #include <algorithm>
 #include <memory>

@@ -3,7 +3,7 @@
 // and arguments), and what the targets' launches share: the CPU targets' launch limits and the
 // host block runner's entry (src/sim_blocks.cpp) that ufx::serial, ufx::host and ufx::sim run a
 // body's blocks on. Each target's `launch_body` and `kernel_limits` are in its folder
-// (detail/target/<name>/kernel.hpp).
+// (detail/backend/<name>/kernel.hpp).
 #include <string>
 
 #include "ufx/detail/blocks.hpp"

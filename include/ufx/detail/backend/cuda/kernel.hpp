@@ -6,8 +6,8 @@
 #include <string>
 
 #include "ufx/detail/kernel_launch.hpp"
-#include "ufx/detail/target/cuda/device.hpp"
-#include "ufx/detail/target/cuda/launch.hpp"
+#include "ufx/detail/backend/cuda/device.hpp"
+#include "ufx/detail/backend/cuda/launch.hpp"
 #include "ufx/targets.hpp"
 
 namespace ufx::detail {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "ufx/detail/fail.hpp"
-#include "ufx/detail/target/cuda/device.hpp"
+#include "ufx/detail/backend/cuda/device.hpp"
 #include "ufx/detail/device/scan.hpp"
 
 #if UFX_CUDA_TU

@@ -1,7 +1,7 @@
 #pragma once
 // ufx::sim for gufuncs: the elementwise launch (and its operand check, core reach included) with
 // the gufunc kernel as the body.
-#include "ufx/detail/target/sim/for_each.hpp"
+#include "ufx/detail/backend/sim/for_each.hpp"
 
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN

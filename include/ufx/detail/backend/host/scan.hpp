@@ -2,7 +2,7 @@
 // ufx::host: the CPU scan of serial/scan.hpp with lines (or rows of lines, or blocks of a few long
 // lines) split across threads. Small scans stay on the calling thread.
 #include "ufx/detail/cpu/executor.hpp"
-#include "ufx/detail/target/host/reduce.hpp"
+#include "ufx/detail/backend/host/reduce.hpp"
 #include "ufx/detail/cpu/scan.hpp"
 
 namespace ufx::detail {

@@ -11,7 +11,7 @@
 // CUB combines in its own order, so float sums may differ from the sim's in the last bits.
 #include "ufx/detail/device/reduce.hpp"
 #include "ufx/detail/map_kernel.hpp"
-#include "ufx/detail/target/cuda/device.hpp"
+#include "ufx/detail/backend/cuda/device.hpp"
 #include "ufx/detail/transfer.hpp"
 
 #if UFX_CUDA_TU

@@ -1,6 +1,6 @@
 #pragma once
 // ufx::cuda for gufuncs: one loop index per CUDA thread, the same body as ufx::sim.
-#include "ufx/detail/target/cuda/for_each.hpp"
+#include "ufx/detail/backend/cuda/for_each.hpp"
 
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "ufx/detail/kernel_launch.hpp"
-#include "ufx/detail/target/sim/launch.hpp"
+#include "ufx/detail/backend/sim/launch.hpp"
 #include "ufx/targets.hpp"
 
 namespace ufx::detail {

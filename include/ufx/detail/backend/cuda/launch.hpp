@@ -6,7 +6,7 @@
 #include <mutex>
 
 #include "ufx/detail/device/thread.hpp"
-#include "ufx/detail/target/cuda/device.hpp"
+#include "ufx/detail/backend/cuda/device.hpp"
 
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN

@@ -1,8 +1,0 @@
-#pragma once
-// ufx::serial's folder: one thread walks every loop (the reference every target is tested against).
-// Everything the target provides, for detail/backends.hpp to include.
-#include "ufx/detail/target/serial/for_each.hpp"
-#include "ufx/detail/target/serial/gufunc.hpp"
-#include "ufx/detail/target/serial/kernel.hpp"
-#include "ufx/detail/target/serial/reduce.hpp"
-#include "ufx/detail/target/serial/scan.hpp"
