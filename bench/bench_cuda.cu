@@ -80,8 +80,9 @@ void bm_binary(benchmark::State& state) {
     if constexpr (W == who::ufx_device) k(ufx::cuda, x, y, ufx::out(z));
     else if constexpr (W == who::ufx_transfers) k(ufx::cuda, hx, hy, ufx::out(hz));
     else if constexpr (W == who::thrust_peer)
-      thrust::transform(thrust::cuda::par_nosync, thrust::device_pointer_cast(x.data()), thrust::device_pointer_cast(x.data()) + n,
-                        thrust::device_pointer_cast(y.data()), thrust::device_pointer_cast(z.data()), Op{});
+      thrust::transform(thrust::cuda::par_nosync, thrust::device_pointer_cast(x.data()),
+                        thrust::device_pointer_cast(x.data()) + n, thrust::device_pointer_cast(y.data()),
+                        thrust::device_pointer_cast(z.data()), Op{});
     else cudaMemcpyAsync(z.data(), x.data(), n * sizeof(float), cudaMemcpyDeviceToDevice);
   });
   const std::size_t operands = W == who::memcpy_peer ? 2 : 3;
@@ -192,8 +193,9 @@ void bm_kernel_tiled(benchmark::State& state) {
       cudaDeviceSynchronize();
     }
   });
-  state.counters["GFLOPS"] = benchmark::Counter(2.0 * n * n * static_cast<double>(n) * static_cast<double>(state.iterations()),
-                                                benchmark::Counter::kIsRate, benchmark::Counter::kIs1000);
+  state.counters["GFLOPS"] =
+      benchmark::Counter(2.0 * n * n * static_cast<double>(n) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate, benchmark::Counter::kIs1000);
 }
 
 void kernel_sizes(benchmark::internal::Benchmark* b) {
@@ -241,8 +243,16 @@ void chunk_sizes(benchmark::internal::Benchmark* b) {
   b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(3);
 }
 
-BENCHMARK(bm_memcpy_h2d<true>)->Name("bulk/cudaMemcpy_h2d_pinned")->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(3);
-BENCHMARK(bm_memcpy_h2d<false>)->Name("bulk/cudaMemcpy_h2d_pageable")->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(bm_memcpy_h2d<true>)
+    ->Name("bulk/cudaMemcpy_h2d_pinned")
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
+BENCHMARK(bm_memcpy_h2d<false>)
+    ->Name("bulk/cudaMemcpy_h2d_pageable")
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
 BENCHMARK(bm_chunked_add<true>)->Name("bulk/chunked_add_pinned")->Apply(chunk_sizes);
 BENCHMARK(bm_chunked_add<false>)->Name("bulk/chunked_add_pageable")->Apply(chunk_sizes);
 

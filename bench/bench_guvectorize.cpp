@@ -157,7 +157,8 @@ void bm_matmul(benchmark::State& state) {
     } else if constexpr (H == how::eigen) {
       if (m == 4) {
         for (index_t s = 0; s < batch; ++s)
-          Eigen::Map<m4_t>(pc + s * mm).noalias() = Eigen::Map<const m4_t>(pa + s * mm) * Eigen::Map<const m4_t>(pb + s * mm);
+          Eigen::Map<m4_t>(pc + s * mm).noalias() =
+              Eigen::Map<const m4_t>(pa + s * mm) * Eigen::Map<const m4_t>(pb + s * mm);
       } else {
         for (index_t s = 0; s < batch; ++s)
           Eigen::Map<rows_t>(pc + s * mm, m, m).noalias() =
@@ -188,7 +189,12 @@ void matmul_args(benchmark::internal::Benchmark* b) {
 
 BENCHMARK(bm_matmul<how::serial_loop>)->Apply(matmul_args);
 BENCHMARK(bm_matmul<how::omp_loop>)->Apply(matmul_args);
-BENCHMARK(bm_matmul<how::omp_loop_fixed>)->Args({4, 1 << 10})->Args({4, 1 << 16})->Args({4, 1 << 20})->ArgNames({"m", "B"})->UseRealTime();
+BENCHMARK(bm_matmul<how::omp_loop_fixed>)
+    ->Args({4, 1 << 10})
+    ->Args({4, 1 << 16})
+    ->Args({4, 1 << 20})
+    ->ArgNames({"m", "B"})
+    ->UseRealTime();
 BENCHMARK(bm_matmul<how::eigen>)->Apply(matmul_args);
 BENCHMARK(bm_matmul<how::ufx_serial>)->Apply(matmul_args);
 BENCHMARK(bm_matmul<how::ufx_host>)->Apply(matmul_args);
@@ -196,7 +202,12 @@ BENCHMARK(bm_matmul<how::serial_loop, true>)->Name("matmul_fast/serial_loop")->A
 BENCHMARK(bm_matmul<how::omp_loop, true>)->Name("matmul_fast/omp_loop")->Apply(matmul_args);
 BENCHMARK(bm_matmul<how::ufx_serial, true>)->Name("matmul_fast/ufx_serial")->Apply(matmul_args);
 BENCHMARK(bm_matmul<how::ufx_host, true>)->Name("matmul_fast/ufx_host")->Apply(matmul_args);
-BENCHMARK(bm_matmul<how::ufx_host_fixed>)->Args({4, 1 << 10})->Args({4, 1 << 16})->Args({4, 1 << 20})->ArgNames({"m", "B"})->UseRealTime();
+BENCHMARK(bm_matmul<how::ufx_host_fixed>)
+    ->Args({4, 1 << 10})
+    ->Args({4, 1 << 16})
+    ->Args({4, 1 << 20})
+    ->ArgNames({"m", "B"})
+    ->UseRealTime();
 
 // ---- row norms -----------------------------------------------------------------------------------
 

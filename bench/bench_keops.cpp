@@ -102,14 +102,15 @@ void bm_gauss(benchmark::State& state) {
     else if constexpr (H == how::omp_loop) omp_loop<Map>(xs.data(), n, ys.data(), n, r.data());
     else if constexpr (H == how::ufx_serial)
       ufx::transform_reduce(ufx::serial, x, ys, f, ufx::plus{}, 0.f, ufx::axis{1}, ufx::out(r));
-    else if constexpr (H == how::ufx_host) ufx::transform_reduce(ufx::host, x, ys, f, ufx::plus{}, 0.f, ufx::axis{1}, ufx::out(r));
+    else if constexpr (H == how::ufx_host)
+      ufx::transform_reduce(ufx::host, x, ys, f, ufx::plus{}, 0.f, ufx::axis{1}, ufx::out(r));
     else ufx::transform_reduce(dx, dy, f, ufx::plus{}, 0.f, ufx::axis{1}, ufx::out(dr));
     benchmark::DoNotOptimize(r.data());
     benchmark::ClobberMemory();
   }
   ufx::detail::tiled_reduce_state().enabled = true;
-  state.counters["pairs/s"] =
-      benchmark::Counter(static_cast<double>(n) * static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["pairs/s"] = benchmark::Counter(static_cast<double>(n) * static_cast<double>(n),
+                                                 benchmark::Counter::kIsIterationInvariantRate);
 }
 
 // 10^5 is 10^10 pairs a call: one iteration each (seconds on two cores).

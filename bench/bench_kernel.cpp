@@ -63,8 +63,8 @@ void BM_barrier(benchmark::State& state) {
     kern[{1, 256}](Target{}, k, out);
     benchmark::DoNotOptimize(out.data());
   }
-  state.counters["ns_per_thread_barrier"] =
-      benchmark::Counter(static_cast<double>(state.iterations()) * 256.0 * k, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_thread_barrier"] = benchmark::Counter(
+      static_cast<double>(state.iterations()) * 256.0 * k, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_barrier<ufx::serial_t>)->Arg(1)->Arg(64)->Unit(benchmark::kMicrosecond);
 
@@ -72,7 +72,8 @@ struct matrices {
   int n;
   ufx::ndarray<float, 2> A, B, C;
   explicit matrices(int n_) : n(n_), A({n_, n_}), B({n_, n_}), C({n_, n_}) {
-    const auto a = ufx_bench::random_vector(static_cast<std::size_t>(n * n), 1), b = ufx_bench::random_vector(static_cast<std::size_t>(n * n), 2);
+    const auto a = ufx_bench::random_vector(static_cast<std::size_t>(n * n), 1),
+               b = ufx_bench::random_vector(static_cast<std::size_t>(n * n), 2);
     std::copy(a.begin(), a.end(), A.data());
     std::copy(b.begin(), b.end(), B.data());
   }

@@ -96,12 +96,42 @@ public:
 
 } // namespace
 
-BENCHMARK(bm_sum<ufx::serial_t>)->Name("mpi_sum/serial")->Arg(n * 4)->Iterations(iterations)->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(bm_sum<ufx::host_t>)->Name("mpi_sum/host")->Arg(n * 4)->Iterations(iterations)->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(bm_add<ufx::serial_t>)->Name("mpi_add/serial")->Arg(n * 12)->Iterations(iterations)->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(bm_add<ufx::host_t>)->Name("mpi_add/host")->Arg(n * 12)->Iterations(iterations)->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(bm_combine)->Name("mpi_combine/one_float")->Arg(0)->Iterations(2000)->UseManualTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK(bm_tiny_sum)->Name("mpi_sum/one_element_per_rank")->Arg(0)->Iterations(2000)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(bm_sum<ufx::serial_t>)
+    ->Name("mpi_sum/serial")
+    ->Arg(n * 4)
+    ->Iterations(iterations)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(bm_sum<ufx::host_t>)
+    ->Name("mpi_sum/host")
+    ->Arg(n * 4)
+    ->Iterations(iterations)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(bm_add<ufx::serial_t>)
+    ->Name("mpi_add/serial")
+    ->Arg(n * 12)
+    ->Iterations(iterations)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(bm_add<ufx::host_t>)
+    ->Name("mpi_add/host")
+    ->Arg(n * 12)
+    ->Iterations(iterations)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(bm_combine)
+    ->Name("mpi_combine/one_float")
+    ->Arg(0)
+    ->Iterations(2000)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(bm_tiny_sum)
+    ->Name("mpi_sum/one_element_per_rank")
+    ->Arg(0)
+    ->Iterations(2000)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 
 int main(int argc, char** argv) {
   ufx::mpi::environment env(argc, argv);

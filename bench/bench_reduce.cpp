@@ -106,7 +106,17 @@ __attribute__((noinline)) float omp_pairwise(const float* x, std::size_t n) {
   return s;
 }
 
-enum class how { serial_loop, simd_loop, omp_loop, omp_pairwise, eigen, ufx_serial, ufx_host, tutorial_serial, tutorial_host };
+enum class how {
+  serial_loop,
+  simd_loop,
+  omp_loop,
+  omp_pairwise,
+  eigen,
+  ufx_serial,
+  ufx_host,
+  tutorial_serial,
+  tutorial_host
+};
 
 template <class Map, how H>
 void bm_sum(benchmark::State& state) {
@@ -126,8 +136,10 @@ void bm_sum(benchmark::State& state) {
     }
 #endif
     // a sum as users write it (ufx::reduce with ufx::plus: the plain-sum leaf), |x| as a map
-    else if constexpr (H == how::ufx_serial && std::is_same_v<Map, ident>) s = ufx::reduce(ufx::serial, x, ufx::plus{}, 0.0f);
-    else if constexpr (H == how::ufx_host && std::is_same_v<Map, ident>) s = ufx::reduce(ufx::host, x, ufx::plus{}, 0.0f);
+    else if constexpr (H == how::ufx_serial && std::is_same_v<Map, ident>)
+      s = ufx::reduce(ufx::serial, x, ufx::plus{}, 0.0f);
+    else if constexpr (H == how::ufx_host && std::is_same_v<Map, ident>)
+      s = ufx::reduce(ufx::host, x, ufx::plus{}, 0.0f);
     else if constexpr (H == how::ufx_serial) s = ufx::transform_reduce(ufx::serial, x, Map{}, ufx::plus{}, 0.0f);
     else if constexpr (H == how::ufx_host) s = ufx::transform_reduce(ufx::host, x, Map{}, ufx::plus{}, 0.0f);
     else if constexpr (H == how::tutorial_serial) s = ufx::reducer(tutorial_abs_sum{}, 0.0f)(ufx::serial, x);
@@ -170,7 +182,8 @@ void bm_axis0(benchmark::State& state) {
       // each thread owns one slab of columns and walks every row of it in order
 #pragma omp parallel
       {
-        const auto t = static_cast<std::size_t>(omp_get_thread_num()), nt = static_cast<std::size_t>(omp_get_num_threads());
+        const auto t = static_cast<std::size_t>(omp_get_thread_num()),
+                   nt = static_cast<std::size_t>(omp_get_num_threads());
         const std::size_t j0 = side * t / nt, j1 = side * (t + 1) / nt;
         for (std::size_t j = j0; j < j1; ++j) out[j] = 0;
         for (std::size_t i = 0; i < side; ++i)

@@ -76,7 +76,8 @@ void bm_binary(benchmark::State& state) {
           Eigen::Map<const Eigen::VectorXf>(x.data(), m) + Eigen::Map<const Eigen::VectorXf>(y.data(), m);
     }
 #endif
-    else if constexpr (H == how::ufx_serial) k(ufx::serial, x, y, ufx::out(z));
+    else if constexpr (H == how::ufx_serial)
+      k(ufx::serial, x, y, ufx::out(z));
     else if constexpr (H == how::ufx_host) k(ufx::host, x, y, ufx::out(z));
     else {
       auto r = k(ufx::host, x, y); // a freshly allocated result each time
@@ -158,7 +159,16 @@ void bm_outer(benchmark::State& state) {
 // and the ways to make a std::vector's pages cheaper by hand: reserve, madvise(MADV_HUGEPAGE) the
 // reserved buffer, then resize (what ufx does from 4 MiB); the same with the pages touched by two
 // threads before the resize. GLIBC_TUNABLES=glibc.malloc.hugetlb=1 is the same run's loop_vector.
-enum class fresh { loop_vector, loop_vector_madvise, loop_vector_pretouch, loop_new, ufx_host_vector, ufx_host_ndarray, ufx_host_ndarray_cold, ufx_serial_ndarray };
+enum class fresh {
+  loop_vector,
+  loop_vector_madvise,
+  loop_vector_pretouch,
+  loop_new,
+  ufx_host_vector,
+  ufx_host_ndarray,
+  ufx_host_ndarray_cold,
+  ufx_serial_ndarray
+};
 
 #if defined(__linux__)
 void madvise_huge(void* p, std::size_t bytes) {
@@ -240,9 +250,7 @@ void bm_fresh(benchmark::State& state) {
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * 3 * sizeof(float)));
 }
-void fresh_sizes(benchmark::internal::Benchmark* b) {
-  b->Arg(int64_t{1} << 24)->Arg(int64_t{1} << 26)->UseRealTime();
-}
+void fresh_sizes(benchmark::internal::Benchmark* b) { b->Arg(int64_t{1} << 24)->Arg(int64_t{1} << 26)->UseRealTime(); }
 
 void sizes(benchmark::internal::Benchmark* b) {
   for (int e = 12; e <= 26; e += 2) b->Arg(int64_t{1} << e);
@@ -252,9 +260,7 @@ void math_sizes(benchmark::internal::Benchmark* b) {
   for (int e = 20; e <= 24; e += 2) b->Arg(int64_t{1} << e);
   b->UseRealTime();
 }
-void outer_sizes(benchmark::internal::Benchmark* b) {
-  b->Arg(1 << 10)->Arg(1 << 12)->UseRealTime();
-}
+void outer_sizes(benchmark::internal::Benchmark* b) { b->Arg(1 << 10)->Arg(1 << 12)->UseRealTime(); }
 
 } // namespace
 

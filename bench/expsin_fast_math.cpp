@@ -14,9 +14,7 @@ void expsin_fast_math_omp(const float* x, const float* y, float* z, std::size_t 
 // 5 sqrt, 6 pow (y the exponent).
 void math_fast_math_omp(int fn, const float* x, const float* y, float* z, std::size_t n) {
 #define UFX_BENCH_LOOP(expr)                                                                                           \
-  {                                                                                                                    \
-    _Pragma("omp parallel for schedule(static)") for (std::size_t i = 0; i < n; ++i) z[i] = (expr);                   \
-  }                                                                                                                    \
+  { _Pragma("omp parallel for schedule(static)") for (std::size_t i = 0; i < n; ++i) z[i] = (expr); }                  \
   break
   switch (fn) {
   case 0: UFX_BENCH_LOOP(std::exp(x[i]));

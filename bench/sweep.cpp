@@ -38,11 +38,11 @@
 #include <unistd.h>
 
 #ifdef _OPENMP
-#include <omp.h>
+#  include <omp.h>
 #endif
 
 #ifdef __CUDACC__
-#include <cuda_runtime.h>
+#  include <cuda_runtime.h>
 #endif
 
 #include <ufx/ufx.hpp>
@@ -69,7 +69,9 @@ std::vector<std::string> split(const std::string& s) {
   return r;
 }
 
-bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+bool has(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
 
 [[noreturn]] void usage(const char* msg) {
   std::fprintf(stderr,
@@ -251,7 +253,8 @@ struct checker {
     for (std::size_t i = 0; i < n; ++i)
       if (!(std::fabs(got[i] - want[i]) <= tol)) {
         ++failures;
-        std::fprintf(stderr, "\nbench_sweep: WRONG %s at %zu: %.9g, the loop gives %.9g\n", what.c_str(), i, got[i], want[i]);
+        std::fprintf(stderr, "\nbench_sweep: WRONG %s at %zu: %.9g, the loop gives %.9g\n", what.c_str(), i, got[i],
+                     want[i]);
         return;
       }
   }
@@ -454,7 +457,8 @@ int main(int argc, char** argv) {
             else if (t == "cuda") s = run_on(ufx::cuda, t, p, m, d, o.reps, check);
 #endif
           } catch (const std::exception& ex) {
-            std::fprintf(stderr, "\nbench_sweep: %s on %s (%s) at N=%zu failed: %s\n", p.c_str(), t.c_str(), m.c_str(), d.N, ex.what());
+            std::fprintf(stderr, "\nbench_sweep: %s on %s (%s) at N=%zu failed: %s\n", p.c_str(), t.c_str(), m.c_str(),
+                         d.N, ex.what());
             ++check.failures;
             ++bar.done;
             continue;
@@ -484,8 +488,11 @@ int main(int argc, char** argv) {
     for (const auto& r : rows)
       if (r.problem == p && r.N == Nbig && r.target == "loop") loop = r.median_s;
     if (!Nbig) continue;
-    std::fprintf(out, "  %-8s N=2^%d%s\n", p.c_str(), static_cast<int>(std::log2(static_cast<double>(Nbig))),
-                 p == "matmul" ? (" (" + std::to_string(static_cast<long long>(std::llround(std::sqrt(double(Nbig))))) + "^2)").c_str() : "");
+    std::fprintf(
+        out, "  %-8s N=2^%d%s\n", p.c_str(), static_cast<int>(std::log2(static_cast<double>(Nbig))),
+        p == "matmul"
+            ? (" (" + std::to_string(static_cast<long long>(std::llround(std::sqrt(double(Nbig))))) + "^2)").c_str()
+            : "");
     for (const auto& r : rows)
       if (r.problem == p && r.N == Nbig)
         std::fprintf(out, "    %-6s %-11s %11.4e s  %9.3fx the loop\n", r.target.c_str(), r.mode.c_str(), r.median_s,

@@ -46,7 +46,8 @@ int main() {
     return s;
   });
   const auto absum = ufx::reducer(sum_abs{}, 0.0f);
-  const double host = timed("the tutorial's reducer on ufx::host", [&] { return static_cast<double>(absum(ufx::host, x)); });
+  const double host =
+      timed("the tutorial's reducer on ufx::host", [&] { return static_cast<double>(absum(ufx::host, x)); });
   const std::string where = "the tutorial's reducer on " + std::string(ufx::default_target().name());
   const double dflt = timed(where.c_str(), [&] { return static_cast<double>(absum(x)); });
 

@@ -1,7 +1,7 @@
 // The @cuda.jit kernels of the Numba tutorials as ufx::kernel (tutorial_kernels.hpp): vector add
 // with cuda.grid(1), the grid(2) matmul, `doubled` with threadIdx in 2-D and with grid(2), the
-// grid-stride sum with an atomic add, and the shared-memory tiled matmul. Each runs on the default target (ufx::cuda when
-// this file is compiled by nvcc and a GPU answers, else ufx::host) and on ufx::sim, and is checked.
+// grid-stride sum with an atomic add, and the shared-memory tiled matmul. Each runs on the default target (ufx::cuda
+// when this file is compiled by nvcc and a GPU answers, else ufx::host) and on ufx::sim, and is checked.
 #include <ufx/ufx.hpp>
 
 #include "tutorial_kernels.hpp"

@@ -50,7 +50,8 @@ int main() {
   check("sum(ufx::chunked(ufx::sim, 1 MiB))", sum(ufx::chunked(ufx::sim, 1 << 20), x));
   check("sum(ufx::host, x), in memory", sum(ufx::host, x));
 #if UFX_CUDA_TU
-  if (ufx::cuda_available()) check("sum(ufx::chunked(ufx::cuda, 16 MiB))", sum(ufx::chunked(ufx::cuda, device_bytes), x));
+  if (ufx::cuda_available())
+    check("sum(ufx::chunked(ufx::cuda, 16 MiB))", sum(ufx::chunked(ufx::cuda, device_bytes), x));
   else std::printf("%-34s skipped: %s\n", "ufx::cuda", std::string(ufx::cuda_unavailable_reason()).c_str());
 #endif
 

@@ -10,7 +10,8 @@
 namespace {
 
 /// Checks z[i] == x[i] + y[i] and prints a one-line summary; false on any mismatch.
-bool report(std::string_view where, const std::vector<float>& x, const std::vector<float>& y, const std::vector<float>& z) {
+bool report(std::string_view where, const std::vector<float>& x, const std::vector<float>& y,
+            const std::vector<float>& z) {
   std::size_t bad = z.size() == x.size() ? 0 : x.size();
   for (std::size_t i = 0; i < z.size() && i < x.size(); ++i) bad += z[i] != x[i] + y[i];
   std::printf("%-20.*s z[0] = %g, z[%zu] = %g, %zu wrong\n", static_cast<int>(where.size()), where.data(),

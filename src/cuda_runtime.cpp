@@ -118,7 +118,9 @@ public:
     check(cudaGetDevice(&d), "cudaGetDevice");
     return d;
   }
-  void select_device(int device) const override { check(cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")"); }
+  void select_device(int device) const override {
+    check(cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")");
+  }
 
   /// device_array's memory, from the device's pool as a call's temporaries are (keep_pool): a
   /// freed array's block is kept for the next one instead of going back to the driver, and taking
@@ -130,7 +132,8 @@ public:
     const cudaStream_t s = pool_stream(device);
     void* p = nullptr;
     allocated(cudaMallocAsync(&p, bytes == 0 ? 1 : bytes, s), "cudaMallocAsync", device, bytes);
-    check(cudaStreamSynchronize(s), "cudaMallocAsync(" + std::to_string(bytes) + " bytes) on device " + std::to_string(device));
+    check(cudaStreamSynchronize(s),
+          "cudaMallocAsync(" + std::to_string(bytes) + " bytes) on device " + std::to_string(device));
     return p;
   }
   /// The stream device arrays are allocated and freed on (one per device, for the process).
@@ -160,7 +163,8 @@ public:
     device_guard g(device);
     keep_pool(device);
     void* p = nullptr;
-    allocated(cudaMallocAsync(&p, bytes == 0 ? 1 : bytes, static_cast<cudaStream_t>(s)), "cudaMallocAsync", device, bytes);
+    allocated(cudaMallocAsync(&p, bytes == 0 ? 1 : bytes, static_cast<cudaStream_t>(s)), "cudaMallocAsync", device,
+              bytes);
     return p;
   }
   void deallocate_async(int device, void* p, void* s) const noexcept override {
@@ -197,8 +201,9 @@ public:
   void copy(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src,
             std::size_t bytes) const override {
     // cudaMemcpyDefault: unified addressing tells host, device and peer copies apart
-    check(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault),
-          "cudaMemcpy from " + to_string(src_space) + " to " + to_string(dst_space) + " (" + std::to_string(bytes) + " bytes)");
+    check(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault), "cudaMemcpy from " + to_string(src_space) + " to " +
+                                                              to_string(dst_space) + " (" + std::to_string(bytes) +
+                                                              " bytes)");
   }
   void synchronize(int device) const override {
     device_guard g(device);
@@ -208,7 +213,8 @@ public:
   void* create_stream(int device) const override {
     device_guard g(device);
     cudaStream_t st = nullptr;
-    check(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), "cudaStreamCreate on device " + std::to_string(device));
+    check(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking),
+          "cudaStreamCreate on device " + std::to_string(device));
     return st;
   }
   void destroy_stream(int device, void* s) const noexcept override {
@@ -224,7 +230,8 @@ public:
   void copy_async(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src,
                   std::size_t bytes, void* s) const override {
     check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, static_cast<cudaStream_t>(s)),
-          "cudaMemcpyAsync from " + to_string(src_space) + " to " + to_string(dst_space) + " (" + std::to_string(bytes) + " bytes)");
+          "cudaMemcpyAsync from " + to_string(src_space) + " to " + to_string(dst_space) + " (" +
+              std::to_string(bytes) + " bytes)");
   }
   void* create_event(int device) const override {
     device_guard g(device);
@@ -242,7 +249,9 @@ public:
   void wait_event(void* s, void* e) const override {
     check(cudaStreamWaitEvent(static_cast<cudaStream_t>(s), static_cast<cudaEvent_t>(e), 0), "cudaStreamWaitEvent");
   }
-  void event_synchronize(void* e) const override { check(cudaEventSynchronize(static_cast<cudaEvent_t>(e)), "cudaEventSynchronize"); }
+  void event_synchronize(void* e) const override {
+    check(cudaEventSynchronize(static_cast<cudaEvent_t>(e)), "cudaEventSynchronize");
+  }
   bool event_done(void* e) const override {
     const cudaError_t r = cudaEventQuery(static_cast<cudaEvent_t>(e));
     if (r == cudaErrorNotReady) {
@@ -260,7 +269,8 @@ public:
   void* host_allocate_pinned(std::size_t bytes) const override {
     if (!available()) return nullptr;
     void* p = nullptr;
-    check(cudaHostAlloc(&p, bytes == 0 ? 1 : bytes, cudaHostAllocPortable), "cudaHostAlloc(" + std::to_string(bytes) + " bytes)");
+    check(cudaHostAlloc(&p, bytes == 0 ? 1 : bytes, cudaHostAllocPortable),
+          "cudaHostAlloc(" + std::to_string(bytes) + " bytes)");
     return p;
   }
   void host_free_pinned(void* p) const noexcept override {
@@ -269,7 +279,8 @@ public:
   }
   void host_register(const void* p, std::size_t bytes) const override {
     if (!available()) return;
-    check(cudaHostRegister(const_cast<void*>(p), bytes, cudaHostRegisterPortable), "cudaHostRegister(" + std::to_string(bytes) + " bytes)");
+    check(cudaHostRegister(const_cast<void*>(p), bytes, cudaHostRegisterPortable),
+          "cudaHostRegister(" + std::to_string(bytes) + " bytes)");
   }
   void host_unregister(const void* p) const noexcept override {
     if (!available()) return;

@@ -90,7 +90,7 @@ void* host_allocate(std::size_t bytes) {
     throw std::bad_alloc();
   }
 #endif
-  return ::operator new(bytes > 0 ? bytes : 1, std::align_val_t{small_align});
+  return ::operator new (bytes > 0 ? bytes : 1, std::align_val_t{small_align});
 }
 
 void host_deallocate(void* p, std::size_t bytes) noexcept {
@@ -122,7 +122,7 @@ void host_deallocate(void* p, std::size_t bytes) noexcept {
     return;
   }
 #endif
-  ::operator delete(p, std::align_val_t{small_align});
+  ::operator delete (p, std::align_val_t{small_align});
 }
 
 bool host_hint_huge_pages(void* p, std::size_t bytes) noexcept {

@@ -28,7 +28,9 @@ public:
   void* create_stream(int) const override { fail(); }
   void destroy_stream(int, void*) const noexcept override {}
   void stream_synchronize(int, void*) const override { fail(); }
-  void copy_async(const memory_space&, void*, const memory_space&, const void*, std::size_t, void*) const override { fail(); }
+  void copy_async(const memory_space&, void*, const memory_space&, const void*, std::size_t, void*) const override {
+    fail();
+  }
   void* create_event(int) const override { fail(); }
   void destroy_event(void*) const noexcept override {}
   void record_event(void*, void*) const override { fail(); }

@@ -11,7 +11,7 @@
 namespace ufx::detail {
 namespace {
 
-constexpr int float_precision = 8;   // NumPy's default `precision`
+constexpr int float_precision = 8;     // NumPy's default `precision`
 constexpr std::size_t line_width = 75; // NumPy's default `linewidth`
 
 template <class F>

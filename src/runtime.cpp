@@ -25,7 +25,8 @@ int runtime_current_device(const device_runtime& rt) { return rt.current_device(
 void require_space(const memory_space& s) {
   if (s.is_host()) return;
   if (!s.runtime->available())
-    throw device_error(std::string(s.runtime->name()) + " is not available here: " + std::string(s.runtime->unavailable_reason()));
+    throw device_error(std::string(s.runtime->name()) +
+                       " is not available here: " + std::string(s.runtime->unavailable_reason()));
   const int n = s.runtime->device_count();
   if (s.device < 0 || s.device >= n)
     throw device_error(std::string(s.runtime->name()) + ": device " + std::to_string(s.device) + " does not exist (" +
@@ -88,7 +89,8 @@ void* device_malloc_async(const memory_space& s, std::size_t bytes, void* stream
     const std::lock_guard lock(r.m);
     for (auto& a : r.list) {
       if (a.stream != stream) continue;
-      const std::size_t need = (std::max<std::size_t>(bytes, 1) + arena_alignment - 1) / arena_alignment * arena_alignment;
+      const std::size_t need =
+          (std::max<std::size_t>(bytes, 1) + arena_alignment - 1) / arena_alignment * arena_alignment;
       if (a.used + need > a.bytes) break; // full: from the pool
       void* p = a.base + a.used;
       a.used += need;
@@ -110,7 +112,8 @@ void device_free_async(const memory_space& s, void* p, void* stream) noexcept {
   s.runtime->deallocate_async(s.device, p, stream);
 }
 
-void copy_bytes(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src, std::size_t bytes) {
+void copy_bytes(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src,
+                std::size_t bytes) {
   if (bytes == 0) return;
   if (dst_space.is_host() && src_space.is_host()) {
     std::memmove(dst, src, bytes);
@@ -143,7 +146,6 @@ memory_space space_of(const void* p, std::size_t bytes) noexcept {
   return memory_space::host;
 }
 
-
 // ---- pinned host memory: one registry of page-locked ranges, whichever runtime locked them
 
 namespace {
@@ -160,7 +162,7 @@ pinned_registry& pinned() {
 void* pinned_allocate(std::size_t bytes) {
   void* p = cuda_runtime().host_allocate_pinned(bytes); // null where no GPU answers
   const bool by_cuda = p != nullptr;
-  if (!p) p = ::operator new(bytes == 0 ? 1 : bytes, std::align_val_t{64});
+  if (!p) p = ::operator new (bytes == 0 ? 1 : bytes, std::align_val_t{64});
   auto& r = pinned();
   const std::lock_guard lock(r.m);
   r.ranges[static_cast<const char*>(p)] = {static_cast<const char*>(p) + bytes, by_cuda};
@@ -180,7 +182,7 @@ void pinned_deallocate(void* p) noexcept {
     }
   }
   if (by_cuda) cuda_runtime().host_free_pinned(p);
-  else ::operator delete(p, std::align_val_t{64});
+  else ::operator delete (p, std::align_val_t{64});
 }
 
 void pin_range(const void* p, std::size_t bytes) {
@@ -210,7 +212,6 @@ bool is_pinned(const void* p, std::size_t bytes) noexcept {
   --it;
   return c >= it->first && c + bytes <= it->second.first;
 }
-
 
 // ---- pinned staging blocks for chunked calls, kept across calls (a few, the largest)
 
@@ -251,7 +252,8 @@ void pinned_staging_give(void* p, std::size_t bytes) noexcept {
     const std::lock_guard lock(c.m);
     c.free.emplace_back(p, bytes);
     if (c.free.size() > staging_kept) { // drop the smallest
-      auto small = std::min_element(c.free.begin(), c.free.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+      auto small = std::min_element(c.free.begin(), c.free.end(),
+                                    [](const auto& a, const auto& b) { return a.second < b.second; });
       evict = small->first;
       c.free.erase(small);
     }
@@ -270,7 +272,8 @@ const detail::device_runtime& runtime_of(const target& t, const char* who) {
     else return nullptr;
   });
   if (rt == nullptr)
-    throw device_error(std::string(who) + ": " + std::string(t.name()) + " is not a device target; use ufx::cuda or ufx::sim");
+    throw device_error(std::string(who) + ": " + std::string(t.name()) +
+                       " is not a device target; use ufx::cuda or ufx::sim");
   return *rt;
 }
 } // namespace
@@ -297,8 +300,8 @@ void select_device(const target& t, int i) {
 }
 
 std::ostream& operator<<(std::ostream& os, const device_info& d) {
-  os << d.target << " device " << d.ordinal << ": " << d.name << ", compute " << d.compute_major << '.' << d.compute_minor
-     << ", " << d.multiprocessors << " SMs, " << detail::format_bytes(d.total_memory) << " ("
+  os << d.target << " device " << d.ordinal << ": " << d.name << ", compute " << d.compute_major << '.'
+     << d.compute_minor << ", " << d.multiprocessors << " SMs, " << detail::format_bytes(d.total_memory) << " ("
      << detail::format_bytes(d.free_memory) << " free), " << d.max_threads_per_block << " threads/block, "
      << detail::format_bytes(d.shared_memory_per_block) << " shared/block, warp " << d.warp_size;
   return os;

@@ -24,8 +24,8 @@ inline std::string format_bytes(std::size_t b) {
 
 /// "ufx::sim device 0: out of device memory: requested 96.0 MiB (100663296 bytes), 64.0 MiB available of 64.0 MiB
 /// (a call on host containers runs in chunks ...)": how much, and how to make a call fit
-inline std::string out_of_memory_message(std::string_view runtime, int device, std::size_t requested, std::size_t available,
-                                         std::size_t total) {
+inline std::string out_of_memory_message(std::string_view runtime, int device, std::size_t requested,
+                                         std::size_t available, std::size_t total) {
   return std::string(runtime) + " device " + std::to_string(device) + ": out of device memory: requested " +
          format_bytes(requested) + " (" + std::to_string(requested) + " bytes), " + format_bytes(available) +
          " available of " + format_bytes(total) +

@@ -140,22 +140,22 @@ struct shadow {
 
 struct log_entry {
   std::uint32_t offset, bytes;
-  std::uint64_t old; // the element's bytes before the thread's turn (elements up to 8 bytes), or
-                     // where they are in the worker's `old` buffer (larger elements); after an
-                     // atomic update by the thread, the bytes that update left
+  std::uint64_t old;        // the element's bytes before the thread's turn (elements up to 8 bytes), or
+                            // where they are in the worker's `old` buffer (larger elements); after an
+                            // atomic update by the thread, the bytes that update left
   bool atomic = false;      // the thread updated the element through ufx's atomic functions
   bool plain_write = false; // and changed it otherwise before one of those updates
 };
 
 struct thread_slot {
-  bctx::fiber fiber;  // the thread's fiber while it is suspended
-  bctx::fiber main;   // the scheduler, while the thread runs
+  bctx::fiber fiber; // the thread's fiber while it is suspended
+  bctx::fiber main;  // the scheduler, while the thread runs
   bool waiting = false, finished = false;
   int line = 0;
   std::exception_ptr error;
-#if UFX_ASAN_FIBERS
+#  if UFX_ASAN_FIBERS
   void* fake_stack = nullptr;
-#endif
+#  endif
 };
 
 /// What one worker keeps between blocks (and between launches on the same host thread).
@@ -214,10 +214,10 @@ struct sim_block {
   std::vector<thread_slot> slots;
   unsigned current = 0;
   bool aborting = false;
-#if UFX_ASAN_FIBERS
+#  if UFX_ASAN_FIBERS
   const void* main_bottom = nullptr;
   std::size_t main_size = 0;
-#endif
+#  endif
 
   std::string thread_text(unsigned i) const { return dim3_text(unflatten(i, launch->config.block)); }
 
@@ -255,7 +255,10 @@ struct sim_block {
     const char* did = " read";
     if (other(s.writer)) with = s.writer, did = " wrote";
     else if ((wrote || !e.atomic) && other(s.atomic)) with = s.atomic, did = " updated atomically";
-    fail(me, std::string("shared-memory race: this thread ") + (wrote ? "writes " : e.atomic ? "updates " : "reads ") +
+    fail(me, std::string("shared-memory race: this thread ") +
+                 (wrote      ? "writes "
+                  : e.atomic ? "updates "
+                             : "reads ") +
                  element_text(e.offset) + (!wrote && e.atomic ? " atomically" : "") + ", which thread " +
                  thread_text(static_cast<unsigned>(with)) + did +
                  " since the last sync() (put a t.sync() between the two accesses)");
@@ -290,7 +293,8 @@ struct sim_block {
       // plain ones, a plain read with writes and atomic updates
       const auto other = [&](std::int32_t t) { return t >= 0 && t != id; };
       if (other(s.writer) || ((wrote || !e.atomic) && other(s.atomic)) || ((wrote || e.atomic) && other(s.toucher)))
-        [[unlikely]] race(me, e, wrote, s);
+          [[unlikely]]
+        race(me, e, wrote, s);
       if (wrote || !e.atomic) {
         if (s.toucher < 0) s.toucher = id;
         if (wrote) s.writer = id;
@@ -307,14 +311,14 @@ struct sim_block {
     s.waiting = false;
     current = i;
     state.segment = w->next_segment();
-#if UFX_ASAN_FIBERS
+#  if UFX_ASAN_FIBERS
     void* fake = nullptr;
     __sanitizer_start_switch_fiber(&fake, w->stacks.bottom(i), w->stacks.bytes());
-#endif
+#  endif
     s.fiber = std::move(s.fiber).resume();
-#if UFX_ASAN_FIBERS
+#  if UFX_ASAN_FIBERS
     __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
-#endif
+#  endif
   }
 
   /// Ends every thread that has not finished, whatever it is doing: one waiting at a barrier is
@@ -342,9 +346,9 @@ struct sim_block {
       const thread t = thread_access::make(p, this, &state, state.shared, dynamic, launch->config.shared_bytes);
       slots[i].fiber = bctx::fiber(std::allocator_arg, pooled_stack{w->stacks.bottom(i), w->stacks.bytes()},
                                    [this, i, t](bctx::fiber&& main) {
-#if UFX_ASAN_FIBERS
+#  if UFX_ASAN_FIBERS
                                      __sanitizer_finish_switch_fiber(nullptr, &main_bottom, &main_size);
-#endif
+#  endif
                                      thread_slot& s = slots[i];
                                      s.main = std::move(main);
                                      try {
@@ -357,9 +361,9 @@ struct sim_block {
                                        s.error = std::current_exception();
                                      }
                                      s.finished = true;
-#if UFX_ASAN_FIBERS
+#  if UFX_ASAN_FIBERS
                                      __sanitizer_start_switch_fiber(nullptr, main_bottom, main_size);
-#endif
+#  endif
                                      return std::move(s.main);
                                    });
     }
@@ -404,7 +408,8 @@ struct sim_block {
       if (slots[i].line != first_waiting->line)
         fail(i, "barrier divergence: this thread waits at t.sync() on line " + std::to_string(slots[i].line) +
                     " while thread " + thread_text(w_i) + " waits at t.sync() on line " +
-                    std::to_string(first_waiting->line) + " (every thread of a block must reach the same sync() calls)");
+                    std::to_string(first_waiting->line) +
+                    " (every thread of a block must reach the same sync() calls)");
     }
   }
 };
@@ -415,13 +420,13 @@ void sim_sync(sim_block* b, int line) {
   thread_slot& s = b->slots[b->current];
   s.waiting = true;
   s.line = line;
-#if UFX_ASAN_FIBERS
+#  if UFX_ASAN_FIBERS
   __sanitizer_start_switch_fiber(&s.fake_stack, b->main_bottom, b->main_size);
-#endif
+#  endif
   s.main = std::move(s.main).resume();
-#if UFX_ASAN_FIBERS
+#  if UFX_ASAN_FIBERS
   __sanitizer_finish_switch_fiber(s.fake_stack, &b->main_bottom, &b->main_size);
-#endif
+#  endif
   if (b->aborting) throw block_abort{};
 }
 
@@ -476,7 +481,6 @@ void sim_shared_atomic_end(sim_block_state* state, std::uint32_t entry) {
   log_entry& e = b->w->log[entry];
   e.old = bytes_at(state->shared + e.offset, e.bytes);
 }
-
 
 void run_blocks(const block_launch& l) {
   const dim3 g = l.config.grid;
@@ -542,10 +546,11 @@ bool host_kernels_available() noexcept { return false; }
 
 namespace ufx::detail {
 
-
 struct sim_block {};
 
-void sim_sync(sim_block*, int) { throw device_error("ufx::thread::sync(): this thread is not running in a kernel launch"); }
+void sim_sync(sim_block*, int) {
+  throw device_error("ufx::thread::sync(): this thread is not running in a kernel launch");
+}
 void sim_shared_log(sim_block_state*, std::size_t, std::size_t) {}
 std::uint32_t sim_shared_atomic_begin(sim_block_state*, std::size_t, std::size_t) { return 0; }
 void sim_shared_atomic_end(sim_block_state*, std::uint32_t) {}

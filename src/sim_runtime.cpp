@@ -87,7 +87,6 @@ struct sim_device {
 /// cache does, host_memory.cpp). Beyond it, freed blocks of 1 MiB or more go back to the OS.
 constexpr std::size_t sim_keep_bytes = std::size_t{512} << 20;
 
-
 /// A sim stream: a worker thread running queued tasks in order, as a GPU runs a stream's work.
 class sim_stream {
 public:
@@ -372,7 +371,8 @@ public:
 
   void configure(const sim_config& c) {
     std::lock_guard lock(mutex_);
-    if (c.devices < 1 || c.devices > 64) throw device_error("ufx::configure_sim: the device count must be from 1 to 64");
+    if (c.devices < 1 || c.devices > 64)
+      throw device_error("ufx::configure_sim: the device count must be from 1 to 64");
     if (base_ != nullptr) {
       for (const sim_device& d : devices_)
         if (!d.live.empty())
@@ -459,7 +459,9 @@ sim_runtime_impl& the_sim() {
 } // namespace
 
 const device_runtime& sim_runtime() noexcept { return the_sim(); }
-void sim_enqueue(void* stream, std::function<void()> task) { static_cast<sim_stream*>(stream)->enqueue(std::move(task)); }
+void sim_enqueue(void* stream, std::function<void()> task) {
+  static_cast<sim_stream*>(stream)->enqueue(std::move(task));
+}
 sim_counters sim_stats() noexcept { return the_sim().counters(); }
 
 } // namespace ufx::detail

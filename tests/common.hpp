@@ -82,7 +82,8 @@ inline std::string vm_flags_of(const void* p) {
     const auto dash = line.find('-'), space = line.find(' ');
     if (dash != std::string::npos && space != std::string::npos && dash < space &&
         line.find_first_not_of("0123456789abcdef") == dash) { // a mapping's header: start-end perms ...
-      const auto lo = std::stoull(line.substr(0, dash), nullptr, 16), hi = std::stoull(line.substr(dash + 1, space - dash - 1), nullptr, 16);
+      const auto lo = std::stoull(line.substr(0, dash), nullptr, 16),
+                 hi = std::stoull(line.substr(dash + 1, space - dash - 1), nullptr, 16);
       inside = lo <= a && a < hi;
     } else if (inside && line.rfind("VmFlags:", 0) == 0) {
       return line.substr(8) + " ";

@@ -6,8 +6,8 @@
 #include <cstdio>
 
 int main(int argc, char** argv) {
-  if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512vl") || !__builtin_cpu_supports("avx512bw") ||
-      !__builtin_cpu_supports("avx512dq") || !__builtin_cpu_supports("fma")) {
+  if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512vl") ||
+      !__builtin_cpu_supports("avx512bw") || !__builtin_cpu_supports("avx512dq") || !__builtin_cpu_supports("fma")) {
     std::puts("ufx_tests_avx512: this CPU has no AVX-512 (F, VL, BW, DQ) and FMA; skipped");
     return 0;
   }

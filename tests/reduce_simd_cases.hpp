@@ -29,7 +29,8 @@ std::vector<T> values(std::size_t n, std::uint64_t seed) {
       x = static_cast<T>(u * static_cast<double>(1 + (r >> 40) % 1000));
       if (x == T(0)) x = T(1);
     } else if constexpr (std::is_signed_v<T>) {
-      x = static_cast<T>(static_cast<std::int64_t>(r % (std::uint64_t{1} << 41)) - (std::int64_t{1} << 40)); // no overflow
+      x = static_cast<T>(static_cast<std::int64_t>(r % (std::uint64_t{1} << 41)) -
+                         (std::int64_t{1} << 40)); // no overflow
     } else {
       x = static_cast<T>(r * 0x9E3779B97F4A7C15ull); // unsigned sums wrap
     }
@@ -56,8 +57,8 @@ void sum_leaf_matches_generic(const Target& t) {
   const auto user_plus = [](T a, T b) { return static_cast<T>(a + b); };
   const std::vector<T> data = values<T>(140000, 12345 + sizeof(T));
   const std::size_t base = aligned_base(data);
-  for (const std::int64_t n : {1, 3, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 1000, 2047, 2048,
-                               2049, 4099, 70001, (1 << 17) + 5}) {
+  for (const std::int64_t n : {1,   3,   15,  16,  17,  31,   32,   33,   63,   64,   65,    127,
+                               128, 129, 255, 256, 257, 1000, 2047, 2048, 2049, 4099, 70001, (1 << 17) + 5}) {
     for (std::size_t off = 0; off <= 16; ++off) {
       CAPTURE(n);
       CAPTURE(off);
@@ -67,7 +68,8 @@ void sum_leaf_matches_generic(const Target& t) {
       CHECK(same_bits(fast, generic));
       if constexpr (std::is_integral_v<T>) { // integer sums are exact (modulo 2^bits) in any order
         T expect{0};
-        for (std::int64_t i = 0; i < n; ++i) expect = static_cast<T>(expect + data[base + off + static_cast<std::size_t>(i)]);
+        for (std::int64_t i = 0; i < n; ++i)
+          expect = static_cast<T>(expect + data[base + off + static_cast<std::size_t>(i)]);
         CHECK(fast == expect);
       }
     }
@@ -76,11 +78,15 @@ void sum_leaf_matches_generic(const Target& t) {
 
 struct abs_map {
   template <class T>
-  T operator()(T v) const { return v < T(0) ? -v : v; }
+  T operator()(T v) const {
+    return v < T(0) ? -v : v;
+  }
 };
 struct mul_map {
   template <class T>
-  T operator()(T a, T b) const { return a * b; }
+  T operator()(T a, T b) const {
+    return a * b;
+  }
 };
 
 /// `fast` against the generic leaf's `generic` for a sum of products. Without FMA the two are

@@ -73,7 +73,8 @@ TEST_CASE_TEMPLATE("accumulate runs along any axis of a rank-3 array", Target, U
   }
 }
 
-TEST_CASE_TEMPLATE("Eigen inputs scan down columns (axis 0) or along rows (axis 1), strided or not", Target, UFX_TEST_TARGETS) {
+TEST_CASE_TEMPLATE("Eigen inputs scan down columns (axis 0) or along rows (axis 1), strided or not", Target,
+                   UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   Eigen::MatrixXd A(6, 9);
   for (int i = 0; i < 6; ++i)
@@ -91,12 +92,14 @@ TEST_CASE_TEMPLATE("Eigen inputs scan down columns (axis 0) or along rows (axis 
   CHECK(Eigen::MatrixXd(ufx::accumulate(Target{}, A, ufx::plus{}, ufx::axis{1})) == cumsum(A, 1));
   const auto blk = A.block(1, 2, 4, 6);
   CHECK(Eigen::MatrixXd(ufx::accumulate(Target{}, blk, ufx::plus{}, ufx::axis{1})) == cumsum(blk, 1));
-  CHECK(Eigen::MatrixXd(ufx::accumulate(Target{}, A.transpose(), ufx::plus{}, ufx::axis{0})) == cumsum(A.transpose(), 0));
+  CHECK(Eigen::MatrixXd(ufx::accumulate(Target{}, A.transpose(), ufx::plus{}, ufx::axis{0})) ==
+        cumsum(A.transpose(), 0));
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> Ar = A;
   CHECK(Eigen::MatrixXd(ufx::accumulate(Target{}, Ar, ufx::plus{}, ufx::axis{0})) == cumsum(A, 0));
 }
 
-TEST_CASE_TEMPLATE("maximum.accumulate carries a NaN forward; other operators and types scan too", Target, UFX_TEST_TARGETS) {
+TEST_CASE_TEMPLATE("maximum.accumulate carries a NaN forward; other operators and types scan too", Target,
+                   UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const std::vector<float> x{1, 3, 2, nan, 5, 4};
@@ -116,7 +119,8 @@ TEST_CASE_TEMPLATE("maximum.accumulate carries a NaN forward; other operators an
   CHECK(all(1) == true);
   CHECK(all(2) == false);
   CHECK(all(3) == false);
-  auto running_min = ufx::accumulate(Target{}, std::vector<int>{5, 3, 4, 1, 2}, [] UFX_HD(int a, int b) { return a < b ? a : b; });
+  auto running_min =
+      ufx::accumulate(Target{}, std::vector<int>{5, 3, 4, 1, 2}, [] UFX_HD(int a, int b) { return a < b ? a : b; });
   CHECK(running_min == std::vector<int>{5, 3, 3, 1, 1});
 }
 
@@ -142,8 +146,9 @@ TEST_CASE_TEMPLATE("accumulate errors: an axis out of range", Target, UFX_TEST_T
   if (!ufx_test::runnable<Target>()) return;
   const auto a = sample3<int>(2, 3, 4);
   CHECK_THROWS_AS(ufx::accumulate(Target{}, a, ufx::plus{}, ufx::axis{3}), ufx::shape_error);
-  CHECK(error_message([&] { ufx::accumulate(Target{}, a, ufx::plus{}, ufx::axis{-4}); })
-            .find("axis -4 is out of bounds for array of dimension 3") != std::string::npos);
+  CHECK(error_message([&] {
+          ufx::accumulate(Target{}, a, ufx::plus{}, ufx::axis{-4});
+        }).find("axis -4 is out of bounds for array of dimension 3") != std::string::npos);
 }
 
 TEST_CASE_TEMPLATE("a device operand's scan stays on the device", Target, UFX_TEST_TARGETS) {
@@ -155,6 +160,7 @@ TEST_CASE_TEMPLATE("a device operand's scan stays on the device", Target, UFX_TE
     auto r = ufx::accumulate(d, ufx::plus{}, ufx::axis{1});
     static_assert(std::is_same_v<decltype(r), ufx::device_array<int, 3>>);
     CHECK(r.to_host() == reference(a, 1));
-    CHECK(ufx::accumulate(ufx::host, d, ufx::plus{}, ufx::axis{2}).to_host() == reference(a, 2)); // results stay where the data is
+    CHECK(ufx::accumulate(ufx::host, d, ufx::plus{}, ufx::axis{2}).to_host() ==
+          reference(a, 2)); // results stay where the data is
   }
 }

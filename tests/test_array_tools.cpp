@@ -27,7 +27,7 @@ void check_moments(const ufx::ndarray<T, 1>& a, double mean, double sd) {
   const double n = static_cast<double>(a.size()), m = s / n;
   for (T x : a) s2 += (static_cast<double>(x) - m) * (static_cast<double>(x) - m);
   const double sample_sd = std::sqrt(s2 / (n - 1));
-  CHECK(std::fabs(m - mean) < 5 * sd / std::sqrt(n));             // 5 standard errors of the mean
+  CHECK(std::fabs(m - mean) < 5 * sd / std::sqrt(n));           // 5 standard errors of the mean
   CHECK(std::fabs(sample_sd - sd) < 5 * sd / std::sqrt(2 * n)); // and of the standard deviation
 }
 
@@ -128,10 +128,12 @@ TEST_CASE("an ndarray is built from nested lists; a ragged list is a shape error
   CHECK(e.shape() == std::array<ufx::index_t, 2>{2, 0});
   const ufx::ndarray<float, 2> shape_only({2, 3}); // a braced shape still means a shape
   CHECK(shape_only.shape() == std::array<ufx::index_t, 2>{2, 3});
-  CHECK(ufx_test::error_message([] { ufx::ndarray<int, 2>{{1, 2}, {3, 4}, {5}}; }) ==
-        "ufx::ndarray: the nested list is ragged: row [2] has length 1 but row [0] has length 2");
-  CHECK(ufx_test::error_message([] { ufx::ndarray<int, 3>{{{1, 2}, {3, 4}}, {{5, 6}, {7}}}; }) ==
-        "ufx::ndarray: the nested list is ragged: row [1, 1] has length 1 but row [0, 0] has length 2");
+  CHECK(ufx_test::error_message([] {
+          ufx::ndarray<int, 2>{{1, 2}, {3, 4}, {5}};
+        }) == "ufx::ndarray: the nested list is ragged: row [2] has length 1 but row [0] has length 2");
+  CHECK(ufx_test::error_message([] {
+          ufx::ndarray<int, 3>{{{1, 2}, {3, 4}}, {{5, 6}, {7}}};
+        }) == "ufx::ndarray: the nested list is ragged: row [1, 1] has length 1 but row [0, 0] has length 2");
   CHECK_THROWS_AS((ufx::ndarray<int, 3>{{{1}, {2}}, {{3}}}), ufx::shape_error);
 }
 

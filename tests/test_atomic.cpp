@@ -11,7 +11,7 @@
 namespace {
 
 // int64_t is long on LP64, so long long and unsigned long long are types of their own there.
-#define UFX_ATOMIC_TYPES                                                                             \
+#define UFX_ATOMIC_TYPES                                                                                               \
   std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, long long, unsigned long long, float, double
 
 constexpr int n_threads = 4;
@@ -89,8 +89,8 @@ TEST_CASE_TEMPLATE("atomic integers wrap around", T, std::int32_t, std::uint32_t
   CHECK(x == lim::max());
 }
 
-TEST_CASE_TEMPLATE("atomic_min and atomic_max on floats: a NaN argument is never stored, a stored NaN stays", T,
-                   float, double) {
+TEST_CASE_TEMPLATE("atomic_min and atomic_max on floats: a NaN argument is never stored, a stored NaN stays", T, float,
+                   double) {
   const T nan = std::numeric_limits<T>::quiet_NaN();
   T x = T(1);
   CHECK(ufx::atomic_min(x, nan) == T(1));

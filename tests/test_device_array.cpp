@@ -13,8 +13,8 @@
 #endif
 #include <ufx/thrust.hpp>
 
-using ufx_test::error_message;
 using ufx_test::add_f;
+using ufx_test::error_message;
 using ufx_test::iota_f;
 
 namespace {
@@ -102,8 +102,9 @@ TEST_CASE("copy_to_host and copy_from_host check the shape") {
 TEST_CASE("a device_array on a host target or an absent device is an error") {
   CHECK_THROWS_AS((ufx::device_array<float, 1>({4}, ufx::host)), ufx::device_error);
   if (!ufx::cuda_available()) {
-    CHECK(error_message([] { ufx::to_device(std::vector<float>(4), ufx::cuda); }).find("ufx::cuda is not available here") !=
-          std::string::npos);
+    CHECK(error_message([] {
+            ufx::to_device(std::vector<float>(4), ufx::cuda);
+          }).find("ufx::cuda is not available here") != std::string::npos);
     CHECK(ufx::default_device() == ufx::target(ufx::sim));
   }
 }
@@ -171,7 +172,9 @@ TEST_CASE("a host pointer that leaks into a sim launch is caught, naming the ope
   CHECK(msg.find("input 0 is not in ufx::sim device 0 memory (it points to host memory") != std::string::npos);
   map_kernel<identity, 1, array_acc<float>, array_acc<const float>> k2{
       identity{}, make_tuple(array_acc<float>{host_mem.data()}, array_acc<const float>{dev.data()})};
-  CHECK(error_message([&] { for_each(ufx::sim, L, k2); }).find("output 0 is not in ufx::sim device 0 memory (it points to host memory") != std::string::npos);
+  CHECK(error_message([&] {
+          for_each(ufx::sim, L, k2);
+        }).find("output 0 is not in ufx::sim device 0 memory (it points to host memory") != std::string::npos);
 }
 
 TEST_CASE("sim allocations are tracked and released") {

@@ -7,8 +7,8 @@
 
 #include <ufx/detail/runtime.hpp>
 
-using ufx_test::error_message;
 using ufx_test::add_f;
+using ufx_test::error_message;
 using ufx_test::iota_f;
 
 namespace {
@@ -48,7 +48,8 @@ TEST_CASE("devices(ufx::sim) lists the virtual devices with their fields") {
   }
   std::ostringstream os;
   os << ds[1];
-  CHECK(os.str() == "ufx::sim device 1: ufx::sim virtual device 1, compute 9.0, " + std::to_string(ds[1].multiprocessors) +
+  CHECK(os.str() == "ufx::sim device 1: ufx::sim virtual device 1, compute 9.0, " +
+                        std::to_string(ds[1].multiprocessors) +
                         " SMs, 64.0 MiB (64.0 MiB free), 1024 threads/block, 48.0 KiB shared/block, warp 32");
   // free memory follows allocations
   ufx::device_array<float, 1> a({1 << 20}, ufx::sim.device(1));
@@ -61,7 +62,8 @@ TEST_CASE("devices() of a host target is an error, and ufx::cuda without a GPU l
         "ufx::devices: ufx::host is not a device target; use ufx::cuda or ufx::sim");
   if (!ufx::cuda_available()) {
     CHECK(ufx::devices(ufx::cuda).empty());
-    CHECK(error_message([] { ufx::select_device(ufx::cuda, 0); }).find("ufx::cuda is not available here") != std::string::npos);
+    CHECK(error_message([] { ufx::select_device(ufx::cuda, 0); }).find("ufx::cuda is not available here") !=
+          std::string::npos);
     // why, in words that say what is missing (not CUDA's "driver version is insufficient" alone)
     const std::string why(ufx::cuda_unavailable_reason());
     const bool built_without = why == "ufx was built without the CUDA toolkit";
@@ -121,8 +123,9 @@ TEST_CASE("an allocation beyond a device's memory is out of device memory, and l
   const auto before = ufx::detail::sim_stats();
   ufx::device_array<float, 1> a({512 * 1024}, ufx::sim); // 2 MiB
   const std::string msg = error_message([] { ufx::device_array<float, 1> b({768 * 1024}, ufx::sim); });
-  CHECK(msg == "ufx::sim device 0: out of device memory: requested 3.0 MiB (3145728 bytes), 2.0 MiB available of 4.0 MiB"
-               " (a call on host containers runs in chunks that fit with ufx::chunked(target, bytes); see docs/streams.md)");
+  CHECK(msg ==
+        "ufx::sim device 0: out of device memory: requested 3.0 MiB (3145728 bytes), 2.0 MiB available of 4.0 MiB"
+        " (a call on host containers runs in chunks that fit with ufx::chunked(target, bytes); see docs/streams.md)");
   CHECK(ufx::detail::sim_stats().live_allocations == before.live_allocations + 1);
   // a call whose result does not fit fails the same way, before anything is written
   auto add = ufx::vectorize(add_f{});
@@ -141,15 +144,16 @@ TEST_CASE("select_device makes a device current for this thread, and unbound tar
   auto d = ufx::to_device(iota_f(3), ufx::sim);
   CHECK(d.space().device == 1);
   CHECK(ufx::sim.device(0).ordinal() == 0);
-  CHECK(error_message([] { ufx::select_device(ufx::sim, 2); }) ==
-        "ufx::sim: device 2 does not exist (2 devices here)");
+  CHECK(error_message([] { ufx::select_device(ufx::sim, 2); }) == "ufx::sim: device 2 does not exist (2 devices here)");
   CHECK(error_message([] { ufx::device_array<float, 1>({4}, ufx::sim.device(5)); }) ==
         "ufx::sim: device 5 does not exist (2 devices here)");
 }
 
 TEST_CASE("configure_sim refuses while sim memory is allocated") {
   auto d = ufx::to_device(iota_f(3), ufx::sim);
-  CHECK(error_message([] { ufx::configure_sim({2, 0}); }).find("ufx::configure_sim: ufx::sim memory is still allocated") == 0);
+  CHECK(error_message([] {
+          ufx::configure_sim({2, 0});
+        }).find("ufx::configure_sim: ufx::sim memory is still allocated") == 0);
   CHECK_THROWS_AS(ufx::configure_sim({0, 0}), ufx::device_error);
 }
 
@@ -228,7 +232,8 @@ TEST_CASE("lambdas without UFX_HD run on the host targets and the sim, and never
   CHECK(twice(ufx::target(ufx::host), x) == doubled);
   CHECK(total(x) == 10);
   CHECK(total(ufx::sim, x) == 10);
-  CHECK(ufx::transform_reduce(ufx::sim, x, [](float v) { return v * v; }, plus, 0.0f) == 30);
+  CHECK(ufx::transform_reduce(
+            ufx::sim, x, [](float v) { return v * v; }, plus, 0.0f) == 30);
   CHECK(first(x) == 1);
   CHECK(first(ufx::sim, x) == 1);
   CHECK(ufx::accumulate(x, plus) == sums);
@@ -254,7 +259,10 @@ TEST_CASE("lambdas without UFX_HD run on the host targets and the sim, and never
   };
   check_refused([&] { twice(gpu, x, ufx::out(out)); });
   check_refused([&] { total(gpu, x); });
-  check_refused([&] { ufx::transform_reduce(gpu, x, [](float v) { return v * v; }, ufx::plus{}, 0.0f); });
+  check_refused([&] {
+    ufx::transform_reduce(
+        gpu, x, [](float v) { return v * v; }, ufx::plus{}, 0.0f);
+  });
   check_refused([&] { first(gpu, x); });
   check_refused([&] { ufx::accumulate(gpu, x, plus, ufx::out(out)); });
   check_refused([&] { fill.forall(4)(gpu, out); });

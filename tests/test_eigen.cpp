@@ -30,7 +30,8 @@ TEST_CASE_TEMPLATE("Eigen (3,4) + (1,4) broadcasts and returns a MatrixXf", Targ
 }
 
 #if defined(__linux__)
-TEST_CASE_TEMPLATE("a large fresh Eigen result is marked for huge pages and holds the call's values", Target, UFX_TEST_TARGETS) {
+TEST_CASE_TEMPLATE("a large fresh Eigen result is marked for huge pages and holds the call's values", Target,
+                   UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   auto add = ufx::vectorize(add_f{});
   const Eigen::MatrixXf A = Eigen::MatrixXf::Constant(1024, 1025, 2.f); // 4 MiB and a column
@@ -52,7 +53,8 @@ TEST_CASE_TEMPLATE("Eigen Arrays give Arrays; the first Eigen operand decides", 
   CHECK((r == 8.0).all());
 }
 
-TEST_CASE_TEMPLATE("row-major, strided Map, Block and transpose inputs use their real strides", Target, UFX_TEST_TARGETS) {
+TEST_CASE_TEMPLATE("row-major, strided Map, Block and transpose inputs use their real strides", Target,
+                   UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   auto add = ufx::vectorize(add_f{});
   const Eigen::MatrixXf A = sample(4, 5);
@@ -90,7 +92,7 @@ TEST_CASE_TEMPLATE("Eigen mixed with other containers follows NumPy's broadcasti
   if (!ufx_test::runnable<Target>()) return;
   auto add = ufx::vectorize(add_f{});
   const Eigen::VectorXf col = Eigen::VectorXf::LinSpaced(3, 0, 2); // (3,1)
-  const std::vector<float> v{10, 20};                            // (2,)
+  const std::vector<float> v{10, 20};                              // (2,)
   ufx::ndarray<float, 2> r = add(Target{}, col, v);
   REQUIRE(r.shape() == std::array<ufx::index_t, 2>{3, 2});
   CHECK(r(2, 1) == 22.f);

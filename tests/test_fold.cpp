@@ -86,7 +86,8 @@ TEST_CASE_TEMPLATE("the tutorial's |x| reducer sums |x| exactly on every target,
   const ufx::ndview<const float, 1> odd(all.data() + 1, {1000}, {3});
   CHECK(absum(Target{}, odd, 10.f) == static_cast<float>(10 + exact_abs_sum(all.data() + 1, 1000, 3)));
   // ufx::reduce and transform_reduce (the mapped value is the element) fold the same way
-  CHECK(ufx::reduce(Target{}, all, abs_sum_op{}, 0.f) == static_cast<float>(exact_abs_sum(all.data(), std::int64_t(all.size()))));
+  CHECK(ufx::reduce(Target{}, all, abs_sum_op{}, 0.f) ==
+        static_cast<float>(exact_abs_sum(all.data(), std::int64_t(all.size()))));
   std::vector<float> shifted(all.size());
   for (std::size_t i = 0; i < all.size(); ++i) shifted[i] = all[i] - 1.f;
   CHECK(ufx::transform_reduce(Target{}, all, ones, diff_f{}, abs_sum_op{}, 0.f) ==
@@ -97,7 +98,8 @@ TEST_CASE_TEMPLATE("the |x| reducer along axis 0 and 1, with keepdims and out, s
                    UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   auto absum = ufx::reducer(abs_sum_op{}, 0.f);
-  const std::array<std::array<ufx::index_t, 2>, 6> shapes{{{1, 1}, {3, 1025}, {1025, 3}, {257, 129}, {2, 70000}, {70000, 2}}};
+  const std::array<std::array<ufx::index_t, 2>, 6> shapes{
+      {{1, 1}, {3, 1025}, {1025, 3}, {257, 129}, {2, 70000}, {70000, 2}}};
   for (const auto& s : shapes) {
     CAPTURE(s[0]);
     CAPTURE(s[1]);
@@ -166,7 +168,8 @@ TEST_CASE("the |x| reducer through the sim's chunks: partials of chunks combine 
     const float s = absum(ufx::sim, x);
     CHECK(ufx::detail::sim_stats().host_to_device - before.host_to_device >= 4); // it did run in chunks
     CHECK(static_cast<double>(s) == exact_abs_sum(x.data(), std::int64_t(x.size())));
-    CHECK(static_cast<double>(absum(ufx::chunked(ufx::sim, 64 << 10), x)) == exact_abs_sum(x.data(), std::int64_t(x.size())));
+    CHECK(static_cast<double>(absum(ufx::chunked(ufx::sim, 64 << 10), x)) ==
+          exact_abs_sum(x.data(), std::int64_t(x.size())));
     // axis 0 of a (3000, 100) matrix: the chunked dimension reduced (per-chunk partials), and axis 1
     const std::vector<float> v = values(3000 * 100);
     const ufx::ndview<const float, 2> m(v.data(), {3000, 100});
@@ -175,13 +178,15 @@ TEST_CASE("the |x| reducer through the sim's chunks: partials of chunks combine 
     const auto a1 = absum(t, m, ufx::axis{1}, ufx::keepdims);
     int bad = 0;
     for (ufx::index_t j = 0; j < 100; ++j) bad += static_cast<double>(a0(j)) != exact_abs_sum(v.data() + j, 3000, 100);
-    for (ufx::index_t i = 0; i < 3000; ++i) bad += static_cast<double>(a1(i, 0)) != exact_abs_sum(v.data() + i * 100, 100);
+    for (ufx::index_t i = 0; i < 3000; ++i)
+      bad += static_cast<double>(a1(i, 0)) != exact_abs_sum(v.data() + i * 100, 100);
     CHECK(bad == 0);
   }
   ufx::configure_sim(saved);
 }
 
-TEST_CASE_TEMPLATE("a reducer without identity sums with a symmetric operator and rejects an empty array", Target, UFX_TEST_TARGETS) {
+TEST_CASE_TEMPLATE("a reducer without identity sums with a symmetric operator and rejects an empty array", Target,
+                   UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   // a symmetric operator needs no identity: any split gives the sum
   auto sum = ufx::reducer(ufx_test::add_f{});

@@ -368,12 +368,14 @@ TEST_CASE_TEMPLATE("an out may lack leading loop dimensions of extent 1, as NumP
   if (!ufx_test::runnable<Target>()) return;
   auto dot = ufx::guvectorize<"(n),(n)->()">(dot_f{});
   const auto a = iota_array<int, 3>({1, 3, 2}); // loop dimensions (1,3)
-  std::vector<int> r(3, -1);                      // loop dimensions (3,)
+  std::vector<int> r(3, -1);                    // loop dimensions (3,)
   dot(Target{}, a, std::vector<int>{1, 10}, ufx::out(r));
   CHECK(r == std::vector<int>{10, 32, 54});
   // a missing leading dimension whose extent is not 1 is still an error, and nothing is written
   std::vector<int> r2(3, -1);
-  CHECK(error_message([&] { dot(Target{}, iota_array<int, 3>({2, 3, 2}), std::vector<int>{1, 10}, ufx::out(r2)); }) ==
+  CHECK(error_message([&] {
+          dot(Target{}, iota_array<int, 3>({2, 3, 2}), std::vector<int>{1, 10}, ufx::out(r2));
+        }) ==
         "ufx::guvectorize: output operand 0 with shape (3,) has loop dimensions (3,) that do not match the broadcast "
         "loop shape (2,3) of the operands, with gufunc signature (n),(n)->()");
   CHECK(r2 == std::vector<int>(3, -1));

@@ -121,7 +121,8 @@ bool close_rel(const C& got, const std::vector<double>& want, double tol) {
 
 // ---- the Gaussian-kernel sum over broadcast point operands
 
-TEST_CASE_TEMPLATE("the Gaussian-kernel sum over (n,1) and (m) point operands equals the hand loop", Target, UFX_TEST_TARGETS) {
+TEST_CASE_TEMPLATE("the Gaussian-kernel sum over (n,1) and (m) point operands equals the hand loop", Target,
+                   UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   const float inv_s = 1.f / 0.3f;
   for (const auto& [n, m] : {std::pair<int, int>{257, 389}, {389, 257}, {300, 1}, {1, 300}, {1000, 613}}) {
@@ -161,7 +162,8 @@ TEST_CASE_TEMPLATE("the Gaussian-kernel sum over (n,1) and (m) point operands eq
   }
 }
 
-TEST_CASE_TEMPLATE("a broadcast operand read once per run gives bitwise the strided run's result", Target, UFX_TEST_TARGETS) {
+TEST_CASE_TEMPLATE("a broadcast operand read once per run gives bitwise the strided run's result", Target,
+                   UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   // y contiguous: x steps by 0 and y by 1 along the run (x read once per run); y every other element
   // of a longer array: the strided run. The same positions in the same pairwise order.
@@ -219,8 +221,8 @@ TEST_CASE("the Gaussian-kernel sum needs O(n + m) device memory: 4096 x 4096 on 
       CHECK(close_rel(l.to_host(), lref, 2e-5));
     }
     // host operands on the small device: staged (in chunks where they do not fit), the same values
-    const auto h = ufx::transform_reduce(ufx::sim, ufx::ndview<const pt, 2>(xs.data(), {n, 1}), ys, gauss{4.f}, ufx::plus{},
-                                         0.f, ufx::axis{1});
+    const auto h = ufx::transform_reduce(ufx::sim, ufx::ndview<const pt, 2>(xs.data(), {n, 1}), ys, gauss{4.f},
+                                         ufx::plus{}, 0.f, ufx::axis{1});
     CHECK(close_rel(h, ref, 2e-5));
     // logsumexp of host data 4x the device: chunks, their partials combined pairwise (4194 whole
     // cycles of 300, 300.5, ..., 799.5; the last 304 elements add less than exp(-348) each)
@@ -259,7 +261,8 @@ TEST_CASE_TEMPLATE("the tiled device reduction equals ufx::serial's, and is take
     const float inv_s = 1.f / 0.3f;
     // n, m not multiples of the block (256) or of the fold's 8; m = 100003: 391 tiles, a tree of
     // 256 and a rest; n = 300, m = 100003 splits each output's tiles among blocks
-    for (const auto& [n, m] : {std::pair<int, int>{1000, 777}, {1, 5000}, {4097, 3}, {255, 1000}, {256, 1}, {300, 100003}}) {
+    for (const auto& [n, m] :
+         {std::pair<int, int>{1000, 777}, {1, 5000}, {4097, 3}, {255, 1000}, {256, 1}, {300, 100003}}) {
       CAPTURE(n);
       CAPTURE(m);
       // outputs enough to fill a block, and positions to tile (an extent-1 reduced axis leaves every
@@ -299,7 +302,8 @@ TEST_CASE_TEMPLATE("the tiled device reduction equals ufx::serial's, and is take
       const auto mx_ref = ufx::transform_reduce(ufx::serial, x, ys, sqdist_f{}, user_max{}, -1.f, ufx::axis{1});
       bool same = true;
       for (int i = 0; i < n; ++i) {
-        if constexpr (std::is_same_v<Target, ufx::cuda_t>) same = same && std::abs(mx(i) - mx_ref(i)) <= 6 * 0x1p-24f * mx_ref(i);
+        if constexpr (std::is_same_v<Target, ufx::cuda_t>)
+          same = same && std::abs(mx(i) - mx_ref(i)) <= 6 * 0x1p-24f * mx_ref(i);
         else same = same && mx(i) == mx_ref(i);
       }
       CHECK(same);
@@ -314,7 +318,8 @@ TEST_CASE_TEMPLATE("the tiled device reduction equals ufx::serial's, and is take
       CHECK(ok);
 
       // keepdims, out, and the per-lane path (switched off) within the same tolerance
-      const auto k = ufx::transform_reduce(dx, dy, gauss{inv_s}, ufx::plus{}, 0.f, ufx::axis{1}, ufx::keepdims).to_host();
+      const auto k =
+          ufx::transform_reduce(dx, dy, gauss{inv_s}, ufx::plus{}, 0.f, ufx::axis{1}, ufx::keepdims).to_host();
       REQUIRE(k.shape() == std::array<ufx::index_t, 2>{n, 1});
       std::vector<float> dst(static_cast<std::size_t>(n));
       ufx::transform_reduce(Target{}, x, ys, gauss{inv_s}, ufx::plus{}, 0.f, ufx::axis{1}, ufx::out(dst));
@@ -341,11 +346,13 @@ TEST_CASE("the tiled reduction on a sim stream is queued in the stream's order")
   ufx::device_array<float, 1> r({n}, ufx::sim);
   const long before = tiled_launches();
   ufx::transform_reduce(ufx::sim.on(s), dx, dy, gauss{2.f}, ufx::plus{}, 0.f, ufx::axis{1}, ufx::out(r));
-  ufx::transform_reduce(ufx::sim.on(s), dx, dy, sqdist_f{}, ufx::plus{}, 0.f, ufx::axis{1}, ufx::out(r)); // after the first
+  ufx::transform_reduce(ufx::sim.on(s), dx, dy, sqdist_f{}, ufx::plus{}, 0.f, ufx::axis{1},
+                        ufx::out(r)); // after the first
   CHECK(tiled_launches() - before == 2);
   s.synchronize();
-  CHECK(close_to(r.to_host(), ufx::transform_reduce(ufx::serial, ufx::ndview<const pt, 2>(xs.data(), {n, 1}), ys, sqdist_f{},
-                                                      ufx::plus{}, 0.f, ufx::axis{1}),
+  CHECK(close_to(r.to_host(),
+                 ufx::transform_reduce(ufx::serial, ufx::ndview<const pt, 2>(xs.data(), {n, 1}), ys, sqdist_f{},
+                                       ufx::plus{}, 0.f, ufx::axis{1}),
                  1e-5));
   ufx::transform_reduce(ufx::sim.on(s), dx, dy, gauss{2.f}, ufx::plus{}, 0.f, ufx::axis{1}, ufx::out(r));
   s.synchronize();
@@ -383,9 +390,12 @@ TEST_CASE_TEMPLATE("logsumexp of float and double vectors of every size matches 
 TEST_CASE_TEMPLATE("logsumexp does not overflow, and keeps NumPy's special values", Target, UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
-  CHECK(ufx::logsumexp(Target{}, std::vector<float>{1000.f, 1001.f}) == doctest::Approx(1001.3132616875183).epsilon(1e-7));
-  CHECK(ufx::logsumexp(Target{}, std::vector<double>{1000, 1001}) == doctest::Approx(1001.3132616875183).epsilon(1e-15));
-  CHECK(ufx::logsumexp(Target{}, std::vector<double>{-1000, -1001}) == doctest::Approx(-999.6867383124817).epsilon(1e-15));
+  CHECK(ufx::logsumexp(Target{}, std::vector<float>{1000.f, 1001.f}) ==
+        doctest::Approx(1001.3132616875183).epsilon(1e-7));
+  CHECK(ufx::logsumexp(Target{}, std::vector<double>{1000, 1001}) ==
+        doctest::Approx(1001.3132616875183).epsilon(1e-15));
+  CHECK(ufx::logsumexp(Target{}, std::vector<double>{-1000, -1001}) ==
+        doctest::Approx(-999.6867383124817).epsilon(1e-15));
   CHECK(ufx::logsumexp(Target{}, std::vector<float>{0.f}) == 0.f);
   CHECK(ufx::logsumexp(Target{}, std::vector<float>(1000, 0.f)) == doctest::Approx(std::log(1000.0)).epsilon(1e-6));
   // empty: -inf (scipy.special.logsumexp([]) is -inf), also along an axis of extent 0
@@ -409,7 +419,8 @@ TEST_CASE_TEMPLATE("logsumexp does not overflow, and keeps NumPy's special value
   const auto ri = ufx::logsumexp(Target{}, std::vector<int>{1, 2, 3});
   static_assert(std::is_same_v<decltype(ri), const double>);
   CHECK(ri == doctest::Approx(3.40760596444438).epsilon(1e-14));
-  CHECK(ufx::logsumexp(Target{}, std::vector<std::int64_t>{700, 800}) == doctest::Approx(800 + std::log1p(std::exp(-100.0))));
+  CHECK(ufx::logsumexp(Target{}, std::vector<std::int64_t>{700, 800}) ==
+        doctest::Approx(800 + std::log1p(std::exp(-100.0))));
 }
 
 TEST_CASE_TEMPLATE("logsumexp along every axis of a rank-3 array, with keepdims and out", Target, UFX_TEST_TARGETS) {
@@ -493,7 +504,8 @@ TEST_CASE_TEMPLATE("logsumexp of a map over broadcast operands: KeOps's log-sum-
     const auto r = ufx::logsumexp(Target{}, x, ys, neg_sqdist{inv_s}, ufx::axis{1});
     REQUIRE(r.shape() == std::array<ufx::index_t, 1>{n});
     bool ok = true;
-    for (int i = 0; i < n; ++i) ok = ok && std::abs(r(i) - ref[std::size_t(i)]) <= 2e-5 * std::max(1.0, std::abs(ref[std::size_t(i)]));
+    for (int i = 0; i < n; ++i)
+      ok = ok && std::abs(r(i) - ref[std::size_t(i)]) <= 2e-5 * std::max(1.0, std::abs(ref[std::size_t(i)]));
     CHECK(ok);
   }
   // a map of one operand, and of an array and a scalar

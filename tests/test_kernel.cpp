@@ -79,7 +79,8 @@ TEST_CASE_TEMPLATE("kernel: vector add with grid(1) and a bounds check, host vec
     std::vector<float> out(static_cast<std::size_t>(n), -1.f);
     const int threads = 128, blocks = (n + threads - 1) / threads;
     add[{blocks, threads}](tgt, x, y, out);
-    for (int i = 0; i < n; ++i) REQUIRE(out[static_cast<std::size_t>(i)] == x[static_cast<std::size_t>(i)] + y[static_cast<std::size_t>(i)]);
+    for (int i = 0; i < n; ++i)
+      REQUIRE(out[static_cast<std::size_t>(i)] == x[static_cast<std::size_t>(i)] + y[static_cast<std::size_t>(i)]);
     std::vector<float> out2(static_cast<std::size_t>(n), -1.f);
     add.forall(n)(tgt, x, y, out2); // Numba's kernel.forall(n)
     CHECK(out2 == out);
@@ -165,8 +166,8 @@ TEST_CASE_TEMPLATE("kernel: grid(2) matmul, thread_idx and grid(2) doubled", Tar
   CHECK(d(3, 3) == 4.f * 24.f);
 }
 
-TEST_CASE_TEMPLATE("kernel: the shared-memory tiled matmul, sizes that are and are not multiples of the tile",
-                   Target, UFX_TEST_TARGETS) {
+TEST_CASE_TEMPLATE("kernel: the shared-memory tiled matmul, sizes that are and are not multiples of the tile", Target,
+                   UFX_TEST_TARGETS) {
   if (!kernel_runnable<Target>()) return;
   const Target tgt{};
   auto tiled = ufx::kernel(tiled_body{}, "tiled");
@@ -214,7 +215,8 @@ TEST_CASE("kernel on sim: the tutorial's early return before sync() is reported 
   ufx::ndarray<float, 2> a({n, n}, 1.f), b({n, n}, 1.f), c({n, n}, -1.f);
   const std::string msg = error_message([&] { early[{{2, 2}, {TPB, TPB}}](ufx::sim, a, b, c); });
   CHECK(msg.find("kernel 'tiled' on ufx::sim device 0, block (1, 1, 0), thread (4, 4, 0)") != std::string::npos);
-  CHECK(msg.find("barrier divergence: this thread returned while thread (0, 0, 0) waits at t.sync() on line") != std::string::npos);
+  CHECK(msg.find("barrier divergence: this thread returned while thread (0, 0, 0) waits at t.sync() on line") !=
+        std::string::npos);
   CHECK(c(0, 0) == -1.f); // the output is not copied back from a failed kernel
   CHECK_THROWS_AS((early[{{2, 2}, {TPB, TPB}}](ufx::sim, a, b, c)), ufx::kernel_error);
   // a multiple of 16: every thread reaches every barrier, and the kernel is right
@@ -223,7 +225,8 @@ TEST_CASE("kernel on sim: the tutorial's early return before sync() is reported 
   CHECK(c2(31, 31) == 64.f);
 }
 
-TEST_CASE_TEMPLATE("kernel: threads waiting at different sync() calls", Target, ufx::serial_t, ufx::host_t, ufx::sim_t) {
+TEST_CASE_TEMPLATE("kernel: threads waiting at different sync() calls", Target, ufx::serial_t, ufx::host_t,
+                   ufx::sim_t) {
   if (!kernel_runnable<Target>()) return;
   auto k = ufx::kernel(
       [] UFX_HD(const ufx::thread& t, ufx::ndview<int, 1> a) {
@@ -260,7 +263,8 @@ TEST_CASE("kernel on sim: shared-memory races within one barrier interval, and n
                  "thread writes element (1) of shared array 0 (parameter 1), which thread (0, 0, 0) read since the "
                  "last sync()") != std::string::npos);
   // two writers of one element
-  auto two_writers = ufx::kernel([] UFX_HD(const ufx::thread& t, ufx::shared<float[2][3]> s) { s(1, 2) = float(t.thread_idx().x); }, "w");
+  auto two_writers = ufx::kernel(
+      [] UFX_HD(const ufx::thread& t, ufx::shared<float[2][3]> s) { s(1, 2) = float(t.thread_idx().x); }, "w");
   msg = error_message([&] { two_writers[{1, 2}](ufx::sim); });
   CHECK(msg.find("thread (1, 0, 0): shared-memory race: this thread writes element (1, 2) of shared array 0 "
                  "(parameter 1), which thread (0, 0, 0) wrote") != std::string::npos);
@@ -305,7 +309,8 @@ TEST_CASE_TEMPLATE("kernel: shared arrays of any trivially copyable type, and on
 
 TEST_CASE("kernel on sim: out-of-range shared index, an exception from the body, a host pointer") {
   if (!kernel_runnable<ufx::sim_t>()) return;
-  auto oob = ufx::kernel([] UFX_HD(const ufx::thread& t, ufx::shared<float[4][4]> s) { s(t.thread_idx().x, 4) = 1.f; }, "oob");
+  auto oob =
+      ufx::kernel([] UFX_HD(const ufx::thread& t, ufx::shared<float[4][4]> s) { s(t.thread_idx().x, 4) = 1.f; }, "oob");
   std::string msg = error_message([&] { oob[{1, 2}](ufx::sim); });
   CHECK(msg == "kernel 'oob' on ufx::sim device 0, block (0, 0, 0), thread (0, 0, 0): ufx::shared: index (0, 4) out "
                "of range for shape (4, 4)");
@@ -419,9 +424,10 @@ TEST_CASE("kernel: a ufx built without Boost.Context refuses CPU and sim launche
         else if (where == "ufx::host") add[{1, 8}](ufx::host, a, b, c);
         else add[{1, 8}](ufx::sim, a, b, c);
       });
-      CHECK(msg == "kernel 'add' on " + where +
-                       ": ufx was built without Boost.Context (Debian's libboost-context-dev), which runs a raw kernel's "
-                       "block threads on the host; install it and rebuild ufx");
+      CHECK(msg ==
+            "kernel 'add' on " + where +
+                ": ufx was built without Boost.Context (Debian's libboost-context-dev), which runs a raw kernel's "
+                "block threads on the host; install it and rebuild ufx");
     }
     CHECK(c[7] == 0.f); // nothing written
   }

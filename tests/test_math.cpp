@@ -22,7 +22,8 @@ double ulp_error(T got, W ref) {
     return got == rounded && std::signbit(got) == std::signbit(rounded) ? 0 : worst;
   int e = 0;
   std::frexp(ref, &e);
-  const int q = std::max(e - std::numeric_limits<T>::digits, std::numeric_limits<T>::min_exponent - std::numeric_limits<T>::digits);
+  const int q = std::max(e - std::numeric_limits<T>::digits,
+                         std::numeric_limits<T>::min_exponent - std::numeric_limits<T>::digits);
   return static_cast<double>(std::abs(static_cast<W>(got) - ref) / std::ldexp(W(1), q));
 }
 
@@ -38,8 +39,8 @@ struct worst_case {
 
 template <class T>
 void report(const char* name, const worst_case<T>& w, const char* domain) {
-  MESSAGE(std::string(name) << std::string(sizeof(T) == 4 ? " float" : " double") << ": max error " << w.err << " ulp over " << std::string(domain)
-                << " (at x = " << w.at << ", y = " << w.at2 << ")");
+  MESSAGE(std::string(name) << std::string(sizeof(T) == 4 ? " float" : " double") << ": max error " << w.err
+                            << " ulp over " << std::string(domain) << " (at x = " << w.at << ", y = " << w.at2 << ")");
   CHECK(w.err <= 2.0);
 }
 
@@ -90,10 +91,16 @@ bool any_float(float) { return true; }
 } // namespace
 
 TEST_CASE("exp, log, tanh and sqrt of float are within 2 ulp of every 257th float") {
-  report("exp", sweep_float([](float x) { return ufx::math::exp(x); }, [](double x) { return std::exp(x); }, any_float), "all floats");
-  report("log", sweep_float([](float x) { return ufx::math::log(x); }, [](double x) { return std::log(x); }, any_float), "all floats");
-  report("tanh", sweep_float([](float x) { return ufx::math::tanh(x); }, [](double x) { return std::tanh(x); }, any_float), "all floats");
-  report("sqrt", sweep_float([](float x) { return ufx::math::sqrt(x); }, [](double x) { return std::sqrt(x); }, any_float), "all floats");
+  report("exp", sweep_float([](float x) { return ufx::math::exp(x); }, [](double x) { return std::exp(x); }, any_float),
+         "all floats");
+  report("log", sweep_float([](float x) { return ufx::math::log(x); }, [](double x) { return std::log(x); }, any_float),
+         "all floats");
+  report("tanh",
+         sweep_float([](float x) { return ufx::math::tanh(x); }, [](double x) { return std::tanh(x); }, any_float),
+         "all floats");
+  report("sqrt",
+         sweep_float([](float x) { return ufx::math::sqrt(x); }, [](double x) { return std::sqrt(x); }, any_float),
+         "all floats");
 }
 
 TEST_CASE("sqrt is correctly rounded where it is the instruction, and the Newton kernel within 1 ulp") {
@@ -102,15 +109,18 @@ TEST_CASE("sqrt is correctly rounded where it is the instruction, and the Newton
   // Elsewhere it is the Newton kernel, tested here on its own on every build. (Not in nvcc's device
   // pass, which has no host kernels to name: the case runs on the host.)
 #if !defined(__CUDA_ARCH__)
-  const auto newton = sweep_float([](float x) { return ufx::detail::math::sqrt_newton(x); }, [](double x) { return std::sqrt(x); }, any_float);
+  const auto newton = sweep_float([](float x) { return ufx::detail::math::sqrt_newton(x); },
+                                  [](double x) { return std::sqrt(x); }, any_float);
   report("sqrt (Newton)", newton, "all floats");
   CHECK(newton.err <= 1.0);
-  const auto newton_d = sweep_double(log_uniform(n_double, -1074, 1023, false, 7), [](double x) { return ufx::detail::math::sqrt_newton(x); },
-                                     [](long double x) { return std::sqrt(x); });
+  const auto newton_d = sweep_double(
+      log_uniform(n_double, -1074, 1023, false, 7), [](double x) { return ufx::detail::math::sqrt_newton(x); },
+      [](long double x) { return std::sqrt(x); });
   report("sqrt (Newton)", newton_d, "2^-1074 <= x < 2^1024");
   CHECK(newton_d.err <= 1.0);
 #  if UFX_MATH_SIMD_SQRT || defined(__NO_MATH_ERRNO__)
-  const auto exact = sweep_float([](float x) { return ufx::math::sqrt(x); }, [](double x) { return std::sqrt(x); }, any_float);
+  const auto exact =
+      sweep_float([](float x) { return ufx::math::sqrt(x); }, [](double x) { return std::sqrt(x); }, any_float);
   CHECK(exact.err <= 0.5);
   std::vector<double> x = log_uniform(4099, -1074, 1023, false, 8), y(x.size());
   for (std::size_t i = 0; i < x.size(); ++i) y[i] = ufx::math::sqrt(x[i]); // a vector loop: the library's variants
@@ -125,8 +135,10 @@ TEST_CASE("sqrt is correctly rounded where it is the instruction, and the Newton
 
 TEST_CASE("sin and cos of float are within 2 ulp of every 257th float up to 1.6e6") {
   auto domain = [](float x) { return !(std::abs(x) > 1647099.f); }; // NaN included
-  report("sin", sweep_float([](float x) { return ufx::math::sin(x); }, [](double x) { return std::sin(x); }, domain), "|x| <= 1.6e6");
-  report("cos", sweep_float([](float x) { return ufx::math::cos(x); }, [](double x) { return std::cos(x); }, domain), "|x| <= 1.6e6");
+  report("sin", sweep_float([](float x) { return ufx::math::sin(x); }, [](double x) { return std::sin(x); }, domain),
+         "|x| <= 1.6e6");
+  report("cos", sweep_float([](float x) { return ufx::math::cos(x); }, [](double x) { return std::cos(x); }, domain),
+         "|x| <= 1.6e6");
 }
 
 TEST_CASE("sin and cos of float are within 2 ulp where the reduction is hardest, and at the domain's end") {
@@ -154,23 +166,43 @@ TEST_CASE("sin and cos of float are within 2 ulp where the reduction is hardest,
 
 TEST_CASE("exp, log, tanh and sqrt of double are within 2 ulp of long double's") {
   const auto e = log_uniform(n_double, -60, 10, true, 1); // up to 1024: past +-745 the results are 0 and inf
-  report("exp", sweep_double(e, [](double x) { return ufx::math::exp(x); }, [](long double x) { return std::exp(x); }), "2^-60 <= |x| <= 1024");
+  report("exp",
+         sweep_double(
+             e, [](double x) { return ufx::math::exp(x); }, [](long double x) { return std::exp(x); }),
+         "2^-60 <= |x| <= 1024");
   const auto l = log_uniform(n_double, -1074, 1024, false, 2);
-  report("log", sweep_double(l, [](double x) { return ufx::math::log(x); }, [](long double x) { return std::log(x); }), "0 < x < 2^1024");
-  report("sqrt", sweep_double(l, [](double x) { return ufx::math::sqrt(x); }, [](long double x) { return std::sqrt(x); }), "0 < x < 2^1024");
+  report("log",
+         sweep_double(
+             l, [](double x) { return ufx::math::log(x); }, [](long double x) { return std::log(x); }),
+         "0 < x < 2^1024");
+  report("sqrt",
+         sweep_double(
+             l, [](double x) { return ufx::math::sqrt(x); }, [](long double x) { return std::sqrt(x); }),
+         "0 < x < 2^1024");
   const auto t = log_uniform(n_double, -60, 6, true, 3);
-  report("tanh", sweep_double(t, [](double x) { return ufx::math::tanh(x); }, [](long double x) { return std::tanh(x); }), "2^-60 <= |x| <= 64");
+  report("tanh",
+         sweep_double(
+             t, [](double x) { return ufx::math::tanh(x); }, [](long double x) { return std::tanh(x); }),
+         "2^-60 <= |x| <= 64");
 }
 
 TEST_CASE("sin and cos of double are within 2 ulp of long double's up to 1.6e6") {
   auto x = log_uniform(n_double, -30, 20, true, 4);
   std::mt19937_64 g(5);
-  for (std::size_t i = 0; i < n_double / 2; ++i) x.push_back(std::uniform_real_distribution<double>(-1647099., 1647099.)(g));
-  report("sin", sweep_double(x, [](double v) { return ufx::math::sin(v); }, [](long double v) { return std::sin(v); }), "2^-30 <= |x| <= 1.6e6");
-  report("cos", sweep_double(x, [](double v) { return ufx::math::cos(v); }, [](long double v) { return std::cos(v); }), "2^-30 <= |x| <= 1.6e6");
+  for (std::size_t i = 0; i < n_double / 2; ++i)
+    x.push_back(std::uniform_real_distribution<double>(-1647099., 1647099.)(g));
+  report("sin",
+         sweep_double(
+             x, [](double v) { return ufx::math::sin(v); }, [](long double v) { return std::sin(v); }),
+         "2^-30 <= |x| <= 1.6e6");
+  report("cos",
+         sweep_double(
+             x, [](double v) { return ufx::math::cos(v); }, [](long double v) { return std::cos(v); }),
+         "2^-30 <= |x| <= 1.6e6");
 }
 
-TEST_CASE_TEMPLATE("pow is within 2 ulp where the result is finite and nonzero, and for negative bases", T, float, double) {
+TEST_CASE_TEMPLATE("pow is within 2 ulp where the result is finite and nonzero, and for negative bases", T, float,
+                   double) {
   using W = std::conditional_t<std::is_same_v<T, float>, double, long double>;
   constexpr int emax = std::numeric_limits<T>::max_exponent;
   std::mt19937_64 g(6);
@@ -187,7 +219,8 @@ TEST_CASE_TEMPLATE("pow is within 2 ulp where the result is finite and nonzero, 
     if (i % 8 == 0) xs[i] = -xs[i];
   }
   for (std::size_t i = 0; i < x.size(); ++i) r[i] = ufx::math::pow(xs[i], ys[i]);
-  for (std::size_t i = 0; i < x.size(); ++i) w.add(ulp_error(r[i], std::pow(static_cast<W>(xs[i]), static_cast<W>(ys[i]))), xs[i], ys[i]);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    w.add(ulp_error(r[i], std::pow(static_cast<W>(xs[i]), static_cast<W>(ys[i]))), xs[i], ys[i]);
   report("pow", w, "x, y with |y log2 x| <= 1.1 * 2^max_exponent");
 }
 
@@ -245,7 +278,8 @@ struct math_all {
 };
 } // namespace
 
-TEST_CASE_TEMPLATE("ufx::math through vectorize gives the scalar call's result on every target", Target, UFX_TEST_TARGETS) {
+TEST_CASE_TEMPLATE("ufx::math through vectorize gives the scalar call's result on every target", Target,
+                   UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   auto f = ufx::vectorize(math_all{});
   const int n = 3000;

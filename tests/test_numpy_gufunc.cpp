@@ -235,9 +235,8 @@ std::map<std::string, std::function<void(const case_data&)>> runners() {
   std::map<std::string, std::function<void(const case_data&)>> t;
   auto add = [&]<class... Op>(const std::string& key, auto g, std::type_identity<Op>...) {
     t[key] = [g](const case_data& c) {
-      [&]<std::size_t... I>(std::index_sequence<I...>) {
-        run_case<Target>(g, c, Op(c.in[I])...);
-      }(std::index_sequence_for<Op...>{});
+      [&]<std::size_t... I>(std::index_sequence<I...>) { run_case<Target>(g, c, Op(c.in[I])...); }
+      (std::index_sequence_for<Op...>{});
     };
   };
   auto matmul = ufx::guvectorize<"(m,n),(n,p)->(m,p)">(matmul_f{});

@@ -170,18 +170,22 @@ void run_case(const reduce_case& c) {
     } else if (c.op == "argmin" || c.op == "argmax") {
       if constexpr (std::is_floating_point_v<T>) {
         const bool mx = c.op == "argmax";
-        if (c.axes.empty()) got = {static_cast<double>(mx ? ufx::argmax(Target{}, in.view) : ufx::argmin(Target{}, in.view))};
+        if (c.axes.empty())
+          got = {static_cast<double>(mx ? ufx::argmax(Target{}, in.view) : ufx::argmin(Target{}, in.view))};
         else
           with_axes(c, in, [&](auto ax) {
             if constexpr (decltype(ax)::size() == 1)
-              take(mx ? ufx::argmax(Target{}, in.view, ax, ufx::keepdims) : ufx::argmin(Target{}, in.view, ax, ufx::keepdims), false);
+              take(mx ? ufx::argmax(Target{}, in.view, ax, ufx::keepdims)
+                      : ufx::argmin(Target{}, in.view, ax, ufx::keepdims),
+                   false);
           });
       }
     } else if (c.axes.empty()) {
       got = {static_cast<double>(has_identity ? with_identity(Target{}, in.view) : no_identity(Target{}, in.view))};
     } else {
       with_axes(c, in, [&](auto ax) {
-        take(has_identity ? with_identity(Target{}, in.view, ax, ufx::keepdims) : no_identity(Target{}, in.view, ax, ufx::keepdims),
+        take(has_identity ? with_identity(Target{}, in.view, ax, ufx::keepdims)
+                          : no_identity(Target{}, in.view, ax, ufx::keepdims),
              false);
       });
     }

@@ -57,8 +57,12 @@ struct divmod_f {
 /// Operand kinds; a case's list of kinds is its signature. 0..4 are ndarray ranks.
 enum kind : int {
   k_scalar = 5, // a rank-0 operand passed as a plain T
-  k_eigen_cm = 6, k_eigen_cb, k_eigen_ct, // column-major base: whole matrix, block, transposed block
-  k_eigen_rm = 9, k_eigen_rb, k_eigen_rt, // row-major base
+  k_eigen_cm = 6,
+  k_eigen_cb,
+  k_eigen_ct, // column-major base: whole matrix, block, transposed block
+  k_eigen_rm = 9,
+  k_eigen_rb,
+  k_eigen_rt, // row-major base
 };
 
 std::string kind_name(int k) {
@@ -70,7 +74,7 @@ std::string kind_name(int k) {
 
 struct operand_data {
   int kind = 0;
-  std::vector<ufx::index_t> shape; // ndarray extents; Eigen: the base matrix (rows, cols)
+  std::vector<ufx::index_t> shape;     // ndarray extents; Eigen: the base matrix (rows, cols)
   std::array<ufx::index_t, 4> block{}; // Eigen: r0, c0, nr, nc
   std::vector<double> values;          // row-major; int32 values are exact in a double
 };
@@ -223,15 +227,15 @@ struct operand<T, k_scalar> {
 };
 
 template <class T, int K>
-  requires(K >= k_eigen_cm)
-struct operand<T, K> {
+requires(K >= k_eigen_cm) struct operand<T, K> {
   static constexpr bool row_major = K >= k_eigen_rm;
   static constexpr int view = (K - k_eigen_cm) % 3; // 0 whole, 1 block, 2 transposed block
   Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, row_major ? Eigen::RowMajor : Eigen::ColMajor> m;
   std::array<ufx::index_t, 4> b;
   explicit operand(const operand_data& d) : m(d.shape[0], d.shape[1]), b(d.block) {
     for (ufx::index_t i = 0; i < m.rows(); ++i)
-      for (ufx::index_t j = 0; j < m.cols(); ++j) m(i, j) = static_cast<T>(d.values[static_cast<std::size_t>(i * m.cols() + j)]);
+      for (ufx::index_t j = 0; j < m.cols(); ++j)
+        m(i, j) = static_cast<T>(d.values[static_cast<std::size_t>(i * m.cols() + j)]);
   }
   decltype(auto) get() const {
     if constexpr (view == 0) return (m);
@@ -330,15 +334,15 @@ constexpr int kinds6[] = {s, 0, 1, 2, 3, 4};
 template <std::size_t... I>
 auto all_pairs(std::index_sequence<I...>) -> sig_list<sig<kinds6[I / 6], kinds6[I % 6]>...>;
 using pairs_all = decltype(all_pairs(std::make_index_sequence<36>{}));
-using pairs_some = sig_list<sig<s, s>, sig<s, 0>, sig<0, s>, sig<0, 0>, sig<1, s>, sig<s, 2>, sig<1, 1>, sig<1, 2>,
-                            sig<2, 1>, sig<2, 2>, sig<1, 3>, sig<3, 2>, sig<3, 3>, sig<2, 4>, sig<4, 4>, sig<4, 0>,
-                            sig<s, 4>>;
+using pairs_some =
+    sig_list<sig<s, s>, sig<s, 0>, sig<0, s>, sig<0, 0>, sig<1, s>, sig<s, 2>, sig<1, 1>, sig<1, 2>, sig<2, 1>,
+             sig<2, 2>, sig<1, 3>, sig<3, 2>, sig<3, 3>, sig<2, 4>, sig<4, 4>, sig<4, 0>, sig<s, 4>>;
 using triples = sig_list<sig<s, s, s>, sig<0, 0, 0>, sig<s, 1, 1>, sig<1, s, 1>, sig<1, 1, s>, sig<0, s, 1>,
                          sig<1, 2, 3>, sig<3, 2, 1>, sig<2, 1, 3>, sig<2, 2, 2>, sig<1, s, 3>, sig<3, 0, 1>,
                          sig<4, 0, 4>, sig<s, 4, s>, sig<2, 2, 4>, sig<4, 1, 0>>;
-using eigen_add_f64 = sig_list<sig<ecm, s>, sig<erm, s>, sig<ecb, s>, sig<erb, 0>, sig<ect, s>, sig<ert, s>,
-                               sig<ecb, ert>, sig<ert, ecb>, sig<erb, ecm>, sig<ect, ect>, sig<ecb, 1>, sig<1, ert>,
-                               sig<3, ecb>, sig<s, ect>>;
+using eigen_add_f64 =
+    sig_list<sig<ecm, s>, sig<erm, s>, sig<ecb, s>, sig<erb, 0>, sig<ect, s>, sig<ert, s>, sig<ecb, ert>, sig<ert, ecb>,
+             sig<erb, ecm>, sig<ect, ect>, sig<ecb, 1>, sig<1, ert>, sig<3, ecb>, sig<s, ect>>;
 using eigen_add_i32 = sig_list<sig<ecb, erb>>;
 using eigen_fms_f64 = sig_list<sig<ecb, ert, s>, sig<erb, 1, ecm>, sig<ect, s, 2>>;
 using eigen_max_i32 = sig_list<sig<erb, ect>, sig<ecm, erb>>;
@@ -350,7 +354,8 @@ template <class F, class T, int... K>
 std::string run_case(sig<K...>, const case_data& c, ufx::target t) {
   const auto ops = [&]<std::size_t... I>(std::index_sequence<I...>) {
     return std::tuple<operand<T, K>...>(operand<T, K>(c.in[I])...);
-  }(std::make_index_sequence<sizeof...(K)>{});
+  }
+  (std::make_index_sequence<sizeof...(K)>{});
   const auto kernel = ufx::vectorize(F{});
   // One run-time ufx::target, not the static tag: a single instantiation per signature then
   // serves every target, which halves this file's compile time.
@@ -432,8 +437,8 @@ TEST_CASE("the NumPy case file parses and covers ranks 0-4, empty arrays, Eigen 
     }
   }
   MESSAGE("NumPy cross-check of ufx::vectorize: " << file.cases.size() << " cases (" << errors << " broadcast errors, "
-                                                  << three << " with three operands, " << empty
-                                                  << " empty outputs, " << eigen << " Eigen operands) on each target");
+                                                  << three << " with three operands, " << empty << " empty outputs, "
+                                                  << eigen << " Eigen operands) on each target");
   CHECK(errors >= 10);
   CHECK(three >= 10);
   CHECK(two_out >= 10);
@@ -444,7 +449,8 @@ TEST_CASE("the NumPy case file parses and covers ranks 0-4, empty arrays, Eigen 
   for (bool k : eigen_kind) CHECK(k);
 }
 
-TEST_CASE_TEMPLATE("vectorize gives NumPy's shapes, values and broadcast errors on every case", Target, UFX_TEST_TARGETS) {
+TEST_CASE_TEMPLATE("vectorize gives NumPy's shapes, values and broadcast errors on every case", Target,
+                   UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   const case_file& file = cases();
   REQUIRE(!file.cases.empty());

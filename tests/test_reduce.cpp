@@ -76,17 +76,17 @@ void check_axes(const A& a, unsigned mask, Axis... ax) {
     return;
   } else {
     static_assert(std::remove_cvref_t<decltype(r)>::rank == 3 - static_cast<int>(sizeof...(Axis)));
-  ufx::index_t expect_size = 1;
-  int j = 0;
-  for (int d = 0; d < 3; ++d) {
-    const bool reduced = (mask >> d) & 1u;
-    CHECK(k.extent(d) == (reduced ? 1 : a.extent(d)));
-    if (!reduced) CHECK(r.extent(j++) == a.extent(d));
-    if (!reduced) expect_size *= a.extent(d);
-  }
-  REQUIRE(r.size() == expect_size);
-  CHECK(values_of(r) == values_of(ref));
-  CHECK(values_of(k) == values_of(ref));
+    ufx::index_t expect_size = 1;
+    int j = 0;
+    for (int d = 0; d < 3; ++d) {
+      const bool reduced = (mask >> d) & 1u;
+      CHECK(k.extent(d) == (reduced ? 1 : a.extent(d)));
+      if (!reduced) CHECK(r.extent(j++) == a.extent(d));
+      if (!reduced) expect_size *= a.extent(d);
+    }
+    REQUIRE(r.size() == expect_size);
+    CHECK(values_of(r) == values_of(ref));
+    CHECK(values_of(k) == values_of(ref));
   }
 }
 
@@ -123,7 +123,8 @@ TEST_CASE_TEMPLATE("a reducer sums std::vectors of every size to a scalar", Targ
   }
 }
 
-TEST_CASE_TEMPLATE("sum(x, init) is op(init, sum(x)) and an empty reduction returns the identity", Target, UFX_TEST_TARGETS) {
+TEST_CASE_TEMPLATE("sum(x, init) is op(init, sum(x)) and an empty reduction returns the identity", Target,
+                   UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   auto sum = ufx::reducer(ufx::plus{}, 0.0f);
   const std::vector<float> x{1, 2, 3}, empty;
@@ -140,8 +141,9 @@ TEST_CASE_TEMPLATE("an empty reduction without identity is a value_error in NumP
   auto biggest = ufx::reducer(ufx::maximum{});
   CHECK(biggest(Target{}, std::vector<float>{3, 9, 2}) == 9.0f);
   CHECK_THROWS_AS(biggest(Target{}, std::vector<float>{}), ufx::value_error);
-  CHECK(error_message([&] { biggest(Target{}, std::vector<float>{}); })
-            .find("zero-size array to reduction operation which has no identity") != std::string::npos);
+  CHECK(error_message([&] {
+          biggest(Target{}, std::vector<float>{});
+        }).find("zero-size array to reduction operation which has no identity") != std::string::npos);
   CHECK(biggest(Target{}, std::vector<float>{}, 4.0f) == 4.0f); // an init stands in for the identity
   // NumPy raises even when there are no outputs, as long as the reduced extent is zero
   ufx::ndarray<float, 2> none({0, 0});
@@ -153,7 +155,7 @@ TEST_CASE_TEMPLATE("an empty reduction without identity is a value_error in NumP
 TEST_CASE_TEMPLATE("every axis combination of a rank-3 array, with and without keepdims", Target, UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   check_all_axes<Target>(sample3<int>(2, 3, 5));
-  check_all_axes<Target>(sample3<double>(3, 1, 4)); // an extent-1 dimension
+  check_all_axes<Target>(sample3<double>(3, 1, 4));    // an extent-1 dimension
   check_all_axes<Target>(sample3<double>(67, 45, 71)); // above the host's serial cutoff
   check_all_axes<Target>(sample3<double>(2, 3, 8193)); // long reductions with few outputs
   check_all_axes<Target>(sample3<double>(4099, 2, 3)); // a long outer axis, tiny inner ones
@@ -174,14 +176,18 @@ TEST_CASE_TEMPLATE("axis errors are shape_errors in NumPy's words", Target, UFX_
   auto sum = ufx::reducer(ufx::plus{}, 0);
   const auto a = sample3<int>(2, 3, 4);
   CHECK_THROWS_AS(sum(Target{}, a, ufx::axis{3}), ufx::shape_error);
-  CHECK(error_message([&] { sum(Target{}, a, ufx::axis{3}); }).find("axis 3 is out of bounds for array of dimension 3") !=
-        std::string::npos);
+  CHECK(error_message([&] {
+          sum(Target{}, a, ufx::axis{3});
+        }).find("axis 3 is out of bounds for array of dimension 3") != std::string::npos);
   CHECK(error_message([&] { sum(Target{}, a, ufx::axis{-4}); }).find("axis -4 is out of bounds") != std::string::npos);
   CHECK_THROWS_AS(sum(Target{}, a, ufx::axis{0, -3}), ufx::shape_error);
-  CHECK(error_message([&] { sum(Target{}, a, ufx::axis{1, 1}); }).find("duplicate value in 'axis'") != std::string::npos);
+  CHECK(error_message([&] {
+          sum(Target{}, a, ufx::axis{1, 1});
+        }).find("duplicate value in 'axis'") != std::string::npos);
 }
 
-TEST_CASE_TEMPLATE("a vector reduced along axis 0 gives a scalar, or a one-element vector with keepdims", Target, UFX_TEST_TARGETS) {
+TEST_CASE_TEMPLATE("a vector reduced along axis 0 gives a scalar, or a one-element vector with keepdims", Target,
+                   UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   auto sum = ufx::reducer(ufx::plus{}, 0.0f);
   const std::vector<float> x{1, 2, 3, 4};
@@ -191,7 +197,8 @@ TEST_CASE_TEMPLATE("a vector reduced along axis 0 gives a scalar, or a one-eleme
   CHECK(k == std::vector<float>{10.0f});
 }
 
-TEST_CASE_TEMPLATE("Eigen axis reductions keep Eigen's shapes, as colwise() and rowwise() do", Target, UFX_TEST_TARGETS) {
+TEST_CASE_TEMPLATE("Eigen axis reductions keep Eigen's shapes, as colwise() and rowwise() do", Target,
+                   UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   auto sum = ufx::reducer(ufx::plus{}, 0.0);
   Eigen::MatrixXd A(5, 7);
@@ -226,7 +233,8 @@ TEST_CASE_TEMPLATE("strided Eigen inputs (blocks, transposes, row-major) reduce 
   CHECK(Eigen::MatrixXd(sum(Target{}, A.transpose(), ufx::axis{0})) == A.transpose().colwise().sum());
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> Ar = A;
   CHECK(Eigen::MatrixXd(sum(Target{}, Ar, ufx::axis{0})) == A.colwise().sum());
-  CHECK(Eigen::MatrixXd(sum(Target{}, Ar.block(1, 2, 20, 200), ufx::axis{1})) == A.block(1, 2, 20, 200).rowwise().sum());
+  CHECK(Eigen::MatrixXd(sum(Target{}, Ar.block(1, 2, 20, 200), ufx::axis{1})) ==
+        A.block(1, 2, 20, 200).rowwise().sum());
 }
 
 TEST_CASE_TEMPLATE("minimum and maximum propagate NaN as np.minimum and np.maximum do", Target, UFX_TEST_TARGETS) {
@@ -352,11 +360,14 @@ TEST_CASE_TEMPLATE("host-memory inputs reach device targets staged, never as hos
     L.shape[0] = 10;
     L.stride[1][0] = 1;
     const auto plan = ufx::detail::make_reduce_plan(L, 1u, 1);
-    using kernel = ufx::detail::reduce_kernel<float, ufx::detail::identity, ufx::plus, ufx::detail::array_acc<const float>>;
-    const kernel k{ufx::detail::identity{}, ufx::plus{}, ufx::detail::make_tuple(ufx::detail::array_acc<const float>{x.data()})};
+    using kernel =
+        ufx::detail::reduce_kernel<float, ufx::detail::identity, ufx::plus, ufx::detail::array_acc<const float>>;
+    const kernel k{ufx::detail::identity{}, ufx::plus{},
+                   ufx::detail::make_tuple(ufx::detail::array_acc<const float>{x.data()})};
     auto out = ufx::device_array<float, 1>({1}, ufx::sim);
-    CHECK(error_message([&] { ufx::detail::reduce_on(ufx::sim, plan, k, out.data(), ufx::detail::pass_through<float>{}, 0.0f); })
-              .find("input 0 is not in ufx::sim device 0 memory (it points to host memory") != std::string::npos);
+    CHECK(error_message([&] {
+            ufx::detail::reduce_on(ufx::sim, plan, k, out.data(), ufx::detail::pass_through<float>{}, 0.0f);
+          }).find("input 0 is not in ufx::sim device 0 memory (it points to host memory") != std::string::npos);
   }
 }
 
@@ -368,7 +379,11 @@ TEST_CASE_TEMPLATE("transform_reduce maps broadcast inputs without materialising
   for (int i = 0; i < 1001; ++i) dot += x[i] * y[i], l1 += std::abs(x[i]);
   CHECK(ufx::transform_reduce(Target{}, x, y, mul_f{}, ufx::plus{}, 0.0) == dot);
   CHECK(ufx::transform_reduce(Target{}, x, abs_f{}, ufx::plus{}, 0.0) == l1);
-  CHECK(ufx::transform_reduce(Target{}, x, 2.0, mul_f{}, ufx::plus{}, 0.0) == 2 * [&] { double s = 0; for (double v : x) s += v; return s; }());
+  CHECK(ufx::transform_reduce(Target{}, x, 2.0, mul_f{}, ufx::plus{}, 0.0) == 2 * [&] {
+    double s = 0;
+    for (double v : x) s += v;
+    return s;
+  }());
   // (3,1) * (1,4) broadcast to (3,4), reduced along each axis
   ufx::ndarray<double, 2> col({3, 1}), row({1, 4});
   for (int i = 0; i < 3; ++i) col(i, 0) = i + 1;
@@ -376,10 +391,12 @@ TEST_CASE_TEMPLATE("transform_reduce maps broadcast inputs without materialising
   const auto per_row = ufx::transform_reduce(Target{}, col, row, mul_f{}, ufx::plus{}, 0.0, ufx::axis{1});
   REQUIRE(per_row.shape() == std::array<ufx::index_t, 1>{3});
   for (int i = 0; i < 3; ++i) CHECK(per_row(i) == (i + 1) * 100.0);
-  const auto per_col = ufx::transform_reduce(Target{}, col, row, mul_f{}, ufx::maximum{}, 0.0, ufx::axis{0}, ufx::keepdims);
+  const auto per_col =
+      ufx::transform_reduce(Target{}, col, row, mul_f{}, ufx::maximum{}, 0.0, ufx::axis{0}, ufx::keepdims);
   REQUIRE(per_col.shape() == std::array<ufx::index_t, 2>{1, 4});
   for (int j = 0; j < 4; ++j) CHECK(per_col(0, j) == 30.0 * (j + 1));
-  CHECK_THROWS_AS(ufx::transform_reduce(Target{}, x, std::vector<double>(3), mul_f{}, ufx::plus{}, 0.0), ufx::shape_error);
+  CHECK_THROWS_AS(ufx::transform_reduce(Target{}, x, std::vector<double>(3), mul_f{}, ufx::plus{}, 0.0),
+                  ufx::shape_error);
 }
 
 namespace {
@@ -392,7 +409,8 @@ struct throw_at_f { // |x|, and an error at the element whose value is `at`
 };
 } // namespace
 
-TEST_CASE_TEMPLATE("an exception from a reduction's map reaches the caller, from every leaf and row", Target, ufx::serial_t, ufx::host_t) {
+TEST_CASE_TEMPLATE("an exception from a reduction's map reaches the caller, from every leaf and row", Target,
+                   ufx::serial_t, ufx::host_t) {
   // full reductions run through the CPU leaves, axis reductions through the rows; both are compiled
   // twice where the build targets the x86-64 baseline (config.hpp, UFX_HOST_CLONES)
   for (int n : {1000, 4097, 1 << 19}) {
@@ -404,8 +422,9 @@ TEST_CASE_TEMPLATE("an exception from a reduction's map reaches the caller, from
       CHECK(error_message([&] { ufx::transform_reduce(Target{}, x, throw_at_f{at}, ufx::plus{}, 0.f); }) ==
             "bad element " + std::to_string(at));
       const ufx::ndview<const float, 2> m(x.data(), {n / 100, 100});
-      CHECK(error_message([&] { ufx::transform_reduce(Target{}, m, throw_at_f{at}, ufx::plus{}, 0.f, ufx::axis{0}); }) ==
-            "bad element " + std::to_string(at));
+      CHECK(error_message([&] {
+              ufx::transform_reduce(Target{}, m, throw_at_f{at}, ufx::plus{}, 0.f, ufx::axis{0});
+            }) == "bad element " + std::to_string(at));
     }
     CHECK(ufx::transform_reduce(Target{}, x, throw_at_f{1e9f}, ufx::plus{}, 0.f) > 0.f);
   }
@@ -446,8 +465,9 @@ TEST_CASE_TEMPLATE("argmin and argmax find the first occurrence, and NaN first",
   CHECK(ec(0, 1) == 1);
   CHECK(ufx::argmax(Target{}, E) == 3); // flat C order: (1, 1)
   CHECK_THROWS_AS(ufx::argmin(Target{}, std::vector<float>{}), ufx::value_error);
-  CHECK(error_message([&] { ufx::argmax(Target{}, std::vector<float>{}); }).find("attempt to get argmax of an empty sequence") !=
-        std::string::npos);
+  CHECK(error_message([&] {
+          ufx::argmax(Target{}, std::vector<float>{});
+        }).find("attempt to get argmax of an empty sequence") != std::string::npos);
 }
 
 TEST_CASE_TEMPLATE("host reductions are bitwise those of serial, for any split", Target, UFX_TEST_TARGETS) {
@@ -469,7 +489,8 @@ TEST_CASE_TEMPLATE("host reductions are bitwise those of serial, for any split",
   }
 }
 
-TEST_CASE_TEMPLATE("a full reduction of dense inputs (no plan) is bitwise the planned one (ufx::cuda: within rounding)", Target, UFX_TEST_TARGETS) {
+TEST_CASE_TEMPLATE("a full reduction of dense inputs (no plan) is bitwise the planned one (ufx::cuda: within rounding)",
+                   Target, UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   // Dense host inputs of the loop's shape take the CPU targets' plan-free path (cpu_reduce_dense);
   // a (1,) operand broadcast along the loop sends the same values through the planned path.
@@ -493,8 +514,7 @@ TEST_CASE_TEMPLATE("a full reduction of dense inputs (no plan) is bitwise the pl
     const auto same_sum = [&](float a, float b) {
       if constexpr (std::is_same_v<Target, ufx::cuda_t>)
         return std::abs(a - exact) <= bound && std::abs(b - exact) <= bound;
-      else
-        return a == b;
+      else return a == b;
     };
     const float dense = ufx::reduce(t, x, ufx::plus{}, 0.0f);
     const float dense_scalar = ufx::transform_reduce(t, x, 1.0f, mul_f{}, ufx::plus{}, 0.0f);
@@ -510,10 +530,10 @@ TEST_CASE_TEMPLATE("a full reduction of dense inputs (no plan) is bitwise the pl
     const float with_init = ufx::reducer(ufx::plus{}, 0.0f)(t, x, 2.5f);
     if constexpr (std::is_same_v<Target, ufx::cuda_t>) // one more rounding: adding the init
       CHECK(std::abs(with_init - (2.5 + exact)) <= bound + std::abs(2.5 + exact) * 0x1p-24);
-    else
-      CHECK(with_init == 2.5f + planned);
+    else CHECK(with_init == 2.5f + planned);
     const auto user = ufx::reducer([] UFX_HD(float a, float b) { return a + b; }, 0.0f);
-    CHECK(same_sum(user(t, x), ufx::transform_reduce(t, x, one, mul_f{}, [] UFX_HD(float a, float b) { return a + b; }, 0.0f)));
+    CHECK(same_sum(user(t, x), ufx::transform_reduce(
+                                   t, x, one, mul_f{}, [] UFX_HD(float a, float b) { return a + b; }, 0.0f)));
     // an output overlapping the input is read as it was
     std::vector<float> y = x;
     const float expect = ufx::reduce(t, x, ufx::plus{}, 0.0f);
@@ -570,11 +590,16 @@ TEST_CASE_TEMPLATE("a float32 sum of 2^22 normals is no less accurate than np.su
   const double err = std::abs(static_cast<double>(ours) - ref) / std::abs(ref);
   MESSAGE("relative error " << err << " (np.sum " << np_err << ")");
   CHECK(err <= np_err);
-  const float naive = [&] { float t = 0; for (float v : x) t += v; return t; }();
+  const float naive = [&] {
+    float t = 0;
+    for (float v : x) t += v;
+    return t;
+  }();
   CHECK(std::abs(static_cast<double>(naive) - ref) / std::abs(ref) > 10 * np_err); // the test can tell orders apart
 }
 
-TEST_CASE_TEMPLATE("long float sums on the CPU targets are accumulated in double and rounded once", Target, UFX_TEST_TARGETS) {
+TEST_CASE_TEMPLATE("long float sums on the CPU targets are accumulated in double and rounded once", Target,
+                   UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   if constexpr (Target::is_device) return; // the device lanes sum in float (docs/reduce.md, "Accuracy")
   else {
@@ -608,10 +633,11 @@ TEST_CASE_TEMPLATE("long float sums on the CPU targets are accumulated in double
     // the same through the planned path (a broadcast operand), an unaligned start, an axis, and |x|
     const std::vector<float> one{1.0f};
     CHECK(ufx::transform_reduce(t, xs, one, mul_f{}, ufx::plus{}, 0.0f) == sum);
-    within_half_ulp(ufx::reduce(t, ufx::ndview<const float, 1>(x.data() + 1, {static_cast<ufx::index_t>(n)}), ufx::plus{}, 0.0f),
-                    exact_of(x.data() + 1, n, [](float v) { return double(v); }));
-    const auto rows = ufx::reduce(t, ufx::ndview<const float, 2>(x.data(), {1, static_cast<ufx::index_t>(n)}), ufx::plus{}, 0.0f,
-                                  ufx::axis{1});
+    within_half_ulp(
+        ufx::reduce(t, ufx::ndview<const float, 1>(x.data() + 1, {static_cast<ufx::index_t>(n)}), ufx::plus{}, 0.0f),
+        exact_of(x.data() + 1, n, [](float v) { return double(v); }));
+    const auto rows = ufx::reduce(t, ufx::ndview<const float, 2>(x.data(), {1, static_cast<ufx::index_t>(n)}),
+                                  ufx::plus{}, 0.0f, ufx::axis{1});
     CHECK(rows(0) == sum);
     within_half_ulp(ufx::transform_reduce(t, xs, abs_f{}, ufx::plus{}, 0.0f),
                     exact_of(x.data(), n, [](float v) { return double(std::abs(v)); }));
@@ -620,7 +646,8 @@ TEST_CASE_TEMPLATE("long float sums on the CPU targets are accumulated in double
     CHECK(ufx::reducer(ufx::plus{}, 0.0f)(t, xs, 2.5f) == 2.5f + sum);
     // a user's operator keeps its own accumulator: float, a pairwise order
     const float user = ufx::reducer([] UFX_HD(float a, float b) { return a + b; }, 0.0f)(t, xs);
-    CHECK(std::abs(static_cast<double>(user) - exact) <= 1e-5 * exact_of(x.data(), n, [](float v) { return double(std::abs(v)); }));
+    CHECK(std::abs(static_cast<double>(user) - exact) <=
+          1e-5 * exact_of(x.data(), n, [](float v) { return double(std::abs(v)); }));
   }
 }
 

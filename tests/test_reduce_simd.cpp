@@ -6,7 +6,11 @@
 #include "reduce_simd_cases.hpp"
 
 #if defined(UFX_TEST_NO_SERIAL)
-TEST_CASE("a plain sum's vector leaf is bitwise the generic leaf, at every misalignment") { ufx_simd_test::run_all<false>(); }
+TEST_CASE("a plain sum's vector leaf is bitwise the generic leaf, at every misalignment") {
+  ufx_simd_test::run_all<false>();
+}
 #else
-TEST_CASE("a plain sum's vector leaf is bitwise the generic leaf, at every misalignment") { ufx_simd_test::run_all<true>(); }
+TEST_CASE("a plain sum's vector leaf is bitwise the generic leaf, at every misalignment") {
+  ufx_simd_test::run_all<true>();
+}
 #endif

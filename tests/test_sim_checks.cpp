@@ -40,8 +40,8 @@ struct histogram_body {
 /// atomic_min and atomic_max on one-element shared arrays, every thread of the block contending.
 template <class T>
 struct extremes_body {
-  UFX_HD void operator()(const ufx::thread& t, ufx::shared<T[1]> lo, ufx::shared<T[1]> hi,
-                         ufx::ndview<const T, 1> x, ufx::ndview<T, 2> out) const {
+  UFX_HD void operator()(const ufx::thread& t, ufx::shared<T[1]> lo, ufx::shared<T[1]> hi, ufx::ndview<const T, 1> x,
+                         ufx::ndview<T, 2> out) const {
     const auto g = t.grid<1>();
     if (t.thread_idx().x == 0) {
       lo[0] = x(g);
@@ -152,26 +152,31 @@ TEST_CASE_TEMPLATE("kernel: an atomic and a plain access of one shared element i
                    ufx::serial_t, ufx::host_t, ufx::sim_t) {
   if (!kernel_runnable<Target>()) return;
   constexpr bool sim = std::is_same_v<Target, ufx::sim_t>;
-  const std::string where =
-      "kernel 'mixed' on " + (sim ? std::string("ufx::sim device 0") : std::string(Target{}.name())) + ", block (0, 0, 0), ";
+  const std::string where = "kernel 'mixed' on " +
+                            (sim ? std::string("ufx::sim device 0") : std::string(Target{}.name())) +
+                            ", block (0, 0, 0), ";
   const std::string elem = "element (0) of shared array 0 (parameter 1)";
   const std::string tail = " since the last sync() (put a t.sync() between the two accesses)";
   std::vector<float> out{-1.f, -1.f};
   auto k = ufx::kernel(mixed_body{}, "mixed");
   // an atomic first, then another thread's plain read / write
-  CHECK(error_message([&] { k[{1, 3}](Target{}, out, 0, 2, 0); }) ==
-        where + "thread (2, 0, 0): shared-memory race: this thread reads " + elem +
-            ", which thread (0, 0, 0) updated atomically" + tail);
-  CHECK(error_message([&] { k[{1, 3}](Target{}, out, 1, 2, 1); }) ==
-        where + "thread (2, 0, 0): shared-memory race: this thread writes " + elem +
-            ", which thread (1, 0, 0) updated atomically" + tail);
+  CHECK(error_message([&] {
+          k[{1, 3}](Target{}, out, 0, 2, 0);
+        }) == where + "thread (2, 0, 0): shared-memory race: this thread reads " + elem +
+                  ", which thread (0, 0, 0) updated atomically" + tail);
+  CHECK(error_message([&] {
+          k[{1, 3}](Target{}, out, 1, 2, 1);
+        }) == where + "thread (2, 0, 0): shared-memory race: this thread writes " + elem +
+                  ", which thread (1, 0, 0) updated atomically" + tail);
   // a plain read / write first, then another thread's atomic
-  CHECK(error_message([&] { k[{1, 3}](Target{}, out, 2, 0, 0); }) ==
-        where + "thread (2, 0, 0): shared-memory race: this thread updates " + elem +
-            " atomically, which thread (0, 0, 0) read" + tail);
-  CHECK(error_message([&] { k[{1, 3}](Target{}, out, 1, 0, 2); }) ==
-        where + "thread (1, 0, 0): shared-memory race: this thread updates " + elem +
-            " atomically, which thread (0, 0, 0) wrote" + tail);
+  CHECK(error_message([&] {
+          k[{1, 3}](Target{}, out, 2, 0, 0);
+        }) == where + "thread (2, 0, 0): shared-memory race: this thread updates " + elem +
+                  " atomically, which thread (0, 0, 0) read" + tail);
+  CHECK(error_message([&] {
+          k[{1, 3}](Target{}, out, 1, 0, 2);
+        }) == where + "thread (1, 0, 0): shared-memory race: this thread updates " + elem +
+                  " atomically, which thread (0, 0, 0) wrote" + tail);
   if (sim) CHECK(out == std::vector<float>{-1.f, -1.f}); // nothing copied back from a failed kernel
   // one thread's own atomic, read and write of the element race with no one
   k[{1, 3}](Target{}, out, 1, 1, 2);
@@ -223,16 +228,16 @@ std::string expected_failure(const std::string& where, int kind, int who) {
     if (who == 0) // thread 1 reads after thread 0 wrote
       return prefix + "1, 0, 0): shared-memory race: this thread reads element (3) of shared array 0 (parameter 1), "
                       "which thread (0, 0, 0) wrote since the last sync() (put a t.sync() between the two accesses)";
-    return prefix + w + ": shared-memory race: this thread writes element (3) of shared array 0 (parameter 1), which thread " +
-           o + " read since the last sync() (put a t.sync() between the two accesses)";
+    return prefix + w +
+           ": shared-memory race: this thread writes element (3) of shared array 0 (parameter 1), which thread " + o +
+           " read since the last sync() (put a t.sync() between the two accesses)";
   case divergence:
     return prefix + w + ": barrier divergence: this thread returned while thread " + o + " waits at t.sync() on line";
   case shared_index:
     return prefix + w + ": ufx::shared: index (" + std::to_string(4 + who) + ") out of range for shape (4)";
   case ndview_index:
     return prefix + w + ": ufx::ndview: index (" + std::to_string(6 + who) + ") out of range for shape (6)";
-  default:
-    return prefix + w + ": bad value in thread " + std::to_string(who);
+  default: return prefix + w + ": bad value in thread " + std::to_string(who);
   }
 }
 } // namespace
@@ -240,7 +245,8 @@ std::string expected_failure(const std::string& where, int kind, int who) {
 TEST_CASE_TEMPLATE("kernel: every check of the block runner ends as its error, whichever thread raises it and when",
                    Target, ufx::serial_t, ufx::host_t, ufx::sim_t) {
   if (!kernel_runnable<Target>()) return;
-  const std::string where = std::is_same_v<Target, ufx::sim_t> ? std::string("ufx::sim device 0") : std::string(Target{}.name());
+  const std::string where =
+      std::is_same_v<Target, ufx::sim_t> ? std::string("ufx::sim device 0") : std::string(Target{}.name());
   auto k = ufx::kernel(failing_body{}, "fails");
   for (int kind = 0; kind < n_failures; ++kind) {
     // the ndview check runs on ufx::sim in every build, on serial and host with UFX_BOUNDS_CHECK
@@ -261,24 +267,30 @@ TEST_CASE_TEMPLATE("kernel: every check of the block runner ends as its error, w
   }
   // the block runner is whole after them: a correct launch runs and gives its values
   std::vector<int> a(6, 0);
-  ufx::kernel([](const ufx::thread& t, ufx::shared<int[4]> s, ufx::ndview<int, 1> out) {
-    const int i = static_cast<int>(t.thread_idx().x);
-    s[i] = 10 * i;
-    t.sync();
-    out(i) = s[(i + 1) % 3];
-  }, "after")[{1, 3}](Target{}, a);
+  ufx::kernel(
+      [](const ufx::thread& t, ufx::shared<int[4]> s, ufx::ndview<int, 1> out) {
+        const int i = static_cast<int>(t.thread_idx().x);
+        s[i] = 10 * i;
+        t.sync();
+        out(i) = s[(i + 1) % 3];
+      },
+      "after")[{1, 3}](Target{}, a);
   CHECK(a == std::vector<int>{10, 20, 0, 0, 0, 0});
 }
 
 TEST_CASE("kernel on sim: a host pointer is refused before any thread of a barrier kernel starts") {
   if (!kernel_runnable<ufx::sim_t>()) return;
   int host_value = 0;
-  auto k = ufx::kernel([](const ufx::thread& t, int* p) {
-    t.sync();
-    if (t.thread_idx().x == 2) *p = 1;
-    t.sync();
-  }, "ptr");
-  CHECK(error_message([&] { k[{2, 3}](ufx::sim, &host_value); }) ==
+  auto k = ufx::kernel(
+      [](const ufx::thread& t, int* p) {
+        t.sync();
+        if (t.thread_idx().x == 2) *p = 1;
+        t.sync();
+      },
+      "ptr");
+  CHECK(error_message([&] {
+          k[{2, 3}](ufx::sim, &host_value);
+        }) ==
         "ufx::kernel: argument 1 is a pointer to host memory but the kernel runs on ufx::sim device 0 (pass arrays as "
         "containers or ndviews, which ufx copies; or allocate the memory there)");
   CHECK(host_value == 0);
@@ -291,22 +303,28 @@ TEST_CASE("kernel on sim: a host pointer is refused before any thread of a barri
 
 TEST_CASE("kernel on sim: the tutorial's add without its bounds guard is an index error in every build") {
   if (!kernel_runnable<ufx::sim_t>()) return;
-  auto add = ufx::kernel([](const ufx::thread& t, ufx::ndview<const float, 1> x, ufx::ndview<const float, 1> y,
-                            ufx::ndview<float, 1> out) {
-    const ufx::index_t i = t.grid<1>();
-    out(i) = x(i) + y(i); // no `if (i < out.extent(0))`
-  }, "add");
+  auto add = ufx::kernel(
+      [](const ufx::thread& t, ufx::ndview<const float, 1> x, ufx::ndview<const float, 1> y,
+         ufx::ndview<float, 1> out) {
+        const ufx::index_t i = t.grid<1>();
+        out(i) = x(i) + y(i); // no `if (i < out.extent(0))`
+      },
+      "add");
   const int n = 1000, threads = 128, blocks = (n + threads - 1) / threads;
   std::vector<float> x(n, 1.f), y(n, 2.f), out(n, 0.f);
-  CHECK(error_message([&] { add[{blocks, threads}](ufx::sim, x, y, out); }) ==
+  CHECK(error_message([&] {
+          add[{blocks, threads}](ufx::sim, x, y, out);
+        }) ==
         "kernel 'add' on ufx::sim device 0, block (7, 0, 0), thread (104, 0, 0): ufx::ndview: index (1000) out of "
         "range for shape (1000)");
   CHECK(out[0] == 0.f); // nothing copied back
   // a 2-D view, a column past the end
-  auto col = ufx::kernel([](const ufx::thread& t, ufx::ndview<int, 2> m) { m(t.block_idx().x, t.thread_idx().x) = 1; },
-                         "col");
+  auto col =
+      ufx::kernel([](const ufx::thread& t, ufx::ndview<int, 2> m) { m(t.block_idx().x, t.thread_idx().x) = 1; }, "col");
   ufx::ndarray<int, 2> m({2, 3}, 0);
-  CHECK(error_message([&] { col[{2, 4}](ufx::sim, m); }) ==
+  CHECK(error_message([&] {
+          col[{2, 4}](ufx::sim, m);
+        }) ==
         "kernel 'col' on ufx::sim device 0, block (0, 0, 0), thread (3, 0, 0): ufx::ndview: index (0, 3) out of range "
         "for shape (2, 3)");
   // with the guard the same launch runs

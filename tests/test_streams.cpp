@@ -128,8 +128,8 @@ TEST_CASE("stream: events order two streams and time the work between them") {
   gate g(a);
   add(ufx::sim.on(a), d, 10.f, ufx::out(d));
   written.record(a);
-  written.wait_on(b);                        // b's later work waits for a's add
-  add(ufx::sim.on(b), d, d, ufx::out(d));    // (1 + 10) * 2
+  written.wait_on(b);                     // b's later work waits for a's add
+  add(ufx::sim.on(b), d, d, ufx::out(d)); // (1 + 10) * 2
   CHECK_FALSE(written.done());
   g.open();
   b.synchronize();
@@ -167,11 +167,12 @@ TEST_CASE("stream: kernels and gufuncs on a stream") {
     s.synchronize();
     CHECK(h[0] == 5.f);
   }
-  auto dot = ufx::guvectorize<"(n),(n)->()">([] UFX_HD(ufx::ndview<const float, 1> a, ufx::ndview<const float, 1> b, float& out) {
-    float acc = 0;
-    for (ufx::index_t i = 0; i < a.extent(0); ++i) acc += a(i) * b(i);
-    out = acc;
-  });
+  auto dot = ufx::guvectorize<"(n),(n)->()">(
+      [] UFX_HD(ufx::ndview<const float, 1> a, ufx::ndview<const float, 1> b, float& out) {
+        float acc = 0;
+        for (ufx::index_t i = 0; i < a.extent(0); ++i) acc += a(i) * b(i);
+        out = acc;
+      });
   ufx::device_array<float, 2> m({4, 3}, ufx::sim.space());
   ufx::device_array<float, 1> r({4}, ufx::sim.space());
   auto fill = ufx::vectorize([] UFX_HD(float) { return 2.f; });
@@ -207,11 +208,11 @@ TEST_CASE("stream: a reduction into a device destination is queued, its temporar
   const auto before = ufx::detail::sim_stats();
   {
     gate g(s);
-    add(ufx::sim.on(s), d, d, ufx::out(d));      // d = 2
-    sum(ufx::sim.on(s), d, ufx::out(total));      // queued: returns while the gate holds the stream
+    add(ufx::sim.on(s), d, d, ufx::out(d));  // d = 2
+    sum(ufx::sim.on(s), d, ufx::out(total)); // queued: returns while the gate holds the stream
     ufx::ndview<const float, 2> m(d.data(), {1 << 18, 4});
     sum(ufx::sim.on(s), m, ufx::axis{0}, ufx::out(cols));
-    CHECK(total.to_host()() == 0.f);              // the unsynchronised read: not computed yet
+    CHECK(total.to_host()() == 0.f); // the unsynchronised read: not computed yet
     CHECK(ufx::detail::sim_stats().live_allocations > before.live_allocations); // its partials wait with it
     g.open();
   }
@@ -245,10 +246,10 @@ TEST_CASE("stream: accumulate on a stream is queued") {
   add(ufx::sim, 0.f, 0.f, ufx::out(c));
   {
     gate g(s);
-    add(ufx::sim.on(s), d, d, ufx::out(d));            // d = 2
+    add(ufx::sim.on(s), d, d, ufx::out(d));                   // d = 2
     ufx::accumulate(ufx::sim.on(s), d, add_f{}, ufx::out(c)); // queued after the add
     auto r = ufx::accumulate(ufx::sim.on(s), d, add_f{});     // a device result, returned at once
-    CHECK(c.to_host()(999) == 0.f);                      // not run yet
+    CHECK(c.to_host()(999) == 0.f);                           // not run yet
     g.open();
     s.synchronize();
     CHECK(r.to_host()(999) == 2000.f);
@@ -268,12 +269,12 @@ TEST_CASE("stream: to_device, copy_to_host and copy_from_host on a stream") {
   {
     gate g(s);
     const auto before = ufx::detail::sim_stats();
-    auto e = ufx::to_device(src, ufx::sim.on(s));   // pinned: the stream copies it
-    add(ufx::sim.on(s), e, e, ufx::out(e));          // 6
-    e.copy_to_host(back, ufx::sim.on(s));            // pinned destination: queued
-    d.copy_from_host(src, ufx::sim.on(s));           // queued
+    auto e = ufx::to_device(src, ufx::sim.on(s)); // pinned: the stream copies it
+    add(ufx::sim.on(s), e, e, ufx::out(e));       // 6
+    e.copy_to_host(back, ufx::sim.on(s));         // pinned destination: queued
+    d.copy_from_host(src, ufx::sim.on(s));        // queued
     CHECK(ufx::detail::sim_stats().queued_copies - before.queued_copies == 3);
-    CHECK(back[0] == 0.f);                           // nothing has run yet
+    CHECK(back[0] == 0.f); // nothing has run yet
     g.open();
     s.synchronize();
     CHECK(back[999] == 6.f);
@@ -287,7 +288,8 @@ TEST_CASE("stream: to_device, copy_to_host and copy_from_host on a stream") {
   ufx::device_array<float, 1> h({4}, ufx::sim);
   std::vector<float> four(4);
   const std::string msg = error_message([&] { h.copy_to_host(four, ufx::host); });
-  CHECK(msg.find("ufx::device_array::copy_to_host: the array is in ufx::sim device 0 but the copy was asked of host") == 0);
+  CHECK(msg.find("ufx::device_array::copy_to_host: the array is in ufx::sim device 0 but the copy was asked of host") ==
+        0);
 }
 
 TEST_CASE("stream: errors") {
@@ -298,7 +300,8 @@ TEST_CASE("stream: errors") {
     auto add = ufx::vectorize(add_f{});
     auto on1 = ufx::to_device(std::vector<float>(8, 1.f), ufx::sim.device(1));
     std::string msg = error_message([&] { add(ufx::sim.on(s0), on1, 1.f); });
-    CHECK(msg.find("a call on a stream of ufx::sim device 0 cannot use arrays of ufx::sim device 1") != std::string::npos);
+    CHECK(msg.find("a call on a stream of ufx::sim device 0 cannot use arrays of ufx::sim device 1") !=
+          std::string::npos);
     msg = error_message([&] { (void)ufx::sim.device(1).on(s0); });
     CHECK(msg == "ufx::sim.device(1).on(s): s is a stream of ufx::sim device 0");
     msg = error_message([&] { (void)ufx::cuda.on(s0); });
@@ -314,10 +317,11 @@ TEST_CASE("stream: errors") {
           "racy");
       auto d = ufx::to_device(std::vector<int>(1, 0), ufx::sim.device(0));
       auto f = ufx::to_device(std::vector<float>(4, 1.f), ufx::sim.device(0));
-      racy[{1, 4}](ufx::sim.on(s0), d); // returns: the race is found when the stream runs it
+      racy[{1, 4}](ufx::sim.on(s0), d);        // returns: the race is found when the stream runs it
       add(ufx::sim.on(s0), f, f, ufx::out(f)); // skipped
       msg = error_message([&] { s0.synchronize(); });
-      CHECK(msg.find("kernel 'racy' on ufx::sim device 0, block (0, 0, 0), thread (1, 0, 0): shared-memory race") != std::string::npos);
+      CHECK(msg.find("kernel 'racy' on ufx::sim device 0, block (0, 0, 0), thread (1, 0, 0): shared-memory race") !=
+            std::string::npos);
       CHECK(f.to_host()(0) == 1.f);
       add(ufx::sim.on(s0), f, f, ufx::out(f));
       s0.synchronize();
@@ -342,8 +346,8 @@ TEST_CASE("chunked: host arrays larger than the sim device run in chunks and equ
     const auto after = ufx::detail::sim_stats();
     CHECK(after.host_to_device - before.host_to_device >= 2 * 64); // two inputs, at least 64 chunks each
     // every chunk's copies queued on the two streams (through pinned staging), none made waiting
-    CHECK(after.queued_copies - before.queued_copies == after.host_to_device - before.host_to_device +
-                                                            after.device_to_host - before.device_to_host);
+    CHECK(after.queued_copies - before.queued_copies ==
+          after.host_to_device - before.host_to_device + after.device_to_host - before.device_to_host);
     CHECK(after.live_allocations == before.live_allocations);
     // no allocation inside the chunk loop: each of the two streams keeps one block of the device
     // for its chunks (as many allocations for 4x the chunks)
@@ -376,7 +380,9 @@ TEST_CASE("chunked: host arrays larger than the sim device run in chunks and equ
     CHECK(same);
     CHECK(ufx::chunked(ufx::target(ufx::host), 100) == ufx::target(ufx::host));
     CHECK(ufx::chunked(ufx::target(ufx::serial), 100) == ufx::target(ufx::serial));
-    CHECK(error_message([&] { (void)f(ufx::chunked(ufx::target(ufx::sim), 100), m, row); }).find("more than the chunk budget of 100 bytes") != std::string::npos);
+    CHECK(error_message([&] {
+            (void)f(ufx::chunked(ufx::target(ufx::sim), 100), m, row);
+          }).find("more than the chunk budget of 100 bytes") != std::string::npos);
 
     // a budget too small for one row
     const std::string msg = error_message([&] { (void)f(ufx::chunked(ufx::sim, 100), m, row); });
@@ -418,7 +424,7 @@ TEST_CASE("chunked: reductions of host data larger than the sim device") {
     const auto before = ufx::detail::sim_stats();
     const float s = sum(ufx::sim, x);
     const auto after = ufx::detail::sim_stats();
-    CHECK(after.host_to_device - before.host_to_device >= 16); // at least 16 chunks
+    CHECK(after.host_to_device - before.host_to_device >= 16);   // at least 16 chunks
     CHECK(after.queued_copies - before.queued_copies >= 2 * 16); // each chunk's input in, partial out: queued
     CHECK(after.live_allocations == before.live_allocations);
     CHECK(after.allocations - before.allocations == 2); // the two streams' blocks, none per chunk
@@ -496,7 +502,8 @@ TEST_CASE("chunked: reductions of host data larger than the sim device") {
     CHECK(ufx::detail::sim_stats().host_to_device - b4.host_to_device > 20);
     auto c0_ref = ufx::accumulate(ufx::serial, m, plus);
     auto c1_ref = ufx::accumulate(ufx::serial, m, plus, ufx::axis{1});
-    for (ufx::index_t i = 0; i < m.size(); ++i) same = same && c0.data()[i] == c0_ref.data()[i] && c1.data()[i] == c1_ref.data()[i];
+    for (ufx::index_t i = 0; i < m.size(); ++i)
+      same = same && c0.data()[i] == c0_ref.data()[i] && c1.data()[i] == c1_ref.data()[i];
     CHECK(same);
     CHECK(c0(2999, 7) == r0(7)); // the last row of the running sum is the column sum
     std::vector<int> iv(std::size_t{1} << 20);
@@ -506,7 +513,8 @@ TEST_CASE("chunked: reductions of host data larger than the sim device") {
     const auto a5 = ufx::detail::sim_stats();
     CHECK(a5.host_to_device - b5.host_to_device >= 8);
     // two chunks in flight through pinned staging: every copy queued, no allocation per chunk
-    CHECK(a5.queued_copies - b5.queued_copies == a5.host_to_device - b5.host_to_device + a5.device_to_host - b5.device_to_host);
+    CHECK(a5.queued_copies - b5.queued_copies ==
+          a5.host_to_device - b5.host_to_device + a5.device_to_host - b5.device_to_host);
     CHECK(a5.allocations - b5.allocations == 2);
     auto ic_ref = ufx::accumulate(ufx::serial, iv, [] UFX_HD(int a, int b) { return a + b; });
     CHECK(ic == ic_ref);

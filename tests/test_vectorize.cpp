@@ -9,8 +9,8 @@
 #include <stdexcept>
 #include <thread>
 
-using ufx_test::error_message;
 using ufx_test::add_f;
+using ufx_test::error_message;
 using ufx_test::iota_f;
 
 namespace {
@@ -29,7 +29,8 @@ TEST_CASE_TEMPLATE("vectorize adds two std::vectors into a std::vector", Target,
 }
 
 #if defined(__linux__)
-TEST_CASE_TEMPLATE("a large fresh std::vector result is marked for huge pages and holds the call's values", Target, UFX_TEST_TARGETS) {
+TEST_CASE_TEMPLATE("a large fresh std::vector result is marked for huge pages and holds the call's values", Target,
+                   UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   auto add = ufx::vectorize([] UFX_HD(float a, float b) { return a + b; });
   const int n = (8 << 20) / 4 + 3; // 8 MiB and a bit: malloc's own mapping, not 2 MiB aligned
@@ -126,7 +127,8 @@ TEST_CASE_TEMPLATE("out writes into an existing container, in place included", T
   CHECK(big(1, 5) == 7.f);
 }
 
-TEST_CASE_TEMPLATE("operands of one shape (the dense path on CPU targets) give a plain loop's values", Target, UFX_TEST_TARGETS) {
+TEST_CASE_TEMPLATE("operands of one shape (the dense path on CPU targets) give a plain loop's values", Target,
+                   UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   auto fma3 = ufx::vectorize([] UFX_HD(float a, float b, float c) { return a * b + c; });
   for (const std::size_t n : {std::size_t{1}, std::size_t{63}, std::size_t{4096}, std::size_t{3 << 16} + 5}) {
@@ -225,8 +227,8 @@ TEST_CASE("a broadcast shape with more elements than index_t counts is an error,
         "ufx::vectorize: broadcast dimensions too large: the shape (4611686018427387904,4) has more elements than "
         "index_t can count");
   // NumPy multiplies the extents left to right and stops at a 0, as dims::size() does
-  using ufx::detail::dims;
   using ufx::index_t;
+  using ufx::detail::dims;
   const index_t big = index_t(1) << 62;
   const dims over[] = {dims(std::array<index_t, 3>{big, 4, 0})}, empty[] = {dims(std::array<index_t, 3>{0, big, 4})},
              fits[] = {dims(std::array<index_t, 2>{big, 1}), dims(std::array<index_t, 1>{1})};
@@ -298,9 +300,8 @@ TEST_CASE("ufx::host's scheduler: nested calls, exceptions from every range, thr
     ufx::ndarray<double, 2> m({64, 4096});
     for (ufx::index_t i = 0; i < 64; ++i)
       for (ufx::index_t j = 0; j < 4096; ++j) m(i, j) = static_cast<double>(i + j % 7);
-    auto row_sum = ufx::guvectorize<"(n)->()">([](ufx::ndview<const double, 1> r, double& s) {
-      s = ufx::reduce(ufx::host, r, ufx::plus{}, 0.0);
-    });
+    auto row_sum = ufx::guvectorize<"(n)->()">(
+        [](ufx::ndview<const double, 1> r, double& s) { s = ufx::reduce(ufx::host, r, ufx::plus{}, 0.0); });
     const ufx::ndarray<double, 1> s = row_sum(ufx::host, m);
     for (ufx::index_t i = 0; i < 64; ++i) {
       double e = 0; // small integers: exact in any order

@@ -71,23 +71,29 @@ TEST_CASE("reshape is a view of a contiguous array, with one extent inferred") {
 
 TEST_CASE("reshape's errors name the shapes and the strides") {
   auto x = iota_nd<float, 2>({2, 3});
-  CHECK(error_message([&] { ufx::reshape(x, {4, 2}); }) ==
-        "ufx::reshape: cannot reshape an array of shape (2,3) (size 6) into shape (4,2) (size 8)");
+  CHECK(error_message([&] {
+          ufx::reshape(x, {4, 2});
+        }) == "ufx::reshape: cannot reshape an array of shape (2,3) (size 6) into shape (4,2) (size 8)");
   CHECK_THROWS_AS(ufx::reshape(x, {4, -1}), ufx::shape_error);
-  CHECK(error_message([&] { ufx::reshape(x, {4, -1}); }) ==
-        "ufx::reshape: cannot reshape an array of shape (2,3) (size 6) into shape (4,-1): no extent at axis 1 makes the "
-        "sizes equal");
+  CHECK(
+      error_message([&] {
+        ufx::reshape(x, {4, -1});
+      }) ==
+      "ufx::reshape: cannot reshape an array of shape (2,3) (size 6) into shape (4,-1): no extent at axis 1 makes the "
+      "sizes equal");
   CHECK_THROWS_AS(ufx::reshape(x, {-1, -1}), ufx::value_error);
-  CHECK(error_message([&] { ufx::reshape(x, {-1, -1}); }) ==
-        "ufx::reshape: can only specify one unknown dimension (-1); the shape (-1,-1) has -1 at axes 0 and 1");
+  CHECK(error_message([&] {
+          ufx::reshape(x, {-1, -1});
+        }) == "ufx::reshape: can only specify one unknown dimension (-1); the shape (-1,-1) has -1 at axes 0 and 1");
   CHECK_THROWS_AS(ufx::reshape(x, {-2, -3}), ufx::value_error);
   ufx::ndarray<int, 1> empty({0});
   CHECK_THROWS_AS(ufx::reshape(empty, {0, -1}), ufx::shape_error); // NumPy: ambiguous
   const auto t = ufx::transpose(x);
   CHECK_THROWS_AS(ufx::reshape(t, {6}), ufx::shape_error);
-  CHECK(error_message([&] { ufx::reshape(t, {6}); }) ==
-        "ufx::reshape: the array of shape (3,2) has strides (1,3) (in elements): it is not contiguous in C order, so no "
-        "view of it has shape (6,); copy it first");
+  CHECK(
+      error_message([&] { ufx::reshape(t, {6}); }) ==
+      "ufx::reshape: the array of shape (3,2) has strides (1,3) (in elements): it is not contiguous in C order, so no "
+      "view of it has shape (6,); copy it first");
   // a slice with a step is not contiguous either; one along the first axis is
   CHECK_THROWS_AS(ufx::reshape(ufx::slice(x, ufx::all, ufx::range{0, 3, 2}), {4}), ufx::shape_error);
   CHECK(ufx::reshape(ufx::slice(x, ufx::range{1, 2}), {3})(2) == 5.f);
@@ -113,10 +119,14 @@ TEST_CASE("transpose reverses the axes and permute takes NumPy's transpose(axes)
   CHECK(a(1, 0, 0) == 99);
 
   CHECK_THROWS_AS(ufx::permute(a, {0, 0, 2}), ufx::value_error);
-  CHECK(error_message([&] { ufx::permute(a, {0, 0, 2}); }) ==
+  CHECK(error_message([&] {
+          ufx::permute(a, {0, 0, 2});
+        }) ==
         "ufx::permute: the axes (0,0,2) are not a permutation of the 3 axes of an array of shape (2,3,4): axis 0 at "
         "position 1 repeats");
-  CHECK(error_message([&] { ufx::permute(a, {0, 3, 1}); }) ==
+  CHECK(error_message([&] {
+          ufx::permute(a, {0, 3, 1});
+        }) ==
         "ufx::permute: the axes (0,3,1) are not a permutation of the 3 axes of an array of shape (2,3,4): axis 3 at "
         "position 1 is out of range");
   CHECK_THROWS_AS(ufx::permute(a, {0, 1, -4}), ufx::value_error);
@@ -182,7 +192,8 @@ TEST_CASE("slice follows NumPy's rules for negative, missing and out-of-range bo
   for (const auto& c : cases) {
     auto x = iota_nd<int, 1>({c.n});
     const auto s = ufx::slice(x, ufx::range{c.start, c.stop, c.step});
-    INFO("n=" << c.n << " start=" << (c.start ? *c.start : 999) << " stop=" << (c.stop ? *c.stop : 999) << " step=" << c.step);
+    INFO("n=" << c.n << " start=" << (c.start ? *c.start : 999) << " stop=" << (c.stop ? *c.stop : 999)
+              << " step=" << c.step);
     CHECK(elements(s) == c.expect);
   }
   auto x = iota_nd<int, 1>({5});
@@ -209,7 +220,8 @@ TEST_CASE("slice takes ranges, ufx::all, integers and ufx::newaxis per axis") {
   auto n = ufx::slice(a, ufx::newaxis, 0, ufx::all, ufx::newaxis); // a[None, 0, :, None]
   CHECK(n.shape() == ext<4>{1, 3, 1, 4});
   CHECK(n(0, 2, 0, 3) == a(0, 2, 3));
-  auto rev = ufx::slice(a, ufx::range{{}, {}, -1}, ufx::range{{}, {}, -2}, ufx::range{-1, 0, -3}); // a[::-1, ::-2, -1:0:-3]
+  auto rev =
+      ufx::slice(a, ufx::range{{}, {}, -1}, ufx::range{{}, {}, -2}, ufx::range{-1, 0, -3}); // a[::-1, ::-2, -1:0:-3]
   CHECK(rev.shape() == ext<3>{2, 2, 1});
   CHECK(rev(0, 1, 0) == a(1, 0, 3));
   ufx::slice(a, 0, 0)(1) = -5; // writes through
@@ -220,8 +232,9 @@ TEST_CASE("slice takes ranges, ufx::all, integers and ufx::newaxis per axis") {
         std::vector<int>{9, 7, 5, 3, 1});
 
   CHECK_THROWS_AS(ufx::slice(a, ufx::all, ufx::range{0, 3, 0}), ufx::value_error);
-  CHECK(error_message([&] { ufx::slice(a, ufx::all, ufx::range{0, 3, 0}); }) ==
-        "ufx::slice: the slice step of axis 1 is zero (array of shape (2,3,4))");
+  CHECK(error_message([&] {
+          ufx::slice(a, ufx::all, ufx::range{0, 3, 0});
+        }) == "ufx::slice: the slice step of axis 1 is zero (array of shape (2,3,4))");
   CHECK_THROWS_AS(ufx::slice(a, 2), ufx::shape_error);
   CHECK(error_message([&] { ufx::slice(a, ufx::all, -4); }) ==
         "ufx::slice: index -4 is out of bounds for axis 1 with size 3 (array of shape (2,3,4))");
@@ -256,7 +269,6 @@ TEST_CASE("expand_dims and squeeze add and drop axes of extent 1") {
         "extent 3");
 }
 
-
 TEST_CASE("broadcast_to is a read-only view with stride 0 on the broadcast axes") {
   auto x = iota_nd<float, 1>({3});
   auto b = ufx::broadcast_to(x, {2, 3});
@@ -275,7 +287,9 @@ TEST_CASE("broadcast_to is a read-only view with stride 0 on the broadcast axes"
   CHECK(ufx::broadcast_to(s, ext<0>{})() == 2.5f);
 
   CHECK_THROWS_AS(ufx::broadcast_to(x, {2, 4}), ufx::shape_error);
-  CHECK(error_message([&] { ufx::broadcast_to(x, {2, 4}); }) ==
+  CHECK(error_message([&] {
+          ufx::broadcast_to(x, {2, 4});
+        }) ==
         "ufx::broadcast_to: cannot broadcast an array of shape (3,) to shape (2,4): its axis 0 has extent 3 where the "
         "target's axis 1 has 4 (extents must be equal, or 1)");
   CHECK(error_message([&] { ufx::broadcast_to(col, {3, 0}); }) == "<no exception>"); // 1 broadcasts to 0
@@ -314,7 +328,8 @@ TEST_CASE("views of a device_array are device views, and calls on them stay on t
   CHECK(d.to_host()(4) == 4.f);
 }
 
-TEST_CASE_TEMPLATE("views with negative, zero and permuted strides are operands and destinations", Target, UFX_TEST_TARGETS) {
+TEST_CASE_TEMPLATE("views with negative, zero and permuted strides are operands and destinations", Target,
+                   UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   auto axpy = ufx::vectorize(axpy_f{});
   auto x = iota_nd<float, 1>({6});
@@ -354,23 +369,25 @@ TEST_CASE_TEMPLATE("reducers and gufuncs read views with negative and zero strid
   auto x = iota_nd<float, 1>({6});
   auto m = ufx::reshape(x, {2, 3});
   CHECK(sum(Target{}, ufx::slice(x, ufx::range{{}, {}, -2})) == 9.f);           // 5 + 3 + 1
-  CHECK(sum(Target{}, ufx::broadcast_to(m, {4, 2, 3})) == 60.f);                 // 4 * 15
+  CHECK(sum(Target{}, ufx::broadcast_to(m, {4, 2, 3})) == 60.f);                // 4 * 15
   ufx::ndarray<float, 1> cols = sum(Target{}, ufx::transpose(m), ufx::axis{1}); // m's column sums
   CHECK(elements(cols.view()) == std::vector<float>{3, 5, 7});
-  ufx::ndarray<float, 2> rows = sum(Target{}, ufx::broadcast_to(ufx::expand_dims<0>(x), {3, 6}), ufx::axis{1}, ufx::keepdims);
+  ufx::ndarray<float, 2> rows =
+      sum(Target{}, ufx::broadcast_to(ufx::expand_dims<0>(x), {3, 6}), ufx::axis{1}, ufx::keepdims);
   CHECK(rows.shape() == ext<2>{3, 1});
   CHECK(rows(2, 0) == 15.f);
 
   auto dot = ufx::guvectorize<"(n),(n)->()">(ufx_test::dot_f{});
-  const auto w = ufx::broadcast_to(ufx::slice(x, ufx::range{{}, 3}), {2, 3}); // rows of [0, 1, 2]
+  const auto w = ufx::broadcast_to(ufx::slice(x, ufx::range{{}, 3}), {2, 3});                   // rows of [0, 1, 2]
   ufx::ndarray<float, 1> d = dot(Target{}, ufx::slice(m, ufx::all, ufx::range{{}, {}, -1}), w); // m[:, ::-1] . w
   CHECK(elements(d.view()) == std::vector<float>{1, 10});
-  ufx::ndarray<float, 1> e = dot(Target{}, ufx::transpose(m), ufx::broadcast_to(ufx::slice(x, ufx::range{{}, 2}), {3, 2}));
+  ufx::ndarray<float, 1> e =
+      dot(Target{}, ufx::transpose(m), ufx::broadcast_to(ufx::slice(x, ufx::range{{}, 2}), {3, 2}));
   CHECK(elements(e.view()) == std::vector<float>{3, 4, 5}); // column j of m . [0, 1]
 }
 
-TEST_CASE_TEMPLATE("the issue's examples: matmul as a broadcast of (n,1,k) and (1,n,k) views, and (n,1) + (1,n)", Target,
-                   UFX_TEST_TARGETS) {
+TEST_CASE_TEMPLATE("the issue's examples: matmul as a broadcast of (n,1,k) and (1,n,k) views, and (n,1) + (1,n)",
+                   Target, UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   // the tutorial's matmul of one pair of n x n matrices, C = A B, as NumPy's
   // (A[:, None, :] * B.T[None, :, :]).sum(-1) with a "(k),(k)->()" gufunc: no copies, no hand-made strides
@@ -382,7 +399,8 @@ TEST_CASE_TEMPLATE("the issue's examples: matmul as a broadcast of (n,1,k) and (
       B(i, j) = 0.25 * i * j - j + 2;
     }
   auto dot = ufx::guvectorize<"(k),(k)->()">(ufx_test::dot_f{});
-  ufx::ndarray<double, 2> C = dot(Target{}, ufx::expand_dims<1>(A), ufx::expand_dims<0>(ufx::transpose(B))); // (n,1,k), (1,n,k)
+  ufx::ndarray<double, 2> C =
+      dot(Target{}, ufx::expand_dims<1>(A), ufx::expand_dims<0>(ufx::transpose(B))); // (n,1,k), (1,n,k)
   REQUIRE(C.shape() == ext<2>{n, n});
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {

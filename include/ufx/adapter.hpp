@@ -21,8 +21,9 @@
 ///     static constexpr ufx::container_kind kind = ufx::container_kind::ufx_host;
 ///     static constexpr int rank = 1;
 ///     using value_type = T;
-///     static ufx::operand<const T, 1> in(const my::buffer<T>& b) { return {ufx::ndview<const T, 1>(b.ptr(), {b.size()})}; }
-///     static ufx::operand<T, 1> out(my::buffer<T>& b) { return {ufx::ndview<T, 1>(b.ptr(), {b.size()})}; }
+///     static ufx::operand<const T, 1> in(const my::buffer<T>& b) { return {ufx::ndview<const T, 1>(b.ptr(),
+///     {b.size()})}; } static ufx::operand<T, 1> out(my::buffer<T>& b) { return {ufx::ndview<T, 1>(b.ptr(),
+///     {b.size()})}; }
 ///   };
 
 #include <memory>
@@ -95,7 +96,9 @@ memory_space space_of_view(const ndview<T, R>& v) {
 } // namespace detail
 
 template <class C>
-concept array_like = requires { adapter<std::remove_cvref_t<C>>::rank; };
+concept array_like = requires {
+  adapter<std::remove_cvref_t<C>>::rank;
+};
 
 template <class C>
 concept scalar_like = std::is_arithmetic_v<std::remove_cvref_t<C>>;

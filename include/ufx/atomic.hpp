@@ -45,7 +45,7 @@
 #include "ufx/detail/atomic.hpp"
 
 // The list of element types, in each function's static_assert message.
-#define UFX_ATOMIC_ELEMENT_TYPES                                                                     \
+#define UFX_ATOMIC_ELEMENT_TYPES                                                                                       \
   "the element type must be int32_t, uint32_t, int64_t, uint64_t, float or double (not const or volatile)"
 
 namespace ufx {

@@ -22,8 +22,7 @@ struct axis {
   int v[N];
 
   template <std::integral... I>
-    requires(sizeof...(I) == static_cast<std::size_t>(N))
-  constexpr axis(I... i) : v{static_cast<int>(i)...} {}
+  requires(sizeof...(I) == static_cast<std::size_t>(N)) constexpr axis(I... i) : v{static_cast<int>(i)...} {}
 
   static constexpr int size() { return N; }
 };

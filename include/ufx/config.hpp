@@ -68,8 +68,9 @@
 /// vector operations SSE2 lacks (ufx::math's double kernels). Nothing changes under -mavx2 or
 /// -march=native (their own code is wider), with other compilers, under nvcc, without
 /// optimisation, or when UFX_NO_HOST_CLONES is defined (the same in every translation unit).
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__) && !defined(__INTEL_COMPILER) && defined(__x86_64__) && \
-    defined(__ELF__) && defined(__OPTIMIZE__) && !defined(__AVX2__) && !defined(UFX_NO_HOST_CLONES)
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__) && !defined(__INTEL_COMPILER) &&                  \
+    defined(__x86_64__) && defined(__ELF__) && defined(__OPTIMIZE__) && !defined(__AVX2__) &&                          \
+    !defined(UFX_NO_HOST_CLONES)
 #  define UFX_HOST_CLONES __attribute__((target_clones("avx2", "default")))
 #  define UFX_HOST_CLONED 1
 #else

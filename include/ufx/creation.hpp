@@ -38,23 +38,20 @@ namespace ufx {
 
 /// NumPy's `np.arange(start, stop, step)`: ceil((stop - start) / step) elements.
 template <class T = void, class A, class B, class S = int>
-  requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B> && std::is_arithmetic_v<S>
-ndarray<detail::creation_t<T, A, B, S>, 1> arange(A start, B stop, S step = 1) {
+requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B> && std::is_arithmetic_v<S> ndarray <
+    detail::creation_t<T, A, B, S>,
+1 > arange(A start, B stop, S step = 1) {
   return detail::arange_impl<detail::creation_t<T, A, B, S>>(start, stop, step);
 }
 /// NumPy's `np.arange(stop)`: 0, 1, ..., stop - 1 (ceil(stop) elements for a floating stop).
 template <class T = void, class B>
-  requires std::is_arithmetic_v<B>
-ndarray<detail::creation_t<T, B>, 1> arange(B stop) {
-  return arange<detail::creation_t<T, B>>(B{0}, stop, 1);
-}
+requires std::is_arithmetic_v<B> ndarray < detail::creation_t<T, B>,
+1 > arange(B stop) { return arange<detail::creation_t<T, B>>(B{0}, stop, 1); }
 
 /// NumPy's `np.linspace(a, b, n, endpoint)`: n evenly spaced values from a to b.
 template <class T = void, class A, class B>
-  requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B>
-auto linspace(A a, B b, index_t n, bool endpoint = true) {
-  return detail::linspace_impl<T>(a, b, n, endpoint);
-}
+requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B>
+auto linspace(A a, B b, index_t n, bool endpoint = true) { return detail::linspace_impl<T>(a, b, n, endpoint); }
 
 /// An array of `shape` holding `value` everywhere: `ufx::full({2, 3}, 7.f)`.
 template <class T, std::size_t R>
@@ -106,7 +103,7 @@ device_array<std::remove_const_t<T>, R> empty_like(const device_view<T, R>& x) {
 /// x's shape and element type, `value` everywhere (converted to the element type); on x's device
 /// for device data, filled there.
 template <class X, class V>
-  requires std::is_arithmetic_v<V>
+requires std::is_arithmetic_v<V>
 auto full_like(const X& x, const V& value) {
   auto r = empty_like(x);
   detail::fill_value(r, value);

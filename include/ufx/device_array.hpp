@@ -24,7 +24,6 @@
 namespace ufx {
 UFX_TU_NAMESPACE_BEGIN
 
-
 /// Copies any supported container to a new device_array (strided data is packed on the host). On a
 /// stream (`ufx::to_device(x, ufx::cuda.on(s))`) a dense pinned container is copied by the stream:
 /// the call returns at once and the array is filled when the stream reaches the copy.

@@ -28,14 +28,14 @@ namespace ufx {
 
 /// What a device is (cudaDeviceProp's fields that matter for ufx users).
 struct device_info {
-  std::string target;                 ///< "ufx::cuda" or "ufx::sim"
-  int ordinal = 0;                    ///< device number within its target
-  std::string name;                   ///< e.g. "NVIDIA H100 80GB HBM3", "ufx::sim virtual device 0"
-  int compute_major = 0;              ///< compute capability, major
-  int compute_minor = 0;              ///< compute capability, minor
-  std::size_t total_memory = 0;       ///< bytes
-  std::size_t free_memory = 0;        ///< bytes, when asked
-  int multiprocessors = 0;            ///< streaming multiprocessors (sim: CPU threads)
+  std::string target;           ///< "ufx::cuda" or "ufx::sim"
+  int ordinal = 0;              ///< device number within its target
+  std::string name;             ///< e.g. "NVIDIA H100 80GB HBM3", "ufx::sim virtual device 0"
+  int compute_major = 0;        ///< compute capability, major
+  int compute_minor = 0;        ///< compute capability, minor
+  std::size_t total_memory = 0; ///< bytes
+  std::size_t free_memory = 0;  ///< bytes, when asked
+  int multiprocessors = 0;      ///< streaming multiprocessors (sim: CPU threads)
   int max_threads_per_block = 0;
   std::size_t shared_memory_per_block = 0; ///< bytes
   int warp_size = 0;

@@ -20,7 +20,7 @@ template <class D>
 concept eigen_dense = std::is_base_of_v<Eigen::DenseBase<D>, D>;
 
 template <class D>
-  requires eigen_dense<D>
+requires eigen_dense<D>
 struct adapter<D, void> {
   static constexpr container_kind kind = container_kind::eigen;
   static constexpr int rank = 2;
@@ -30,8 +30,9 @@ struct adapter<D, void> {
   static constexpr bool lvalue = (flags & Eigen::LvalueBit) != 0;
 
   template <class T>
-  using result = std::conditional_t<std::is_base_of_v<Eigen::ArrayBase<D>, D>, Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic>,
-                                    Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>>;
+  using result =
+      std::conditional_t<std::is_base_of_v<Eigen::ArrayBase<D>, D>, Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic>,
+                         Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>>;
   template <class T>
   static result<T> make(index_t rows, index_t cols) {
     return result<T>(rows, cols);
@@ -54,9 +55,7 @@ struct adapter<D, void> {
       return {view_of<const value_type>(tmp->data(), *tmp), memory_space::host, tmp};
     }
   }
-  static detail::array_operand<value_type, 2> out(D& x)
-    requires(direct && lvalue)
-  {
+  static detail::array_operand<value_type, 2> out(D& x) requires(direct&& lvalue) {
     const auto view = view_of<value_type>(const_cast<value_type*>(x.data()), x);
     return {view, detail::space_of_view(view), {}};
   }

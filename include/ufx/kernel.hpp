@@ -136,7 +136,8 @@ private:
     static_assert(sizeof...(A) == traits::n_args, "ufx::kernel: the launch passes a different number of arguments "
                                                   "than the body takes after the thread and its ufx::shared arrays");
     if constexpr (sizeof...(A) == traits::n_args)
-      detail::launch_kernel<traits>(f_, label(), given, c, empty, std::make_index_sequence<sizeof...(A)>{}, std::forward<A>(a)...);
+      detail::launch_kernel<traits>(f_, label(), given, c, empty, std::make_index_sequence<sizeof...(A)>{},
+                                    std::forward<A>(a)...);
   }
 
   F f_;

@@ -21,8 +21,9 @@ struct dim3 {
   /// Any integer types (`{blocks, 128}` with an `int` or `index_t` count); a negative or too
   /// large extent is refused when the launch is checked.
   template <class X, class Y = unsigned, class Z = unsigned>
-    requires(std::is_integral_v<X> && std::is_integral_v<Y> && std::is_integral_v<Z>)
-  UFX_HD constexpr dim3(X x_, Y y_ = 1, Z z_ = 1) : x(clamp(x_)), y(clamp(y_)), z(clamp(z_)) {}
+  requires(std::is_integral_v<X>&& std::is_integral_v<Y>&& std::is_integral_v<Z>) UFX_HD
+      constexpr dim3(X x_, Y y_ = 1, Z z_ = 1)
+      : x(clamp(x_)), y(clamp(y_)), z(clamp(z_)) {}
   UFX_HD constexpr unsigned long long count() const { return static_cast<unsigned long long>(x) * y * z; }
   friend constexpr bool operator==(const dim3&, const dim3&) = default;
 

@@ -36,22 +36,19 @@ namespace ufx::math {
 UFX_TU_NAMESPACE_BEGIN
 
 // an integer argument is a double, as for std:: (ufx::math::exp(2) is exp(2.0))
-#define UFX_MATH_INTEGRAL(name)                                                                                      \
-  template <class I>                                                                                                 \
-    requires std::is_integral_v<I>                                                                                   \
-  UFX_HD UFX_ALWAYS_INLINE double name(I x) {                                                                        \
-    return name(static_cast<double>(x));                                                                             \
-  }
+#define UFX_MATH_INTEGRAL(name)                                                                                        \
+  template <class I>                                                                                                   \
+  requires std::is_integral_v<I> UFX_HD UFX_ALWAYS_INLINE double name(I x) { return name(static_cast<double>(x)); }
 
 #if defined(__CUDA_ARCH__)
-#  define UFX_MATH_ONE(name, host, devf, devd)                                                                       \
-    UFX_HD UFX_ALWAYS_INLINE float name(float x) { return devf(x); }                                                 \
-    UFX_HD UFX_ALWAYS_INLINE double name(double x) { return devd(x); }                                               \
+#  define UFX_MATH_ONE(name, host, devf, devd)                                                                         \
+    UFX_HD UFX_ALWAYS_INLINE float name(float x) { return devf(x); }                                                   \
+    UFX_HD UFX_ALWAYS_INLINE double name(double x) { return devd(x); }                                                 \
     UFX_MATH_INTEGRAL(name)
 #else
-#  define UFX_MATH_ONE(name, host, devf, devd)                                                                       \
-    UFX_HD UFX_ALWAYS_INLINE float name(float x) { return ::ufx::detail::math::host(x); }                            \
-    UFX_HD UFX_ALWAYS_INLINE double name(double x) { return ::ufx::detail::math::host(x); }                          \
+#  define UFX_MATH_ONE(name, host, devf, devd)                                                                         \
+    UFX_HD UFX_ALWAYS_INLINE float name(float x) { return ::ufx::detail::math::host(x); }                              \
+    UFX_HD UFX_ALWAYS_INLINE double name(double x) { return ::ufx::detail::math::host(x); }                            \
     UFX_MATH_INTEGRAL(name)
 #endif
 
@@ -91,8 +88,8 @@ UFX_HD UFX_ALWAYS_INLINE double pow(double x, double y) {
 
 /// x^y with mixed or integer arguments: in double, as std::pow promotes them.
 template <class A, class B>
-  requires(std::is_arithmetic_v<A> && std::is_arithmetic_v<B> && !(std::is_same_v<A, B> && std::is_floating_point_v<A>))
-UFX_HD UFX_ALWAYS_INLINE double pow(A x, B y) {
+requires(std::is_arithmetic_v<A>&& std::is_arithmetic_v<B> &&
+         !(std::is_same_v<A, B> && std::is_floating_point_v<A>)) UFX_HD UFX_ALWAYS_INLINE double pow(A x, B y) {
   return pow(static_cast<double>(x), static_cast<double>(y));
 }
 

@@ -37,9 +37,7 @@ struct adapter<cuda::std::mdspan<T, Extents, Layout, Accessor>> {
     const auto v = view_of<const value_type>(m.data_handle(), m);
     return {v, space_of(v), {}};
   }
-  static operand<T, rank> out(const M& m)
-    requires(!std::is_const_v<T>)
-  {
+  static operand<T, rank> out(const M& m) requires(!std::is_const_v<T>) {
     const auto v = view_of<T>(m.data_handle(), m);
     return {v, space_of(v), {}};
   }

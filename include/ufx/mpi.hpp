@@ -20,13 +20,13 @@
 /// (`partition::replicated`) means every rank holds the whole array: reductions across the ranks
 /// return one.
 ///
-/// Calls. `vectorize` and `guvectorize` kernels (axis 0 must be a loop dimension) and the reductions (`ufx::reducer`, `reduce`, `transform_reduce`,
-/// `argmin` / `argmax`, `accumulate`) take distributed operands. Every call is collective over
-/// the operands' communicator. Distributed operands must share the split; other operands (scalars,
-/// arrays with fewer axes or extent 1 along axis 0, replicated arrays) are the same on every rank
-/// and broadcast. Elementwise results and reductions that keep axis 0 are distributed with the
-/// operands' rows; a full reduction returns the same value on every rank; a reduction along axis
-/// 0 returns a replicated array; `accumulate` along axis 0 carries between the ranks.
+/// Calls. `vectorize` and `guvectorize` kernels (axis 0 must be a loop dimension) and the reductions (`ufx::reducer`,
+/// `reduce`, `transform_reduce`, `argmin` / `argmax`, `accumulate`) take distributed operands. Every call is collective
+/// over the operands' communicator. Distributed operands must share the split; other operands (scalars, arrays with
+/// fewer axes or extent 1 along axis 0, replicated arrays) are the same on every rank and broadcast. Elementwise
+/// results and reductions that keep axis 0 are distributed with the operands' rows; a full reduction returns the same
+/// value on every rank; a reduction along axis 0 returns a replicated array; `accumulate` along axis 0 carries between
+/// the ranks.
 ///
 /// Combining. Each rank reduces its block with the single-process call (pairwise float sums),
 /// then the partials go through MPI_Allreduce (MPI_Exscan for scans) with an MPI_Op made from

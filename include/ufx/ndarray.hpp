@@ -53,9 +53,7 @@ public:
 
   /// A rank-1 array holding `values`: `ufx::ndarray<int, 1>::of({1, 2, 3})`. (A constructor
   /// from a list would make `ndarray<float, 1>({5})` ambiguous between a shape and a value.)
-  static ndarray of(std::initializer_list<T> values)
-    requires(R == 1)
-  {
+  static ndarray of(std::initializer_list<T> values) requires(R == 1) {
     ndarray a(shape_type{static_cast<index_t>(values.size())});
     std::copy(values.begin(), values.end(), a.begin());
     return a;
@@ -64,9 +62,7 @@ public:
   /// An array of rank >= 2 from nested lists, as NumPy's `np.array([[1, 2], [3, 4]])`:
   /// `ufx::ndarray<float, 2> a{{1, 2}, {3, 4}}`. Every row must have the length of the first
   /// (else ufx::shape_error naming the row). Rank 1 has `of`, since `ndarray<float, 1>({5})` is a shape.
-  ndarray(typename detail::nested_list<T, R>::type values)
-    requires(R >= 2)
-  {
+  ndarray(typename detail::nested_list<T, R>::type values) requires(R >= 2) {
     shape_type shape{};
     detail::nested_extents<T, R>(values, shape.data());
     *this = ndarray(shape);
@@ -84,13 +80,9 @@ public:
   ndarray& operator=(ndarray&&) noexcept = default;
 
   template <class... I>
-    requires(sizeof...(I) == R && (std::is_integral_v<I> && ...))
-  T& operator()(I... i) {
-    return view()(i...);
-  }
+  requires(sizeof...(I) == R && (std::is_integral_v<I> && ...)) T& operator()(I... i) { return view()(i...); }
   template <class... I>
-    requires(sizeof...(I) == R && (std::is_integral_v<I> && ...))
-  const T& operator()(I... i) const {
+  requires(sizeof...(I) == R && (std::is_integral_v<I> && ...)) const T& operator()(I... i) const {
     return view()(i...);
   }
 

@@ -48,8 +48,8 @@ public:
 
   /// A `const` view of a mutable one.
   template <class U>
-    requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>)
-  UFX_HD ndview(const ndview<U, R>& other) : data_(other.data()), checks_(other.index_checks()) {
+  requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>) UFX_HD ndview(const ndview<U, R>& other)
+      : data_(other.data()), checks_(other.index_checks()) {
     for (int k = 0; k < R; ++k) {
       ext_[k] = other.extent(k);
       str_[k] = other.stride(k);
@@ -57,8 +57,7 @@ public:
   }
 
   template <class... I>
-    requires(sizeof...(I) == R && (std::is_integral_v<I> && ...))
-  UFX_HD T& operator()(I... i) const {
+  requires(sizeof...(I) == R && (std::is_integral_v<I> && ...)) UFX_HD T& operator()(I... i) const {
     const index_t idx[R == 0 ? 1 : R] = {static_cast<index_t>(i)...};
 #if !defined(__CUDA_ARCH__)
     // A view built here (a gufunc's core, a loop of the user's) has checks_ false, a constant the

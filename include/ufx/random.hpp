@@ -41,7 +41,8 @@ auto uniform(const Tg& t, const index_t (&shape)[R], std::type_identity_t<T> lo 
              std::uint64_t seed = 0) {
   detail::check_real<T>();
   const double a = static_cast<double>(lo);
-  return detail::generate<T>(t, shape, detail::uniform_gen<T>{seed, a, static_cast<double>(hi) - a}, "ufx::random::uniform kernel");
+  return detail::generate<T>(t, shape, detail::uniform_gen<T>{seed, a, static_cast<double>(hi) - a},
+                             "ufx::random::uniform kernel");
 }
 /// Uniform values in [lo, hi): an ndarray, filled on ufx::host.
 template <class T = double, std::size_t R>

@@ -21,10 +21,9 @@
 /// combine as `op(acc1, acc2)`; which elements meet in which partial, and in what order, depend on
 /// the target, so on accumulators `op` must be associative and commutative. Numba's |x| reducer
 /// `b < 0 ? a - b : a + b` with identity 0 is exact. Without an identity a partial begins with its
-/// first element as it is, so `op`'s left argument can be a raw element. The accumulator type is `op`'s result on two elements (or two
-/// map results), so `ufx::plus` sums `bool` and small integers in `int`. Ready operators:
-/// `ufx::plus`, `multiplies`, `minimum`, `maximum` (a NaN wins, as `np.minimum` / `np.maximum`),
-/// `logical_and`, `logical_or`.
+/// first element as it is, so `op`'s left argument can be a raw element. The accumulator type is `op`'s result on two
+/// elements (or two map results), so `ufx::plus` sums `bool` and small integers in `int`. Ready operators: `ufx::plus`,
+/// `multiplies`, `minimum`, `maximum` (a NaN wins, as `np.minimum` / `np.maximum`), `logical_and`, `logical_or`.
 ///
 /// Results. Without an axis the result is a scalar (copied back from a device). With axes it is
 /// a container by the rules of docs/vectorize.md with the reduced dimensions removed (or kept as 1 with
@@ -110,7 +109,8 @@ decltype(auto) reduce(const A&... args) {
 /// `[target,] x, y, ..., map, op, identity [, ufx::axis{...}] [, ufx::keepdims] [, ufx::out(dst)]`.
 template <class... A>
 decltype(auto) transform_reduce(const A&... args) {
-  if constexpr (detail::any_distributed<A...>) return detail::distributed_call(detail::transform_reduce_door{}, args...);
+  if constexpr (detail::any_distributed<A...>)
+    return detail::distributed_call(detail::transform_reduce_door{}, args...);
   else return detail::transform_reduce_call(args...);
 }
 

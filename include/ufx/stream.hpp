@@ -99,7 +99,8 @@ public:
   void wait_on(const stream& s) const {
     if (!handle_) return;
     if (s.space().runtime != space_.runtime)
-      throw device_error("ufx::event: a stream of " + to_string(s.space()) + " cannot wait for an event of " + to_string(space_));
+      throw device_error("ufx::event: a stream of " + to_string(s.space()) + " cannot wait for an event of " +
+                         to_string(space_));
     space_.runtime->wait_event(s.native_handle(), handle_);
   }
 
@@ -165,8 +166,8 @@ Self detail::device_target<Self>::on(const stream& s) const {
   if (s.space().runtime != &Self::runtime())
     throw device_error(std::string(Self::name()) + ".on(s): s is a stream of " + to_string(s.space()));
   if (bound_device >= 0 && bound_device != s.space().device)
-    throw device_error(std::string(Self::name()) + ".device(" + std::to_string(bound_device) + ").on(s): s is a stream of " +
-                       to_string(s.space()));
+    throw device_error(std::string(Self::name()) + ".device(" + std::to_string(bound_device) +
+                       ").on(s): s is a stream of " + to_string(s.space()));
   Self t = static_cast<const Self&>(*this);
   t.bound_device = s.space().device;
   t.stream_handle = s.native_handle();

@@ -144,8 +144,7 @@ struct cuda_t : detail::device_target<cuda_t> {
 /// elementwise call on larger host arrays runs in chunks of its outermost dimension that fit
 /// (without it, the budget is the device's free memory).
 template <class T>
-  requires(T::is_device)
-constexpr T chunked(const T& t, std::size_t bytes) {
+requires(T::is_device) constexpr T chunked(const T& t, std::size_t bytes) {
   T c = t;
   c.chunk_bytes = bytes;
   return c;
@@ -164,8 +163,9 @@ public:
 
   constexpr target() : v_(host_t{}) {}
   template <class T>
-    requires requires(alternatives v, T t) { v = t; } && (!std::is_same_v<std::remove_cvref_t<T>, target>)
-  constexpr target(const T& t) : v_(t) {}
+  requires requires(alternatives v, T t) {
+    v = t;
+  } &&(!std::is_same_v<std::remove_cvref_t<T>, target>)constexpr target(const T& t) : v_(t) {}
 
   /// Calls `fn(t)` with the target as its own type.
   template <class Fn>
@@ -198,8 +198,7 @@ private:
 /// (A typed host target stays an error: only the run-time type, whose kind a program cannot know
 /// when it is written, takes this path.)
 template <class T>
-  requires std::is_same_v<T, target>
-target chunked(const T& t, std::size_t bytes) {
+requires std::is_same_v<T, target> target chunked(const T& t, std::size_t bytes) {
   return t.visit([&](const auto& tag) -> target {
     if constexpr (std::remove_cvref_t<decltype(tag)>::is_device) return target(chunked(tag, bytes));
     else return target(tag);

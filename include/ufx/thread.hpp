@@ -106,12 +106,12 @@ public:
 
 private:
   friend struct detail::thread_access;
-  detail::thread_pos pos_{};                  // host runs only (a GPU reads its built-in variables)
-  detail::sim_block* block_ = nullptr;        // host runs only
-  detail::sim_block_state* state_ = nullptr;  // host runs only: shared-access checks
-  unsigned char* static_shared_ = nullptr;    // the block's static shared arrays
-  unsigned char* dynamic_shared_ = nullptr;   // the launch's dynamic shared memory
-  std::size_t dynamic_bytes_ = 0;             // the launch's shared_bytes
+  detail::thread_pos pos_{};                 // host runs only (a GPU reads its built-in variables)
+  detail::sim_block* block_ = nullptr;       // host runs only
+  detail::sim_block_state* state_ = nullptr; // host runs only: shared-access checks
+  unsigned char* static_shared_ = nullptr;   // the block's static shared arrays
+  unsigned char* dynamic_shared_ = nullptr;  // the launch's dynamic shared memory
+  std::size_t dynamic_bytes_ = 0;            // the launch's shared_bytes
 };
 
 namespace detail {
@@ -128,7 +128,8 @@ struct thread_access {
     t.dynamic_bytes_ = dynamic_bytes;
     return t;
   }
-  UFX_HD static thread make_device(unsigned char* static_shared, unsigned char* dynamic_shared, std::size_t dynamic_bytes) {
+  UFX_HD static thread make_device(unsigned char* static_shared, unsigned char* dynamic_shared,
+                                   std::size_t dynamic_bytes) {
     thread t;
     t.static_shared_ = static_shared;
     t.dynamic_shared_ = dynamic_shared;
@@ -167,8 +168,7 @@ public:
 
   /// The element at (i, j, ...): one index per dimension, row-major.
   template <class... I>
-    requires(sizeof...(I) == rank && (std::is_integral_v<I> && ...))
-  UFX_HD element_type& operator()(I... i) const {
+  requires(sizeof...(I) == rank && (std::is_integral_v<I> && ...)) UFX_HD element_type& operator()(I... i) const {
     const index_t idx[rank] = {static_cast<index_t>(i)...};
     index_t off = 0;
 #if !defined(__CUDA_ARCH__)
@@ -190,10 +190,7 @@ public:
   }
   /// The element at i of a one-dimensional array.
   template <class I>
-    requires(rank == 1 && std::is_integral_v<I>)
-  UFX_HD element_type& operator[](I i) const {
-    return (*this)(i);
-  }
+  requires(rank == 1 && std::is_integral_v<I>) UFX_HD element_type& operator[](I i) const { return (*this)(i); }
 
   UFX_HD index_t extent(int k) const { return k == 0 ? first_ : k == 1 ? decl::e1 : decl::e2; }
   /// The declared extent of dimension k (0 for the first of a `T[]` array, sized at launch).

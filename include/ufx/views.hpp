@@ -65,21 +65,22 @@ UFX_TU_NAMESPACE_BEGIN
 /// its strides (copy it first); sizes that differ: ufx::shape_error naming both shapes; a negative
 /// extent other than -1, or two -1: ufx::value_error.
 template <std::size_t NR, class A>
-  requires detail::viewable<A>
+requires detail::viewable<A>
 auto reshape(A&& a, const index_t (&shape)[NR]) {
   return detail::reshape_impl<detail::source_view_t<std::remove_reference_t<A>>, NR>(detail::source_view(a), shape);
 }
 template <std::size_t NR, class A>
-  requires detail::viewable<A>
+requires detail::viewable<A>
 auto reshape(A&& a, const std::array<index_t, NR>& shape) {
-  return detail::reshape_impl<detail::source_view_t<std::remove_reference_t<A>>, NR>(detail::source_view(a), shape.data());
+  return detail::reshape_impl<detail::source_view_t<std::remove_reference_t<A>>, NR>(detail::source_view(a),
+                                                                                     shape.data());
 }
 // A view of a temporary array would dangle: keep the array in a variable.
 template <std::size_t NR, class A>
-  requires detail::owning_rvalue<A>
+requires detail::owning_rvalue<A>
 void reshape(A&& view_of_a_temporary_array_would_dangle, const index_t (&shape)[NR]) = delete;
 template <std::size_t NR, class A>
-  requires detail::owning_rvalue<A>
+requires detail::owning_rvalue<A>
 void reshape(A&& view_of_a_temporary_array_would_dangle, const std::array<index_t, NR>& shape) = delete;
 
 // ---- transpose, permute
@@ -87,18 +88,18 @@ void reshape(A&& view_of_a_temporary_array_would_dangle, const std::array<index_
 /// NumPy's `np.transpose(a, axes)`: view axis k is the array's axis `axes[k]` (negative axes count
 /// from the end). Axes that are not a permutation of 0..R-1: ufx::value_error naming them.
 template <class A>
-  requires detail::viewable<A>
+requires detail::viewable<A>
 auto permute(A&& a, const std::array<int, static_cast<std::size_t>(std::remove_cvref_t<A>::rank)>& axes) {
   return detail::permute_impl(detail::source_view(a), axes);
 }
 template <class A>
-  requires detail::owning_rvalue<A>
+requires detail::owning_rvalue<A>
 void permute(A&& view_of_a_temporary_array_would_dangle,
              const std::array<int, static_cast<std::size_t>(std::remove_cvref_t<A>::rank)>& axes) = delete;
 
 /// NumPy's `a.T` / `np.transpose(a)`: the axes in reverse order.
 template <class A>
-  requires detail::viewable<A>
+requires detail::viewable<A>
 auto transpose(A&& a) {
   constexpr int R = std::remove_cvref_t<A>::rank;
   std::array<int, R> axes{};
@@ -106,7 +107,7 @@ auto transpose(A&& a) {
   return permute(a, axes);
 }
 template <class A>
-  requires detail::owning_rvalue<A>
+requires detail::owning_rvalue<A>
 void transpose(A&& view_of_a_temporary_array_would_dangle) = delete;
 
 // ---- slice
@@ -117,12 +118,12 @@ void transpose(A&& view_of_a_temporary_array_would_dangle) = delete;
 /// A step of 0: ufx::value_error; an integer out of range: ufx::shape_error. More indices than
 /// the array has axes, or a view of more than ufx::max_rank axes: a compile-time error.
 template <class A, class... S>
-  requires(detail::viewable<A> && (detail::is_slice_arg_v<std::remove_cvref_t<S>> && ...))
-auto slice(A&& a, const S&... s) {
+requires(detail::viewable<A> && (detail::is_slice_arg_v<std::remove_cvref_t<S>> && ...)) auto slice(A&& a,
+                                                                                                    const S&... s) {
   return detail::slice_impl(detail::source_view(a), s...);
 }
 template <class A, class... S>
-  requires detail::owning_rvalue<A>
+requires detail::owning_rvalue<A>
 void slice(A&& view_of_a_temporary_array_would_dangle, const S&... s) = delete;
 
 // ---- expand_dims, squeeze
@@ -131,24 +132,20 @@ void slice(A&& view_of_a_temporary_array_would_dangle, const S&... s) = delete;
 /// (-1: last). `expand_dims<1>(x)` of a (n,) array is `x[:, np.newaxis]`, (n,1). An Axis out of
 /// range, or a view of more than ufx::max_rank axes: a compile-time error.
 template <int Axis, class A>
-  requires detail::viewable<A>
-auto expand_dims(A&& a) {
-  return detail::expand_dims_impl<Axis>(detail::source_view(a));
-}
+requires detail::viewable<A>
+auto expand_dims(A&& a) { return detail::expand_dims_impl<Axis>(detail::source_view(a)); }
 template <int Axis, class A>
-  requires detail::owning_rvalue<A>
+requires detail::owning_rvalue<A>
 void expand_dims(A&& view_of_a_temporary_array_would_dangle) = delete;
 
 /// NumPy's `np.squeeze(a, axis=Axis)`: drops axis Axis (negative: from the end), whose extent must
 /// be 1 (else ufx::shape_error naming the axis and its extent). An Axis out of range: a
 /// compile-time error.
 template <int Axis, class A>
-  requires detail::viewable<A>
-auto squeeze(A&& a) {
-  return detail::squeeze_impl<Axis>(detail::source_view(a));
-}
+requires detail::viewable<A>
+auto squeeze(A&& a) { return detail::squeeze_impl<Axis>(detail::source_view(a)); }
 template <int Axis, class A>
-  requires detail::owning_rvalue<A>
+requires detail::owning_rvalue<A>
 void squeeze(A&& view_of_a_temporary_array_would_dangle) = delete;
 
 // ---- broadcast_to
@@ -158,20 +155,22 @@ void squeeze(A&& view_of_a_temporary_array_would_dangle) = delete;
 /// broadcast. Shapes that do not broadcast: ufx::shape_error naming both shapes and the axis; a
 /// negative extent: ufx::value_error; fewer axes than the array's: a compile-time error.
 template <std::size_t NR, class A>
-  requires detail::viewable<A>
+requires detail::viewable<A>
 auto broadcast_to(A&& a, const index_t (&shape)[NR]) {
-  return detail::broadcast_to_impl<detail::source_view_t<std::remove_reference_t<A>>, NR>(detail::source_view(a), shape);
+  return detail::broadcast_to_impl<detail::source_view_t<std::remove_reference_t<A>>, NR>(detail::source_view(a),
+                                                                                          shape);
 }
 template <std::size_t NR, class A>
-  requires detail::viewable<A>
+requires detail::viewable<A>
 auto broadcast_to(A&& a, const std::array<index_t, NR>& shape) {
-  return detail::broadcast_to_impl<detail::source_view_t<std::remove_reference_t<A>>, NR>(detail::source_view(a), shape.data());
+  return detail::broadcast_to_impl<detail::source_view_t<std::remove_reference_t<A>>, NR>(detail::source_view(a),
+                                                                                          shape.data());
 }
 template <std::size_t NR, class A>
-  requires detail::owning_rvalue<A>
+requires detail::owning_rvalue<A>
 void broadcast_to(A&& view_of_a_temporary_array_would_dangle, const index_t (&shape)[NR]) = delete;
 template <std::size_t NR, class A>
-  requires detail::owning_rvalue<A>
+requires detail::owning_rvalue<A>
 void broadcast_to(A&& view_of_a_temporary_array_would_dangle, const std::array<index_t, NR>& shape) = delete;
 
 UFX_TU_NAMESPACE_END

@@ -2,6 +2,7 @@
 #include <ufx/kernel.hpp>
 
 int main() {
-  auto k = ufx::kernel([](const ufx::thread&, ufx::shared<float[]> a, ufx::shared<int[]> b) { b[0] = static_cast<int>(a[0]); });
+  auto k = ufx::kernel(
+      [](const ufx::thread&, ufx::shared<float[]> a, ufx::shared<int[]> b) { b[0] = static_cast<int>(a[0]); });
   k[{1, 1, 64}]();
 }

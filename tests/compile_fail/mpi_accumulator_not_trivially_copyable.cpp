@@ -15,6 +15,7 @@ struct concat {
 int main(int argc, char** argv) {
   ufx::mpi::environment env(argc, argv);
   const auto x = ufx::mpi::scatter(ufx::mpi::partition(ufx::mpi::communicator{}, {3}), std::vector<float>{1, 2, 3});
-  auto r = ufx::transform_reduce(x, [](float v) { return std::vector<float>{v}; }, concat{}, std::vector<float>{});
+  auto r = ufx::transform_reduce(
+      x, [](float v) { return std::vector<float>{v}; }, concat{}, std::vector<float>{});
   (void)r;
 }

@@ -6,6 +6,7 @@
 
 int main() {
   const std::vector<float> x{1.f, 2.f, 3.f}, y{4.f, 5.f, 6.f};
-  float d = ufx::transform_reduce(x, y, [](float a) { return a * a; }, ufx::plus{}, 0.f);
+  float d = ufx::transform_reduce(
+      x, y, [](float a) { return a * a; }, ufx::plus{}, 0.f);
   (void)d;
 }

@@ -5,6 +5,7 @@
 
 int main() {
   const std::vector<float> x{1.f, 2.f, 3.f};
-  float s = ufx::reduce(x, [](float a) { return a; }, 0.f);
+  float s = ufx::reduce(
+      x, [](float a) { return a; }, 0.f);
   (void)s;
 }

@@ -6,6 +6,7 @@
 
 int main() {
   const std::vector<float> x{1.f, 2.f, 3.f};
-  float s = ufx::transform_reduce(x, [](float a) { return a * a; }, ufx::plus{});
+  float s = ufx::transform_reduce(
+      x, [](float a) { return a * a; }, ufx::plus{});
   (void)s;
 }

@@ -81,22 +81,22 @@ using adapter::index_t;
 
 // The gufunc signatures under test. numpy_oracle.py checks its model of NumPy's rules against a
 // real NumPy gufunc where one has the same signature (see its docstring).
-using signatures = std::tuple<adapter::signature<"(m,n),(n,p)->(m,p)">,                     // matrix_multiply
-                              adapter::signature<"(i),(i)->()">,                             // inner1d
-                              adapter::signature<"(i),(i),(i)->()">,                         // innerwt
-                              adapter::signature<"(3),(3)->(3)">,                            // cross1d
-                              adapter::signature<"(i)->(i)">,                                // cumsum
-                              adapter::signature<"(n)->()">,                                 // model only
-                              adapter::signature<"(m,m)->()">,                               // linalg det
-                              adapter::signature<"(m,m)->(),()">,                            // linalg slogdet
-                              adapter::signature<"(m,m),(m,n)->(m,n)">,                      // linalg solve
-                              adapter::signature<"(n,d)->(p)">,                              // euclidean_pdist
-                              adapter::signature<"(m,n)->(n,m)">,                            // model only
-                              adapter::signature<"()->()">,                                  // np.negative
-                              adapter::signature<"(),()->()">,                               // np.add
-                              adapter::signature<"(n),()->(n)">,                             // model only
-                              adapter::signature<"(i),()->()">,                              // always_error_gufunc
-                              adapter::signature<"(n,3),(3)->(n)">,                          // model only
+using signatures = std::tuple<adapter::signature<"(m,n),(n,p)->(m,p)">,                       // matrix_multiply
+                              adapter::signature<"(i),(i)->()">,                              // inner1d
+                              adapter::signature<"(i),(i),(i)->()">,                          // innerwt
+                              adapter::signature<"(3),(3)->(3)">,                             // cross1d
+                              adapter::signature<"(i)->(i)">,                                 // cumsum
+                              adapter::signature<"(n)->()">,                                  // model only
+                              adapter::signature<"(m,m)->()">,                                // linalg det
+                              adapter::signature<"(m,m)->(),()">,                             // linalg slogdet
+                              adapter::signature<"(m,m),(m,n)->(m,n)">,                       // linalg solve
+                              adapter::signature<"(n,d)->(p)">,                               // euclidean_pdist
+                              adapter::signature<"(m,n)->(n,m)">,                             // model only
+                              adapter::signature<"()->()">,                                   // np.negative
+                              adapter::signature<"(),()->()">,                                // np.add
+                              adapter::signature<"(n),()->(n)">,                              // model only
+                              adapter::signature<"(i),()->()">,                               // always_error_gufunc
+                              adapter::signature<"(n,3),(3)->(n)">,                           // model only
                               adapter::signature<"(m,n),(m,nrhs),()->(n,nrhs),(nrhs),(),(m)"> // linalg lstsq_m
                               >;
 constexpr int nsigs = std::tuple_size_v<signatures>;
@@ -175,9 +175,9 @@ bool read_shape(const std::vector<long long>& v, std::size_t& pos, dims& d) {
 std::string shape_str(const dims& d) { return ufx::detail::format_shape(d); }
 
 struct outcome {
-  bool ok = false;     // a result (else an error)
-  bool other = false;  // an exception other than shape_error: never right
-  std::string text;    // the result, or the error's message
+  bool ok = false;    // a result (else an error)
+  bool other = false; // an exception other than shape_error: never right
+  std::string text;   // the result, or the error's message
 };
 
 struct runner {
@@ -426,9 +426,10 @@ int main(int argc, char** argv) {
     else if (run.component.empty() && (a == "broadcast" || a == "gufunc" || a == "axes" || a == "signature"))
       run.component = a;
     else {
-      std::fprintf(stderr,
-                   "usage: %s broadcast|gufunc|axes|signature [--seed S] [--count N] [--python P] [--oracle F] [--show K]\n",
-                   argv[0]);
+      std::fprintf(
+          stderr,
+          "usage: %s broadcast|gufunc|axes|signature [--seed S] [--count N] [--python P] [--oracle F] [--show K]\n",
+          argv[0]);
       return 2;
     }
   }

@@ -117,7 +117,8 @@ TEST_CASE("scatter and gather round-trip std::vector and ndarray, with uneven an
     const auto x = mpi::scatter(p, world.rank() == 0 ? full : std::vector<float>{});
     CHECK(x.rows() == p.rows());
     CHECK(x.local().size() == static_cast<std::size_t>(p.rows()));
-    for (index_t i = 0; i < x.rows(); ++i) CHECK(x.local()[static_cast<std::size_t>(i)] == full[static_cast<std::size_t>(x.offset() + i)]);
+    for (index_t i = 0; i < x.rows(); ++i)
+      CHECK(x.local()[static_cast<std::size_t>(i)] == full[static_cast<std::size_t>(x.offset() + i)]);
     CHECK(mpi::allgather(x) == full);
     const std::vector<float> at1 = mpi::gather(x, world.size() - 1);
     CHECK(at1 == (world.rank() == world.size() - 1 ? full : std::vector<float>{}));
@@ -177,7 +178,8 @@ TEST_CASE("a function with two outputs gives a tuple of distributed arrays") {
   CHECK(mpi::allgather(r) == r1);
 }
 
-TEST_CASE_TEMPLATE("guvectorize on distributed operands: a batch of matmuls and dot products split along the batch", Target, UFX_MPI_TEST_TARGETS) {
+TEST_CASE_TEMPLATE("guvectorize on distributed operands: a batch of matmuls and dot products split along the batch",
+                   Target, UFX_MPI_TEST_TARGETS) {
   const Target t{};
   const auto matmul = ufx::guvectorize<"(m,n),(n,p)->(m,p)">(ufx_test::matmul_f{});
   const auto dot = ufx::guvectorize<"(n),(n)->()">(ufx_test::dot_f{});
@@ -204,7 +206,8 @@ TEST_CASE_TEMPLATE("guvectorize on distributed operands: a batch of matmuls and 
   const auto v = mpi::scatter(mpi::partition(world, {3}), std::vector<float>{1.f, 2.f, 3.f});
   const auto dx = mpi::scatter(mpi::partition(world, {3, 3}), matrix(3, 3));
   CHECK(thrown<ufx::mpi::error>([&] { (void)dot(t, dx, v); }).find("operand 1 (3,) in rows") != std::string::npos);
-  CHECK(thrown<ufx::mpi::error>([&] { (void)dot(t, dx, v); }).find("is one of the gufunc's core dimensions") != std::string::npos);
+  CHECK(thrown<ufx::mpi::error>([&] { (void)dot(t, dx, v); }).find("is one of the gufunc's core dimensions") !=
+        std::string::npos);
 }
 
 TEST_CASE("device-array blocks on ufx::sim run there and reduce like host blocks") {
@@ -231,17 +234,22 @@ TEST_CASE("operands split differently are a shape_error on every rank naming bot
   const int n = world.size();
   std::vector<index_t> rows(static_cast<std::size_t>(n), 1);
   rows[0] += 2; // (n + 2,) as 3,1,1 instead of the balanced split
-  const mpi::partition balanced(world, {static_cast<index_t>(n) + 2}), skewed(world, {static_cast<index_t>(n) + 2}, rows);
+  const mpi::partition balanced(world, {static_cast<index_t>(n) + 2}),
+      skewed(world, {static_cast<index_t>(n) + 2}, rows);
   const auto x = mpi::scatter(balanced, values(n + 2)), y = mpi::scatter(skewed, values(n + 2));
   const auto add = ufx::vectorize([](float a, float b) { return a + b; });
   const std::string what = thrown<ufx::shape_error>([&] { (void)add(x, y); });
-  CHECK(what.find("ufx::vectorize: operand 0 and operand 1 are split differently across the ranks") != std::string::npos);
+  CHECK(what.find("ufx::vectorize: operand 0 and operand 1 are split differently across the ranks") !=
+        std::string::npos);
   CHECK(what.find(balanced.to_string()) != std::string::npos);
   CHECK(what.find(skewed.to_string()) != std::string::npos);
   CHECK(all_ranks(what.find(skewed.to_string()) != std::string::npos));
-  CHECK(thrown<ufx::shape_error>([&] { (void)ufx::transform_reduce(x, y, add, ufx::plus{}, 0.f); }).find("split differently") != std::string::npos);
+  CHECK(thrown<ufx::shape_error>([&] {
+          (void)ufx::transform_reduce(x, y, add, ufx::plus{}, 0.f);
+        }).find("split differently") != std::string::npos);
   // a replicated array that spans axis 0 is not a distributed operand
-  CHECK(thrown<ufx::mpi::error>([&] { (void)add(x, values(n + 2)); }).find("is not distributed but spans axis 0") != std::string::npos);
+  CHECK(thrown<ufx::mpi::error>([&] { (void)add(x, values(n + 2)); }).find("is not distributed but spans axis 0") !=
+        std::string::npos);
 }
 
 TEST_CASE("a wrong block on one rank makes every rank throw ufx::mpi::error naming that rank") {
@@ -267,8 +275,10 @@ TEST_CASE("a wrong block on one rank makes every rank throw ufx::mpi::error nami
   const auto add = ufx::vectorize([](float a, float b) { return a + b; });
   const auto sum = ufx::reducer(ufx::plus{}, 0.f);
   what = thrown<ufx::mpi::error>([&] { (void)add(x, 1.f); });
-  CHECK(what.find("rank " + std::to_string(last) + " failed (ufx::shape_error): ufx::vectorize: operand 0's local block") != std::string::npos);
-  CHECK(thrown<ufx::mpi::error>([&] { (void)sum(x); }).find("ufx::reducer: operand 0's local block") != std::string::npos);
+  CHECK(what.find("rank " + std::to_string(last) +
+                  " failed (ufx::shape_error): ufx::vectorize: operand 0's local block") != std::string::npos);
+  CHECK(thrown<ufx::mpi::error>([&] { (void)sum(x); }).find("ufx::reducer: operand 0's local block") !=
+        std::string::npos);
   // on the failing rank the original exception is nested
   if (world.rank() == last) {
     try {
@@ -284,7 +294,8 @@ TEST_CASE("a wrong block on one rank makes every rank throw ufx::mpi::error nami
   CHECK(sum(x) == sum(mpi::allgather(x)));
 }
 
-TEST_CASE_TEMPLATE("every reducer of a distributed array returns the single-process value on every rank", Target, UFX_MPI_TEST_TARGETS) {
+TEST_CASE_TEMPLATE("every reducer of a distributed array returns the single-process value on every rank", Target,
+                   UFX_MPI_TEST_TARGETS) {
   const Target t{};
   for (index_t n : {1, 2, 7, 1000}) {
     const std::vector<float> xf = values(n);
@@ -295,7 +306,7 @@ TEST_CASE_TEMPLATE("every reducer of a distributed array returns the single-proc
       CHECK(same_on_every_rank(d));
     };
     check(ufx::reducer(ufx::plus{}, 0.f));
-    check(ufx::reducer(ufx::minimum{}));   // no identity: the rank without rows gives no partial
+    check(ufx::reducer(ufx::minimum{})); // no identity: the rank without rows gives no partial
     check(ufx::reducer(ufx::maximum{}));
     check(ufx::reducer(ufx::logical_and{}, true));
     check(ufx::reducer(ufx::logical_or{}, false));
@@ -325,8 +336,9 @@ TEST_CASE("an empty distributed reduction gives the identity, or NumPy's error o
   const auto x = mpi::scatter(mpi::partition(world, {0}), std::vector<float>{});
   CHECK(ufx::reducer(ufx::plus{}, 0.f)(x) == 0.f);
   CHECK(ufx::reducer(ufx::plus{}, 0.f)(x, 5.f) == 5.f);
-  CHECK(thrown<ufx::value_error>([&] { (void)ufx::reducer(ufx::maximum{})(x); })
-            .find("zero-size array to reduction operation which has no identity") != std::string::npos);
+  CHECK(thrown<ufx::value_error>([&] {
+          (void)ufx::reducer(ufx::maximum{})(x);
+        }).find("zero-size array to reduction operation which has no identity") != std::string::npos);
   CHECK(thrown<ufx::value_error>([&] { (void)ufx::argmax(x); }).find("attempt to get argmax of an empty sequence") !=
         std::string::npos);
 }
@@ -352,8 +364,10 @@ TEST_CASE_TEMPLATE("transform_reduce over distributed operands, with a replicate
     const mpi::partition p(world, {n});
     const std::vector<float> xf = values(n), yf = values(n, 5, 2);
     const auto x = mpi::scatter(p, xf), y = mpi::scatter(p, yf);
-    CHECK(ufx::transform_reduce(t, x, y, mul, ufx::plus{}, 0.f) == ufx::transform_reduce(t, xf, yf, mul, ufx::plus{}, 0.f));
-    CHECK(ufx::transform_reduce(t, x, 3.f, mul, ufx::maximum{}, -1e9f) == ufx::transform_reduce(t, xf, 3.f, mul, ufx::maximum{}, -1e9f));
+    CHECK(ufx::transform_reduce(t, x, y, mul, ufx::plus{}, 0.f) ==
+          ufx::transform_reduce(t, xf, yf, mul, ufx::plus{}, 0.f));
+    CHECK(ufx::transform_reduce(t, x, 3.f, mul, ufx::maximum{}, -1e9f) ==
+          ufx::transform_reduce(t, xf, 3.f, mul, ufx::maximum{}, -1e9f));
   }
   // (7,4) blocks times a replicated row: a matrix-vector product reduced along axis 1 stays distributed
   const ufx::ndarray<float, 2> m = matrix(7, 4);
@@ -363,7 +377,8 @@ TEST_CASE_TEMPLATE("transform_reduce over distributed operands, with a replicate
   CHECK(same(mpi::allgather(mv), ufx::transform_reduce(t, m, v, mul, ufx::plus{}, 0.f, ufx::axis{1})));
 }
 
-TEST_CASE_TEMPLATE("axis reductions: axis 0 across the ranks is replicated, axis 1 stays distributed", Target, UFX_MPI_TEST_TARGETS) {
+TEST_CASE_TEMPLATE("axis reductions: axis 0 across the ranks is replicated, axis 1 stays distributed", Target,
+                   UFX_MPI_TEST_TARGETS) {
   const Target t{};
   for (index_t rows : {2, 7}) {
     const ufx::ndarray<float, 2> m = matrix(rows, 5);
@@ -377,7 +392,8 @@ TEST_CASE_TEMPLATE("axis reductions: axis 0 across the ranks is replicated, axis
     CHECK(same(mx(t, dm, ufx::axis{0}).local(), mx(t, m, ufx::axis{0})));
     CHECK(same(sum(t, dm, 1.f, ufx::axis{0}).local(), sum(t, m, 1.f, ufx::axis{0})));
     CHECK(same(sum(t, dm, ufx::axis{0}, ufx::keepdims).local(), sum(t, m, ufx::axis{0}, ufx::keepdims)));
-    CHECK(same(ufx::reduce(t, dm, ufx::minimum{}, 100.f, ufx::axis{-2}).local(), ufx::reduce(t, m, ufx::minimum{}, 100.f, ufx::axis{-2})));
+    CHECK(same(ufx::reduce(t, dm, ufx::minimum{}, 100.f, ufx::axis{-2}).local(),
+               ufx::reduce(t, m, ufx::minimum{}, 100.f, ufx::axis{-2})));
     // axis 1: rows stay where they are
     const auto s1 = sum(t, dm, ufx::axis{1});
     CHECK(!s1.partition().is_replicated());
@@ -439,11 +455,13 @@ TEST_CASE("argmin and argmax give the global index, ties across ranks going to t
   const auto v = mpi::scatter(mpi::partition(world, {7}), values(7));
   CHECK(ufx::argmax(v, ufx::axis{0}) == ufx::argmax(values(7)));
   const auto none = mpi::scatter(mpi::partition(world, {0, 3}), ufx::ndarray<float, 2>({0, 3}));
-  CHECK(thrown<ufx::mpi::error>([&] { (void)ufx::argmax(none, ufx::axis{0}); }).find("attempt to get argmax of an empty sequence") !=
-        std::string::npos);
+  CHECK(thrown<ufx::mpi::error>([&] {
+          (void)ufx::argmax(none, ufx::axis{0});
+        }).find("attempt to get argmax of an empty sequence") != std::string::npos);
 }
 
-TEST_CASE_TEMPLATE("accumulate along axis 0 carries between the ranks; along axis 1 it stays local", Target, UFX_MPI_TEST_TARGETS) {
+TEST_CASE_TEMPLATE("accumulate along axis 0 carries between the ranks; along axis 1 it stays local", Target,
+                   UFX_MPI_TEST_TARGETS) {
   const Target t{};
   for (index_t n : {0, 2, 7, 100}) {
     const std::vector<float> xf = values(n);
@@ -457,7 +475,8 @@ TEST_CASE_TEMPLATE("accumulate along axis 0 carries between the ranks; along axi
   const ufx::ndarray<float, 2> m = matrix(7, 3);
   const auto dm = mpi::scatter(mpi::partition(world, {7, 3}), m);
   CHECK(same(mpi::allgather(ufx::accumulate(t, dm, ufx::plus{})), ufx::accumulate(t, m, ufx::plus{})));
-  CHECK(same(mpi::allgather(ufx::accumulate(t, dm, ufx::plus{}, ufx::axis{1})), ufx::accumulate(t, m, ufx::plus{}, ufx::axis{1})));
+  CHECK(same(mpi::allgather(ufx::accumulate(t, dm, ufx::plus{}, ufx::axis{1})),
+             ufx::accumulate(t, m, ufx::plus{}, ufx::axis{1})));
 }
 
 TEST_CASE("the environment does not initialise MPI twice, and a communicator reports rank and size") {

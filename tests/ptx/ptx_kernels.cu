@@ -25,7 +25,8 @@ void instantiate_add(ufx::device_array<float, 1>& x, ufx::device_array<float, 1>
   add(ufx::cuda, x, y, ufx::out(z));
 }
 
-void instantiate_broadcast(ufx::device_array<float, 2>& a, ufx::device_array<float, 2>& b, ufx::device_array<float, 2>& c) {
+void instantiate_broadcast(ufx::device_array<float, 2>& a, ufx::device_array<float, 2>& b,
+                           ufx::device_array<float, 2>& c) {
   auto add = ufx::vectorize(add_f{});
   add(ufx::cuda, a, b, ufx::out(c));
 }

@@ -34,7 +34,8 @@ struct is_std_vector_bool<std::vector<bool, A>> : std::true_type {};
 
 template <class T, class A>
 struct adapter<std::vector<T, A>> {
-  static_assert(!std::is_same_v<T, bool>, "ufx: std::vector<bool> has no element storage; use std::vector<char> or ufx::ndarray<bool, 1>");
+  static_assert(!std::is_same_v<T, bool>,
+                "ufx: std::vector<bool> has no element storage; use std::vector<char> or ufx::ndarray<bool, 1>");
   static constexpr container_kind kind = container_kind::sequence;
   static constexpr int rank = 1;
   using value_type = T;
@@ -68,9 +69,7 @@ struct adapter<std::span<T, E>> {
     const ndview<const value_type, 1> view(v.data(), {static_cast<index_t>(v.size())});
     return {view, detail::space_of_view(view), {}};
   }
-  static detail::array_operand<T, 1> out(const std::span<T, E>& v)
-    requires(!std::is_const_v<T>)
-  {
+  static detail::array_operand<T, 1> out(const std::span<T, E>& v) requires(!std::is_const_v<T>) {
     const ndview<T, 1> view(v.data(), {static_cast<index_t>(v.size())});
     return {view, detail::space_of_view(view), {}};
   }
@@ -96,9 +95,7 @@ struct adapter<ndview<T, R>> {
     const ndview<const value_type, R> view(v.data(), v.shape(), v.strides());
     return {view, detail::space_of_view(view), {}};
   }
-  static detail::array_operand<T, R> out(const ndview<T, R>& v)
-    requires(!std::is_const_v<T>)
-  {
+  static detail::array_operand<T, R> out(const ndview<T, R>& v) requires(!std::is_const_v<T>) {
     return {v, detail::space_of_view(v), {}};
   }
 };
@@ -111,16 +108,15 @@ struct adapter<device_view<T, R>> {
   static memory_space device_space(const ndview<const value_type, R>& v) {
     const memory_space s = detail::space_of_view(v);
     if (s.is_host() && v.size() > 0)
-      throw device_error("ufx::device_view: the view points to host memory, not to a device's; use ufx::ndview for host memory");
+      throw device_error(
+          "ufx::device_view: the view points to host memory, not to a device's; use ufx::ndview for host memory");
     return s;
   }
   static detail::array_operand<const value_type, R> in(const device_view<T, R>& v) {
     const ndview<const value_type, R> view(v.data(), v.shape(), v.strides());
     return {view, device_space(view), {}};
   }
-  static detail::array_operand<T, R> out(const device_view<T, R>& v)
-    requires(!std::is_const_v<T>)
-  {
+  static detail::array_operand<T, R> out(const device_view<T, R>& v) requires(!std::is_const_v<T>) {
     return {v, device_space(ndview<const value_type, R>(v.data(), v.shape(), v.strides())), {}};
   }
 };
@@ -151,7 +147,9 @@ auto adapt_in(const A& a) {
 }
 
 template <class A>
-concept writable = requires(A&& a) { adapter<std::remove_cvref_t<A>>::out(a); };
+concept writable = requires(A&& a) {
+  adapter<std::remove_cvref_t<A>>::out(a);
+};
 
 /// Throws value_error when a destination would have an element written more than once: stride 0
 /// along an axis of extent > 1 (a broadcast view made writable by hand; ufx::broadcast_to's views

@@ -117,8 +117,9 @@ decltype(auto) with_call_args(const Body& body, const A&... a) {
   S::axes(t, axes);
   auto* tp = S::target_ptr(t);
   auto* op = S::out_ptr(t);
-  return with_indices<S::positional>([&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
-    return body.template operator()<S::n_axes, S::keep>(tp, op, static_cast<const int*>(axes), std::get<S::first + I>(t)...);
+  return with_indices<S::positional>([&]<std::size_t... I>(std::index_sequence<I...>)->decltype(auto) {
+    return body.template operator()<S::n_axes, S::keep>(tp, op, static_cast<const int*>(axes),
+                                                        std::get<S::first + I>(t)...);
   });
 }
 

@@ -83,7 +83,8 @@ inline void check_broadcast_size(const dims& d) {
   index_t n = 1;
   for (int k = 0; k < d.rank && d[k] != 0; ++k) {
     if (n > std::numeric_limits<index_t>::max() / d[k])
-      fail<shape_error>("broadcast dimensions too large: the shape " + format_shape(d) + " has more elements than index_t can count");
+      fail<shape_error>("broadcast dimensions too large: the shape " + format_shape(d) +
+                        " has more elements than index_t can count");
     n *= d[k];
   }
 }
@@ -92,7 +93,8 @@ inline void check_broadcast_size(const dims& d) {
 /// Throws shape_error naming every operand's shape, or when the result has too many elements.
 inline dims broadcast(std::span<const dims> shapes) {
   dims out;
-  if (!broadcast_into(shapes, out)) fail<shape_error>("operands could not be broadcast together with shapes " + format_shapes(shapes));
+  if (!broadcast_into(shapes, out))
+    fail<shape_error>("operands could not be broadcast together with shapes " + format_shapes(shapes));
   check_broadcast_size(out);
   return out;
 }

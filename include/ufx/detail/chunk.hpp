@@ -54,8 +54,8 @@ Op slice_rows(const Op& op, int lead, int loop_rank, index_t b, index_t e) {
 /// Device bytes an operand takes when staged to `space`: per row of loop dimension 0 (sliced
 /// operands), or for every chunk (operands that broadcast along it).
 template <class Op>
-void add_staged_bytes(const Op& op, int lead, const memory_space& space, int loop_rank, index_t rows, std::size_t& per_row,
-                      std::size_t& fixed) {
+void add_staged_bytes(const Op& op, int lead, const memory_space& space, int loop_rank, index_t rows,
+                      std::size_t& per_row, std::size_t& fixed) {
   if constexpr (!is_scalar_operand<Op>::value) {
     if (op.space == space || op.view.size() == 0) return;
     const auto bytes = static_cast<std::size_t>(op.view.size()) * sizeof(typename Op::value_type);
@@ -113,7 +113,8 @@ class chunk_ring {
 public:
   /// `slots` streams, each with `staging_bytes` of pinned staging and as much device memory plus
   /// `device_extra` (a reduction's partials).
-  chunk_ring(const Tag& tag, int slots, std::size_t staging_bytes, std::size_t device_extra = 0) : tag_(tag), slots_(slots) {
+  chunk_ring(const Tag& tag, int slots, std::size_t staging_bytes, std::size_t device_extra = 0)
+      : tag_(tag), slots_(slots) {
     const memory_space space = tag.space();
     try {
       for (int s = 0; s < slots; ++s) {
@@ -186,7 +187,8 @@ public:
     if (!needs_staging(op)) return op;
     using V = typename Op::value_type;
     ndview<V, Op::rank> tmp(take<V>(s, op.view.size()), op.view.shape());
-    slot_[s].unpack.push_back([final_view = op.view, tmp] { staging_copy(final_view, ndview<const V, Op::rank>(tmp)); });
+    slot_[s].unpack.push_back(
+        [final_view = op.view, tmp] { staging_copy(final_view, ndview<const V, Op::rank>(tmp)); });
     Op r = op;
     r.view = tmp;
     return r;
@@ -251,7 +253,8 @@ struct chunk_split {
   index_t total, per, count;
   int slots;
   chunk_split(index_t total_rows, index_t rows)
-      : total(total_rows), per(rows >= 2 ? rows / 2 : rows), count((total_rows + per - 1) / per), slots(rows >= 2 ? 2 : 1) {}
+      : total(total_rows), per(rows >= 2 ? rows / 2 : rows), count((total_rows + per - 1) / per),
+        slots(rows >= 2 ? 2 : 1) {}
   index_t begin(index_t c) const { return c * per; }
   index_t end(index_t c) const { return std::min(total, (c + 1) * per); }
 };
@@ -304,13 +307,15 @@ void run_pipelined(const Tag& tag, const dims& loop, const chunk_split& split, c
     ++k;
   };
   std::apply([&](auto&... op) { (stage_broadcast(op), ...); }, whole);
-  chunk_ring<Tag> ring(t, split.slots, out_staging + row_staging_bytes<Tag>(whole, lead, loop, split.per), device_extra);
+  chunk_ring<Tag> ring(t, split.slots, out_staging + row_staging_bytes<Tag>(whole, lead, loop, split.per),
+                       device_extra);
   for (index_t c = 0; c < split.count; ++c) {
     const int s = static_cast<int>(c % split.slots);
     if (c >= split.slots) ring.acquire(s);
     const index_t b = split.begin(c), e = split.end(c);
     auto in = with_indices<std::tuple_size_v<Ins>>([&]<std::size_t... J>(std::index_sequence<J...>) {
-      return std::make_tuple(ring.input(s, slice_rows(std::get<J>(whole), lead(static_cast<int>(J)), loop.rank, b, e))...);
+      return std::make_tuple(
+          ring.input(s, slice_rows(std::get<J>(whole), lead(static_cast<int>(J)), loop.rank, b, e))...);
     });
     chunk(ring, s, c, b, e, in);
   }
@@ -322,8 +327,8 @@ void run_pipelined(const Tag& tag, const dims& loop, const chunk_split& split, c
 /// bytes a row and `extra_fixed`: the whole loop when the call fits, or when nothing in `ops` is
 /// staged along the rows.
 template <class Tag, class Lead, class... Ops>
-index_t rows_per_chunk(const Tag& tag, const dims& loop, const Lead& lead, std::size_t extra_per_row, std::size_t extra_fixed,
-                       const Ops&... ops) {
+index_t rows_per_chunk(const Tag& tag, const dims& loop, const Lead& lead, std::size_t extra_per_row,
+                       std::size_t extra_fixed, const Ops&... ops) {
   std::size_t per_row = 0, fixed = 0;
   int k = 0;
   auto add = [&](const auto& op) { add_staged_bytes(op, lead(k++), tag.space(), loop.rank, loop[0], per_row, fixed); };
@@ -361,7 +366,8 @@ void run_chunked(const Tag& tag, const dims& loop, Outs& outs, Ins& ins, const L
                         dims sub = loop;
                         sub[0] = e - b;
                         auto out = with_indices<NOut>([&]<std::size_t... J>(std::index_sequence<J...>) {
-                          return std::make_tuple(ring.output(s, slice_rows(std::get<J>(outs), lead(static_cast<int>(J)), loop.rank, b, e))...);
+                          return std::make_tuple(ring.output(
+                              s, slice_rows(std::get<J>(outs), lead(static_cast<int>(J)), loop.rank, b, e))...);
                         });
                         run(ring.on(s), sub, out, in);
                       });

@@ -82,7 +82,8 @@ ndarray<V, 1> arange_impl(A start, B stop, S step) {
   if (step == 0) throw value_error("ufx::arange: the step is zero");
   index_t n = 0;
   if constexpr (std::is_integral_v<A> && std::is_integral_v<B> && std::is_integral_v<S>) {
-    const long long span = static_cast<long long>(stop) - static_cast<long long>(start), st = static_cast<long long>(step);
+    const long long span = static_cast<long long>(stop) - static_cast<long long>(start),
+                    st = static_cast<long long>(step);
     n = static_cast<index_t>(span / st + ((span % st != 0) && ((span < 0) == (st < 0)) ? 1 : 0));
   } else {
     const double len = std::ceil((static_cast<double>(stop) - static_cast<double>(start)) / static_cast<double>(step));
@@ -91,7 +92,8 @@ ndarray<V, 1> arange_impl(A start, B stop, S step) {
     n = len < 0 ? 0 : static_cast<index_t>(len);
   }
   ndarray<V, 1> a({n < 0 ? 0 : n});
-  for (index_t i = 0; i < a.size(); ++i) a(i) = static_cast<V>(static_cast<V>(start) + static_cast<V>(i) * static_cast<V>(step));
+  for (index_t i = 0; i < a.size(); ++i)
+    a(i) = static_cast<V>(static_cast<V>(start) + static_cast<V>(i) * static_cast<V>(step));
   return a;
 }
 
@@ -117,8 +119,7 @@ void fill_value(R& r, const V& value) {
   using E = typename R::value_type;
   if constexpr (requires { r.to_host(); })
     fill_device(r, constant_gen<E>{static_cast<E>(value)}, "ufx::full_like fill kernel");
-  else
-    std::fill(r.begin(), r.end(), static_cast<E>(value));
+  else std::fill(r.begin(), r.end(), static_cast<E>(value));
 }
 
 UFX_TU_NAMESPACE_END

@@ -29,7 +29,8 @@ void transfer_on(void* stream, const memory_space& dev, const memory_space& dst_
                  const memory_space& src_space, const ndview<const T, R>& src) {
   if (stream && dst.size() > 0) {
     const std::size_t bytes = sizeof(T) * static_cast<std::size_t>(dst.size());
-    const void* host_side = dst_space.is_host() ? static_cast<const void*>(dst.data()) : static_cast<const void*>(src.data());
+    const void* host_side =
+        dst_space.is_host() ? static_cast<const void*>(dst.data()) : static_cast<const void*>(src.data());
     if (dst.is_contiguous() && src.is_contiguous() && is_pinned(host_side, bytes)) {
       dev.runtime->copy_async(dst_space, dst.data(), src_space, src.data(), bytes, stream);
       return;
@@ -53,7 +54,8 @@ template <class A, class B>
 void check_same_shape(const A& a, const B& b, const char* who) {
   const dims da(a.shape()), db(b.shape());
   if (!(da == db))
-    throw shape_error(std::string(who) + ": shapes differ: device array " + format_shape(da) + ", container " + format_shape(db));
+    throw shape_error(std::string(who) + ": shapes differ: device array " + format_shape(da) + ", container " +
+                      format_shape(db));
 }
 } // namespace detail
 
@@ -61,7 +63,8 @@ template <class T, int R>
 template <class C>
 void device_array<T, R>::copy_to_host(C&& dst) const {
   auto o = detail::adapt_out(dst);
-  static_assert(std::is_same_v<typename decltype(o)::value_type, T>, "device_array::copy_to_host: element types differ");
+  static_assert(std::is_same_v<typename decltype(o)::value_type, T>,
+                "device_array::copy_to_host: element types differ");
   static_assert(decltype(o)::rank == R, "device_array::copy_to_host: ranks differ");
   detail::check_same_shape(view(), o.view, "ufx::device_array::copy_to_host");
   detail::transfer(o.space, o.view, space_, ndview<const T, R>(view()));
@@ -71,7 +74,8 @@ template <class T, int R>
 template <class C>
 void device_array<T, R>::copy_to_host(C&& dst, const ufx::target& on) const {
   auto o = detail::adapt_out(dst);
-  static_assert(std::is_same_v<typename decltype(o)::value_type, T>, "device_array::copy_to_host: element types differ");
+  static_assert(std::is_same_v<typename decltype(o)::value_type, T>,
+                "device_array::copy_to_host: element types differ");
   static_assert(decltype(o)::rank == R, "device_array::copy_to_host: ranks differ");
   detail::check_same_shape(view(), o.view, "ufx::device_array::copy_to_host");
   detail::check_stream_target(on, space_, "ufx::device_array::copy_to_host");
@@ -82,7 +86,8 @@ template <class T, int R>
 template <class C>
 void device_array<T, R>::copy_from_host(const C& src, const ufx::target& on) {
   auto o = detail::adapt_in(src);
-  static_assert(std::is_same_v<typename decltype(o)::value_type, T>, "device_array::copy_from_host: element types differ");
+  static_assert(std::is_same_v<typename decltype(o)::value_type, T>,
+                "device_array::copy_from_host: element types differ");
   static_assert(decltype(o)::rank == R, "device_array::copy_from_host: ranks differ");
   detail::check_same_shape(view(), o.view, "ufx::device_array::copy_from_host");
   detail::check_stream_target(on, space_, "ufx::device_array::copy_from_host");
@@ -93,7 +98,8 @@ template <class T, int R>
 template <class C>
 void device_array<T, R>::copy_from_host(const C& src) {
   auto o = detail::adapt_in(src);
-  static_assert(std::is_same_v<typename decltype(o)::value_type, T>, "device_array::copy_from_host: element types differ");
+  static_assert(std::is_same_v<typename decltype(o)::value_type, T>,
+                "device_array::copy_from_host: element types differ");
   static_assert(decltype(o)::rank == R, "device_array::copy_from_host: ranks differ");
   detail::check_same_shape(view(), o.view, "ufx::device_array::copy_from_host");
   detail::transfer(space_, view(), o.space, o.view);

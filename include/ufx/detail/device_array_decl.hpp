@@ -26,8 +26,8 @@ public:
   explicit device_view(const ndview<T, R>& v) : ndview<T, R>(v) {}
   /// A const view of a mutable one.
   template <class U>
-    requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>)
-  device_view(const device_view<U, R>& other) : ndview<T, R>(ndview<U, R>(other)) {}
+  requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>) device_view(const device_view<U, R>& other)
+      : ndview<T, R>(ndview<U, R>(other)) {}
 };
 
 template <class T, std::size_t R>
@@ -58,7 +58,8 @@ public:
   }
   /// Allocates uninitialised storage for `shape` in device memory `space`.
   device_array(const shape_type& shape, const memory_space& space) : shape_(shape) {
-    if (space.is_host()) throw device_error("ufx::device_array: host memory is not a device's; use ufx::cuda or ufx::sim");
+    if (space.is_host())
+      throw device_error("ufx::device_array: host memory is not a device's; use ufx::cuda or ufx::sim");
     allocate(space);
   }
   device_array(device_array&& o) noexcept

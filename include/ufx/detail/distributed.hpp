@@ -12,7 +12,9 @@
 namespace ufx::detail {
 
 template <class T>
-concept distributed_arg = requires { typename std::remove_cvref_t<T>::ufx_distribution; };
+concept distributed_arg = requires {
+  typename std::remove_cvref_t<T>::ufx_distribution;
+};
 
 template <class T>
 struct out_names_distributed : std::false_type {};

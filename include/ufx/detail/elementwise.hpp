@@ -37,8 +37,10 @@ void elementwise_impl(const Tag& tag, const F& f, const dims& loop, Ins& ins, St
 
   using kernel_t = map_kernel<F, NOut, array_acc<typename std::tuple_element_t<A, Outs>::element_type>...,
                               decltype(make_acc(std::get<B>(ins)))...>;
-  const kernel_t kernel{f, detail::make_tuple(array_acc<typename std::tuple_element_t<A, Outs>::element_type>{std::get<A>(staged).view.data()}...,
-                                      make_acc(std::get<B>(ins))...)};
+  const kernel_t kernel{
+      f, detail::make_tuple(
+             array_acc<typename std::tuple_element_t<A, Outs>::element_type>{std::get<A>(staged).view.data()}...,
+             make_acc(std::get<B>(ins))...)};
   run_on(tag, L, kernel);
   finish_call(tag, ins, std::get<A>(staged)...);
 }
@@ -110,7 +112,8 @@ void elementwise(const Tag& tag, const F& f, const dims& loop, Outs& outs, Ins& 
   // host data larger than the device runs in chunks of rows (chunk.hpp)
   run_chunked(tag, loop, outs, ins, elementwise_leads<Outs, Ins>{}, [&](const Tag& t, const dims& l, auto& o, auto& i) {
     stream_prepare_io(t, o, i);
-    auto staged = std::apply([&](auto&... out) { return std::make_tuple(stage_output(out, space, stream_of(t))...); }, o);
+    auto staged =
+        std::apply([&](auto&... out) { return std::make_tuple(stage_output(out, space, stream_of(t))...); }, o);
     elementwise_impl<Tag, F, Outs>(t, f, l, i, staged, std::make_index_sequence<std::tuple_size_v<Outs>>{},
                                    std::make_index_sequence<std::tuple_size_v<Ins>>{});
   });

@@ -71,8 +71,8 @@ bool core_dense(const View& v) {
 }
 
 template <class Sig, class Tag, class F, class Outs, class Ins, class Staged, std::size_t... A, std::size_t... B>
-void gufunc_exec_impl(const Tag& tag, const F& f, const gufunc_shape& g, Ins& ins, Staged& staged, std::index_sequence<A...>,
-                      std::index_sequence<B...>) {
+void gufunc_exec_impl(const Tag& tag, const F& f, const gufunc_shape& g, Ins& ins, Staged& staged,
+                      std::index_sequence<A...>, std::index_sequence<B...>) {
   constexpr int NOut = sizeof...(A);
   constexpr int NIn = sizeof...(B);
   constexpr int N = NOut + NIn;
@@ -83,8 +83,9 @@ void gufunc_exec_impl(const Tag& tag, const F& f, const gufunc_shape& g, Ins& in
   using kernel_t = gufunc_kernel<Sig, F, NOut, array_acc<typename std::tuple_element_t<A, Outs>::element_type>...,
                                  decltype(make_acc(std::get<B>(ins)))...>;
   kernel_t kernel{
-      f, detail::make_tuple(array_acc<typename std::tuple_element_t<A, Outs>::element_type>{std::get<A>(staged).view.data()}...,
-                    make_acc(std::get<B>(ins))...)};
+      f, detail::make_tuple(
+             array_acc<typename std::tuple_element_t<A, Outs>::element_type>{std::get<A>(staged).view.data()}...,
+             make_acc(std::get<B>(ins))...)};
   for (int d = 0; d < Sig::ndims; ++d) kernel.dim_size[d] = g.dim_size[d];
 
   layout<N> L;
@@ -138,14 +139,16 @@ void gufunc_exec(const Tag& tag, const F& f, const gufunc_shape& g, Outs& outs, 
   const memory_space space = tag.space();
   require_space(space);
   // host data larger than the device runs in chunks of the outermost loop dimension, each core whole
-  run_chunked(tag, g.loop, outs, ins, gufunc_leads<Sig, Outs, Ins>{}, [&](const Tag& t, const dims& l, auto& o, auto& i) {
-    gufunc_shape sub = g;
-    sub.loop = l;
-    stream_prepare_io(t, o, i);
-    auto staged = std::apply([&](auto&... out) { return std::make_tuple(stage_output(out, space, stream_of(t))...); }, o);
-    gufunc_exec_impl<Sig, Tag, F, Outs>(t, f, sub, i, staged, std::make_index_sequence<std::tuple_size_v<Outs>>{},
-                                        std::make_index_sequence<std::tuple_size_v<Ins>>{});
-  });
+  run_chunked(
+      tag, g.loop, outs, ins, gufunc_leads<Sig, Outs, Ins>{}, [&](const Tag& t, const dims& l, auto& o, auto& i) {
+        gufunc_shape sub = g;
+        sub.loop = l;
+        stream_prepare_io(t, o, i);
+        auto staged =
+            std::apply([&](auto&... out) { return std::make_tuple(stage_output(out, space, stream_of(t))...); }, o);
+        gufunc_exec_impl<Sig, Tag, F, Outs>(t, f, sub, i, staged, std::make_index_sequence<std::tuple_size_v<Outs>>{},
+                                            std::make_index_sequence<std::tuple_size_v<Ins>>{});
+      });
 }
 
 // ---- step 5: result containers
@@ -216,12 +219,14 @@ struct gufunc_call_info {
     return []<std::size_t... I, std::size_t... J>(std::index_sequence<I...>, std::index_sequence<J...>) {
       return std::is_invocable_v<const F&, gufunc_in_arg<Sig, static_cast<int>(I), in_value<static_cast<int>(I)>>...,
                                  gufunc_out_arg<Sig, NIn + static_cast<int>(J), out_value<static_cast<int>(J)>>...>;
-    }(std::make_index_sequence<NIn>{}, std::make_index_sequence<NOut>{});
+    }
+    (std::make_index_sequence<NIn>{}, std::make_index_sequence<NOut>{});
   }
 
   static constexpr bool out_types_same() {
     if constexpr (!has_out) return true;
-    else return with_indices<NOut>([]<std::size_t... J>(std::index_sequence<J...>) {
+    else
+      return with_indices<NOut>([]<std::size_t... J>(std::index_sequence<J...>) {
         return (
             std::is_same_v<typename decltype(dst_type<static_cast<int>(J)>())::type, out_value<static_cast<int>(J)>> &&
             ...);

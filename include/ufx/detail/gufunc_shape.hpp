@@ -55,9 +55,9 @@ gufunc_shape bind_gufunc_shape(std::span<const dims> shapes, bool with_outputs) 
       if (r.dim_size[d] < 0) {
         r.dim_size[d] = size;
       } else if (r.dim_size[d] != size) {
-        fail<shape_error>(operand_label(s, Sig::nin) + " has a mismatch in its core dimension " +
-                          std::to_string(j) + " ('" + std::string(Sig::dim_name(d)) + "'), " + sig + " (size " +
-                          std::to_string(size) + " is different from " + std::to_string(r.dim_size[d]) + ")");
+        fail<shape_error>(operand_label(s, Sig::nin) + " has a mismatch in its core dimension " + std::to_string(j) +
+                          " ('" + std::string(Sig::dim_name(d)) + "'), " + sig + " (size " + std::to_string(size) +
+                          " is different from " + std::to_string(r.dim_size[d]) + ")");
       }
     }
   }

@@ -56,8 +56,8 @@ void finish_kernel_arg_queued(const Tag& tag, const P& p, std::vector<std::share
 /// parameters after the thread and its shared arrays. `empty` (forall(0)): the arguments are
 /// checked, nothing runs. `label` names the kernel in messages.
 template <class Traits, class F, class T, std::size_t... J, class... A>
-UFX_CALL_BOUNDARY void launch_kernel(const F& f, const std::string& label, const T* given, const launch_config& c, bool empty,
-                                     std::index_sequence<J...>, A&&... a) {
+UFX_CALL_BOUNDARY void launch_kernel(const F& f, const std::string& label, const T* given, const launch_config& c,
+                                     bool empty, std::index_sequence<J...>, A&&... a) {
   const call_scope scope("ufx::kernel");
   auto prepared = std::make_tuple(kernel_arg<typename Traits::template param<1 + Traits::n_shared + J>>(
       std::forward<A>(a), static_cast<int>(J) + 1)...);
@@ -71,9 +71,12 @@ UFX_CALL_BOUNDARY void launch_kernel(const F& f, const std::string& label, const
     const memory_space space = tag.space();
     if (streamed(tag)) { // arrays of another device are an error; some host ones make the call wait
       bool wait = false;
-      std::apply([&](const auto&... p) {
-        ((stream_check_device(tag, kernel_arg_operand(p)), wait = wait || waits_to_copy_in(kernel_arg_operand(p))), ...);
-      }, prepared);
+      std::apply(
+          [&](const auto&... p) {
+            ((stream_check_device(tag, kernel_arg_operand(p)), wait = wait || waits_to_copy_in(kernel_arg_operand(p))),
+             ...);
+          },
+          prepared);
       if (wait) stream_wait(tag);
     }
     std::apply([&](auto&... p) { (p.place(space, stream_of(tag)), ...); }, prepared);

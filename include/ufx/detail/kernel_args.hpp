@@ -127,7 +127,8 @@ struct kernel_traits {
   }
 
   /// The shared arrays' descriptions for the sim's messages (a dynamic one's extent from `dyn`).
-  static std::array<shared_region, (n_shared > 0 ? n_shared : 1)> regions(std::size_t static_base_dynamic, std::size_t dyn) {
+  static std::array<shared_region, (n_shared > 0 ? n_shared : 1)> regions(std::size_t static_base_dynamic,
+                                                                          std::size_t dyn) {
     std::array<shared_region, (n_shared > 0 ? n_shared : 1)> r{};
     with_indices<static_cast<std::size_t>(n_shared)>([&]<std::size_t... S>(std::index_sequence<S...>) {
       (
@@ -195,8 +196,8 @@ struct value_arg {
       if (v == nullptr) return;
       const memory_space where = space_of(static_cast<const void*>(v), 1);
       if (where != s)
-        throw kernel_error("ufx::kernel: argument " + std::to_string(position) + " is a pointer to " + to_string(where) +
-                           " memory but the kernel runs on " + to_string(s) +
+        throw kernel_error("ufx::kernel: argument " + std::to_string(position) + " is a pointer to " +
+                           to_string(where) + " memory but the kernel runs on " + to_string(s) +
                            " (pass arrays as containers or ndviews, which ufx copies; or allocate the memory there)");
     }
   }
@@ -227,13 +228,15 @@ auto kernel_arg(A&& a, int pos) {
       if constexpr (std::is_const_v<E>) {
         return view_in_arg<V, R>{adapter<C>::in(a)};
       } else {
-        static_assert(requires { adapter<C>::out(a); } && !std::is_const_v<std::remove_reference_t<A>>,
-                      "ufx::kernel: the body writes this argument (its parameter is ufx::ndview<T, R> without const) "
-                      "but the array passed is const; pass a non-const array, or make the parameter ndview<const T, R>");
+        static_assert(
+            requires { adapter<C>::out(a); } && !std::is_const_v<std::remove_reference_t<A>>,
+            "ufx::kernel: the body writes this argument (its parameter is ufx::ndview<T, R> without const) "
+            "but the array passed is const; pass a non-const array, or make the parameter ndview<const T, R>");
         // a view (whose out() takes it by const reference) may be a temporary; a container may not
-        static_assert(std::is_lvalue_reference_v<A> || requires(const C& c) { adapter<C>::out(c); },
-                      "ufx::kernel: the body writes this argument (its parameter is ufx::ndview<T, R> without const) "
-                      "but the array passed is a temporary, whose contents would be lost; pass a named array");
+        static_assert(
+            std::is_lvalue_reference_v<A> || requires(const C& c) { adapter<C>::out(c); },
+            "ufx::kernel: the body writes this argument (its parameter is ufx::ndview<T, R> without const) "
+            "but the array passed is a temporary, whose contents would be lost; pass a named array");
         return view_out_arg<V, R>{adapter<C>::out(a), {}, {}};
       }
     }
@@ -242,8 +245,9 @@ auto kernel_arg(A&& a, int pos) {
                   "ufx::kernel: an array is passed where the body takes a value; declare that parameter as "
                   "ufx::ndview<const T, R> (read) or ufx::ndview<T, R> (written)");
     static_assert(std::is_convertible_v<A, P>, "ufx::kernel: an argument cannot be converted to its parameter's type");
-    static_assert(std::is_trivially_copyable_v<P>, "ufx::kernel: a parameter passed by value must be trivially copyable "
-                                                   "(arithmetic, a pointer, a plain struct), as CUDA kernel arguments are");
+    static_assert(std::is_trivially_copyable_v<P>,
+                  "ufx::kernel: a parameter passed by value must be trivially copyable "
+                  "(arithmetic, a pointer, a plain struct), as CUDA kernel arguments are");
     return value_arg<P>{static_cast<P>(a), pos};
   }
 }

@@ -103,7 +103,8 @@ decltype(auto) run_logsumexp(const TargetT* tp, OutT* outp, const int* axes, con
   if constexpr (std::is_arithmetic_v<V>) {
     using T = lse_real<V>;
     const reduce_spec<lse_map<T, F>, lse_op<T>, lse_acc<T>, no_value, index_mode::none> spec{
-        lse_map<T, F>{f}, lse_op<T>{}, lse_acc<T>{-std::numeric_limits<T>::infinity(), T(0)}, no_value{}, "ufx::logsumexp", ""};
+        lse_map<T, F>{f}, lse_op<T>{},      lse_acc<T>{-std::numeric_limits<T>::infinity(), T(0)},
+        no_value{},       "ufx::logsumexp", ""};
     return reduce_run<NA, Keep>(spec, tp, outp, axes, args...);
   }
 }
@@ -125,7 +126,7 @@ decltype(auto) logsumexp_call(const A&... a) {
                                           "(logsumexp(x, y, ..., map)); reduce one array with logsumexp(x), "
                                           "along axes with ufx::axis{...}");
           if constexpr (!operand_like<F>) {
-            return with_indices<n - 1>([&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
+            return with_indices<n - 1>([&]<std::size_t... I>(std::index_sequence<I...>)->decltype(auto) {
               return run_logsumexp<NA, Keep>(tp, outp, axes, std::get<n - 1>(p), std::get<I>(p)...);
             });
           }

@@ -131,7 +131,8 @@ struct map_kernel {
     (this->*host_clone_call(&map_kernel::row_cloned))(off, str, n, unit);
   }
   /// row's loops, compiled for the baseline and for AVX2 (config.hpp, UFX_HOST_CLONES).
-  UFX_HOST_CLONES UFX_HOST_FLATTEN void row_cloned(const index_t (&off)[N], const index_t (&str)[N], index_t n, bool unit) const {
+  UFX_HOST_CLONES UFX_HOST_FLATTEN void row_cloned(const index_t (&off)[N], const index_t (&str)[N], index_t n,
+                                                   bool unit) const {
     if constexpr (NOut == 1) {
       if (unit) return row_unit(off, n, std::make_index_sequence<N>{});
       if constexpr (NIn <= 3) {
@@ -161,7 +162,8 @@ struct map_kernel {
 private:
   template <int V, class A>
   UFX_HD static auto load(const A& a, index_t i) {
-    if constexpr (A::is_array) return *reinterpret_cast<const vec_of<std::remove_cv_t<typename A::element_type>, V>*>(a.p + i);
+    if constexpr (A::is_array)
+      return *reinterpret_cast<const vec_of<std::remove_cv_t<typename A::element_type>, V>*>(a.p + i);
     else return a.v;
   }
   template <int V, class T>
@@ -206,7 +208,9 @@ private:
       const auto b = run_of(get<I>(acc), off[I], 1, std::true_type{});
       using B = std::remove_cvref_t<decltype(b)>;
       if constexpr (is_unit_run_v<B>) {
-        if (str[I] == 0) return row_mixed<I + 1>(off, str, n, a..., scalar_run<std::remove_cv_t<std::remove_reference_t<decltype(*b.p)>>>{*b.p});
+        if (str[I] == 0)
+          return row_mixed<I + 1>(off, str, n, a...,
+                                  scalar_run<std::remove_cv_t<std::remove_reference_t<decltype(*b.p)>>>{*b.p});
       }
       row_mixed<I + 1>(off, str, n, a..., b);
     }
@@ -225,7 +229,8 @@ private:
         [&] {
           using A = std::remove_cvref_t<decltype(get<K>(acc))>;
           if constexpr (A::is_array)
-            fn(static_cast<int>(K), static_cast<const void*>(get<K>(acc).p), sizeof(std::remove_cv_t<typename A::element_type>));
+            fn(static_cast<int>(K), static_cast<const void*>(get<K>(acc).p),
+               sizeof(std::remove_cv_t<typename A::element_type>));
         }(),
         ...);
   }

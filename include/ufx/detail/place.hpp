@@ -78,7 +78,8 @@ bool needs_copy(const layout<N>& L, int k, const In& in, int j, const Out& out) 
   const auto [ilo, ihi] = byte_range(in);
   const auto [olo, ohi] = byte_range(out);
   if (!(ilo < ohi && olo < ihi)) return false;
-  if (static_cast<const void*>(in.data()) != static_cast<const void*>(out.data()) || sizeof(*in.data()) != sizeof(*out.data()))
+  if (static_cast<const void*>(in.data()) != static_cast<const void*>(out.data()) ||
+      sizeof(*in.data()) != sizeof(*out.data()))
     return true;
   for (int d = 0; d < L.rank; ++d)
     if (L.stride[j][d] != L.stride[k][d]) return true;
@@ -148,7 +149,10 @@ Tag after_stream(const Tag& tag) {
 /// a stream's back).
 template <class Tag, class Op>
 void stream_check_device(const Tag& tag, const Op& op) {
-  if constexpr (requires { op.space; op.view; }) {
+  if constexpr (requires {
+                  op.space;
+                  op.view;
+                }) {
     const memory_space space = tag.space();
     if (op.view.size() > 0 && op.space != space && op.space.is_device())
       throw device_error(message("a call on a stream of " + to_string(space) + " cannot use arrays of " +
@@ -161,7 +165,10 @@ void stream_check_device(const Tag& tag, const Op& op) {
 /// (a dense pinned input is copied by the stream instead: stage_on).
 template <class Op>
 bool waits_to_copy_in(const Op& op) {
-  if constexpr (requires { op.space; op.view; }) {
+  if constexpr (requires {
+                  op.space;
+                  op.view;
+                }) {
     if (op.view.size() == 0 || !op.space.is_host()) return false;
     const std::size_t bytes = static_cast<std::size_t>(op.view.size()) * sizeof(*op.view.data());
     return !(op.view.is_contiguous() && is_pinned(op.view.data(), bytes));
@@ -180,13 +187,13 @@ void* stream_of(const Tag& tag) {
 /// Copies host data into a new buffer in `space`, at once, or on `stream` (null: none) when the
 /// data is dense and pinned. Returns the buffer, freed in the stream's order.
 template <class V, int R>
-std::shared_ptr<buffer<V>> copy_in(const memory_space& space, const memory_space& from, const ndview<const V, R>& v, void* stream) {
+std::shared_ptr<buffer<V>> copy_in(const memory_space& space, const memory_space& from, const ndview<const V, R>& v,
+                                   void* stream) {
   auto buf = std::make_shared<buffer<V>>(space, v.size(), stream);
   const std::size_t bytes = static_cast<std::size_t>(v.size()) * sizeof(V);
   if (stream && from.is_host() && v.is_contiguous() && is_pinned(v.data(), bytes))
     space.runtime->copy_async(space, buf->data(), from, v.data(), bytes, stream);
-  else
-    transfer(space, ndview<V, R>(buf->data(), v.shape()), from, v);
+  else transfer(space, ndview<V, R>(buf->data(), v.shape()), from, v);
   return buf;
 }
 
@@ -209,16 +216,21 @@ void stage_on(Op& op, const memory_space& space, void* stream) {
 template <class Outs, class Ins>
 bool partial_overlap(const Outs& outs, const Ins& ins) {
   bool any = false;
-  std::apply([&](const auto&... o) {
-    std::apply([&](const auto&... i) {
-      auto one = [&](const auto& out, const auto& in) {
-        if constexpr (requires { in.view; })
-          if (overlaps(out.view, in.view) && static_cast<const void*>(out.view.data()) != static_cast<const void*>(in.view.data()))
-            any = true;
-      };
-      ([&](const auto& out) { (one(out, i), ...); }(o), ...);
-    }, ins);
-  }, outs);
+  std::apply(
+      [&](const auto&... o) {
+        std::apply(
+            [&](const auto&... i) {
+              auto one = [&](const auto& out, const auto& in) {
+                if constexpr (requires { in.view; })
+                  if (overlaps(out.view, in.view) &&
+                      static_cast<const void*>(out.view.data()) != static_cast<const void*>(in.view.data()))
+                    any = true;
+              };
+              ([&](const auto& out) { (one(out, i), ...); }(o), ...);
+            },
+            ins);
+      },
+      outs);
   return any;
 }
 

@@ -62,9 +62,9 @@ UFX_HD inline double horner_rn(double x, const double (&p)[K]) {
 /// on every target (a device's libm is not glibc's).
 UFX_HD inline double portable_log(double u) {
   int e = 0;
-  double m = ::frexp(u, &e); // u = m 2^e, m in [1/2, 1): exact
+  double m = ::frexp(u, &e);                         // u = m 2^e, m in [1/2, 1): exact
   if (m < 0.70710678118654752440) m = m * 2, e -= 1; // m in [sqrt(1/2), sqrt(2)): exact
-  const double f = m - 1;                               // exact (Sterbenz)
+  const double f = m - 1;                            // exact (Sterbenz)
   const double s = f / rn_add(2.0, f), z = rn_mul(s, s), w = rn_mul(z, z);
   constexpr double even[] = {3.999999999940941908e-01, 2.222219843214978396e-01, 1.531383769920937332e-01};
   constexpr double odd[] = {6.666666666666735130e-01, 2.857142874366239149e-01, 1.818357216161805012e-01,
@@ -82,14 +82,14 @@ UFX_HD inline double portable_cos_turns(double u) {
   const double y = rn_mul(t, 1.57079632679489661923), z = rn_mul(y, y);
   const int quarter = static_cast<int>(q) & 3;
   if (quarter == 0 || quarter == 2) {
-    constexpr double c[] = {4.16666666666666019037e-02, -1.38888888888741095749e-03, 2.48015872894767294178e-05,
-                            -2.75573143513906633035e-07, 2.08757232129817482790e-09, -1.13596475577881948265e-11};
+    constexpr double c[] = {4.16666666666666019037e-02,  -1.38888888888741095749e-03, 2.48015872894767294178e-05,
+                            -2.75573143513906633035e-07, 2.08757232129817482790e-09,  -1.13596475577881948265e-11};
     const double r = rn_mul(rn_mul(z, z), horner_rn(z, c)), hz = rn_mul(0.5, z), w = rn_add(1.0, -hz);
     const double cosy = rn_add(w, rn_add(rn_add(rn_add(1.0, -w), -hz), r));
     return quarter == 0 ? cosy : -cosy;
   }
-  constexpr double sc[] = {-1.66666666666666324348e-01, 8.33333333332248946124e-03, -1.98412698298579493134e-04,
-                           2.75573137070700676789e-06, -2.50507602534068634195e-08, 1.58969099521155010221e-10};
+  constexpr double sc[] = {-1.66666666666666324348e-01, 8.33333333332248946124e-03,  -1.98412698298579493134e-04,
+                           2.75573137070700676789e-06,  -2.50507602534068634195e-08, 1.58969099521155010221e-10};
   const double siny = rn_add(y, rn_mul(rn_mul(z, y), horner_rn(z, sc)));
   return quarter == 1 ? -siny : siny; // cos(pi/2 + y) = -sin y, cos(3 pi/2 + y) = sin y
 }
@@ -100,7 +100,8 @@ struct uniform_gen {
   double lo, width;
   UFX_HD T operator()(index_t i) const {
     const std::uint64_t b = random_bits(seed, static_cast<std::uint64_t>(i));
-    const double u = std::is_same_v<T, float> ? static_cast<double>(b >> 40) * 0x1p-24 : static_cast<double>(b >> 11) * 0x1p-53;
+    const double u =
+        std::is_same_v<T, float> ? static_cast<double>(b >> 40) * 0x1p-24 : static_cast<double>(b >> 11) * 0x1p-53;
     return static_cast<T>(mul_add(width, u, lo));
   }
 };

@@ -73,7 +73,8 @@ void reduce_whole(const Tag& tag, const Spec& spec, const Fin& fin, const Res& e
   if constexpr (!Tag::is_device && !indexed) {
     // a full reduction of dense host inputs: no plan (cpu_reduce_dense, the same tree)
     if (dense_full_reduction(o, loop, mask, ins...)) {
-      *o.view.data() = static_cast<typename OutOp::value_type>(fin(cpu_full_reduction<Acc>(tag, spec, loop.size(), ins...)));
+      *o.view.data() =
+          static_cast<typename OutOp::value_type>(fin(cpu_full_reduction<Acc>(tag, spec, loop.size(), ins...)));
       return;
     }
   }
@@ -104,7 +105,8 @@ void reduce_whole(const Tag& tag, const Spec& spec, const Fin& fin, const Res& e
   const reduce_plan<N> plan = make_reduce_plan(L, mask, primary ? primary : 1);
 
   auto run = [&](auto... acc) {
-    reduce_kernel<Acc, decltype(spec.map), decltype(spec.op), decltype(acc)...> kern{spec.map, spec.op, detail::make_tuple(acc...)};
+    reduce_kernel<Acc, decltype(spec.map), decltype(spec.op), decltype(acc)...> kern{spec.map, spec.op,
+                                                                                     detail::make_tuple(acc...)};
     if constexpr (Spec::has_identity && !indexed) {
       kern.identity = static_cast<Acc>(spec.identity);
       kern.has_identity = true;
@@ -129,7 +131,8 @@ struct reduce_leads {
 template <class Acc>
 class chunk_partials {
 public:
-  chunk_partials(index_t chunks, index_t outputs) : outputs_(outputs), bytes_(pinned ? n(chunks, outputs) * sizeof(Acc) : 64) {
+  chunk_partials(index_t chunks, index_t outputs)
+      : outputs_(outputs), bytes_(pinned ? n(chunks, outputs) * sizeof(Acc) : 64) {
     block_ = pinned_staging_take(bytes_);
     if constexpr (pinned) data_ = static_cast<Acc*>(block_);
     else plain_.reset(new Acc[n(chunks, outputs)]), data_ = plain_.get();
@@ -197,17 +200,21 @@ bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutO
   // each slot's device memory beyond its staged inputs: the partials and the chunk's results
   const std::size_t device_extra = static_cast<std::size_t>(split.per) * partials_per_row + out_fixed;
   chunk_partials<Acc> parts(row_kept ? 1 : split.count, row_kept ? 1 : outputs); // none needed when kept
-  run_pipelined(tag, loop, split, in, lead, out_staging, device_extra, [&](chunk_ring<Tag>& ring, int s, index_t c, index_t b, index_t e, auto& chunk_in) {
-    dims sub = loop;
-    sub[0] = e - b;
-    auto piece = [&](const auto& dst, const auto& f) {
-      std::apply([&](const auto&... op) {
-        reduce_whole<Acc>(ring.on(s), spec, f, std::invoke_result_t<decltype(f), const Acc&>{}, dst, sub, mask, b * index_row, op...);
-      }, chunk_in);
-    };
-    if (row_kept) piece(ring.output(s, output_rows(o, b, e)), fin);
-    else piece(operand<Acc, RO>(ndview<Acc, RO>(parts.of(c), o.view.shape())), pass_through<Acc>{});
-  });
+  run_pipelined(tag, loop, split, in, lead, out_staging, device_extra,
+                [&](chunk_ring<Tag>& ring, int s, index_t c, index_t b, index_t e, auto& chunk_in) {
+                  dims sub = loop;
+                  sub[0] = e - b;
+                  auto piece = [&](const auto& dst, const auto& f) {
+                    std::apply(
+                        [&](const auto&... op) {
+                          reduce_whole<Acc>(ring.on(s), spec, f, std::invoke_result_t<decltype(f), const Acc&>{}, dst,
+                                            sub, mask, b * index_row, op...);
+                        },
+                        chunk_in);
+                  };
+                  if (row_kept) piece(ring.output(s, output_rows(o, b, e)), fin);
+                  else piece(operand<Acc, RO>(ndview<Acc, RO>(parts.of(c), o.view.shape())), pass_through<Acc>{});
+                });
   if (row_kept) return true;
 
   // the chunks' partials, combined pairwise, finished, and written to the destination
@@ -222,8 +229,8 @@ bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutO
 /// in chunks (reduce_chunked); a long float sum on a CPU target is accumulated in double
 /// (wide_sum_min); else the whole loop at once (reduce_whole).
 template <class Acc, class Tag, class Spec, class Fin, class Res, class OutOp, class... Ins>
-void reduce_on_target(const Tag& tag, const Spec& spec, const Fin& fin, const Res& empty, const OutOp& o, const dims& loop,
-                      unsigned mask, const Ins&... ins) {
+void reduce_on_target(const Tag& tag, const Spec& spec, const Fin& fin, const Res& empty, const OutOp& o,
+                      const dims& loop, unsigned mask, const Ins&... ins) {
   require_space(tag.space());
   if constexpr (Tag::is_device) {
     if (reduce_chunked<Acc>(tag, spec, fin, o, loop, mask, ins...)) return;
@@ -235,7 +242,8 @@ void reduce_on_target(const Tag& tag, const Spec& spec, const Fin& fin, const Re
 }
 
 template <int NA, bool Keep, class Spec, class TargetT, class OutT, class... Args>
-UFX_CALL_BOUNDARY auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* axes, const Args&... args) {
+UFX_CALL_BOUNDARY auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* axes,
+                                  const Args&... args) {
   const call_scope scope(spec.who);
   // 1. adapt
   auto ins = std::make_tuple(adapt_in(args)...);
@@ -268,7 +276,8 @@ UFX_CALL_BOUNDARY auto reduce_run(const Spec& spec, const TargetT* given, OutT* 
 
   // 3-5. place, run, return
   if constexpr (!std::is_void_v<OutT>) {
-    static_assert(std::tuple_size_v<decltype(out->dst)> == 1, "ufx::out: a reduction has one output; name one destination");
+    static_assert(std::tuple_size_v<decltype(out->dst)> == 1,
+                  "ufx::out: a reduction has one output; name one destination");
     auto o = adapt_out(std::get<0>(const_cast<std::remove_const_t<OutT>*>(out)->dst));
     static_assert(same_kind_castable<Res, typename decltype(o)::value_type>(),
                   "ufx::out: the destination's element type cannot hold the reduction's result without changing kind "
@@ -322,13 +331,16 @@ decltype(auto) reducer_call(const Op& op, const Id& id, const A&... a) {
         const auto p = std::forward_as_tuple(pos...);
         constexpr const char* msg = "zero-size array to reduction operation which has no identity";
         if constexpr (n == 1) {
-          const reduce_spec<identity, Op, Id, no_value, index_mode::none> spec{identity{}, op, id, no_value{}, "ufx::reducer", msg};
+          const reduce_spec<identity, Op, Id, no_value, index_mode::none> spec{identity{},     op, id, no_value{},
+                                                                               "ufx::reducer", msg};
           return reduce_run<NA, Keep>(spec, tp, outp, axes, std::get<0>(p));
         } else {
           using I = std::remove_cvref_t<std::tuple_element_t<1, decltype(p)>>;
-          static_assert(scalar_like<I>, "ufx::reducer: the second argument is Numba's `init`, a scalar; reduce one array "
-                                        "at a time (ufx::transform_reduce maps several)");
-          const reduce_spec<identity, Op, Id, I, index_mode::none> spec{identity{}, op, id, std::get<1>(p), "ufx::reducer", msg};
+          static_assert(scalar_like<I>,
+                        "ufx::reducer: the second argument is Numba's `init`, a scalar; reduce one array "
+                        "at a time (ufx::transform_reduce maps several)");
+          const reduce_spec<identity, Op, Id, I, index_mode::none> spec{identity{},     op, id, std::get<1>(p),
+                                                                        "ufx::reducer", msg};
           return reduce_run<NA, Keep>(spec, tp, outp, axes, std::get<0>(p));
         }
       },
@@ -344,8 +356,8 @@ decltype(auto) reduce_call(const A&... a) {
         const auto p = std::forward_as_tuple(pos...);
         using Op = std::remove_cvref_t<std::tuple_element_t<1, decltype(p)>>;
         using Id = std::remove_cvref_t<std::tuple_element_t<2, decltype(p)>>;
-        const reduce_spec<identity, Op, Id, no_value, index_mode::none> spec{
-            identity{}, std::get<1>(p), std::get<2>(p), no_value{}, "ufx::reduce", ""};
+        const reduce_spec<identity, Op, Id, no_value, index_mode::none> spec{identity{}, std::get<1>(p), std::get<2>(p),
+                                                                             no_value{}, "ufx::reduce",  ""};
         return reduce_run<NA, Keep>(spec, tp, outp, axes, std::get<0>(p));
       },
       a...);
@@ -364,7 +376,7 @@ decltype(auto) transform_reduce_call(const A&... a) {
         using Id = std::remove_cvref_t<std::tuple_element_t<n - 1, decltype(p)>>;
         const reduce_spec<Map, Op, Id, no_value, index_mode::none> spec{
             std::get<n - 3>(p), std::get<n - 2>(p), std::get<n - 1>(p), no_value{}, "ufx::transform_reduce", ""};
-        return with_indices<n - 3>([&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
+        return with_indices<n - 3>([&]<std::size_t... I>(std::index_sequence<I...>)->decltype(auto) {
           return reduce_run<NA, Keep>(spec, tp, outp, axes, std::get<I>(p)...);
         });
       },
@@ -379,7 +391,11 @@ decltype(auto) arg_call(const A&... a) {
         check_arg_args<sizeof...(pos), NA>();
         constexpr index_mode im = NA == 0 ? index_mode::flat : index_mode::along_axis;
         const reduce_spec<arg_map, arg_better<Max>, no_value, no_value, im> spec{
-            arg_map{}, arg_better<Max>{}, no_value{}, no_value{}, Max ? "ufx::argmax" : "ufx::argmin",
+            arg_map{},
+            arg_better<Max>{},
+            no_value{},
+            no_value{},
+            Max ? "ufx::argmax" : "ufx::argmin",
             Max ? "attempt to get argmax of an empty sequence" : "attempt to get argmin of an empty sequence"};
         return reduce_run<NA, Keep>(spec, tp, outp, axes, pos...);
       },

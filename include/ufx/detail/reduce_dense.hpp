@@ -68,7 +68,8 @@ inline constexpr index_t wide_sum_min = UFX_WIDE_SUM_MIN;
 /// True for the reductions wide_sum_min applies to: ufx::plus with a float accumulator.
 template <class Acc, class Spec>
 inline constexpr bool wide_sum =
-    std::is_same_v<Acc, float> && std::is_same_v<std::remove_cvref_t<decltype(Spec::op)>, plus> && Spec::indexing == index_mode::none;
+    std::is_same_v<Acc, float>&& std::is_same_v<std::remove_cvref_t<decltype(Spec::op)>, plus>&& Spec::indexing ==
+    index_mode::none;
 
 /// The finishing step of a float sum accumulated in double: rounds, then finishes as the float.
 template <class Fin>
@@ -108,7 +109,8 @@ std::optional<Res> reduce_dense_value(const Spec& spec, const Fin& fin, const Ta
   if (const index_t n = std::apply([](const auto&... op) { return dense_same_shape(op...); }, ins)) {
     with_target_for<decltype(spec.map), decltype(spec.op)>(given, device, [&](auto tag) {
       if constexpr (!decltype(tag)::is_device)
-        std::apply([&](const auto&... op) { r = static_cast<Res>(fin(cpu_full_reduction<Acc>(tag, spec, n, op...))); }, ins);
+        std::apply([&](const auto&... op) { r = static_cast<Res>(fin(cpu_full_reduction<Acc>(tag, spec, n, op...))); },
+                   ins);
     });
   }
   return r;

@@ -90,7 +90,8 @@ struct reduce_kernel {
     if constexpr (broadcast_runs) {
       const unsigned bc = broadcast_mask(str, std::index_sequence_for<In...>{});
       if (bc != ~0u)
-        return with_mask(bc, [&](auto m) { return run_masked<decltype(m)::value>(off, n, std::index_sequence_for<In...>{}); });
+        return with_mask(
+            bc, [&](auto m) { return run_masked<decltype(m)::value>(off, n, std::index_sequence_for<In...>{}); });
     }
     return run_impl(off, str, n, std::false_type{}, std::index_sequence_for<In...>{});
   }
@@ -107,7 +108,10 @@ struct reduce_kernel {
     if constexpr (broadcast_runs) {
       const unsigned bc = broadcast_mask(str, std::index_sequence_for<In...>{});
       if (bc != ~0u) {
-        with_mask(bc, [&](auto m) { row_masked<Set, decltype(m)::value>(dst, n, off, std::index_sequence_for<In...>{}); return 0; });
+        with_mask(bc, [&](auto m) {
+          row_masked<Set, decltype(m)::value>(dst, n, off, std::index_sequence_for<In...>{});
+          return 0;
+        });
         return;
       }
     }
@@ -128,7 +132,8 @@ private:
   // is bitwise that of the strided run. One instantiation per mask of array operands, so up to
   // three array operands (index operands, argmin / argmax's, stay strided).
   template <class A>
-  static constexpr bool plain_operand = A::is_array || std::is_same_v<A, scalar_acc<std::remove_cv_t<typename A::element_type>>>;
+  static constexpr bool plain_operand =
+      A::is_array || std::is_same_v<A, scalar_acc<std::remove_cv_t<typename A::element_type>>>;
   static constexpr bool broadcast_runs = N <= 3 && (plain_operand<In> && ...);
 
   /// Bit k set: array operand k steps by 0; ~0u when an array operand steps by neither 0 nor 1.
@@ -203,10 +208,10 @@ private:
   }();
   // ufx::sum and the like, in the accumulator's type: simd_sum_leaf.
   template <class... R>
-  static constexpr bool plain_sum_leaf = simd_leaf_type<Acc> && plain_sum_of<Acc, R...>;
+  static constexpr bool plain_sum_leaf = simd_leaf_type<Acc>&& plain_sum_of<Acc, R...>;
   // A plain sum of floats in double (reduce.hpp's wide sums): simd_widen_sum_leaf.
   template <class... R>
-  static constexpr bool widen_sum_leaf = std::is_same_v<Acc, double> && plain_sum_of<float, R...>;
+  static constexpr bool widen_sum_leaf = std::is_same_v<Acc, double>&& plain_sum_of<float, R...>;
   // ufx::plus on an accumulator the vector code takes: the horizontal combine runs in registers.
   static constexpr bool simd_plus = std::is_same_v<Op, plus> && simd_leaf_type<Acc>;
   template <class R>
@@ -216,7 +221,7 @@ private:
   // A sum of mapped values of unit runs (scalars beside them): simd_map_sum_leaf.
   template <class... R>
   static constexpr bool map_sum_leaf = [] {
-    if constexpr (simd_plus) return ((is_unit_run<R> || is_scalar_run<R>) && ...) && (is_unit_run<R> || ...);
+    if constexpr (simd_plus) return ((is_unit_run<R> || is_scalar_run<R>)&&...) && (is_unit_run<R> || ...);
     else return false;
   }();
   template <class R0, class... R>
@@ -288,7 +293,8 @@ private:
         [&] {
           using A = std::remove_cvref_t<decltype(get<K>(in))>;
           if constexpr (A::is_array)
-            fn(static_cast<int>(K), static_cast<const void*>(get<K>(in).p), sizeof(std::remove_cv_t<typename A::element_type>));
+            fn(static_cast<int>(K), static_cast<const void*>(get<K>(in).p),
+               sizeof(std::remove_cv_t<typename A::element_type>));
         }(),
         ...);
   }
@@ -316,8 +322,8 @@ UFX_HD typename Kern::acc_type value_at(const Kern& k, const layout<N>& red, con
 /// groups of 8 blocks are folded, and the groups are folded into the total: the error grows with
 /// a 64th of the lane's length, and no array is indexed at run time (no local memory).
 template <class Kern, int N>
-UFX_HD typename Kern::acc_type lane_reduce(const Kern& k, const layout<N>& red, const index_t* base, index_t first, index_t step,
-                                           index_t m) {
+UFX_HD typename Kern::acc_type lane_reduce(const Kern& k, const layout<N>& red, const index_t* base, index_t first,
+                                           index_t step, index_t m) {
   using Acc = typename Kern::acc_type;
   constexpr int block = 8, group = 8;
   Acc total{};

@@ -21,7 +21,8 @@ inline unsigned reduced_mask(const int* axes, int n, int rank) {
   for (int i = 0; i < n; ++i) {
     int a = axes[i];
     if (a < -rank || a >= rank)
-      fail<shape_error>("axis " + std::to_string(a) + " is out of bounds for array of dimension " + std::to_string(rank));
+      fail<shape_error>("axis " + std::to_string(a) + " is out of bounds for array of dimension " +
+                        std::to_string(rank));
     if (a < 0) a += rank;
     if (mask & (1u << a)) fail<shape_error>("duplicate value in 'axis'");
     mask |= 1u << a;

@@ -71,7 +71,8 @@ void fold_carry(const memory_space& s, const Op& op, const ndview<T, R>& rows, c
   set_strides(L, 2, rows);
   L.stride[1][0] = 0;
   map_kernel<carry_fn<T, Op>, 1, array_acc<T>, array_acc<const T>, array_acc<const T>> k{
-      carry_fn<T, Op>{op}, detail::make_tuple(array_acc<T>{rows.data()}, array_acc<const T>{carry}, array_acc<const T>{rows.data()})};
+      carry_fn<T, Op>{op},
+      detail::make_tuple(array_acc<T>{rows.data()}, array_acc<const T>{carry}, array_acc<const T>{rows.data()})};
   if (s.is_host()) return run_on(host, L, k);
   visit_for<Op>(target_for(s), [&](const auto& t) { run_on(t, L, k); });
 }
@@ -90,7 +91,8 @@ bool scan_chunked(const Tag& tag, const Op& op, const OutOp& o, const InOp& in, 
   if (loop[0] <= 1 || overlaps(in.view, o.view)) return false;
   const auto per_elem_row = static_cast<std::size_t>(in.view.size() / loop[0]);
   const std::size_t out_per_row = o.space != tag.space() ? per_elem_row * sizeof(OutE) : 0;
-  const std::size_t temps_per_row = per_elem_row * (sizeof(Acc) + sizeof(index_t)); // the device scan's keys and partials
+  const std::size_t temps_per_row =
+      per_elem_row * (sizeof(Acc) + sizeof(index_t)); // the device scan's keys and partials
   const auto lead = [](int) { return R; };
   const auto ins = std::make_tuple(in);
   const index_t rows = rows_per_chunk(tag, loop, lead, out_per_row + temps_per_row, 0, ins);
@@ -98,14 +100,16 @@ bool scan_chunked(const Tag& tag, const Op& op, const OutOp& o, const InOp& in, 
   const chunk_split split(loop[0], rows);
   const auto per_chunk = static_cast<index_t>(split.per * static_cast<index_t>(per_elem_row));
   const std::size_t out_staging = o.space.is_host() ? chunk_ring<Tag>::template staging_size<OutE>(per_chunk) : 0;
-  run_pipelined(tag, loop, split, ins, lead, out_staging, static_cast<std::size_t>(per_chunk) * (sizeof(Acc) + sizeof(index_t)),
+  run_pipelined(tag, loop, split, ins, lead, out_staging,
+                static_cast<std::size_t>(per_chunk) * (sizeof(Acc) + sizeof(index_t)),
                 [&](chunk_ring<Tag>& ring, int s, index_t, index_t b, index_t e, auto& chunk_in) {
                   scan_whole<Acc>(ring.on(s), op, ring.output(s, output_rows(o, b, e)), std::get<0>(chunk_in), axis);
                 });
   // along axis 0, each chunk after the first gets the last row of the one before, in order
   if (axis == 0)
     for (index_t b = split.per; b < loop[0]; b += split.per)
-      fold_carry(o.space, op, output_rows(o, b, std::min(loop[0], b + split.per)).view, o.view.data() + (b - 1) * o.view.stride(0));
+      fold_carry(o.space, op, output_rows(o, b, std::min(loop[0], b + split.per)).view,
+                 o.view.data() + (b - 1) * o.view.stride(0));
   return true;
 }
 

@@ -61,7 +61,9 @@ struct init_finish {
 /// (logsumexp: (max, scaled sum) -> max + log(sum)); an empty reduction gives that step applied to
 /// the identity. Other operators finish with init_finish.
 template <class Op>
-concept finishing_op = requires { typename Op::finish_type; };
+concept finishing_op = requires {
+  typename Op::finish_type;
+};
 template <class Op, class Acc>
 struct finish_of {
   using type = init_finish<Acc, Op>;
@@ -76,8 +78,10 @@ struct finish_of<Op, Acc> {
 template <class Spec, class... Ins>
 struct reduce_call_types {
   static constexpr bool indexed = Spec::indexing != index_mode::none;
-  using types = std::conditional_t<indexed, reduce_types<decltype(Spec::map), decltype(Spec::op), typename Ins::value_type..., index_t>,
-                                   reduce_types<decltype(Spec::map), decltype(Spec::op), typename Ins::value_type...>>;
+  using types =
+      std::conditional_t<indexed,
+                         reduce_types<decltype(Spec::map), decltype(Spec::op), typename Ins::value_type..., index_t>,
+                         reduce_types<decltype(Spec::map), decltype(Spec::op), typename Ins::value_type...>>;
   using acc = typename types::acc;
   using finish = std::conditional_t<indexed, arg_index, typename finish_of<decltype(Spec::op), acc>::type>;
   using result = std::decay_t<std::invoke_result_t<const finish&, const acc&>>;

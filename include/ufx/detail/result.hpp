@@ -51,14 +51,19 @@ template <class T, int R, class... C>
 struct result_rule {
   static constexpr int arrays = ((kind_of<C>() != container_kind::scalar) + ... + 0);
   static constexpr bool any_device = ((kind_of<C>() == container_kind::device) || ...);
-  static constexpr bool all_eigen = arrays > 0 && ((kind_of<C>() == container_kind::eigen || kind_of<C>() == container_kind::scalar) && ...);
+  static constexpr bool
+      all_eigen = arrays > 0 &&
+                  ((kind_of<C>() == container_kind::eigen || kind_of<C>() == container_kind::scalar) && ...);
   // std::vector<bool> has no element storage, so bool results of sequences come back as ndarray
-  static constexpr bool all_sequence = !std::is_same_v<T, bool> && arrays > 0 && ((kind_of<C>() == container_kind::sequence || kind_of<C>() == container_kind::scalar) && ...);
+  static constexpr bool
+      all_sequence = !std::is_same_v<T, bool> && arrays > 0 &&
+                     ((kind_of<C>() == container_kind::sequence || kind_of<C>() == container_kind::scalar) && ...);
 
   static auto pick() {
     if constexpr (arrays == 0) return std::type_identity<T>{};
     else if constexpr (any_device) return std::type_identity<device_array<T, R>>{};
-    else if constexpr (all_eigen && R == 2) return std::type_identity<typename adapter<typename first_eigen<C...>::type>::template result<T>>{};
+    else if constexpr (all_eigen && R == 2)
+      return std::type_identity<typename adapter<typename first_eigen<C...>::type>::template result<T>>{};
     else if constexpr (all_sequence && R == 1) return std::type_identity<std::vector<T>>{};
     else return std::type_identity<ndarray<T, R>>{};
   }

@@ -100,7 +100,9 @@ inline constexpr bool any_host_only_lambda = (host_only_lambda<F>() || ...);
 
 /// True for a target whose calls run the user's function as device code (ufx::cuda).
 template <class T>
-inline constexpr bool runs_device_code = requires { requires std::remove_cvref_t<T>::runs_device_code; };
+inline constexpr bool runs_device_code = requires {
+  requires std::remove_cvref_t<T>::runs_device_code;
+};
 
 [[noreturn]] inline void fail_host_only_lambda() {
   fail<device_error>("the function is a lambda without UFX_HD, which ufx::cuda cannot call: write it "
@@ -132,12 +134,13 @@ template <class... F, class T, class Fn>
 auto with_target_for(const T* given, const device_set& seen, Fn&& fn) {
   if constexpr (!any_host_only_lambda<F...>) with_target(given, seen, fn);
   else if constexpr (runs_device_code<T>)
-    static_assert(!runs_device_code<T>, "ufx::cuda cannot call a lambda without UFX_HD: write it [] UFX_HD (...) { ... } "
-                                   "(nvcc's __host__ __device__; ufx::ufx compiles .cu files with --extended-lambda), "
-                                   "or run the call on a host target. A lambda at namespace scope has no UFX_HD even "
-                                   "when written with it (nvcc drops it there: an extended lambda must be defined "
-                                   "inside a function): define it inside the function that uses it, or write a "
-                                   "functor whose operator() is UFX_HD");
+    static_assert(!runs_device_code<T>,
+                  "ufx::cuda cannot call a lambda without UFX_HD: write it [] UFX_HD (...) { ... } "
+                  "(nvcc's __host__ __device__; ufx::ufx compiles .cu files with --extended-lambda), "
+                  "or run the call on a host target. A lambda at namespace scope has no UFX_HD even "
+                  "when written with it (nvcc drops it there: an extended lambda must be defined "
+                  "inside a function): define it inside the function that uses it, or write a "
+                  "functor whose operator() is UFX_HD");
   else if constexpr (target_tag<T>) fn(*given);
   else if constexpr (std::is_same_v<T, target>) visit_for<F...>(*given, fn);
   else {

@@ -126,7 +126,8 @@ void device_free(const memory_space& s, void* p) noexcept;
 void* device_malloc_async(const memory_space& s, std::size_t bytes, void* stream);
 void device_free_async(const memory_space& s, void* p, void* stream) noexcept;
 /// Copies `bytes` between any two spaces (device to device across runtimes goes through the host).
-void copy_bytes(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src, std::size_t bytes);
+void copy_bytes(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src,
+                std::size_t bytes);
 /// Waits for device `s`'s pending work (nothing for host memory).
 void synchronize(const memory_space& s);
 

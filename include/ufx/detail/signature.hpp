@@ -98,7 +98,8 @@ struct signature_parser {
   /// new: the same name, or the same size however spelled ("3" and "03", as NumPy), is one.
   constexpr bool intern(int begin, int len, long long size, int& d) {
     d = 0;
-    while (d < p.ndims && !(size >= 0 ? p.fixed[d] == size : same_text(p.name_begin[d], p.name_len[d], begin, len))) ++d;
+    while (d < p.ndims && !(size >= 0 ? p.fixed[d] == size : same_text(p.name_begin[d], p.name_len[d], begin, len)))
+      ++d;
     if (d < p.ndims) return true;
     if (p.ndims == max_sig_dims) return fail(sig_error::too_many_dims);
     p.name_begin[d] = begin;

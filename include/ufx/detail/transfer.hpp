@@ -25,12 +25,14 @@ public:
   buffer() = default;
   /// n elements in space s; with a `stream` (device memory only) allocated and freed in the
   /// stream's order (a call's temporaries on a stream: freed once its queued work has run).
-  buffer(const memory_space& s, index_t n, void* stream = nullptr) : space_(s), n_(n), stream_(s.is_host() ? nullptr : stream) {
+  buffer(const memory_space& s, index_t n, void* stream = nullptr)
+      : space_(s), n_(n), stream_(s.is_host() ? nullptr : stream) {
     if (s.is_host()) host_.reset(new T[static_cast<std::size_t>(std::max<index_t>(n, 1))]);
     else dev_ = static_cast<T*>(device_malloc_async(s, sizeof(T) * static_cast<std::size_t>(n), stream_));
   }
   buffer(buffer&& o) noexcept
-      : space_(o.space_), n_(o.n_), stream_(o.stream_), host_(std::move(o.host_)), dev_(std::exchange(o.dev_, nullptr)) {}
+      : space_(o.space_), n_(o.n_), stream_(o.stream_), host_(std::move(o.host_)),
+        dev_(std::exchange(o.dev_, nullptr)) {}
   buffer& operator=(buffer&& o) noexcept {
     std::swap(space_, o.space_);
     std::swap(n_, o.n_);
@@ -109,7 +111,8 @@ void copy_on(const Tag& tag, const ndview<T, R>& dst, const ndview<const T, R>& 
   for (int d = 0; d < R; ++d) L.shape[d] = dst.extent(d);
   set_strides(L, 0, dst);
   set_strides(L, 1, src);
-  map_kernel<identity, 1, array_acc<T>, array_acc<const T>> k{identity{}, detail::make_tuple(array_acc<T>{dst.data()}, array_acc<const T>{src.data()})};
+  map_kernel<identity, 1, array_acc<T>, array_acc<const T>> k{
+      identity{}, detail::make_tuple(array_acc<T>{dst.data()}, array_acc<const T>{src.data()})};
   run_on(tag, L, k);
 }
 
@@ -148,7 +151,8 @@ ndview<T, R> host_image(const memory_space& s, const ndview<T, R>& v, std::uniqu
 
 /// Copies src (in src_space) into dst (in dst_space); shapes must match.
 template <class T, int R>
-void transfer(const memory_space& dst_space, const ndview<T, R>& dst, const memory_space& src_space, const ndview<const T, R>& src) {
+void transfer(const memory_space& dst_space, const ndview<T, R>& dst, const memory_space& src_space,
+              const ndview<const T, R>& src) {
   if (dst.size() == 0) return;
   if (dst_space == src_space) return copy_within(dst_space, dst, src);
   const auto bytes = sizeof(T) * static_cast<std::size_t>(dst.size());

@@ -53,7 +53,8 @@ tuple<Ts...> make_tuple(Ts... ts) {
     tuple<Ts...> t;
     ((get<I>(t) = ts), ...);
     return t;
-  }(std::index_sequence_for<Ts...>{});
+  }
+  (std::index_sequence_for<Ts...>{});
 }
 
 // Multi-output results: a function returning std::tuple, std::pair or cuda::std::tuple/pair.

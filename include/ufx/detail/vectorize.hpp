@@ -93,13 +93,15 @@ UFX_CALL_BOUNDARY auto vectorize_run(const F& f, const TargetT* given, OutT* out
     const dims loop = loop_shape(ins, static_cast<const std::tuple<>*>(nullptr));
     const memory_space where = result_space(given, device);
     auto results = with_indices<info::nout>([&]<std::size_t... J>(std::index_sequence<J...>) {
-      return std::make_tuple(result_rule<std::tuple_element_t<J, typename info::outputs>, R, Args...>::make(loop, where)...);
+      return std::make_tuple(
+          result_rule<std::tuple_element_t<J, typename info::outputs>, R, Args...>::make(loop, where)...);
     });
     auto outs = std::apply(
         [](auto&... r) {
           return std::make_tuple([](auto& x) {
             using X = std::remove_cvref_t<decltype(x)>;
-            if constexpr (std::is_arithmetic_v<X>) return array_operand<X, 0>{ndview<X, 0>(&x, {}), memory_space::host, {}};
+            if constexpr (std::is_arithmetic_v<X>)
+              return array_operand<X, 0>{ndview<X, 0>(&x, {}), memory_space::host, {}};
             else return adapter<X>::out(x);
           }(r)...);
         },

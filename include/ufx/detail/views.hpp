@@ -108,8 +108,9 @@ auto reshape_impl(const V& v, const index_t* req) {
   for (std::size_t k = 0; k != NR; ++k) {
     if (shape[k] == -1) {
       if (unknown >= 0)
-        throw value_error("ufx::reshape: can only specify one unknown dimension (-1); the shape " + format_extents(shape) +
-                          " has -1 at axes " + std::to_string(unknown) + " and " + std::to_string(k));
+        throw value_error("ufx::reshape: can only specify one unknown dimension (-1); the shape " +
+                          format_extents(shape) + " has -1 at axes " + std::to_string(unknown) + " and " +
+                          std::to_string(k));
       unknown = static_cast<int>(k);
     } else if (shape[k] < 0) {
       throw value_error("ufx::reshape: the shape " + format_extents(shape) + " has a negative extent at axis " +
@@ -119,18 +120,21 @@ auto reshape_impl(const V& v, const index_t* req) {
     }
   }
   const index_t n = v.size();
-  const std::string from = "cannot reshape an array of shape " + format_extents(v.shape()) + " (size " + std::to_string(n) + ")";
+  const std::string from =
+      "cannot reshape an array of shape " + format_extents(v.shape()) + " (size " + std::to_string(n) + ")";
   if (unknown >= 0) {
     if (known == 0 || n % known != 0)
       throw shape_error("ufx::reshape: " + from + " into shape " + format_extents(shape) + ": no extent at axis " +
                         std::to_string(unknown) + " makes the sizes equal");
     shape[static_cast<std::size_t>(unknown)] = n / known;
   } else if (known != n) {
-    throw shape_error("ufx::reshape: " + from + " into shape " + format_extents(shape) + " (size " + std::to_string(known) + ")");
+    throw shape_error("ufx::reshape: " + from + " into shape " + format_extents(shape) + " (size " +
+                      std::to_string(known) + ")");
   }
   if (n > 0 && !v.is_contiguous())
     throw shape_error("ufx::reshape: the array of shape " + format_extents(v.shape()) + " has strides " +
-                      format_extents(v.strides()) + " (in elements): it is not contiguous in C order, so no view of it has shape " +
+                      format_extents(v.strides()) +
+                      " (in elements): it is not contiguous in C order, so no view of it has shape " +
                       format_extents(shape) + "; copy it first");
   std::array<index_t, NR> strides{};
   index_t s = 1;
@@ -145,8 +149,9 @@ auto reshape_impl(const V& v, const index_t* req) {
 template <class V, std::size_t NR>
 auto broadcast_to_impl(const V& v, const index_t* req) {
   constexpr int R = V::rank;
-  static_assert(static_cast<int>(NR) >= R,
-                "ufx::broadcast_to: the target shape has fewer axes than the array (broadcasting only adds axes on the left)");
+  static_assert(
+      static_cast<int>(NR) >= R,
+      "ufx::broadcast_to: the target shape has fewer axes than the array (broadcasting only adds axes on the left)");
   std::array<index_t, NR> shape{}, strides{};
   for (std::size_t k = 0; k != NR; ++k) shape[k] = req[k];
   for (std::size_t k = 0; k != NR; ++k)
@@ -160,8 +165,8 @@ auto broadcast_to_impl(const V& v, const index_t* req) {
     } else if (v.extent(j) == 1) {
       strides[d] = 0;
     } else {
-      throw shape_error("ufx::broadcast_to: cannot broadcast an array of shape " + format_extents(v.shape()) + " to shape " +
-                        format_extents(shape) + ": its axis " + std::to_string(j) + " has extent " +
+      throw shape_error("ufx::broadcast_to: cannot broadcast an array of shape " + format_extents(v.shape()) +
+                        " to shape " + format_extents(shape) + ": its axis " + std::to_string(j) + " has extent " +
                         std::to_string(v.extent(j)) + " where the target's axis " + std::to_string(d) + " has " +
                         std::to_string(shape[d]) + " (extents must be equal, or 1)");
     }
@@ -226,15 +231,16 @@ struct slicer {
     strides[out++] = 0;
   }
   void operator()(const range& r) {
-    if (r.step == 0) throw value_error("ufx::slice: the slice step of axis " + std::to_string(in) + " is zero (array of shape " +
-                                       format_extents(v.shape()) + ")");
+    if (r.step == 0)
+      throw value_error("ufx::slice: the slice step of axis " + std::to_string(in) + " is zero (array of shape " +
+                        format_extents(v.shape()) + ")");
     const slice_axis a = adjust_slice(r, v.extent(in));
     if (a.extent > 0) offset += a.start * v.stride(in);
     shape[out] = a.extent;
     strides[out++] = a.step * v.stride(in++);
   }
   template <class I>
-    requires is_index_v<I>
+  requires is_index_v<I>
   void operator()(I i) {
     const index_t n = v.extent(in);
     const index_t k = static_cast<index_t>(i) < 0 ? static_cast<index_t>(i) + n : static_cast<index_t>(i);
@@ -253,7 +259,8 @@ auto permute_impl(const V& v, const std::array<int, static_cast<std::size_t>(V::
   std::array<index_t, R> shape{}, strides{};
   bool seen[R == 0 ? 1 : R] = {};
   for (int k = 0; k < R; ++k) {
-    const int ax = axes[static_cast<std::size_t>(k)] < 0 ? axes[static_cast<std::size_t>(k)] + R : axes[static_cast<std::size_t>(k)];
+    const int ax = axes[static_cast<std::size_t>(k)] < 0 ? axes[static_cast<std::size_t>(k)] + R
+                                                         : axes[static_cast<std::size_t>(k)];
     if (ax < 0 || ax >= R || seen[ax])
       throw value_error("ufx::permute: the axes " + format_axes(axes) + " are not a permutation of the " +
                         std::to_string(R) + " axes of an array of shape " + format_extents(v.shape()) + ": axis " +
@@ -285,7 +292,8 @@ auto slice_impl(const V& v, const S&... s) {
 template <int Axis, class V>
 auto expand_dims_impl(const V& v) {
   constexpr int R = V::rank;
-  static_assert(Axis >= -(R + 1) && Axis <= R, "ufx::expand_dims: the axis is out of range for the result's rank (R + 1)");
+  static_assert(Axis >= -(R + 1) && Axis <= R,
+                "ufx::expand_dims: the axis is out of range for the result's rank (R + 1)");
   static_assert(R + 1 <= max_rank, "ufx::expand_dims: the view would have more than ufx::max_rank axes");
   constexpr int ax = Axis < 0 ? Axis + R + 1 : Axis;
   std::array<index_t, R + 1> shape{}, strides{};

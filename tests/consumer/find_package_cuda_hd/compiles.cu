@@ -41,7 +41,9 @@ float on_cuda(const std::vector<float>& x, std::vector<float>& y, const ufx::nda
   ufx::kernel(fill_hd{}, "fill").forall(static_cast<ufx::index_t>(y.size()))(ufx::cuda, y);
   return ufx::reducer([] UFX_HD(float u, float v) { return u + v; }, 0.0f)(ufx::cuda, x) +
          ufx::reducer(plus_any{}, 0.0f)(ufx::cuda, x) + ufx::reducer(max_d{}, -1e30f)(ufx::cuda, x) +
-         ufx::transform_reduce(ufx::cuda, x, [] UFX_HD(float u) { return u * u; }, plus_any{}, 0.0f) + r(0);
+         ufx::transform_reduce(
+             ufx::cuda, x, [] UFX_HD(float u) { return u * u; }, plus_any{}, 0.0f) +
+         r(0);
 }
 
 float on_host(const std::vector<float>& x) {

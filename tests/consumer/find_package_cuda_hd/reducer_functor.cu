@@ -7,6 +7,4 @@ struct plus_f {
   float operator()(float a, float b) const { return a + b; }
 };
 
-float run(const std::vector<float>& x) {
-  return ufx::reducer(plus_f{}, 0.0f)(ufx::cuda, x);
-}
+float run(const std::vector<float>& x) { return ufx::reducer(plus_f{}, 0.0f)(ufx::cuda, x); }

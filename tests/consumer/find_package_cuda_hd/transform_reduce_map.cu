@@ -7,6 +7,4 @@ struct square_f {
   float operator()(float a) const { return a * a; }
 };
 
-float run(const std::vector<float>& x) {
-  return ufx::transform_reduce(ufx::cuda, x, square_f{}, ufx::plus{}, 0.0f);
-}
+float run(const std::vector<float>& x) { return ufx::transform_reduce(ufx::cuda, x, square_f{}, ufx::plus{}, 0.0f); }

@@ -8,5 +8,6 @@ struct max_f {
 };
 
 float run(const std::vector<float>& x) {
-  return ufx::transform_reduce(ufx::cuda, x, [] UFX_HD(float a) { return 2 * a; }, max_f{}, -1e30f);
+  return ufx::transform_reduce(
+      ufx::cuda, x, [] UFX_HD(float a) { return 2 * a; }, max_f{}, -1e30f);
 }

@@ -9,6 +9,4 @@ struct add_f {
   float operator()(float a, float b) const { return a + b; }
 };
 
-std::vector<float> run(const std::vector<float>& x) {
-  return ufx::vectorize(add_f{})(ufx::cuda, x, x);
-}
+std::vector<float> run(const std::vector<float>& x) { return ufx::vectorize(add_f{})(ufx::cuda, x, x); }

@@ -105,9 +105,8 @@ public:
 #if UFX_WITH_TBB
     if (host_uses_tbb()) return run_ranges(n, 1, 1, body);
 #endif
-    run(static_cast<int>(std::min<index_t>(threads_, n)), [&](index_t t, index_t nt) {
-      body(n * t / nt, n * (t + 1) / nt);
-    });
+    run(static_cast<int>(std::min<index_t>(threads_, n)),
+        [&](index_t t, index_t nt) { body(n * t / nt, n * (t + 1) / nt); });
   }
 
   /// Calls body(begin, end) on blocks of elements covering [0, n), each aligned to 64 elements so
@@ -140,7 +139,8 @@ private:
     auto loop = [&] {
       tbb::parallel_for(
           tbb::blocked_range<index_t>(0, units, grain),
-          [&](const tbb::blocked_range<index_t>& r) { body(r.begin() * align, std::min(n, r.end() * align)); }, partitioner);
+          [&](const tbb::blocked_range<index_t>& r) { body(r.begin() * align, std::min(n, r.end() * align)); },
+          partitioner);
     };
     if (threads_ >= tbb::this_task_arena::max_concurrency()) loop();
     else host_arena(threads_).execute(loop);

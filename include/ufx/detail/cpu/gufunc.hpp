@@ -14,7 +14,8 @@ UFX_TU_NAMESPACE_BEGIN
 /// Calls the kernel at loop indices [begin, end); division only at the start of the range.
 /// (Compiled for the baseline and for AVX2: config.hpp, UFX_HOST_CLONES.)
 template <bool Dense, int Small, int N, class Kernel>
-UFX_HOST_CLONES UFX_HOST_FLATTEN void gufunc_rows_cloned(const layout<N>& L, const Kernel& k, index_t begin, index_t end) {
+UFX_HOST_CLONES UFX_HOST_FLATTEN void gufunc_rows_cloned(const layout<N>& L, const Kernel& k, index_t begin,
+                                                         index_t end) {
   index_t str[N];
   for (int j = 0; j < N; ++j) str[j] = L.rank > 0 ? L.stride[j][L.rank - 1] : 0;
   walk_rows(L, begin, end, [&](const index_t(&off)[N], index_t n) {
@@ -29,7 +30,7 @@ UFX_HOST_CLONES UFX_HOST_FLATTEN void gufunc_rows_cloned(const layout<N>& L, con
 
 template <bool Dense, int Small, int N, class Kernel>
 void gufunc_rows(const layout<N>& L, const Kernel& k, index_t begin, index_t end) {
-  host_clone_call(&gufunc_rows_cloned<Dense, Small, N, Kernel>)(L, k, begin, end);
+  host_clone_call (&gufunc_rows_cloned<Dense, Small, N, Kernel>)(L, k, begin, end);
 }
 
 static_assert(
@@ -47,7 +48,8 @@ constexpr auto small_sizes(std::index_sequence<I...>) {
 
 /// Dense calls whose run-time core sizes all equal one of Sizes run with that size as a constant.
 template <int N, class Kernel, int... Sizes>
-void gufunc_dense_rows(const layout<N>& L, const Kernel& k, index_t begin, index_t end, std::integer_sequence<int, Sizes...>) {
+void gufunc_dense_rows(const layout<N>& L, const Kernel& k, index_t begin, index_t end,
+                       std::integer_sequence<int, Sizes...>) {
   if constexpr (Kernel::has_runtime_dims && sizeof...(Sizes) > 0) {
     const index_t small = k.small_size();
     if (((small == Sizes ? (gufunc_rows<true, Sizes>(L, k, begin, end), true) : false) || ...)) return;
@@ -57,7 +59,9 @@ void gufunc_dense_rows(const layout<N>& L, const Kernel& k, index_t begin, index
 
 template <int N, class Kernel>
 void gufunc_rows(const layout<N>& L, const Kernel& k, index_t begin, index_t end, bool dense) {
-  if (dense) gufunc_dense_rows(L, k, begin, end, small_sizes(std::make_index_sequence<std::size(gufunc_small_sizes_list) - 1>{}));
+  if (dense)
+    gufunc_dense_rows(L, k, begin, end,
+                      small_sizes(std::make_index_sequence<std::size(gufunc_small_sizes_list) - 1>{}));
   else gufunc_rows<false, 0>(L, k, begin, end);
 }
 

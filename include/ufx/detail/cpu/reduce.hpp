@@ -60,8 +60,8 @@ struct cpu_reduction {
   };
 
   struct inner_red {
-    layout<N> rows;   // the reduced dimensions but the innermost
-    index_t str[N];   // innermost reduced strides
+    layout<N> rows; // the reduced dimensions but the innermost
+    index_t str[N]; // innermost reduced strides
     bool unit;
     row_tree tree;
   };
@@ -110,7 +110,7 @@ struct cpu_reduction {
       index_t kstr[N];
       for (int j = 0; j < N; ++j) kstr[j] = plan.kept.rank > 0 ? plan.kept.stride[j][plan.kept.rank - 1] : 0;
       exec(n_out, [&](index_t b, index_t e) {
-        walk_rows(plan.kept, b, e, [&](const index_t (&off)[N], index_t n) {
+        walk_rows(plan.kept, b, e, [&](const index_t(&off)[N], index_t n) {
           index_t base[N];
           for (index_t i = 0; i < n; ++i) {
             for (int j = 0; j < N; ++j) base[j] = off[j] + i * kstr[j];
@@ -174,7 +174,8 @@ struct cpu_reduction {
   }
 
   // dst[0..w) = the reduction of rows [b, e) of the outputs at `base`; scratch holds depth rows.
-  void reduce_rows(const inner_kept& v, const index_t* base, index_t w, index_t b, index_t e, Acc* dst, Acc* scratch) const {
+  void reduce_rows(const inner_kept& v, const index_t* base, index_t w, index_t b, index_t e, Acc* dst,
+                   Acc* scratch) const {
     if (vec_tree{}.is_leaf(b, e)) {
       index_t off[N];
       for (index_t r = b; r < e; ++r) {
@@ -206,7 +207,8 @@ struct cpu_reduction {
     for (index_t j = 0; j < w; ++j) out[base[0] + j * v.str[0]] = static_cast<OutE>(fin(src[j]));
   }
 
-  index_t merge_nodes(const inner_kept& v, Acc* part, index_t w, index_t b, index_t e, int level, int d, index_t prefix) const {
+  index_t merge_nodes(const inner_kept& v, Acc* part, index_t w, index_t b, index_t e, int level, int d,
+                      index_t prefix) const {
     if (level == d || vec_tree{}.is_leaf(b, e)) return prefix << (d - level);
     const index_t mid = vec_tree{}.split(b, e);
     const index_t l = merge_nodes(v, part, w, b, mid, level + 1, d, 2 * prefix);
@@ -267,7 +269,7 @@ struct cpu_reduction {
   /// Every output gets `value` (an empty reduction).
   template <class Res>
   void fill(const Res& value) const {
-    walk_rows(plan.kept, 0, plan.outputs(), [&](const index_t (&off)[N], index_t n) {
+    walk_rows(plan.kept, 0, plan.outputs(), [&](const index_t(&off)[N], index_t n) {
       const index_t s = plan.kept.rank > 0 ? plan.kept.stride[0][plan.kept.rank - 1] : 0;
       for (index_t i = 0; i < n; ++i) out[off[0] + i * s] = static_cast<OutE>(value);
     });
@@ -319,7 +321,8 @@ typename Kern::acc_type cpu_reduce_dense(const Exec& exec, const Kern& k, index_
 /// Runs a reduction plan on the CPU with executor `exec`. `out` is the output's data (host
 /// memory); `empty` is what each output gets when nothing is reduced into it.
 template <class Exec, class Kern, int N, class OutE, class Fin, class Res>
-void cpu_reduce(const Exec& exec, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin, const Res& empty) {
+void cpu_reduce(const Exec& exec, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin,
+                const Res& empty) {
   if (plan.outputs() == 0) return;
   const cpu_reduction<Kern, N, OutE, Fin> r{plan, k, out, fin};
   if (plan.count() == 0) return r.fill(empty);

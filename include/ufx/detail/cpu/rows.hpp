@@ -11,7 +11,7 @@ void run_rows(const layout<N>& L, const Kernel& k, index_t begin, index_t end) {
   index_t str[N];
   for (int j = 0; j < N; ++j) str[j] = L.rank > 0 ? L.stride[j][L.rank - 1] : 0;
   const bool unit = L.inner_unit();
-  walk_rows(L, begin, end, [&](const index_t (&off)[N], index_t n) { k.row(off, str, n, unit); });
+  walk_rows(L, begin, end, [&](const index_t(&off)[N], index_t n) { k.row(off, str, n, unit); });
 }
 
 UFX_TU_NAMESPACE_END

@@ -39,7 +39,7 @@ struct cpu_scan {
     index_t lstr[N];
     for (int j = 0; j < N; ++j) lstr[j] = L.rank > 0 ? L.stride[j][L.rank - 1] : 0;
     exec(plan.count(), [&](index_t b, index_t e) {
-      walk_rows(L, b, e, [&](const index_t (&off)[N], index_t n) {
+      walk_rows(L, b, e, [&](const index_t(&off)[N], index_t n) {
         index_t base[N];
         for (index_t i = 0; i < n; ++i) {
           for (int j = 0; j < N; ++j) base[j] = off[j] + i * lstr[j];
@@ -93,7 +93,8 @@ struct cpu_scan {
     layout<N> outer = L;
     outer.rank = L.rank - 1;
     const index_t width = L.shape[L.rank - 1];
-    const index_t chunk = std::min<index_t>(width, std::max<index_t>(64, index_t{16384} / static_cast<index_t>(sizeof(Acc))));
+    const index_t chunk =
+        std::min<index_t>(width, std::max<index_t>(64, index_t{16384} / static_cast<index_t>(sizeof(Acc))));
     const index_t chunks = (width + chunk - 1) / chunk;
     index_t vstr[N];
     bool unit = true;
@@ -127,7 +128,8 @@ void cpu_scan_run(const Exec& exec, const scan_plan<N>& plan, const Kern& k, Out
   const cpu_scan<Kern, N, OutE> s{plan, k, out};
   const index_t threads = exec.threads();
   if (plan.inner_lines) s.run_rows(exec);
-  else if (threads > 1 && plan.count() < 2 * threads && plan.len >= (index_t{1} << 16)) s.run_blocked(exec, 4 * threads);
+  else if (threads > 1 && plan.count() < 2 * threads && plan.len >= (index_t{1} << 16))
+    s.run_blocked(exec, 4 * threads);
   else s.run_lines(exec);
 }
 

@@ -60,7 +60,7 @@ inline constexpr int host_vector_bytes = 16;
 /// Accumulator types the vector leaf code takes: 4- and 8-byte arithmetic types.
 template <class T>
 inline constexpr bool simd_leaf_type =
-    UFX_SIMD_LEAF && std::is_arithmetic_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8);
+    UFX_SIMD_LEAF&& std::is_arithmetic_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8);
 
 #if UFX_SIMD_LEAF
 template <class T>
@@ -132,11 +132,11 @@ T simd_sum_leaf(index_t n, const T* x) {
     const V u = __builtin_shuffle(*reinterpret_cast<const Vu*>(x), rot);
     A[0] = lane >= k ? u : zero;
   }
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
   for (int j = 1; j < 8; ++j) A[j] = a[j];
   for (index_t b = 1; b < nb; ++b) {
     const V* p = a + 8 * b;
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) A[j] += p[j];
   }
   if (k != 0) {
@@ -162,11 +162,11 @@ inline double simd_widen_sum_leaf(index_t n, const float* x) {
   const index_t nb = n / L, nfull = nb * L;
   V A[8];
   const F* p = reinterpret_cast<const F*>(x);
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
   for (int j = 0; j < 8; ++j) A[j] = __builtin_convertvector(p[j], V);
   for (index_t b = 1; b < nb; ++b) {
     const F* q = p + 8 * b;
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) A[j] += __builtin_convertvector(q[j], V);
   }
   double s = simd_hsum8<double>(A[0], A[1], A[2], A[3], A[4], A[5], A[6], A[7]);
@@ -210,12 +210,12 @@ T simd_map_sum_leaf(index_t n, int k, const Value& value) {
     for (int j = 0; j < W; ++j) u[j] = value(j);
     A[0] = k == 0 ? u : (lane >= k ? __builtin_shuffle(u, rot) : zero);
   }
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
   for (int j = 1; j < 8; ++j) A[j] = reinterpret_cast<const V*>(tmp)[j];
   for (index_t b = 1; b < nb; ++b) {
     const index_t s = b * L - k;
     for (int q = 0; q < L; ++q) tmp[q] = value(s + q);
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) A[j] += reinterpret_cast<const V*>(tmp)[j];
   }
   if (k != 0) {

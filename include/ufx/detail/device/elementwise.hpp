@@ -52,8 +52,10 @@ inline std::string operand_name(int k, int nout) {
 
 /// "is not in ufx::sim device 0 memory (it points to host memory: ...)".
 inline std::string where_instead(const memory_space& want, const void* lo, const void* hi) {
-  const memory_space is = space_of(lo, static_cast<std::size_t>(static_cast<const char*>(hi) - static_cast<const char*>(lo)));
-  return "is not in " + to_string(want) + " memory (it points to " + (is.is_host() ? std::string("host memory") : to_string(is) + " memory") +
+  const memory_space is =
+      space_of(lo, static_cast<std::size_t>(static_cast<const char*>(hi) - static_cast<const char*>(lo)));
+  return "is not in " + to_string(want) + " memory (it points to " +
+         (is.is_host() ? std::string("host memory") : to_string(is) + " memory") +
          ": a pointer from elsewhere leaked into a device loop)";
 }
 

@@ -75,7 +75,8 @@ inline index_t device_lanes(index_t outputs, index_t m) {
 }
 
 template <class Tag, class Kern, int N, class OutE, class Fin>
-void device_reduce(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin);
+void device_reduce(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out,
+                   const Fin& fin);
 
 /// The next level: `partial`, `lanes` partial accumulators per output of `plan` as a dense
 /// (outputs, lanes) array, or (lanes, outputs) when `inner`, reduced into the same outputs.
@@ -103,13 +104,15 @@ void reduce_partials(const Tag& tag, const memory_space& space, const reduce_pla
 }
 
 template <class Tag, class Kern, int N, class OutE, class Fin>
-void device_reduce(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin) {
+void device_reduce(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out,
+                   const Fin& fin) {
   using Acc = typename Kern::acc_type;
   const index_t n_out = plan.outputs(), m = plan.count();
   const index_t lanes = device_lanes(n_out, m);
   const bool inner = plan.inner_kept;
   if (lanes == 1) {
-    device_for_each(tag, n_out, lane_fn<Kern, N, OutE, Fin>{plan.kept, plan.red, k, out, fin, nullptr, 1, m, n_out, inner},
+    device_for_each(tag, n_out,
+                    lane_fn<Kern, N, OutE, Fin>{plan.kept, plan.red, k, out, fin, nullptr, 1, m, n_out, inner},
                     "ufx reduction kernel");
     return;
   }
@@ -125,8 +128,8 @@ void device_reduce(const Tag& tag, const memory_space& space, const reduce_plan<
 /// The tiled reduction (device/tiled_reduce.hpp) when the plan splits into x- and y-side inputs
 /// and has outputs enough; false when it does not apply (the lanes take it).
 template <class Tag, class Kern, int N, class OutE, class Fin>
-bool device_tiled_reduce(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out,
-                         const Fin& fin) {
+bool device_tiled_reduce(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k,
+                         OutE* out, const Fin& fin) {
   if constexpr (!tileable<Kern>::value) {
     (void)tag, (void)space, (void)plan, (void)k, (void)out, (void)fin;
     return false;
@@ -143,7 +146,8 @@ bool device_tiled_reduce(const Tag& tag, const memory_space& space, const reduce
              "ufx tiled reduction kernel");
       return true;
     }
-    buffer<Acc> partial(space, plan.outputs() * splits, tag.stream_handle); // on a stream: freed after the queued kernels
+    buffer<Acc> partial(space, plan.outputs() * splits,
+                        tag.stream_handle); // on a stream: freed after the queued kernels
     launch(tag, c, body_type{plan.kept, plan.red, k, out, fin, partial.data(), plan.outputs(), plan.count(), tp},
            "ufx tiled reduction kernel");
     reduce_partials(tag, space, plan, k, partial.data(), splits, false, out, fin);

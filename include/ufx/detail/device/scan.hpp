@@ -112,7 +112,8 @@ void device_scan(const Policy& pol, const scan_plan<N>& plan, const Kern& k, Out
   auto keys = thrust::make_transform_iterator(first, scan_line_key{plan.len});
   auto values = thrust::make_transform_iterator(first, scan_value<Kern, N>{pos, k});
   auto result = thrust::make_permutation_iterator(out, thrust::make_transform_iterator(first, scan_out_offset<N>{pos}));
-  thrust::inclusive_scan_by_key(pol, keys, keys + n, values, result, thrust::equal_to<index_t>(), scan_combine<Kern>{k});
+  thrust::inclusive_scan_by_key(pol, keys, keys + n, values, result, thrust::equal_to<index_t>(),
+                                scan_combine<Kern>{k});
 }
 #endif
 

@@ -20,7 +20,8 @@ inline std::string format_dim3(const dim3& d) {
 
 /// Throws launch_error unless `c` can launch on a device described by `d` (`static_shared`: the
 /// kernel's own shared arrays, besides the launch's dynamic shared_bytes).
-inline void check_launch(const launch_config& c, const device_info& d, const char* label, std::size_t static_shared = 0) {
+inline void check_launch(const launch_config& c, const device_info& d, const char* label,
+                         std::size_t static_shared = 0) {
   auto fail = [&](const std::string& what) {
     throw launch_error(d.target + " device " + std::to_string(d.ordinal) + ": cannot launch " + label + " with grid " +
                        format_dim3(c.grid) + ", block " + format_dim3(c.block) + ": " + what);
@@ -34,7 +35,9 @@ inline void check_launch(const launch_config& c, const device_info& d, const cha
   if (c.grid.x > 2147483647u) fail("grid.x is more than 2^31 - 1");
   if (c.shared_bytes + static_shared > d.shared_memory_per_block)
     fail(std::to_string(c.shared_bytes + static_shared) + " bytes of shared memory per block" +
-         (static_shared ? " (" + std::to_string(static_shared) + " in shared arrays, " + std::to_string(c.shared_bytes) + " dynamic)" : std::string()) +
+         (static_shared ? " (" + std::to_string(static_shared) + " in shared arrays, " +
+                              std::to_string(c.shared_bytes) + " dynamic)"
+                        : std::string()) +
          ", more than the device's " + std::to_string(d.shared_memory_per_block));
 }
 
@@ -47,7 +50,9 @@ inline void check_launch(const launch_config& c, const device_info& d, const cha
 /// after each; on the sim each phase runs for every thread of the block in order, then the next
 /// (the barriers are the phase boundaries: no fibers).
 template <class B>
-concept block_body = requires { typename B::state_type; };
+concept block_body = requires {
+  typename B::state_type;
+};
 
 /// Threads per block of ufx's own grid-stride kernels.
 inline constexpr unsigned device_block = 256;

@@ -201,7 +201,9 @@ private:
   /// Bit j set: input j is an array (may be read in tiles).
   template <std::size_t... J>
   static constexpr unsigned array_bits(std::index_sequence<J...>) {
-    return ((tile_input<std::remove_cvref_t<decltype(get<J>(std::declval<const Kern&>().in))>>::is_array ? 1u << J : 0u) | ... | 0u);
+    return (
+        (tile_input<std::remove_cvref_t<decltype(get<J>(std::declval<const Kern&>().in))>>::is_array ? 1u << J : 0u) |
+        ... | 0u);
   }
   static constexpr unsigned arrays = array_bits(std::make_index_sequence<NK>{});
 
@@ -218,12 +220,14 @@ private:
     }
   }
   template <unsigned M, std::size_t... J>
-  UFX_HD Acc fold_sides(unsigned char* shared, const index_t* base, index_t at, index_t len, std::index_sequence<J...>) const {
+  UFX_HD Acc fold_sides(unsigned char* shared, const index_t* base, index_t at, index_t len,
+                        std::index_sequence<J...>) const {
     return fold_tile(len, reader<M, J>(shared, base, at)...);
   }
   /// The fold for the plan's sides (tp.tiled), one instantiation per possible assignment.
   template <unsigned... M>
-  UFX_HD Acc fold(unsigned char* shared, const index_t* base, index_t at, index_t len, std::integer_sequence<unsigned, M...>) const {
+  UFX_HD Acc fold(unsigned char* shared, const index_t* base, index_t at, index_t len,
+                  std::integer_sequence<unsigned, M...>) const {
     Acc r{};
     (
         [&] {
@@ -266,16 +270,16 @@ inline constexpr index_t tile_min_outputs = 256;
 /// device's 48 KiB, leaving room for several blocks per multiprocessor.
 inline constexpr index_t tile_max_shared = 24 << 10;
 
-/// Plans the tiled launch of `plan`: where its inputs are (`tp`) and the launch (`c`), when it applies. Returns false (the
-/// caller takes the lanes) when the switch is off, the outputs are too few, an input is constant
-/// along neither the reduced nor the kept dimensions, no input is read in tiles, or the tiles do
-/// not fit in shared memory.
+/// Plans the tiled launch of `plan`: where its inputs are (`tp`) and the launch (`c`), when it applies. Returns false
+/// (the caller takes the lanes) when the switch is off, the outputs are too few, an input is constant along neither the
+/// reduced nor the kept dimensions, no input is read in tiles, or the tiles do not fit in shared memory.
 template <class Kern, int N>
 bool plan_tiled_reduce(const reduce_plan<N>& plan, const Kern& k, tile_plan<N - 1>& tp, launch_config& c) {
   static_assert(tileable<Kern>::value);
   constexpr int NK = Kern::N;
   const index_t outputs = plan.outputs(), m = plan.count();
-  if (!tiled_reduce_state().enabled.load(std::memory_order_relaxed) || outputs < tile_min_outputs || m < 1) return false;
+  if (!tiled_reduce_state().enabled.load(std::memory_order_relaxed) || outputs < tile_min_outputs || m < 1)
+    return false;
   auto zero_strides = [](const layout<N>& L, int j) {
     for (int d = 0; d < L.rank; ++d)
       if (L.stride[j][d] != 0) return false;
@@ -319,11 +323,12 @@ bool plan_tiled_reduce(const reduce_plan<N>& plan, const Kern& k, tile_plan<N - 
   }
   // splits: about 2^17 threads in all, at least 4 tiles each
   constexpr index_t threads = index_t{1} << 17, min_tiles = 4;
-  index_t splits = std::max<index_t>(1, std::min({threads / (out_blocks * b), (tiles + min_tiles - 1) / min_tiles, index_t{65535}}));
+  index_t splits =
+      std::max<index_t>(1, std::min({threads / (out_blocks * b), (tiles + min_tiles - 1) / min_tiles, index_t{65535}}));
   tp.tiles_per_split = (tiles + splits - 1) / splits;
   splits = (tiles + tp.tiles_per_split - 1) / tp.tiles_per_split; // none empty
-  c = launch_config{dim3(static_cast<unsigned>(out_blocks), static_cast<unsigned>(splits)), dim3(static_cast<unsigned>(b)),
-                    static_cast<std::size_t>(at)};
+  c = launch_config{dim3(static_cast<unsigned>(out_blocks), static_cast<unsigned>(splits)),
+                    dim3(static_cast<unsigned>(b)), static_cast<std::size_t>(at)};
   return true;
 }
 

@@ -31,9 +31,13 @@ template <class T>
 using int_of = typename fp<T>::int_t;
 
 template <class T>
-UFX_ALWAYS_INLINE int_of<T> bits(T x) { return std::bit_cast<int_of<T>>(x); }
+UFX_ALWAYS_INLINE int_of<T> bits(T x) {
+  return std::bit_cast<int_of<T>>(x);
+}
 template <class T>
-UFX_ALWAYS_INLINE T from_bits(int_of<T> i) { return std::bit_cast<T>(i); }
+UFX_ALWAYS_INLINE T from_bits(int_of<T> i) {
+  return std::bit_cast<T>(i);
+}
 
 /// a * b + c, fused where the target has FMA (std::fma is a library call where it does not).
 template <class T>
@@ -49,10 +53,8 @@ UFX_ALWAYS_INLINE T mla(T a, T b, T c) {
 /// at compile time: a loop here would be an inner loop the vectoriser gives up on.
 template <class T, std::size_t K, std::size_t I = 0>
 UFX_ALWAYS_INLINE T horner(T x, const T (&c)[K]) {
-  if constexpr (I + 1 == K)
-    return c[I];
-  else
-    return mla(horner<T, K, I + 1>(x, c), x, c[I]);
+  if constexpr (I + 1 == K) return c[I];
+  else return mla(horner<T, K, I + 1>(x, c), x, c[I]);
 }
 
 /// c ? a : b on the bits. Written as a ?: the compiler may turn it into a branch, and with
@@ -64,10 +66,13 @@ UFX_ALWAYS_INLINE T select(bool c, T a, T b) {
 }
 
 template <class T>
-UFX_ALWAYS_INLINE T abs(T x) { return from_bits<T>(bits(x) & std::numeric_limits<int_of<T>>::max()); }
+UFX_ALWAYS_INLINE T abs(T x) {
+  return from_bits<T>(bits(x) & std::numeric_limits<int_of<T>>::max());
+}
 template <class T>
 UFX_ALWAYS_INLINE T copysign(T x, T s) {
-  return from_bits<T>((bits(x) & std::numeric_limits<int_of<T>>::max()) | (bits(s) & std::numeric_limits<int_of<T>>::min()));
+  return from_bits<T>((bits(x) & std::numeric_limits<int_of<T>>::max()) |
+                      (bits(s) & std::numeric_limits<int_of<T>>::min()));
 }
 template <class T>
 UFX_ALWAYS_INLINE T clamp(T x, T lo, T hi) { // a NaN stays a NaN; selects, as a ?: is a branch GCC threads
@@ -96,7 +101,9 @@ UFX_ALWAYS_INLINE rounded<T> round_int(T v) {
 
 /// 2^k for a k in the normal exponent range.
 template <class T>
-UFX_ALWAYS_INLINE T pow2(int_of<T> k) { return from_bits<T>((k + fp<T>::bias) << fp<T>::mant); }
+UFX_ALWAYS_INLINE T pow2(int_of<T> k) {
+  return from_bits<T>((k + fp<T>::bias) << fp<T>::mant);
+}
 /// p * 2^k in two exact steps, so a result in the subnormal range is rounded once and one past the
 /// largest finite value is infinite; |k| < 2 * bias - 2.
 template <class T>

@@ -9,8 +9,8 @@
 // x86-64 vector ABI's variants the simd attribute declares; each is sqrtps/sqrtpd. std::sqrt there
 // is a scalar call no loop vectorises. UFX_NO_SIMD_SQRT (the same in every translation unit) or
 // another compiler: the Newton kernel below.
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && defined(__x86_64__) && defined(__ELF__) && \
-    !defined(__NO_MATH_ERRNO__) && !defined(UFX_NO_SIMD_SQRT)
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && defined(__x86_64__) &&                   \
+    defined(__ELF__) && !defined(__NO_MATH_ERRNO__) && !defined(UFX_NO_SIMD_SQRT)
 #  define UFX_MATH_SIMD_SQRT 1
 extern "C" {
 __attribute__((simd("notinbranch"), const, leaf)) float ufx_math_sqrtf(float) noexcept;
@@ -58,8 +58,8 @@ UFX_ALWAYS_INLINE double exp_kernel(double x, double tail = 0) {
   const auto [n, k] = round_int(x * 1.44269504088896338700e+00);
   double r = x - n * 6.93147180369123816490e-01; // exact: n * ln2_hi is exact and close to x
   r = mla(n, -1.90821492927058770002e-10, r) + select(in, tail, 0.);
-  constexpr double c[] = {1. / 2,        1. / 6,         1. / 24,         1. / 120,         1. / 720,
-                          1. / 5040,     1. / 40320,     1. / 362880,     1. / 3628800,     1. / 39916800,
+  constexpr double c[] = {1. / 2,         1. / 6,          1. / 24,         1. / 120,     1. / 720,
+                          1. / 5040,      1. / 40320,      1. / 362880,     1. / 3628800, 1. / 39916800,
                           1. / 479001600, 1. / 6227020800, 1. / 87178291200};
   const double p = mla(horner(r, c), r * r, r) + 1.;
   return scale(p, k);
@@ -87,8 +87,7 @@ UFX_ALWAYS_INLINE log_parts<T> log_reduce(T x) {
   const T m = from_bits<T>((i & ((I(1) << fp<T>::mant) - 1)) + rt);
   if constexpr (sizeof(T) == 4)
     return {m - T(1), static_cast<T>(k)}; // one conversion (SSE2 has it for 32-bit integers)
-  else
-    return {m - T(1), to_float<T>(k)};
+  else return {m - T(1), to_float<T>(k)};
 }
 // r where x is positive and finite; otherwise -inf for +-0, NaN below 0, inf for inf and x for a NaN
 template <class T>
@@ -102,8 +101,8 @@ UFX_ALWAYS_INLINE T log_special(T x, T r) {
 // again (Cephes' logf has degree 8 for about the same).
 UFX_ALWAYS_INLINE float log_kernel(float x) {
   const auto [f, k] = log_reduce(x);
-  constexpr float c[] = {0x1.555554p-2f,  -0x1.000226p-2f, 0x1.99a01cp-3f,  -0x1.54728ap-3f,
-                         0x1.22d92ap-3f,  -0x1.0d823ap-3f, 0x1.055efap-3f,  -0x1.38cacap-4f};
+  constexpr float c[] = {0x1.555554p-2f, -0x1.000226p-2f, 0x1.99a01cp-3f, -0x1.54728ap-3f,
+                         0x1.22d92ap-3f, -0x1.0d823ap-3f, 0x1.055efap-3f, -0x1.38cacap-4f};
   const float z = f * f;
   const float y = mla(horner(f, c) * f, z, -0.5f * z); // f^3 P - f^2/2
 #if defined(__FMA__) || defined(__aarch64__)
@@ -123,8 +122,7 @@ UFX_ALWAYS_INLINE double log_kernel(double x) {
   constexpr double even[] = {3.999999999940941908e-01, 2.222219843214978396e-01, 1.531383769920937332e-01};
   const double R = z * horner(w, odd) + w * horner(w, even);
   const double hfsq = 0.5 * f * f;
-  const double r =
-      k * 6.93147180369123816490e-01 - ((hfsq - (s * (hfsq + R) + k * 1.90821492927058770002e-10)) - f);
+  const double r = k * 6.93147180369123816490e-01 - ((hfsq - (s * (hfsq + R) + k * 1.90821492927058770002e-10)) - f);
   return log_special(x, r);
 }
 
@@ -191,10 +189,8 @@ UFX_ALWAYS_INLINE T sqrt_kernel(T x) {
 #if defined(__NO_MATH_ERRNO__)
   return std::sqrt(x);
 #elif UFX_MATH_SIMD_SQRT
-  if constexpr (sizeof(T) == 4)
-    return ::ufx_math_sqrtf(x);
-  else
-    return ::ufx_math_sqrt(x);
+  if constexpr (sizeof(T) == 4) return ::ufx_math_sqrtf(x);
+  else return ::ufx_math_sqrt(x);
 #else
   return sqrt_newton(x);
 #endif

@@ -17,7 +17,8 @@ template <>
 struct log_dd_constants<double> {
   static constexpr double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
   static constexpr double third_hi = 2. / 3, third_lo = 3.7007434154171886e-17;
-  static constexpr double c[] = {2. / 5, 2. / 7, 2. / 9, 2. / 11, 2. / 13, 2. / 15, 2. / 17, 2. / 19, 2. / 21, 2. / 23, 2. / 25, 2. / 27};
+  static constexpr double c[] = {2. / 5,  2. / 7,  2. / 9,  2. / 11, 2. / 13, 2. / 15,
+                                 2. / 17, 2. / 19, 2. / 21, 2. / 23, 2. / 25, 2. / 27};
 };
 template <>
 struct log_dd_constants<float> {
@@ -73,12 +74,12 @@ UFX_ALWAYS_INLINE T pow_kernel(T x, T y) {
   const T par = select(ay < big, t + big, select(ay < T(2) * big, ay, T(0)));
   using U = std::make_unsigned_t<I>;
   const auto odd_sign = static_cast<I>(U(bits(par) & 1) << (8 * sizeof(T) - 1)); // the parity bit on the sign
-  const bool neg = bits(x) < 0; // -0 and -inf too
+  const bool neg = bits(x) < 0;                                                  // -0 and -inf too
   r = select(neg & is_int, from_bits<T>(bits(r) ^ odd_sign), r);
   r = select(neg & !is_int & (ax != 0) & (ax != inf), std::numeric_limits<T>::quiet_NaN(), r); // y finite
   r = select((x != x) | (y != y), std::numeric_limits<T>::quiet_NaN(), r);
   r = select((ax == 1) & (ay == inf), T(1), r); // (-1)^+-inf
-  return select((x == 1) | (y == 0), T(1), r); // even for a NaN
+  return select((x == 1) | (y == 0), T(1), r);  // even for a NaN
 }
 
 } // namespace math

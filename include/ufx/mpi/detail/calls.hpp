@@ -68,9 +68,8 @@ decltype(auto) elementwise_call(const char* who, const Front& front, const core_
 /// The core rank of each operand of a gufunc with signature Sig (its inputs first).
 template <class Sig>
 core_ranks gufunc_core_ranks() {
-  static constexpr auto ranks = ufx::detail::with_indices<Sig::operands, int>([]<int... K>(std::integer_sequence<int, K...>) {
-    return std::array<int, sizeof...(K)>{Sig::core_rank(K)...};
-  });
+  static constexpr auto ranks = ufx::detail::with_indices<Sig::operands, int>(
+      []<int... K>(std::integer_sequence<int, K...>) { return std::array<int, sizeof...(K)>{Sig::core_rank(K)...}; });
   return core_ranks{ranks.data(), Sig::nin};
 }
 
@@ -82,7 +81,7 @@ core_ranks gufunc_core_ranks() {
 template <int NA, bool Keep, class Op, class Id, class TP, class OutP, class X, class... Init>
 decltype(auto) reducer_across(const ufx::reduction<Op, Id>& r, TP tp, OutP outp, const int* axes, const X& x,
                               const Init&... init) {
-  require_distributed_operand<X>(); // the init is a scalar
+  require_distributed_operand<X>();          // the init is a scalar
   if constexpr (!distributed_arg<X>) return; // reported there
   else {
     using Acc = typename ufx::detail::reduce_types<ufx::detail::identity, Op, typename X::value_type>::acc;
@@ -124,8 +123,9 @@ decltype(auto) transform_reduce_across(TP tp, OutP outp, const int* axes, const 
   if constexpr (!any_distributed_operand<Xs...>) {
     return; // reported there
   } else {
-    using Acc = typename ufx::detail::reduce_types<
-        Map, Op, typename decltype(ufx::detail::adapt_in(local_arg(xs)))::value_type...>::acc;
+    using Acc =
+        typename ufx::detail::reduce_types<Map, Op,
+                                           typename decltype(ufx::detail::adapt_in(local_arg(xs)))::value_type...>::acc;
     const across_spec<Acc, Op> spec{op, static_cast<Acc>(id), std::nullopt, ""};
     auto local = [&](auto&&... o) -> decltype(auto) {
       return with_target_arg([](const auto&... a) -> decltype(auto) { return ufx::transform_reduce(a...); }, tp,
@@ -265,10 +265,12 @@ decltype(auto) reduction_body(ufx::detail::transform_reduce_door, TP tp, OutP ou
   constexpr std::size_t n = sizeof...(pos);
   ufx::detail::check_transform_reduce_args<n>();
   const std::tuple<const Pos&...> p(pos...);
-  return ufx::detail::with_indices<n - 3>([&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) { // map, op, identity last
-    return transform_reduce_across<NA, Keep>(tp, outp, axes, std::get<n - 3>(p), std::get<n - 2>(p),
-                                             std::get<n - 1>(p), std::get<I>(p)...);
-  });
+  return ufx::detail::with_indices<n - 3>([&]<std::size_t... I>(std::index_sequence<I...>)
+                                              ->decltype(auto) { // map, op, identity last
+                                                return transform_reduce_across<NA, Keep>(
+                                                    tp, outp, axes, std::get<n - 3>(p), std::get<n - 2>(p),
+                                                    std::get<n - 1>(p), std::get<I>(p)...);
+                                              });
 }
 
 template <int NA, bool Keep, bool Max, class TP, class OutP, class... Pos>

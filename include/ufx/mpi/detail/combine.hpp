@@ -44,8 +44,9 @@ void combine_fn(void* in, void* inout, int* len, MPI_Datatype*) {
 /// An MPI datatype and a non-commutative MPI_Op for maybe<Acc> under `op`, freed on destruction.
 template <class Acc, class Op>
 class mpi_combiner {
-  static_assert(std::is_trivially_copyable_v<Acc>,
-                "ufx::mpi: a reduction across ranks needs a trivially copyable accumulator (its partials travel as bytes)");
+  static_assert(
+      std::is_trivially_copyable_v<Acc>,
+      "ufx::mpi: a reduction across ranks needs a trivially copyable accumulator (its partials travel as bytes)");
 
 public:
   explicit mpi_combiner(const Op& op) : prev_(current_op<Op>) {

@@ -70,10 +70,10 @@ public:
   void check_block(const std::string& what = "the local block") const {
     const std::vector<index_t> have = local_shape(), want = part_.local_shape();
     if (have == want) return;
-    throw shape_error(std::string(ufx::detail::current_call) + ": " + what + " on rank " + std::to_string(comm().rank()) +
-                      " has shape " + mpi::partition::shape_string(have) + " but its partition " + part_.to_string() +
-                      " gives this rank rows [" + std::to_string(offset()) + ", " + std::to_string(offset() + rows()) +
-                      "), shape " + mpi::partition::shape_string(want));
+    throw shape_error(std::string(ufx::detail::current_call) + ": " + what + " on rank " +
+                      std::to_string(comm().rank()) + " has shape " + mpi::partition::shape_string(have) +
+                      " but its partition " + part_.to_string() + " gives this rank rows [" + std::to_string(offset()) +
+                      ", " + std::to_string(offset() + rows()) + "), shape " + mpi::partition::shape_string(want));
   }
 
 private:
@@ -191,7 +191,8 @@ distributed<detail::host_block_t<std::remove_cvref_t<C>>> scatter(const partitio
     std::vector<int> displs;
     const std::vector<int> counts = detail::row_counts(p, displs);
     detail::check(MPI_Scatterv(comm.rank() == root ? packed.data() : nullptr, counts.data(), displs.data(), row.get(),
-                               block.data(), counts[static_cast<std::size_t>(comm.rank())], row.get(), root, comm.native()),
+                               block.data(), counts[static_cast<std::size_t>(comm.rank())], row.get(), root,
+                               comm.native()),
                   "MPI_Scatterv");
   }
   return distributed<B>(detail::adopt_t{}, p, std::move(block));
@@ -219,10 +220,12 @@ host_block_t<C> gather_to(const distributed<C>& d, int root) {
   const std::vector<int> counts = row_counts(p, displs);
   const int n = counts[static_cast<std::size_t>(comm.rank())];
   if (all)
-    check(MPI_Allgatherv(mine.data(), n, row.get(), full.data(), counts.data(), displs.data(), row.get(), comm.native()),
-          "MPI_Allgatherv");
+    check(
+        MPI_Allgatherv(mine.data(), n, row.get(), full.data(), counts.data(), displs.data(), row.get(), comm.native()),
+        "MPI_Allgatherv");
   else
-    check(MPI_Gatherv(mine.data(), n, row.get(), full.data(), counts.data(), displs.data(), row.get(), root, comm.native()),
+    check(MPI_Gatherv(mine.data(), n, row.get(), full.data(), counts.data(), displs.data(), row.get(), root,
+                      comm.native()),
           "MPI_Gatherv");
   return full;
 }

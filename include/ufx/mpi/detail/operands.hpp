@@ -94,14 +94,15 @@ void visit_distributed(split& s, const D& d, const std::string& name, int core) 
     return;
   }
   if (loop != s.loop_rank)
-    throw shape_error(std::string(ufx::detail::current_call) + ": the distributed operands have different numbers of loop "
-                      "dimensions (" + s.first_name + " is " + partition::shape_string(s.part->global_shape()) + ", " +
-                      name + " is " + partition::shape_string(p.global_shape()) +
-                      "): axis 0 must be the split axis of every one");
+    throw shape_error(std::string(ufx::detail::current_call) +
+                      ": the distributed operands have different numbers of loop "
+                      "dimensions (" +
+                      s.first_name + " is " + partition::shape_string(s.part->global_shape()) + ", " + name + " is " +
+                      partition::shape_string(p.global_shape()) + "): axis 0 must be the split axis of every one");
   if (!p.same_split(*s.part))
     throw partition_mismatch(std::string(ufx::detail::current_call) + ": " + s.first_name + " and " + name +
-                             " are split differently across the ranks: " + s.part->to_string() + " and " + p.to_string() +
-                             (p.comm() == s.part->comm() ? "" : " (different communicators)") +
+                             " are split differently across the ranks: " + s.part->to_string() + " and " +
+                             p.to_string() + (p.comm() == s.part->comm() ? "" : " (different communicators)") +
                              "; give them the same ufx::mpi::partition");
 }
 
@@ -144,7 +145,8 @@ split check_operands_with(bool distributed_out, const core_ranks& cores, const A
   split s;
   for_each_operand(
       [&](const auto& a, int k, bool dst) {
-        if constexpr (distributed_arg<std::remove_cvref_t<decltype(a)>>) visit_distributed(s, a, operand_name(k, dst), cores.of(k, dst));
+        if constexpr (distributed_arg<std::remove_cvref_t<decltype(a)>>)
+          visit_distributed(s, a, operand_name(k, dst), cores.of(k, dst));
       },
       args...);
   if (!s.part) {
@@ -158,10 +160,11 @@ split check_operands_with(bool distributed_out, const core_ranks& cores, const A
         constexpr bool dist = distributed_arg<T>;
         if (dst && dist != distributed_out)
           throw shape_error(std::string(ufx::detail::current_call) + ": " + operand_name(k, true) +
-                            (distributed_out ? " is not distributed, but the call's results are (their rows live on the "
-                                               "ranks that hold the operands' rows)"
-                                             : " is distributed, but the reduction's result is the same on every rank: "
-                                               "give a container that is not distributed"));
+                            (distributed_out
+                                 ? " is not distributed, but the call's results are (their rows live on the "
+                                   "ranks that hold the operands' rows)"
+                                 : " is distributed, but the reduction's result is the same on every rank: "
+                                   "give a container that is not distributed"));
         if constexpr (dist) {
           if (a.partition().is_replicated() && !s.part->is_replicated())
             check_replicated(s, a.local(), operand_name(k, dst), cores.of(k, dst));
@@ -191,9 +194,10 @@ auto wrap(const partition& p, R&& r) {
 template <class R>
 auto wrap_results(const partition& p, R&& r) {
   using T = std::remove_cvref_t<R>;
-  static_assert(ufx::array_like<T> || requires { std::tuple_size<T>::value; },
-                "ufx::mpi: the call on the local blocks gives a scalar: axis 0 of the distributed operands is a core "
-                "dimension of the gufunc, and the split axis must be a loop dimension");
+  static_assert(
+      ufx::array_like<T> || requires { std::tuple_size<T>::value; },
+      "ufx::mpi: the call on the local blocks gives a scalar: axis 0 of the distributed operands is a core "
+      "dimension of the gufunc, and the split axis must be a loop dimension");
   if constexpr (ufx::array_like<T>) return wrap(p, static_cast<R&&>(r));
   else return std::apply([&](auto&&... x) { return std::make_tuple(wrap(p, std::move(x))...); }, r);
 }
@@ -208,7 +212,7 @@ decltype(auto) with_options(const int* axes, const F& f, Tail&&... tail) {
   if constexpr (NA == 0) {
     return keep_then();
   } else {
-    return ufx::detail::with_indices<NA>([&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
+    return ufx::detail::with_indices<NA>([&]<std::size_t... I>(std::index_sequence<I...>)->decltype(auto) {
       return keep_then(ufx::axis<NA>{axes[I]...});
     });
   }

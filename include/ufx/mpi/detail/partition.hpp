@@ -21,11 +21,11 @@ class partition {
 public:
   /// The balanced split: the first `n % size` ranks hold `n / size + 1` rows, the others
   /// `n / size` (a rank may hold none).
-  partition(const communicator& comm, std::vector<index_t> global_shape) : partition(comm, std::move(global_shape), {}) {}
+  partition(const communicator& comm, std::vector<index_t> global_shape)
+      : partition(comm, std::move(global_shape), {}) {}
 
   /// An explicit split: `rows[r]` rows on rank r; they must add up to the global extent of axis 0.
-  partition(const communicator& comm, std::vector<index_t> global_shape, std::vector<index_t> rows)
-  {
+  partition(const communicator& comm, std::vector<index_t> global_shape, std::vector<index_t> rows) {
     auto owned = std::make_shared<data>();
     data& d = *owned;
     d.comm = comm;
@@ -78,7 +78,8 @@ public:
   }
   /// Elements per row of axis 0 (the product of the other extents).
   index_t row_size() const noexcept {
-    return std::accumulate(d_->shape.begin() + 1, d_->shape.end(), index_t{1}, [](index_t a, index_t b) { return a * b; });
+    return std::accumulate(d_->shape.begin() + 1, d_->shape.end(), index_t{1},
+                           [](index_t a, index_t b) { return a * b; });
   }
   index_t rows(int r) const {
     const index_t k = d_->offsets.at(static_cast<std::size_t>(r) + 1) - d_->offsets.at(static_cast<std::size_t>(r));
@@ -118,7 +119,9 @@ public:
 
   /// "(7,3) in rows 3,2,2 on 3 ranks", "(3,) replicated on 3 ranks".
   std::string to_string() const {
-    if (d_->replicated) return shape_string(d_->shape) + " replicated on " + std::to_string(ranks()) + (ranks() == 1 ? " rank" : " ranks");
+    if (d_->replicated)
+      return shape_string(d_->shape) + " replicated on " + std::to_string(ranks()) +
+             (ranks() == 1 ? " rank" : " ranks");
     std::string s = shape_string(d_->shape) + " in rows ";
     for (int r = 0; r < ranks(); ++r) {
       if (r) s += ',';

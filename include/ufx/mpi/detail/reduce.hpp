@@ -30,11 +30,11 @@ struct across_spec {
 /// The shape facts every rank derives alike from the checked operands.
 struct reduce_shape {
   split s;
-  unsigned mask = 0;      // reduced axes
-  bool across = false;    // axis 0 reduced: partials combined across the ranks
-  index_t reduced = 0;    // elements reduced into each result, over all ranks
-  index_t row_elems = 0;  // loop elements per row of axis 0
-  bool has_rows = false;  // this rank holds rows
+  unsigned mask = 0;     // reduced axes
+  bool across = false;   // axis 0 reduced: partials combined across the ranks
+  index_t reduced = 0;   // elements reduced into each result, over all ranks
+  index_t row_elems = 0; // loop elements per row of axis 0
+  bool has_rows = false; // this rank holds rows
 };
 
 template <int NA, class OutP, class... Ops>
@@ -98,7 +98,8 @@ void combine_container(const communicator& comm, const across_spec<Acc, Op>& spe
 /// `local(opts...)` runs the front door on the local blocks without init, `local_final(opts...)`
 /// with it (for results that stay local), `local_empty(opts...)` on a rank without rows when the
 /// reduction has no identity (it must not throw for the empty block).
-template <int NA, bool Keep, class Acc, class Op, class Local, class LocalFinal, class LocalEmpty, class OutP, class... Ops>
+template <int NA, bool Keep, class Acc, class Op, class Local, class LocalFinal, class LocalEmpty, class OutP,
+          class... Ops>
 decltype(auto) reduce_distributed(const across_spec<Acc, Op>& spec, const Local& local, const LocalFinal& local_final,
                                   const LocalEmpty& local_empty, OutP outp, const int* axes, const Ops&... operands) {
   constexpr bool has_out = !std::is_same_v<OutP, const void*>;
@@ -216,7 +217,8 @@ Res empty_arg_result(const D& x) {
   ufx::detail::dims shape;
   shape.rank = RR;
   const auto& g = x.global_shape();
-  for (int d = 0; d < RR; ++d) shape[d] = keep ? (d == 0 ? 1 : g[static_cast<std::size_t>(d)]) : g[static_cast<std::size_t>(d) + 1];
+  for (int d = 0; d < RR; ++d)
+    shape[d] = keep ? (d == 0 ? 1 : g[static_cast<std::size_t>(d)]) : g[static_cast<std::size_t>(d) + 1];
   return rule::make(shape, ufx::detail::adapt_in(x.local()).space);
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // ufx::cuda reductions, on the target's device with one synchronisation at the end (none on a
 // stream: the call is queued, its temporaries freed in the stream's order):
-// - dense, with an identity and one of ufx's ready operators: CUB's DeviceReduce (one output) or DeviceSegmentedReduce (each
+// - dense, with an identity and one of ufx's ready operators: CUB's DeviceReduce (one output) or DeviceSegmentedReduce
+// (each
 //   output's elements contiguous), reading plain pointers (vector loads) when the map is the
 //   identity on one input, else a transform iterator over positions;
 // - dense with one output, with an identity and a user's operator: CUB's DeviceReduce over each
@@ -93,7 +94,8 @@ struct finish_outputs {
 template <class Kern>
 constexpr bool cub_plain() {
   if constexpr (cub_seeded<Kern>()) return false;
-  else if constexpr (Kern::N == 1 && std::is_same_v<std::remove_cvref_t<decltype(std::declval<const Kern&>().f)>, identity>)
+  else if constexpr (Kern::N == 1 &&
+                     std::is_same_v<std::remove_cvref_t<decltype(std::declval<const Kern&>().f)>, identity>)
     return std::remove_cvref_t<decltype(get<0>(std::declval<const Kern&>().in))>::is_array;
   else return false;
 }
@@ -115,31 +117,36 @@ bool cub_reducible(const reduce_plan<N>& plan, const Kern& k) {
 template <class Kern>
 auto cub_input(const Kern& k) {
   if constexpr (cub_plain<Kern>()) return get<0>(k.in).p;
-  else if constexpr (cub_seeded<Kern>()) return thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), dense_seeded<Kern>{k});
+  else if constexpr (cub_seeded<Kern>())
+    return thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), dense_seeded<Kern>{k});
   else return thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), dense_mapped<Kern>{k});
 }
 
 /// fin(partial) into the outputs, then (without a stream) one synchronisation before the
 /// partials and CUB's temporary storage are freed (on a stream: freed in its order).
 template <class Kern, int N, class OutE, class Fin>
-void cub_finish(const cuda_t& t, const memory_space& space, const reduce_plan<N>& plan, const buffer<typename Kern::acc_type>& partial,
-                OutE* out, const Fin& fin) {
-  device_for_each(t, plan.outputs(), finish_outputs<N, typename Kern::acc_type, OutE, Fin>{plan.kept, partial.data(), out, fin},
+void cub_finish(const cuda_t& t, const memory_space& space, const reduce_plan<N>& plan,
+                const buffer<typename Kern::acc_type>& partial, OutE* out, const Fin& fin) {
+  device_for_each(t, plan.outputs(),
+                  finish_outputs<N, typename Kern::acc_type, OutE, Fin>{plan.kept, partial.data(), out, fin},
                   "ufx reduction finish kernel");
   if (!t.has_stream()) synchronize(space);
 }
 
 /// One output: CUB's DeviceReduce over every element.
 template <class Kern, int N, class OutE, class Fin>
-void cub_reduce_whole(const cuda_t& t, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin) {
+void cub_reduce_whole(const cuda_t& t, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out,
+                      const Fin& fin) {
   const auto stream = static_cast<cudaStream_t>(t.stream_handle); // null: the default stream
   buffer<typename Kern::acc_type> partial(space, 1, t.stream_handle);
   const cub_combine<Kern> op{k};
   const auto input = cub_input(k);
   std::size_t bytes = 0;
-  cuda_check(cub::DeviceReduce::Reduce(nullptr, bytes, input, partial.data(), plan.count(), op, k.identity, stream), "cub::DeviceReduce");
+  cuda_check(cub::DeviceReduce::Reduce(nullptr, bytes, input, partial.data(), plan.count(), op, k.identity, stream),
+             "cub::DeviceReduce");
   buffer<char> temp(space, static_cast<index_t>(bytes), t.stream_handle);
-  cuda_check(cub::DeviceReduce::Reduce(temp.data(), bytes, input, partial.data(), plan.count(), op, k.identity, stream), "cub::DeviceReduce");
+  cuda_check(cub::DeviceReduce::Reduce(temp.data(), bytes, input, partial.data(), plan.count(), op, k.identity, stream),
+             "cub::DeviceReduce");
   cub_finish<Kern>(t, space, plan, partial, out, fin);
 }
 
@@ -147,8 +154,9 @@ void cub_reduce_whole(const cuda_t& t, const memory_space& space, const reduce_p
 /// DeviceSegmentedReduce. Only plain reductions (cub_plain) have it: a seeded or mapped one has
 /// no segmented CUB path to fall into (reduce_on sends those to the device reduction).
 template <class Kern, int N, class OutE, class Fin>
-  requires(cub_plain<Kern>())
-void cub_reduce_segments(const cuda_t& t, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin) {
+requires(cub_plain<Kern>()) void cub_reduce_segments(const cuda_t& t, const memory_space& space,
+                                                     const reduce_plan<N>& plan, const Kern& k, OutE* out,
+                                                     const Fin& fin) {
   const index_t n_out = plan.outputs(), m = plan.count();
   const auto stream = static_cast<cudaStream_t>(t.stream_handle);
   buffer<typename Kern::acc_type> partial(space, n_out, t.stream_handle);
@@ -158,17 +166,20 @@ void cub_reduce_segments(const cuda_t& t, const memory_space& space, const reduc
   auto begins = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), b);
   auto ends = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), segment_end<N>{b, m});
   std::size_t bytes = 0;
-  cuda_check(cub::DeviceSegmentedReduce::Reduce(nullptr, bytes, input, partial.data(), n_out, begins, ends, op, k.identity, stream),
+  cuda_check(cub::DeviceSegmentedReduce::Reduce(nullptr, bytes, input, partial.data(), n_out, begins, ends, op,
+                                                k.identity, stream),
              "cub::DeviceSegmentedReduce");
   buffer<char> temp(space, static_cast<index_t>(bytes), t.stream_handle);
-  cuda_check(cub::DeviceSegmentedReduce::Reduce(temp.data(), bytes, input, partial.data(), n_out, begins, ends, op, k.identity, stream),
+  cuda_check(cub::DeviceSegmentedReduce::Reduce(temp.data(), bytes, input, partial.data(), n_out, begins, ends, op,
+                                                k.identity, stream),
              "cub::DeviceSegmentedReduce");
   cub_finish<Kern>(t, space, plan, partial, out, fin);
 }
 #endif
 
 template <class Kern, int N, class OutE, class Fin, class Res>
-void reduce_on(const cuda_t& t, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin, const Res& empty) {
+void reduce_on(const cuda_t& t, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin,
+               const Res& empty) {
 #if UFX_CUDA_TU
   const cuda_scope scope(t);
   const bool whole = plan.outputs() == 1 && plan.kept.rank == 0;

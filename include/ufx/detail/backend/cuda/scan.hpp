@@ -22,7 +22,9 @@ struct thrust_temporaries {
   using value_type = char;
   memory_space space;
   void* stream;
-  char* allocate(std::ptrdiff_t n) const { return static_cast<char*>(device_malloc_async(space, static_cast<std::size_t>(n), stream)); }
+  char* allocate(std::ptrdiff_t n) const {
+    return static_cast<char*>(device_malloc_async(space, static_cast<std::size_t>(n), stream));
+  }
   void deallocate(char* p, std::size_t) const noexcept { device_free_async(space, p, stream); }
 };
 
@@ -32,7 +34,8 @@ void scan_on(const cuda_t& t, const scan_plan<N>& plan, const Kern& k, OutE* out
   const cuda_scope scope(t);
   try {
     const thrust_temporaries temps{scope.space(), t.stream_handle};
-    if (t.has_stream()) device_scan(thrust::cuda::par_nosync(temps).on(static_cast<cudaStream_t>(t.stream_handle)), plan, k, out);
+    if (t.has_stream())
+      device_scan(thrust::cuda::par_nosync(temps).on(static_cast<cudaStream_t>(t.stream_handle)), plan, k, out);
     else device_scan(thrust::cuda::par_nosync(temps), plan, k, out);
   } catch (const ufx::device_error&) {
     throw;

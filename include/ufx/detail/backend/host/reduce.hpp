@@ -14,7 +14,8 @@ UFX_TU_NAMESPACE_BEGIN
 inline constexpr index_t host_reduce_cutoff = index_t{1} << 17;
 
 template <class Kern, int N, class OutE, class Fin, class Res>
-void reduce_on(const host_t& t, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin, const Res& empty) {
+void reduce_on(const host_t& t, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin,
+               const Res& empty) {
   if (plan.outputs() * plan.count() < host_reduce_cutoff) cpu_reduce(cpu_executor{}, plan, k, out, fin, empty);
   else cpu_reduce(cpu_executor(t), plan, k, out, fin, empty);
 }

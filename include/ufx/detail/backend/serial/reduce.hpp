@@ -6,7 +6,8 @@ namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
 template <class Kern, int N, class OutE, class Fin, class Res>
-void reduce_on(const serial_t&, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin, const Res& empty) {
+void reduce_on(const serial_t&, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin,
+               const Res& empty) {
   cpu_reduce(cpu_executor{}, plan, k, out, fin, empty);
 }
 
