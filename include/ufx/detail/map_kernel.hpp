@@ -92,6 +92,22 @@ constexpr bool acc_vectorisable() {
   return std::is_arithmetic_v<E> && (sizeof(E) & (sizeof(E) - 1)) == 0;
 }
 
+/// Calls `fn(k, pointer, element_size)` for each array accessor k of `acc` (the kernels'
+/// for_each_array: the device targets check their operands' memory with it).
+template <class... A, class Fn>
+void for_each_array_acc(const tuple<A...>& acc, Fn& fn) {
+  with_indices<sizeof...(A)>([&]<std::size_t... K>(std::index_sequence<K...>) {
+    (
+        [&] {
+          using Ak = std::remove_cvref_t<decltype(get<K>(acc))>;
+          if constexpr (Ak::is_array)
+            fn(static_cast<int>(K), static_cast<const void*>(get<K>(acc).p),
+               sizeof(std::remove_cv_t<typename Ak::element_type>));
+        }(),
+        ...);
+  });
+}
+
 template <class F, int NOut, class... Acc>
 struct map_kernel {
   static constexpr int N = sizeof...(Acc);
@@ -156,7 +172,7 @@ struct map_kernel {
   /// Calls `fn(k, pointer, element_size)` for each array operand.
   template <class Fn>
   void for_each_array(Fn&& fn) const {
-    each_array(fn, std::make_index_sequence<N>{});
+    for_each_array_acc(acc, fn);
   }
 
 private:
@@ -222,17 +238,6 @@ private:
   template <std::size_t... K>
   void row_strided(const index_t (&off)[N], const index_t (&str)[N], index_t n, std::index_sequence<K...>) const {
     run_row(f, n, run_of(get<K>(acc), off[K], str[K], std::false_type{})...);
-  }
-  template <class Fn, std::size_t... K>
-  void each_array(Fn& fn, std::index_sequence<K...>) const {
-    (
-        [&] {
-          using A = std::remove_cvref_t<decltype(get<K>(acc))>;
-          if constexpr (A::is_array)
-            fn(static_cast<int>(K), static_cast<const void*>(get<K>(acc).p),
-               sizeof(std::remove_cv_t<typename A::element_type>));
-        }(),
-        ...);
   }
 };
 

@@ -121,7 +121,7 @@ struct reduce_kernel {
   /// Calls `fn(k, pointer, element_size)` for each array input (k counts inputs from 0).
   template <class Fn>
   void for_each_array(Fn&& fn) const {
-    each_array(fn, std::index_sequence_for<In...>{});
+    for_each_array_acc(in, fn);
   }
 
 private:
@@ -285,18 +285,6 @@ private:
     } else {
       for (index_t j = 0; j < n; ++j) dst[j] = combine(dst[j], static_cast<Acc>(f(r.at(j)...)));
     }
-  }
-
-  template <class Fn, std::size_t... K>
-  void each_array(Fn& fn, std::index_sequence<K...>) const {
-    (
-        [&] {
-          using A = std::remove_cvref_t<decltype(get<K>(in))>;
-          if constexpr (A::is_array)
-            fn(static_cast<int>(K), static_cast<const void*>(get<K>(in).p),
-               sizeof(std::remove_cv_t<typename A::element_type>));
-        }(),
-        ...);
   }
 };
 
