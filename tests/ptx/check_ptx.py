@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Reads the PTX of tests/ptx/ptx_kernels.cu and ptxas -v's report of it, and checks ufx's dense
-kernels: no local memory in any kernel of ufx's own (block_launch_kernel, the tiled reduction's, included)
+kernels: no local memory in any kernel of ufx's own (launch_kernel, ufx's one __global__, whatever it runs: the
+tiled reduction's block_phases and the raw kernels' raw_kernel_entry included)
 or CUB's dense reductions (no ld.local /
 st.local, 0-byte stack frame, no spills), and 128-bit global loads (ld.global[.nc].v4 or
 cp.async.bulk) in the dense elementwise kernels. Prints every kernel's figures. Usage: check_ptx.py <file.ptx> <ptxas> <arch>"""
@@ -63,7 +64,7 @@ def kind(name):
         return "tiled reduction (block body)"
     if "lane_fn" in name:
         return "strided reduction (lanes)"
-    if "kernel_entry" in name:
+    if "raw_kernel_entry" in name:
         return "raw kernel (ufx::kernel)"
     return "other"
 
@@ -86,7 +87,7 @@ def main():
               f"{r.get('spill_st', '?')}/{r.get('spill_ld', '?')} local ld/st {local:3d} 128-bit loads {v4:2d} "
               f"generic ld.f32 {scalar_generic:2d}  {name[:90]}")
         # every kernel of ufx's own (launch_kernel) and CUB's dense reductions: no local memory
-        if "launch_kernel" in name or "kernel_entry" in name or k == "dense reduction (CUB)":
+        if "launch_kernel" in name or k == "dense reduction (CUB)":
             if local or r.get("stack", 0) or r.get("spill_st", 0) or r.get("spill_ld", 0):
                 failures.append(f"{k} kernel uses local memory: {name}")
         if k == "dense elementwise" and v4 == 0:
