@@ -43,7 +43,7 @@ UFX_HD constexpr const T& get(const tuple_leaf<I, T>& l) {
 /// fn(std::integer_sequence<T, 0, ..., N - 1>{}): the indices 0..N-1 as a pack for a template
 /// lambda, `with_indices<N>([&]<std::size_t... J>(std::index_sequence<J...>) { ... })`.
 template <auto N, class T = std::size_t, class Fn>
-UFX_HD constexpr decltype(auto) with_indices(Fn&& fn) {
+constexpr decltype(auto) with_indices(Fn&& fn) {
   return static_cast<Fn&&>(fn)(std::make_integer_sequence<T, static_cast<T>(N)>{});
 }
 
