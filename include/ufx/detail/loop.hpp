@@ -91,20 +91,21 @@ void simplify(layout<N>& L) {
   coalesce(L);
 }
 
-/// Offsets (in elements) of linear loop index `i` of `L`, for every operand, added to `base` (from 0
-/// when it is null). In device code the loop over dimensions is unrolled over max_rank with
-/// constant array indices only, so a kernel never indexes its parameter's arrays at run time
-/// (which makes the compiler copy the whole struct to local memory; the CUDA preset's ptx tests
-/// check it); host code loops over the layout's rank. walk_rows keeps the per-dimension indices too.
-template <int N>
-UFX_HD inline void loop_offsets(const layout<N>& L, index_t i, const index_t* base, index_t* off) {
-#if defined(__CUDA_ARCH__)
-  constexpr int walked = max_rank;
-#else
-  const int walked = L.rank;
-#endif
+/// Offsets (in elements) of linear loop index `i` of `L`, for every operand: one body, two walks.
+/// `Unrolled` walks max_rank dimensions with constant array indices only: a kernel never indexes
+/// its parameter's arrays at run time (which makes nvcc copy the whole struct to local memory; the
+/// CUDA preset's ptx tests check it), and the host compiler unrolls it too, which the sim's
+/// per-element lanes need (a loop over the layout's rank made the sim's small reductions 1.5-2x
+/// slower). Otherwise it walks the layout's rank and adds `base`: the CPU executors' per-row use.
+/// walk_rows keeps the per-dimension indices too.
+template <bool Unrolled, int N>
+UFX_HD inline void loop_offsets_walk(const layout<N>& L, index_t i, const index_t* base, index_t* off) {
+  const int walked = Unrolled ? max_rank : L.rank;
   UFX_UNROLL
-  for (int k = 0; k < N; ++k) off[k] = base ? base[k] : 0;
+  for (int k = 0; k < N; ++k) {
+    if constexpr (Unrolled) off[k] = 0;
+    else off[k] = base[k];
+  }
   if (L.rank == 1) {
     UFX_UNROLL
     for (int k = 0; k < N; ++k) off[k] += i * L.stride[k][0];
@@ -121,6 +122,16 @@ UFX_HD inline void loop_offsets(const layout<N>& L, index_t i, const index_t* ba
       for (int k = 0; k < N; ++k) off[k] += idx * L.stride[k][d];
     }
   }
+}
+/// The offsets of position `i`, from 0, walked unrolled (device bodies, the sim's lanes).
+template <int N>
+UFX_HD inline void loop_offsets(const layout<N>& L, index_t i, index_t (&off)[N]) {
+  loop_offsets_walk<true>(L, i, nullptr, off);
+}
+/// The offsets of position `i` added to `base`, walked over the layout's rank (CPU rows, scans).
+template <int N>
+UFX_HD inline void loop_offsets(const layout<N>& L, index_t i, const index_t* base, index_t* off) {
+  loop_offsets_walk<false>(L, i, base, off);
 }
 
 /// Runs kernel `k` over layout `L` on `tag`, once simplified: the target's `for_each` (its folder's

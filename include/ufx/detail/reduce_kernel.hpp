@@ -299,7 +299,7 @@ struct pass_through {
 template <class Kern, int N>
 UFX_HD typename Kern::acc_type value_at(const Kern& k, const layout<N>& red, const index_t* base, index_t p) {
   index_t off[N];
-  loop_offsets(red, p, nullptr, off);
+  loop_offsets(red, p, off);
   UFX_UNROLL
   for (int j = 0; j < N; ++j) off[j] += base[j];
   return k.at(off + 1);

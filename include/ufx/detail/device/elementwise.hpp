@@ -27,7 +27,7 @@ struct element_at {
   Kernel k;
   UFX_HD void operator()(index_t i) const {
     index_t off[N];
-    loop_offsets(L, i, nullptr, off);
+    loop_offsets(L, i, off);
     k(off);
   }
 };

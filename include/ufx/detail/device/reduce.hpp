@@ -47,7 +47,7 @@ struct lane_fn {
       t = i - s * lanes;
     }
     index_t base[N];
-    loop_offsets(kept, s, nullptr, base);
+    loop_offsets(kept, s, base);
     const Acc acc = lane_reduce(k, red, base, t, lanes, m);
     if (partial) partial[i] = acc;
     else out[base[0]] = static_cast<OutE>(fin(acc));
@@ -62,7 +62,7 @@ struct fill_fn {
   Res value;
   UFX_HD void operator()(index_t i) const {
     index_t base[N];
-    loop_offsets(kept, i, nullptr, base);
+    loop_offsets(kept, i, base);
     out[base[0]] = static_cast<OutE>(value);
   }
 };

@@ -161,7 +161,7 @@ struct tiled_reduce_body {
     const index_t s = static_cast<index_t>(t.block_idx.x) * b + tx;
     index_t base[N];
     if (s < outputs) {
-      loop_offsets(kept, s, nullptr, base);
+      loop_offsets(kept, s, base);
       const index_t start = (first + i) * b;
       const index_t len = m - start < b ? m - start : b;
       st.push(k, fold(shared, base, (i & 1) * b, len, std::make_integer_sequence<unsigned, (1u << NK)>{}));
@@ -182,7 +182,7 @@ private:
     const index_t p = tile * b + tx;
     if (p >= m) return;
     index_t off[N];
-    loop_offsets(red, p, nullptr, off);
+    loop_offsets(red, p, off);
     load_inputs(shared, off, buf * b + tx, std::make_index_sequence<NK>{});
   }
   template <std::size_t... J>

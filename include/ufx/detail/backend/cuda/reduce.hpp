@@ -65,7 +65,7 @@ struct segment_begin {
   layout<N> kept;
   UFX_HD index_t operator()(index_t s) const {
     index_t off[N];
-    loop_offsets(kept, s, nullptr, off);
+    loop_offsets(kept, s, off);
     return off[1];
   }
 };
@@ -85,7 +85,7 @@ struct finish_outputs {
   Fin fin;
   UFX_HD void operator()(index_t s) const {
     index_t off[N];
-    loop_offsets(kept, s, nullptr, off);
+    loop_offsets(kept, s, off);
     out[off[0]] = static_cast<OutE>(fin(partial[s]));
   }
 };
