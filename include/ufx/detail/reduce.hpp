@@ -184,9 +184,9 @@ bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutO
   const std::size_t out_per_row =
       row_kept && o.space != tag.space() ? static_cast<std::size_t>(outputs) / rows_total * sizeof(OutE) : 0;
   const std::size_t out_fixed = row_kept ? 0 : static_cast<std::size_t>(outputs) * sizeof(Acc);
-  const auto in = std::make_tuple(ins...);
   const reduce_leads<Ins...> lead;
-  const index_t rows = rows_per_chunk(tag, loop, lead, partials_per_row + out_per_row, out_fixed, in);
+  const index_t rows =
+      rows_per_chunk(tag, loop, lead, partials_per_row + out_per_row, out_fixed, std::forward_as_tuple(ins...));
   if (rows >= loop[0] || any_overlaps(o, ins...)) return false; // overlapping: read from a copy, whole
 
   // the index of position (b, 0, ...): flat (C order) or along the one reduced axis
@@ -200,7 +200,7 @@ bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutO
   // each slot's device memory beyond its staged inputs: the partials and the chunk's results
   const std::size_t device_extra = static_cast<std::size_t>(split.per) * partials_per_row + out_fixed;
   chunk_partials<Acc> parts(row_kept ? 1 : split.count, row_kept ? 1 : outputs); // none needed when kept
-  run_pipelined(tag, loop, split, in, lead, out_staging, device_extra,
+  run_pipelined(tag, loop, split, std::make_tuple(ins...), lead, out_staging, device_extra,
                 [&](chunk_ring<Tag>& ring, int s, index_t c, index_t b, index_t e, auto& chunk_in) {
                   dims sub = loop;
                   sub[0] = e - b;

@@ -94,13 +94,12 @@ bool scan_chunked(const Tag& tag, const Op& op, const OutOp& o, const InOp& in, 
   const std::size_t temps_per_row =
       per_elem_row * (sizeof(Acc) + sizeof(index_t)); // the device scan's keys and partials
   const auto lead = [](int) { return R; };
-  const auto ins = std::make_tuple(in);
-  const index_t rows = rows_per_chunk(tag, loop, lead, out_per_row + temps_per_row, 0, ins);
+  const index_t rows = rows_per_chunk(tag, loop, lead, out_per_row + temps_per_row, 0, std::forward_as_tuple(in));
   if (rows >= loop[0]) return false;
   const chunk_split split(loop[0], rows);
   const auto per_chunk = static_cast<index_t>(split.per * static_cast<index_t>(per_elem_row));
   const std::size_t out_staging = o.space.is_host() ? chunk_ring<Tag>::template staging_size<OutE>(per_chunk) : 0;
-  run_pipelined(tag, loop, split, ins, lead, out_staging,
+  run_pipelined(tag, loop, split, std::make_tuple(in), lead, out_staging,
                 static_cast<std::size_t>(per_chunk) * (sizeof(Acc) + sizeof(index_t)),
                 [&](chunk_ring<Tag>& ring, int s, index_t, index_t b, index_t e, auto& chunk_in) {
                   scan_whole<Acc>(ring.on(s), op, ring.output(s, output_rows(o, b, e)), std::get<0>(chunk_in), axis);
