@@ -99,7 +99,7 @@ void simplify(layout<N>& L) {
 /// slower). Otherwise it walks the layout's rank and adds `base`: the CPU executors' per-row use.
 /// walk_rows keeps the per-dimension indices too.
 template <bool Unrolled, int N>
-UFX_HD inline void loop_offsets_walk(const layout<N>& L, index_t i, const index_t* base, index_t* off) {
+UFX_HD UFX_ALWAYS_INLINE void loop_offsets_walk(const layout<N>& L, index_t i, const index_t* base, index_t* off) {
   const int walked = Unrolled ? max_rank : L.rank;
   UFX_UNROLL
   for (int k = 0; k < N; ++k) {
@@ -125,12 +125,12 @@ UFX_HD inline void loop_offsets_walk(const layout<N>& L, index_t i, const index_
 }
 /// The offsets of position `i`, from 0, walked unrolled (device bodies, the sim's lanes).
 template <int N>
-UFX_HD inline void loop_offsets(const layout<N>& L, index_t i, index_t (&off)[N]) {
+UFX_HD UFX_ALWAYS_INLINE void loop_offsets(const layout<N>& L, index_t i, index_t (&off)[N]) {
   loop_offsets_walk<true>(L, i, nullptr, off);
 }
 /// The offsets of position `i` added to `base`, walked over the layout's rank (CPU rows, scans).
 template <int N>
-UFX_HD inline void loop_offsets(const layout<N>& L, index_t i, const index_t* base, index_t* off) {
+UFX_HD UFX_ALWAYS_INLINE void loop_offsets(const layout<N>& L, index_t i, const index_t* base, index_t* off) {
   loop_offsets_walk<false>(L, i, base, off);
 }
 

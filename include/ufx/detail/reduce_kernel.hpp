@@ -297,7 +297,8 @@ struct pass_through {
 
 /// The mapped value at position p of reduced layout `red`, from the output's base offsets.
 template <class Kern, int N>
-UFX_HD typename Kern::acc_type value_at(const Kern& k, const layout<N>& red, const index_t* base, index_t p) {
+UFX_HD UFX_ALWAYS_INLINE typename Kern::acc_type value_at(const Kern& k, const layout<N>& red, const index_t* base,
+                                                          index_t p) {
   index_t off[N];
   loop_offsets(red, p, off);
   UFX_UNROLL
