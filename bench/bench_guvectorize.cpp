@@ -21,6 +21,7 @@
 #include <vector>
 
 #include <ufx/ufx.hpp>
+#include <ufx/eigen.hpp>
 
 #include "bench_common.hpp"
 

@@ -42,7 +42,7 @@ enum class how { serial_loop, omp_loop, ufx_serial, ufx_host_openmp, ufx_host_tb
 /// ufx::host's scheduler for the next calls (oneTBB or OpenMP; see detail/cpu/executor.hpp).
 void use_scheduler(how h) {
 #if UFX_WITH_TBB
-  ufx::detail::host_uses_tbb() = (h == how::ufx_host_tbb);
+  ufx::detail::set_host_uses_tbb(h == how::ufx_host_tbb);
 #else
   (void)h;
 #endif

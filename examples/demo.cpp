@@ -7,7 +7,7 @@
 #include <tuple>
 #include <vector>
 #if __has_include(<Eigen/Core>)
-#  include <Eigen/Core>
+#  include <ufx/eigen.hpp>
 #  define UFX_DEMO_EIGEN 1
 #endif
 

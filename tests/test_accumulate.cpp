@@ -2,7 +2,7 @@
 // containers, out and in-place scans, errors.
 #include "common.hpp"
 
-#include <Eigen/Core>
+#include <ufx/eigen.hpp>
 
 #include <cstdint>
 #include <limits>

@@ -2,7 +2,7 @@
 // results come back as Eigen objects when every array operand is Eigen.
 #include "common.hpp"
 
-#include <Eigen/Core>
+#include <ufx/eigen.hpp>
 
 namespace {
 struct add_f {

@@ -3,6 +3,10 @@
 #include "common.hpp"
 #include "gufunc_cores.hpp"
 
+#if __has_include(<Eigen/Core>)
+#  include <ufx/eigen.hpp>
+#endif
+
 #include <ufx/guvectorize.hpp>
 
 using ufx::index_t;

@@ -3,7 +3,7 @@
 // NumPy's shape and values, or NumPy's broadcast error text.
 #include "common.hpp"
 
-#include <Eigen/Core>
+#include <ufx/eigen.hpp>
 
 #include <array>
 #include <cstdlib>

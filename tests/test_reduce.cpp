@@ -2,7 +2,7 @@
 // sizes, axes, result containers, out, errors, accuracy.
 #include "common.hpp"
 
-#include <Eigen/Core>
+#include <ufx/eigen.hpp>
 
 #include <cmath>
 #include <cstdint>

@@ -236,6 +236,11 @@ std::string_view cuda_unavailable_reason() noexcept;
 bool host_kernels_available() noexcept;
 
 UFX_TU_NAMESPACE_BEGIN
+/// True for the target types default_target() can return in this translation unit: a call that
+/// names no target and whose arguments' types hold host memory only compiles their paths alone.
+template <class T>
+inline constexpr bool is_default_target_type = std::is_same_v<T, host_t> || (UFX_CUDA_TU && std::is_same_v<T, cuda_t>);
+
 /// The target a call without an explicit target runs on when no operand is on a device:
 /// `ufx::cuda` when this translation unit is compiled by nvcc and a device answers, else `ufx::host`.
 inline target default_target() {

@@ -1,6 +1,11 @@
 #pragma once
 /// \file ufx.hpp
-/// Umbrella header: everything in ufx. Eigen support is included when Eigen is on the include path.
+/// Umbrella header: everything in ufx. The adapters of other libraries' arrays are headers of their
+/// own, as ufx/mpi.hpp and ufx/thrust.hpp are: `#include <ufx/eigen.hpp>` for Eigen objects,
+/// `<ufx/mdspan.hpp>` for cuda::std::mdspan. ufx.hpp includes them itself when the library's header
+/// came first (Eigen/Core or cuda/std/mdspan included before ufx.hpp); it does not pull them in
+/// otherwise, as Eigen alone costs more compile time (1.6 s with g++ 12) than all of ufx's headers
+/// (docs/performance.md, "Compile times").
 #include "ufx/adapter.hpp"
 #include "ufx/atomic.hpp"
 #include "ufx/config.hpp"
@@ -23,9 +28,9 @@
 #include "ufx/thread.hpp"
 #include "ufx/vectorize.hpp"
 #include "ufx/views.hpp"
-#if __has_include(<Eigen/Core>)
+#if defined(EIGEN_WORLD_VERSION)
 #  include "ufx/eigen.hpp"
 #endif
-#if __has_include(<cuda/std/mdspan>)
+#if defined(_CUDA_STD_MDSPAN)
 #  include "ufx/mdspan.hpp"
 #endif

@@ -1,5 +1,6 @@
 // Expected: "ufx: an mdspan operand needs an accessor whose data handle is a plain pointer" (an
 // mdspan over an offset-based handle has no address ufx could view).
+#include <ufx/mdspan.hpp>
 #include <ufx/ufx.hpp>
 
 #include <cstddef>

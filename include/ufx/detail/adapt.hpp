@@ -7,6 +7,7 @@
 #include <memory>
 #include <cstddef>
 #include <span>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -20,6 +21,7 @@
 #include "ufx/detail/runtime.hpp"
 #include "ufx/ndarray.hpp"
 #include "ufx/ndview.hpp"
+#include "ufx/out.hpp"
 
 namespace ufx {
 
@@ -37,6 +39,7 @@ struct adapter<std::vector<T, A>> {
   static_assert(!std::is_same_v<T, bool>,
                 "ufx: std::vector<bool> has no element storage; use std::vector<char> or ufx::ndarray<bool, 1>");
   static constexpr container_kind kind = container_kind::sequence;
+  static constexpr bool host_only = true;
   static constexpr int rank = 1;
   using value_type = T;
   static detail::array_operand<const T, 1> in(const std::vector<T, A>& v) {
@@ -50,6 +53,7 @@ struct adapter<std::vector<T, A>> {
 template <class T, std::size_t N>
 struct adapter<std::array<T, N>> {
   static constexpr container_kind kind = container_kind::sequence;
+  static constexpr bool host_only = true;
   static constexpr int rank = 1;
   using value_type = T;
   static detail::array_operand<const T, 1> in(const std::array<T, N>& v) {
@@ -78,6 +82,7 @@ struct adapter<std::span<T, E>> {
 template <class T, int R>
 struct adapter<ndarray<T, R>> {
   static constexpr container_kind kind = container_kind::ufx_host;
+  static constexpr bool host_only = true;
   static constexpr int rank = R;
   using value_type = T;
   static detail::array_operand<const T, R> in(const ndarray<T, R>& a) { return {a.view(), memory_space::host, {}}; }
@@ -132,6 +137,38 @@ struct adapter<device_array<T, R>> {
 
 namespace detail {
 
+/// True when an argument of type A can hold host memory only: a scalar, or a container whose
+/// adapter says `host_only` (std::vector, std::array, ufx::ndarray). Others may point into a
+/// device's memory (ndview, std::span, Eigen maps, device arrays: where the data lies decides).
+template <class A>
+constexpr bool host_only_arg() {
+  using C = std::remove_cvref_t<A>;
+  if constexpr (scalar_like<C>) return true;
+  else if constexpr (requires { adapter<C>::host_only; }) return adapter<C>::host_only;
+  else return false;
+}
+template <class OutT>
+struct host_only_out : std::true_type {}; // no ufx::out
+template <class... D>
+struct host_only_out<out_t<D...>> : std::bool_constant<(host_only_arg<D>() && ...)> {};
+
+/// Whether a call with these arguments (and ufx::out destinations OutT, or void) can find its data
+/// on a device: run.hpp's device_set_of, which decides what a call naming no target compiles.
+template <class OutT, class... Args>
+inline constexpr bool reaches_device =
+    !(host_only_out<std::remove_const_t<OutT>>::value && (host_only_arg<Args>() && ...));
+
+/// True when the compiler spells C's name starting with `prefix` (such as "Eigen::"): for the
+/// messages of adapt_in, which cannot name a library whose headers are not included.
+template <class C>
+constexpr bool from_namespace(std::string_view prefix) {
+  // g++ "[with C = Eigen::Matrix<...>; ...]", clang "[C = Eigen::...]", nvcc's front end "[with C=Eigen::...]"
+  constexpr std::string_view f = __PRETTY_FUNCTION__;
+  for (const std::string_view key : {std::string_view("C = "), std::string_view("C=")})
+    if (const auto at = f.find(key); at != f.npos) return f.substr(at + key.size()).starts_with(prefix);
+  return false;
+}
+
 /// Adapts one input argument.
 template <class A>
 auto adapt_in(const A& a) {
@@ -139,6 +176,12 @@ auto adapt_in(const A& a) {
   if constexpr (scalar_like<C>) {
     return scalar_operand<C>{a};
   } else {
+    static_assert(array_like<C> || !from_namespace<C>("Eigen::"),
+                  "ufx: an Eigen object needs #include <ufx/eigen.hpp> (ufx/ufx.hpp includes it only when "
+                  "<Eigen/Core> came first)");
+    static_assert(array_like<C> || !from_namespace<C>("cuda::std::"),
+                  "ufx: a cuda::std::mdspan needs #include <ufx/mdspan.hpp> (ufx/ufx.hpp includes it only when "
+                  "<cuda/std/mdspan> came first)");
     static_assert(array_like<C>, "ufx: no adapter for this argument type. ufx accepts arithmetic scalars, "
                                  "std::vector, std::array, std::span, ufx::ndarray, ufx::ndview, ufx::device_array "
                                  "and (with <ufx/eigen.hpp>) Eigen dense objects");

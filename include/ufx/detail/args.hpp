@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ufx/detail/tuple.hpp"
 #include "ufx/axis.hpp"
 #include "ufx/out.hpp"
 #include "ufx/targets.hpp"

@@ -14,6 +14,7 @@
 #include <string>
 #include <tuple>
 
+#include "ufx/detail/tuple.hpp"
 #include "ufx/detail/adapt.hpp"
 #include "ufx/detail/broadcast.hpp"
 #include "ufx/detail/fail.hpp"

@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ufx/detail/tuple.hpp"
 #include "ufx/detail/adapt.hpp"
 #include "ufx/detail/broadcast.hpp"
 #include "ufx/detail/args.hpp"
@@ -255,7 +256,7 @@ UFX_CALL_BOUNDARY auto gufunc_run(const F& f, const TargetT* given, OutT* out, c
     using info = gufunc_call_info<Sig, F, OutT, Args...>;
     auto ins = std::make_tuple(adapt_in(args)...);
 
-    device_set device;
+    device_set_of<reaches_device<OutT, Args...>> device;
     note_spaces(ins, device);
 
     dims shapes[NIn + NOut];

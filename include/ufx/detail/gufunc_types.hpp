@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ufx/detail/tuple.hpp"
 #include "ufx/detail/signature.hpp"
 #include "ufx/ndview.hpp"
 

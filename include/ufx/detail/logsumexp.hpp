@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ufx/detail/tuple.hpp"
 #include "ufx/config.hpp"
 #include "ufx/detail/reduce.hpp"
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <utility>
 
+#include "ufx/detail/tuple.hpp"
 #include "ufx/detail/adapt.hpp"
 #include "ufx/detail/broadcast.hpp"
 #include "ufx/detail/args.hpp"
@@ -253,7 +254,7 @@ UFX_CALL_BOUNDARY auto reduce_run(const Spec& spec, const TargetT* given, OutT* 
   using Acc = typename types::acc;
   using Res = typename types::result;
   const typename types::finish fin = types::make_finish(spec);
-  device_set device;
+  device_set_of<reaches_device<OutT, Args...>> device;
   note_spaces(ins, device);
   if constexpr (std::is_void_v<OutT> && NA == 0 && !Keep && !types::indexed)
     if (const auto r = reduce_dense_value<Acc, Res>(spec, fin, given, device, ins)) return *r;

@@ -102,8 +102,8 @@ Acc cpu_full_reduction(const Tag& tag, const Spec& spec, index_t n, const Ins&..
 /// A full reduction to a value of dense host operands of one shape on a CPU target: straight to
 /// the tree (the fixed cost of a small call is the shape and plan machinery of reduce_run). Empty
 /// when the call is not one.
-template <class Acc, class Res, class Spec, class Fin, class TargetT, class Ins>
-std::optional<Res> reduce_dense_value(const Spec& spec, const Fin& fin, const TargetT* given, const device_set& device,
+template <class Acc, class Res, class Spec, class Fin, class TargetT, class Devices, class Ins>
+std::optional<Res> reduce_dense_value(const Spec& spec, const Fin& fin, const TargetT* given, const Devices& device,
                                       const Ins& ins) {
   std::optional<Res> r;
   if (const index_t n = std::apply([](const auto&... op) { return dense_same_shape(op...); }, ins)) {

@@ -132,7 +132,7 @@ UFX_CALL_BOUNDARY auto accumulate_run(const Op& op, const TargetT* given, OutT* 
   static_assert(R > 0 && !is_scalar_operand<In>::value, "ufx::accumulate: accumulate an array, not a scalar");
   using Acc = typename reduce_types<identity, Op, typename In::value_type>::acc;
 
-  device_set device;
+  device_set_of<reaches_device<OutT, X>> device;
   note_space(in, device);
   const dims shape(in.view.shape());
   const int zero = 0;

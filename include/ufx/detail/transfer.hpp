@@ -11,6 +11,7 @@
 #include "ufx/detail/broadcast.hpp"
 #include "ufx/detail/loop.hpp"
 #include "ufx/detail/map_kernel.hpp"
+#include "ufx/detail/run.hpp"
 #include "ufx/detail/runtime.hpp"
 #include "ufx/ndview.hpp"
 #include "ufx/targets.hpp"
@@ -90,15 +91,6 @@ std::array<index_t, R> strides_like(const ndview<T, R>& v) {
   }
   return s;
 }
-
-/// Whether this translation unit can run kernels on target type T (ufx::cuda: only when compiled
-/// by nvcc). Where it cannot, device-side copies go through the host.
-template <class T>
-inline constexpr bool launches_here = true;
-#if !UFX_CUDA_TU
-template <>
-inline constexpr bool launches_here<cuda_t> = false;
-#endif
 
 template <class T, int R>
 ndview<T, R> host_image(const memory_space& s, const ndview<T, R>& v, std::unique_ptr<char[]>& keep, bool load);

@@ -54,8 +54,8 @@ dims loop_shape(const Ins& ins, const Outs* outs) {
 /// Step 3 on the chosen target: `dense` calls (dense_call) take the dense path on CPU targets.
 /// Returns `auto`, as with_target_for does, so that nvcc instantiates it where it is called and a
 /// static_assert inside names the user's line.
-template <class F, class TargetT, class Outs, class Ins>
-auto run_elementwise(const F& f, const TargetT* given, const device_set& device, Outs& outs, Ins& ins, const dims& loop,
+template <class F, class TargetT, class Devices, class Outs, class Ins>
+auto run_elementwise(const F& f, const TargetT* given, const Devices& device, Outs& outs, Ins& ins, const dims& loop,
                      bool dense) {
   return with_target_for<F>(given, device, [&](auto tag) {
     if constexpr (!decltype(tag)::is_device && std::tuple_size_v<Outs> == 1)
@@ -71,7 +71,7 @@ UFX_CALL_BOUNDARY auto vectorize_run(const F& f, const TargetT* given, OutT* out
   using info = vectorize_result<F, typename decltype(adapt_in(args))::value_type...>;
   constexpr int R = std::max({0, decltype(adapt_in(args))::rank...});
 
-  device_set device;
+  device_set_of<reaches_device<OutT, Args...>> device;
   note_spaces(ins, device);
 
   if constexpr (!std::is_void_v<OutT>) {

@@ -3,6 +3,12 @@
 // ranges of [0, n), on the calling thread (ufx::serial, small work) or on ufx::host's threads.
 // Exceptions thrown by any range are rethrown on the calling thread.
 //
+// The scheduling itself is compiled into libufx (src/host_executor.cpp): the body reaches it as a
+// pointer and a function that runs one range, so no translation unit that calls ufx includes
+// oneTBB's or OpenMP's headers or instantiates their templates (issue #29: oneTBB's parallel_for
+// alone cost 2.0 s of every include of ufx.hpp). One indirect call per range costs nothing beside a
+// range's work.
+//
 // ufx::host's scheduler is oneTBB's work stealing when ufx was built with it (UFX_WITH_TBB) and
 // the environment does not say UFX_HOST_SCHEDULER=openmp, else OpenMP. With oneTBB the work is
 // cut into ranges that idle threads steal and the calling thread works too, so a call ends when
@@ -10,29 +16,35 @@
 // closing barrier does (on a loaded machine a whole time slice, 4-8 ms, per call:
 // docs/performance.md).
 #include <algorithm>
-#include <exception>
-
-#if defined(_OPENMP)
-#  include <omp.h>
-#endif
-#if UFX_WITH_TBB
-#  include <atomic>
-#  include <cstdlib>
-#  include <map>
-#  include <memory>
-#  include <mutex>
-#  include <string_view>
-
-#  include <oneapi/tbb/blocked_range.h>
-#  include <oneapi/tbb/parallel_for.h>
-#  include <oneapi/tbb/partitioner.h>
-#  include <oneapi/tbb/task_arena.h>
-#endif
+#include <type_traits>
 
 #include "ufx/config.hpp"
 #include "ufx/targets.hpp"
 
 namespace ufx::detail {
+
+/// ufx::host's threads: as many as OpenMP would give a parallel region (OMP_NUM_THREADS, with
+/// either scheduler), else oneTBB's default, else 1.
+int host_threads();
+/// Whether ufx::host schedules with oneTBB: yes when ufx was built with it, unless the environment
+/// variable UFX_HOST_SCHEDULER is "openmp" when the program starts. The benchmarks switch it.
+bool host_uses_tbb();
+void set_host_uses_tbb(bool on);
+
+/// One range of a parallel loop: fn(context, begin, end).
+using range_fn = void (*)(const void* context, index_t begin, index_t end);
+/// How host_parallel_for cuts [0, n): `align` items a unit, ranges of at least `grain` units;
+/// `static_blocks`: one even, 64-aligned block per thread that the same thread keeps from call to
+/// call (oneTBB's static partitioner; OpenMP's static schedule), else ranges that idle threads steal
+/// (oneTBB's auto partitioner; OpenMP: one even share per thread).
+struct parallel_cut {
+  index_t align = 1, grain = 1;
+  bool static_blocks = false;
+};
+/// Runs fn over disjoint ranges covering [0, n) on `threads` host threads; rethrows the first
+/// exception a range threw (src/host_executor.cpp).
+void host_parallel_for(int threads, index_t n, parallel_cut cut, range_fn fn, const void* context);
+
 UFX_TU_NAMESPACE_BEGIN
 
 /// Below this many elements (a gufunc: units of core work; a reduction: positions read) a call on
@@ -48,40 +60,6 @@ inline constexpr index_t host_serial_cutoff = index_t{1} << 17;
 /// 5.0 (2^17 cutoff: 8.9, serial); at 2^14 two threads gain nothing (2.0 against 2.2 us); loaded
 /// with two busy processes, host stayed within 1.06x serial at 2^14 to 2^22.
 inline constexpr index_t host_blocks_cutoff = index_t{1} << 15;
-
-/// ufx::host's threads: as many as OpenMP would give a parallel region here (OMP_NUM_THREADS, with
-/// either scheduler), else oneTBB's default.
-inline int host_threads() {
-#if defined(_OPENMP)
-  return omp_get_max_threads();
-#elif UFX_WITH_TBB
-  return tbb::this_task_arena::max_concurrency();
-#else
-  return 1;
-#endif
-}
-
-#if UFX_WITH_TBB
-/// Whether ufx::host schedules with oneTBB: yes, unless the environment variable
-/// UFX_HOST_SCHEDULER is "openmp" when the program starts (read once; the benchmarks set it).
-inline std::atomic<bool>& host_uses_tbb() {
-  static std::atomic<bool> tbb = [] {
-    const char* v = std::getenv("UFX_HOST_SCHEDULER");
-    return !(v && std::string_view(v) == "openmp");
-  }();
-  return tbb;
-}
-
-/// A oneTBB arena of `threads` threads, made on first use and kept (one per thread count).
-inline tbb::task_arena& host_arena(int threads) {
-  static std::mutex m;
-  static std::map<int, std::unique_ptr<tbb::task_arena>> arenas;
-  const std::lock_guard lock(m);
-  auto& a = arenas[threads];
-  if (!a) a = std::make_unique<tbb::task_arena>(threads);
-  return *a;
-}
-#endif
 
 class cpu_executor {
 public:
@@ -102,11 +80,7 @@ public:
   template <class Body>
   void operator()(index_t n, Body&& body) const {
     if (n < 2 || threads_ == 1) return body(index_t{0}, n);
-#if UFX_WITH_TBB
-    if (host_uses_tbb()) return run_ranges(n, 1, 1, body);
-#endif
-    run(static_cast<int>(std::min<index_t>(threads_, n)),
-        [&](index_t t, index_t nt) { body(n * t / nt, n * (t + 1) / nt); });
+    run(n, parallel_cut{}, body);
   }
 
   /// Calls body(begin, end) on blocks of elements covering [0, n), each aligned to 64 elements so
@@ -118,54 +92,18 @@ public:
   template <class Body>
   void blocks(index_t n, Body&& body, index_t cutoff = host_blocks_cutoff) const {
     if (n < cutoff || threads_ == 1) return body(index_t{0}, n);
-#if UFX_WITH_TBB
-    if (host_uses_tbb()) return run_ranges(n, cutoff >= 256 ? 64 : 1, 1, body, tbb::static_partitioner{});
-#endif
-    run(threads_, [&](index_t t, index_t nt) {
-      const index_t chunk = ((n + nt - 1) / nt + 63) / 64 * 64;
-      const index_t b = std::min(n, t * chunk), e = std::min(n, b + chunk);
-      body(b, e);
-    });
+    run(n, parallel_cut{cutoff >= 256 ? 64 : 1, 1, true}, body);
   }
 
 private:
-#if UFX_WITH_TBB
-  /// body(begin, end) over [0, n) in units of `align` items, ranges of at least `grain` units,
-  /// handed to the threads of an arena of threads_ threads by oneTBB's `partitioner` (auto: stolen
-  /// by idle threads; static: one range per thread); the first exception is rethrown.
-  template <class Body, class Partitioner = tbb::auto_partitioner>
-  void run_ranges(index_t n, index_t align, index_t grain, Body& body, const Partitioner& partitioner = {}) const {
-    const index_t units = (n + align - 1) / align;
-    auto loop = [&] {
-      tbb::parallel_for(
-          tbb::blocked_range<index_t>(0, units, grain),
-          [&](const tbb::blocked_range<index_t>& r) { body(r.begin() * align, std::min(n, r.end() * align)); },
-          partitioner);
-    };
-    if (threads_ >= tbb::this_task_arena::max_concurrency()) loop();
-    else host_arena(threads_).execute(loop);
-  }
-#endif
-
-  template <class Part>
-  void run(int threads, Part&& part) const {
-    std::exception_ptr error;
-#if defined(_OPENMP)
-#  pragma omp parallel num_threads(threads)
-    {
-      const index_t t = omp_get_thread_num(), nt = omp_get_num_threads();
-      try {
-        part(t, nt);
-      } catch (...) {
-#  pragma omp critical(ufx_parallel_error)
-        if (!error) error = std::current_exception();
-      }
-    }
-#else
-    (void)threads;
-    part(index_t{0}, index_t{1});
-#endif
-    if (error) std::rethrow_exception(error);
+  template <class Body>
+  void run(index_t n, parallel_cut cut, Body& body) const {
+    host_parallel_for(
+        threads_, n, cut,
+        [](const void* c, index_t b, index_t e) {
+          (*static_cast<std::remove_reference_t<Body>*>(const_cast<void*>(c)))(b, e);
+        },
+        static_cast<const void*>(&body));
   }
 
   int threads_ = 1;

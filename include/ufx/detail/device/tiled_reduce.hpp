@@ -22,6 +22,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ufx/detail/tuple.hpp"
 #include "ufx/detail/device/launch.hpp"
 #include "ufx/detail/map_kernel.hpp"
 #include "ufx/detail/reduce_kernel.hpp"

@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ufx/detail/tuple.hpp"
 #include "ufx/detail/args.hpp"
 #include "ufx/detail/distributed.hpp"
 #include "ufx/guvectorize.hpp"

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "ufx/detail/tuple.hpp"
 #include "ufx/axis.hpp"
 #include "ufx/detail/args.hpp"
 #include "ufx/detail/broadcast.hpp"

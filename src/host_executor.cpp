@@ -1,0 +1,129 @@
+// ufx::host's scheduling (detail/cpu/executor.hpp): oneTBB's work stealing when ufx was built with
+// it, else OpenMP, compiled here once so that no translation unit calling ufx includes their
+// headers. The executor in the header hands each loop over as a function pointer and a context.
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <exception>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string_view>
+
+#if defined(_OPENMP)
+#  include <omp.h>
+#endif
+#if UFX_WITH_TBB
+#  include <oneapi/tbb/blocked_range.h>
+#  include <oneapi/tbb/parallel_for.h>
+#  include <oneapi/tbb/partitioner.h>
+#  include <oneapi/tbb/task_arena.h>
+#endif
+
+#include "ufx/detail/cpu/executor.hpp"
+
+namespace ufx::detail {
+namespace {
+
+std::atomic<bool>& tbb_switch() {
+  static std::atomic<bool> on = [] {
+#if UFX_WITH_TBB
+    const char* v = std::getenv("UFX_HOST_SCHEDULER");
+    return !(v && std::string_view(v) == "openmp");
+#else
+    return false;
+#endif
+  }();
+  return on;
+}
+
+#if UFX_WITH_TBB
+/// A oneTBB arena of `threads` threads, made on first use and kept (one per thread count).
+tbb::task_arena& host_arena(int threads) {
+  static std::mutex m;
+  static std::map<int, std::unique_ptr<tbb::task_arena>> arenas;
+  const std::lock_guard lock(m);
+  auto& a = arenas[threads];
+  if (!a) a = std::make_unique<tbb::task_arena>(threads);
+  return *a;
+}
+
+/// fn over [0, n) in units of cut.align items, ranges of at least cut.grain units, handed to the
+/// threads of an arena of `threads` threads (auto partitioner: stolen by idle threads; static: one
+/// range per thread); oneTBB rethrows the first exception on the calling thread.
+void tbb_for(int threads, index_t n, parallel_cut cut, range_fn fn, const void* context) {
+  const index_t units = (n + cut.align - 1) / cut.align;
+  auto loop = [&] {
+    auto range = [&](const tbb::blocked_range<index_t>& r) {
+      fn(context, r.begin() * cut.align, std::min(n, r.end() * cut.align));
+    };
+    const tbb::blocked_range<index_t> all(0, units, cut.grain);
+    if (cut.static_blocks) tbb::parallel_for(all, range, tbb::static_partitioner{});
+    else tbb::parallel_for(all, range, tbb::auto_partitioner{});
+  };
+  if (threads >= tbb::this_task_arena::max_concurrency()) loop();
+  else host_arena(threads).execute(loop);
+}
+#endif
+
+/// OpenMP: `threads` even shares of [0, n) (static blocks: 64-aligned), the first exception
+/// rethrown after the region.
+void openmp_for(int threads, index_t n, parallel_cut cut, range_fn fn, const void* context) {
+  std::exception_ptr error;
+  auto part = [&](index_t t, index_t nt) {
+    if (cut.static_blocks) {
+      const index_t chunk = ((n + nt - 1) / nt + 63) / 64 * 64;
+      const index_t b = std::min(n, t * chunk), e = std::min(n, b + chunk);
+      fn(context, b, e);
+    } else {
+      fn(context, n * t / nt, n * (t + 1) / nt);
+    }
+  };
+#if defined(_OPENMP)
+  const int team = cut.static_blocks ? threads : static_cast<int>(std::min<index_t>(threads, n));
+#  pragma omp parallel num_threads(team)
+  {
+    const index_t t = omp_get_thread_num(), nt = omp_get_num_threads();
+    try {
+      part(t, nt);
+    } catch (...) {
+#  pragma omp critical(ufx_parallel_error)
+      if (!error) error = std::current_exception();
+    }
+  }
+#else
+  (void)threads;
+  part(index_t{0}, index_t{1});
+#endif
+  if (error) std::rethrow_exception(error);
+}
+
+} // namespace
+
+int host_threads() {
+#if defined(_OPENMP)
+  return omp_get_max_threads();
+#elif UFX_WITH_TBB
+  return tbb::this_task_arena::max_concurrency();
+#else
+  return 1;
+#endif
+}
+
+bool host_uses_tbb() { return tbb_switch().load(std::memory_order_relaxed); }
+void set_host_uses_tbb(bool on) {
+#if UFX_WITH_TBB
+  tbb_switch() = on;
+#else
+  (void)on;
+#endif
+}
+
+void host_parallel_for(int threads, index_t n, parallel_cut cut, range_fn fn, const void* context) {
+#if UFX_WITH_TBB
+  if (host_uses_tbb()) return tbb_for(threads, n, cut, fn, context);
+#endif
+  openmp_for(threads, n, cut, fn, context);
+}
+
+} // namespace ufx::detail
