@@ -136,6 +136,41 @@ TEST_CASE_TEMPLATE("sum(x, init) is op(init, sum(x)) and an empty reduction retu
   CHECK(prod(Target{}, std::vector<double>{2, 3, 4}, 0.5) == 12.0);
 }
 
+// A call naming no target on host containers compiles the host path alone, and a full reduction
+// of one such container the dense tree alone (issue #29: detail/run.hpp, detail/reduce_dense.hpp):
+// what the types decide, and that those calls give the general path's results, empty ones too.
+static_assert(!ufx::detail::reaches_device<void, std::vector<float>, float, std::array<int, 3>>);
+static_assert(!ufx::detail::reaches_device<void, ufx::ndarray<double, 2>>);
+static_assert(ufx::detail::reaches_device<void, std::vector<float>, ufx::ndview<const float, 1>>);
+static_assert(ufx::detail::reaches_device<void, ufx::device_array<float, 1>>);
+static_assert(ufx::detail::reaches_device<ufx::out_t<ufx::ndview<float, 1>&>, std::vector<float>>);
+static_assert(ufx::detail::dense_by_type<void, std::vector<float>>);
+static_assert(ufx::detail::dense_by_type<ufx::serial_t, std::vector<float>, float>);
+static_assert(!ufx::detail::dense_by_type<ufx::sim_t, std::vector<float>>);
+static_assert(!ufx::detail::dense_by_type<void, std::vector<float>, std::vector<float>>); // may broadcast
+static_assert(!ufx::detail::dense_by_type<void, ufx::ndview<const float, 1>>);
+static_assert(!ufx::detail::dense_by_type<ufx::target, std::vector<float>>);
+
+TEST_CASE("full reductions of host containers naming no target: the dense path's values, empty ones too") {
+  auto sum = ufx::reducer(ufx::plus{}, 0.0f);
+  auto biggest = ufx::reducer(ufx::maximum{});
+  const std::vector<float> x{1, 2, 3}, empty;
+  CHECK(sum(x) == 6.0f);
+  CHECK(sum(x, 10.0f) == 16.0f);
+  CHECK(sum(empty) == 0.0f);
+  CHECK(sum(empty, 5.0f) == 5.0f);
+  CHECK(biggest(std::array<float, 3>{3, 9, 2}) == 9.0f);
+  CHECK(biggest(ufx::ndarray<float, 2>({2, 2}, 7.f)) == 7.0f);
+  CHECK_THROWS_AS(biggest(empty), ufx::value_error);
+  CHECK(biggest(empty, 4.0f) == 4.0f);
+  CHECK(ufx::reduce(x, ufx::plus{}, 0.f) == 6.0f);
+  CHECK(ufx::transform_reduce(
+            x, 2.f, [](float a, float b) { return a * b; }, ufx::plus{}, 0.f) == 12.0f);
+  // the same values through a run-time target, which compiles every path
+  CHECK(sum(ufx::target(ufx::serial), x) == 6.0f);
+  CHECK_THROWS_AS(biggest(ufx::target(ufx::host), empty), ufx::value_error);
+}
+
 TEST_CASE_TEMPLATE("an empty reduction without identity is a value_error in NumPy's words", Target, UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   auto biggest = ufx::reducer(ufx::maximum{});

@@ -10,7 +10,11 @@
 /// - `static ufx::operand<const value_type, rank> in(const C&)`: a strided view of the elements
 ///   and the memory they live in (`ufx::space_of(view)` finds it from the pointer: host memory,
 ///   or a device's); the operand may own a temporary through `keep` when C has no storage;
-/// - for containers ufx may write (`ufx::out(c)`): `static ufx::operand<value_type, rank> out(C&)`.
+/// - for containers ufx may write (`ufx::out(c)`): `static ufx::operand<value_type, rank> out(C&)`;
+/// - optionally `static constexpr bool host_dense = true` when C's elements are always in host
+///   memory and C-contiguous (std::vector, std::array, ufx::ndarray): a call that names no target
+///   then compiles no device target's path for it, and a full reduction of it to a value only the
+///   dense one (docs/performance.md, "Compile times"). Without it C may hold device memory.
 /// A call returning a new result of a `sequence` kind makes a `std::vector`; adapters of other
 /// kinds can give `template <class T> using result = ...` and `static result<T> make(...)` (see
 /// eigen.hpp).

@@ -61,10 +61,7 @@ struct memory_space {
 inline constexpr memory_space memory_space::host{};
 
 /// "host", "ufx::sim device 0", "ufx::cuda device 1".
-inline std::string to_string(const memory_space& s) {
-  if (s.is_host()) return "host";
-  return std::string(detail::runtime_name(*s.runtime)) + " device " + std::to_string(s.device);
-}
+std::string to_string(const memory_space& s);
 
 /// One thread: the reference every other target is tested against.
 struct serial_t {

@@ -39,7 +39,7 @@ struct adapter<std::vector<T, A>> {
   static_assert(!std::is_same_v<T, bool>,
                 "ufx: std::vector<bool> has no element storage; use std::vector<char> or ufx::ndarray<bool, 1>");
   static constexpr container_kind kind = container_kind::sequence;
-  static constexpr bool host_only = true;
+  static constexpr bool host_dense = true;
   static constexpr int rank = 1;
   using value_type = T;
   static detail::array_operand<const T, 1> in(const std::vector<T, A>& v) {
@@ -53,7 +53,7 @@ struct adapter<std::vector<T, A>> {
 template <class T, std::size_t N>
 struct adapter<std::array<T, N>> {
   static constexpr container_kind kind = container_kind::sequence;
-  static constexpr bool host_only = true;
+  static constexpr bool host_dense = true;
   static constexpr int rank = 1;
   using value_type = T;
   static detail::array_operand<const T, 1> in(const std::array<T, N>& v) {
@@ -82,7 +82,7 @@ struct adapter<std::span<T, E>> {
 template <class T, int R>
 struct adapter<ndarray<T, R>> {
   static constexpr container_kind kind = container_kind::ufx_host;
-  static constexpr bool host_only = true;
+  static constexpr bool host_dense = true;
   static constexpr int rank = R;
   using value_type = T;
   static detail::array_operand<const T, R> in(const ndarray<T, R>& a) { return {a.view(), memory_space::host, {}}; }
@@ -138,13 +138,13 @@ struct adapter<device_array<T, R>> {
 namespace detail {
 
 /// True when an argument of type A can hold host memory only: a scalar, or a container whose
-/// adapter says `host_only` (std::vector, std::array, ufx::ndarray). Others may point into a
+/// adapter says `host_dense` (std::vector, std::array, ufx::ndarray). Others may point into a
 /// device's memory (ndview, std::span, Eigen maps, device arrays: where the data lies decides).
 template <class A>
 constexpr bool host_only_arg() {
   using C = std::remove_cvref_t<A>;
   if constexpr (scalar_like<C>) return true;
-  else if constexpr (requires { adapter<C>::host_only; }) return adapter<C>::host_only;
+  else if constexpr (requires { adapter<C>::host_dense; }) return adapter<C>::host_dense;
   else return false;
 }
 template <class OutT>

@@ -242,23 +242,14 @@ void reduce_on_target(const Tag& tag, const Spec& spec, const Fin& fin, const Re
   reduce_whole<Acc>(tag, spec, fin, empty, o, loop, mask, 0, ins...);
 }
 
-template <int NA, bool Keep, class Spec, class TargetT, class OutT, class... Args>
-UFX_CALL_BOUNDARY auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* axes,
-                                  const Args&... args) {
-  const call_scope scope(spec.who);
-  // 1. adapt
-  auto ins = std::make_tuple(adapt_in(args)...);
-  constexpr int R = std::max({0, decltype(adapt_in(args))::rank...});
-  static_assert(R > 0, "ufx::reduce: reduce at least one array (scalars alone have nothing to reduce)");
-  using types = reduce_call_types<Spec, decltype(adapt_in(args))...>;
+/// Steps 2 to 5 of a reduction, once adapted (reduce_run).
+template <int NA, bool Keep, class types, class Spec, class Fin, class TargetT, class OutT, class Devices, class Ins,
+          class... Args>
+auto reduce_general(const Spec& spec, const Fin& fin, const TargetT* given, OutT* out, const int* axes, Devices device,
+                    const Ins& ins, const Args&...) {
   using Acc = typename types::acc;
   using Res = typename types::result;
-  const typename types::finish fin = types::make_finish(spec);
-  device_set_of<reaches_device<OutT, Args...>> device;
-  note_spaces(ins, device);
-  if constexpr (std::is_void_v<OutT> && NA == 0 && !Keep && !types::indexed)
-    if (const auto r = reduce_dense_value<Acc, Res>(spec, fin, given, device, ins)) return *r;
-
+  constexpr int R = std::max({0, decltype(adapt_in(std::declval<const Args&>()))::rank...});
   // 2. shape
   dims shapes[sizeof...(Args)];
   std::size_t n_shapes = 0;
@@ -295,6 +286,31 @@ UFX_CALL_BOUNDARY auto reduce_run(const Spec& spec, const TargetT* given, OutT* 
     auto result = rule::make(rshape, result_space(given, device));
     on_target(adapter<typename rule::type>::out(result));
     return result;
+  }
+}
+
+template <int NA, bool Keep, class Spec, class TargetT, class OutT, class... Args>
+UFX_CALL_BOUNDARY auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* axes,
+                                  const Args&... args) {
+  const call_scope scope(spec.who);
+  // 1. adapt
+  auto ins = std::make_tuple(adapt_in(args)...);
+  constexpr int R = std::max({0, decltype(adapt_in(args))::rank...});
+  static_assert(R > 0, "ufx::reduce: reduce at least one array (scalars alone have nothing to reduce)");
+  using types = reduce_call_types<Spec, decltype(adapt_in(args))...>;
+  using Acc = typename types::acc;
+  using Res = typename types::result;
+  const typename types::finish fin = types::make_finish(spec);
+  device_set_of<reaches_device<OutT, Args...>> device;
+  note_spaces(ins, device);
+  if constexpr (std::is_void_v<OutT> && NA == 0 && !Keep && !types::indexed) {
+    // a full reduction to a value of one host container: dense by its type, so its path alone
+    if constexpr (dense_by_type<TargetT, Args...>)
+      return dense_full_value<Acc, Res, types>(spec, fin, given, device, ins);
+    else if (const auto r = reduce_dense_value<Acc, Res>(spec, fin, given, device, ins)) return *r;
+    else return reduce_general<NA, Keep, types>(spec, fin, given, out, axes, device, ins, args...);
+  } else {
+    return reduce_general<NA, Keep, types>(spec, fin, given, out, axes, device, ins, args...);
   }
 }
 

@@ -116,5 +116,30 @@ std::optional<Res> reduce_dense_value(const Spec& spec, const Fin& fin, const Ta
   return r;
 }
 
+/// True when a full reduction to a value is dense by the types of its arguments alone: one array
+/// argument, of a container whose elements are always in host memory and C-contiguous
+/// (`host_dense`: std::vector, std::array, ufx::ndarray), scalars beside it, on a CPU target named
+/// statically or, naming none, in a translation unit whose default target is ufx::host. Such a
+/// call compiles dense_full_value's path alone, not reduce_general's (issue #29).
+template <class TargetT, class... Args>
+inline constexpr bool dense_by_type = [] {
+  constexpr bool cpu_target = [] {
+    if constexpr (target_tag<TargetT>) return !std::remove_cvref_t<TargetT>::is_device;
+    else return std::is_void_v<TargetT> && !UFX_CUDA_TU;
+  }();
+  constexpr int arrays = (0 + ... + (scalar_like<Args> ? 0 : 1));
+  return cpu_target && arrays == 1 && (host_only_arg<Args>() && ...);
+}();
+
+/// A full reduction to a value of one host container (dense_by_type): its value, or for an empty
+/// container the empty reduction's (the identity or init, else value_error), as reduce_general
+/// would give.
+template <class Acc, class Res, class Types, class Spec, class Fin, class TargetT, class Devices, class Ins>
+Res dense_full_value(const Spec& spec, const Fin& fin, const TargetT* given, const Devices& device, const Ins& ins) {
+  if (std::apply([](const auto&... op) { return dense_same_shape(op...); }, ins) == 0)
+    return Types::empty_result(spec, fin, true);
+  return *reduce_dense_value<Acc, Res>(spec, fin, given, device, ins);
+}
+
 UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

@@ -17,8 +17,8 @@ UFX_TU_NAMESPACE_BEGIN
 
 /// The device memory a call's array operands live in: the first device seen and, when operands
 /// sit on two devices, the second. `Device` is false when the types of the call's arguments hold
-/// host memory only (adapt.hpp's host_only_arg): such a call that names no target can only run on
-/// default_target(), and only that target's path is compiled (issue #29).
+/// host memory only (adapt.hpp's host_only_arg, from the adapters' host_dense): such a call that names no target can
+/// only run on default_target(), and only that target's path is compiled (issue #29).
 template <bool Device = true>
 struct device_set_of {
   static constexpr bool may_be_device = Device;

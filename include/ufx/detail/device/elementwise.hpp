@@ -46,18 +46,11 @@ struct dense_vector_body {
   }
 };
 
-inline std::string operand_name(int k, int nout) {
-  return k < nout ? "output " + std::to_string(k) : "input " + std::to_string(k - nout);
-}
+/// "output 0", "input 1".
+std::string operand_name(int k, int nout);
 
-/// "is not in ufx::sim device 0 memory (it points to host memory: ...)".
-inline std::string where_instead(const memory_space& want, const void* lo, const void* hi) {
-  const memory_space is =
-      space_of(lo, static_cast<std::size_t>(static_cast<const char*>(hi) - static_cast<const char*>(lo)));
-  return "is not in " + to_string(want) + " memory (it points to " +
-         (is.is_host() ? std::string("host memory") : to_string(is) + " memory") +
-         ": a pointer from elsewhere leaked into a device loop)";
-}
+/// "is not in ufx::sim device 0 memory (it points to host memory: ...)" (src/messages.cpp).
+std::string where_instead(const memory_space& want, const void* lo, const void* hi);
 
 /// Throws device_error naming `operand` unless the elements at offsets [lo, hi] from `p` lie in
 /// device memory `space` (a host pointer leaked into a device loop, or another device's memory).

@@ -12,34 +12,13 @@
 
 namespace ufx::detail {
 
-inline std::string format_dim3(const dim3& d) {
-  std::string s = "(";
-  s.append(std::to_string(d.x)).append(", ").append(std::to_string(d.y)).append(", ").append(std::to_string(d.z));
-  return s.append(")"); // piece by piece: GCC 12's -Wrestrict misfires on "(" + std::string
-}
+/// "(x, y, z)".
+std::string format_dim3(const dim3& d);
 
 /// Throws launch_error unless `c` can launch on a device described by `d` (`static_shared`: the
-/// kernel's own shared arrays, besides the launch's dynamic shared_bytes).
-inline void check_launch(const launch_config& c, const device_info& d, const char* label,
-                         std::size_t static_shared = 0) {
-  auto fail = [&](const std::string& what) {
-    throw launch_error(d.target + " device " + std::to_string(d.ordinal) + ": cannot launch " + label + " with grid " +
-                       format_dim3(c.grid) + ", block " + format_dim3(c.block) + ": " + what);
-  };
-  if (c.grid.count() == 0 || c.block.count() == 0) fail("a grid or block extent is 0");
-  if (c.block.count() > static_cast<unsigned long long>(d.max_threads_per_block))
-    fail(std::to_string(c.block.count()) + " threads per block, more than the device's " +
-         std::to_string(d.max_threads_per_block));
-  if (c.block.z > 64) fail("block.z is more than 64");
-  if (c.grid.y > 65535 || c.grid.z > 65535) fail("grid.y or grid.z is more than 65535");
-  if (c.grid.x > 2147483647u) fail("grid.x is more than 2^31 - 1");
-  if (c.shared_bytes + static_shared > d.shared_memory_per_block)
-    fail(std::to_string(c.shared_bytes + static_shared) + " bytes of shared memory per block" +
-         (static_shared ? " (" + std::to_string(static_shared) + " in shared arrays, " +
-                              std::to_string(c.shared_bytes) + " dynamic)"
-                        : std::string()) +
-         ", more than the device's " + std::to_string(d.shared_memory_per_block));
-}
+/// kernel's own shared arrays, besides the launch's dynamic shared_bytes). In libufx
+/// (src/messages.cpp), as are the other checks and messages that need no template.
+void check_launch(const launch_config& c, const device_info& d, const char* label, std::size_t static_shared = 0);
 
 /// A block body: what the threads of one block do, in phases separated by block-wide barriers,
 /// over the launch's `shared_bytes` of shared memory (16-byte aligned). Launched like any body
