@@ -144,7 +144,7 @@ static_assert(!ufx::detail::reaches_device<void, ufx::ndarray<double, 2>>);
 static_assert(ufx::detail::reaches_device<void, std::vector<float>, ufx::ndview<const float, 1>>);
 static_assert(ufx::detail::reaches_device<void, ufx::device_array<float, 1>>);
 static_assert(ufx::detail::reaches_device<ufx::out_t<ufx::ndview<float, 1>&>, std::vector<float>>);
-static_assert(ufx::detail::dense_by_type<void, std::vector<float>>);
+static_assert(ufx::detail::dense_by_type<void, std::vector<float>> == !UFX_CUDA_TU); // nvcc: ufx::cuda may run it
 static_assert(ufx::detail::dense_by_type<ufx::serial_t, std::vector<float>, float>);
 static_assert(!ufx::detail::dense_by_type<ufx::sim_t, std::vector<float>>);
 static_assert(!ufx::detail::dense_by_type<void, std::vector<float>, std::vector<float>>); // may broadcast
