@@ -136,9 +136,9 @@ inline constexpr bool dense_by_type = [] {
 /// would give.
 template <class Acc, class Res, class Types, class Spec, class Fin, class TargetT, class Devices, class Ins>
 Res dense_full_value(const Spec& spec, const Fin& fin, const TargetT* given, const Devices& device, const Ins& ins) {
-  if (std::apply([](const auto&... op) { return dense_same_shape(op...); }, ins) == 0)
-    return Types::empty_result(spec, fin, true);
-  return *reduce_dense_value<Acc, Res>(spec, fin, given, device, ins);
+  // dense by its type, reduce_dense_value declines only an empty container
+  if (const auto r = reduce_dense_value<Acc, Res>(spec, fin, given, device, ins)) return *r;
+  return Types::empty_result(spec, fin, true);
 }
 
 UFX_TU_NAMESPACE_END

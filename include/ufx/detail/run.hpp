@@ -21,7 +21,6 @@ UFX_TU_NAMESPACE_BEGIN
 /// only run on default_target(), and only that target's path is compiled (issue #29).
 template <bool Device = true>
 struct device_set_of {
-  static constexpr bool may_be_device = Device;
   std::optional<memory_space> first, second;
 };
 using device_set = device_set_of<true>;

@@ -2,6 +2,7 @@
 // What every ufx::cuda algorithm does around a launch: check the target can run here, make its
 // device current for the call, and turn CUDA status codes into ufx::device_error. Only a
 // translation unit compiled by nvcc can launch; elsewhere a call throws device_error saying so.
+#include "ufx/detail/run.hpp"
 #include "ufx/detail/runtime.hpp"
 #include "ufx/errors.hpp"
 #include "ufx/targets.hpp"
@@ -43,11 +44,8 @@ private:
   int prev_ = -1;
 };
 #else
-[[noreturn]] inline void cuda_not_compiled(const cuda_t& t) {
-  require_space(t.space());
-  throw device_error("ufx::cuda: this call was compiled by a host compiler; compile its translation unit with "
-                     "nvcc (CMake language CUDA, --extended-lambda) to run kernels on ufx::cuda");
-}
+/// A launch on ufx::cuda from a host compiler's file: run.hpp's not_launchable, the one message.
+[[noreturn]] inline void cuda_not_compiled(const cuda_t& t) { not_launchable(t); }
 #endif
 
 UFX_TU_NAMESPACE_END
