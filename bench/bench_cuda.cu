@@ -10,7 +10,9 @@
 #include <thrust/execution_policy.h>
 #include <thrust/transform.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <string>
 #include <type_traits>
@@ -19,6 +21,7 @@
 #include <ufx/ufx.hpp>
 
 #include "bench_common.hpp"
+#include "gufunc_cores.hpp"
 #include "tutorial_kernels.hpp"
 
 namespace {
@@ -65,7 +68,18 @@ bool have_gpu(benchmark::State& state) {
   return false;
 }
 
-enum class who { ufx_device, ufx_transfers, thrust_peer, memcpy_peer };
+// ufx_unstaged: host transfers without ufx's pinned staging (copy_staging off: CUDA's own copy of
+// pageable memory), the path before issue #30, beside ufx_transfers in the same run
+enum class who { ufx_device, ufx_transfers, ufx_unstaged, thrust_peer, memcpy_peer };
+
+/// Turns ufx's staging of pageable host data off for a scope (ufx_unstaged rows).
+struct unstaged_scope {
+  bool on;
+  explicit unstaged_scope(bool off) : on(ufx::detail::copy_staging().enabled) {
+    if (off) ufx::detail::copy_staging().enabled = false;
+  }
+  ~unstaged_scope() { ufx::detail::copy_staging().enabled = on; }
+};
 
 template <class Op, who W>
 void bm_binary(benchmark::State& state) {
@@ -76,9 +90,10 @@ void bm_binary(benchmark::State& state) {
   auto x = ufx::to_device(hx, ufx::cuda), y = ufx::to_device(hy, ufx::cuda);
   ufx::device_array<float, 1> z({static_cast<ufx::index_t>(n)}, ufx::cuda);
   auto k = ufx::vectorize(Op{});
+  const unstaged_scope staging(W == who::ufx_unstaged);
   timed(state, [&] {
     if constexpr (W == who::ufx_device) k(ufx::cuda, x, y, ufx::out(z));
-    else if constexpr (W == who::ufx_transfers) k(ufx::cuda, hx, hy, ufx::out(hz));
+    else if constexpr (W == who::ufx_transfers || W == who::ufx_unstaged) k(ufx::cuda, hx, hy, ufx::out(hz));
     else if constexpr (W == who::thrust_peer)
       thrust::transform(thrust::cuda::par_nosync, thrust::device_pointer_cast(x.data()),
                         thrust::device_pointer_cast(x.data()) + n, thrust::device_pointer_cast(y.data()),
@@ -101,9 +116,10 @@ void bm_reduce(benchmark::State& state) {
   cub::DeviceReduce::Reduce(nullptr, temp_bytes, x.data(), out.data(), static_cast<int>(n), Op{}, 0.0f);
   ufx::device_array<char, 1> temp({static_cast<ufx::index_t>(temp_bytes)}, ufx::cuda);
   float result = 0;
+  const unstaged_scope staging(W == who::ufx_unstaged);
   timed(state, [&] {
     if constexpr (W == who::ufx_device) result = r(ufx::cuda, x);
-    else if constexpr (W == who::ufx_transfers) result = r(ufx::cuda, hx);
+    else if constexpr (W == who::ufx_transfers || W == who::ufx_unstaged) result = r(ufx::cuda, hx);
     else {
       cub::DeviceReduce::Reduce(temp.data(), temp_bytes, x.data(), out.data(), static_cast<int>(n), Op{}, 0.0f);
       cudaMemcpy(&result, out.data(), sizeof(float), cudaMemcpyDeviceToHost);
@@ -122,11 +138,13 @@ BENCHMARK(bm_binary<add_op, who::memcpy_peer>)->Name("copy/cudaMemcpy_d2d")->App
 BENCHMARK(bm_binary<add_op, who::ufx_device>)->Name("add/ufx_cuda_device")->Apply(sizes);
 BENCHMARK(bm_binary<add_op, who::thrust_peer>)->Name("add/thrust_transform")->Apply(sizes);
 BENCHMARK(bm_binary<add_op, who::ufx_transfers>)->Name("add/ufx_cuda_transfers")->Apply(sizes);
+BENCHMARK(bm_binary<add_op, who::ufx_unstaged>)->Name("add/ufx_cuda_transfers_unstaged")->Apply(sizes);
 BENCHMARK(bm_binary<expsin_op, who::ufx_device>)->Name("expsin/ufx_cuda_device")->Apply(sizes);
 BENCHMARK(bm_binary<expsin_op, who::thrust_peer>)->Name("expsin/thrust_transform")->Apply(sizes);
 BENCHMARK(bm_reduce<plus_op, who::ufx_device>)->Name("sum/ufx_cuda_device")->Apply(sizes);
 BENCHMARK(bm_reduce<plus_op, who::thrust_peer>)->Name("sum/cub_reduce")->Apply(sizes);
 BENCHMARK(bm_reduce<plus_op, who::ufx_transfers>)->Name("sum/ufx_cuda_transfers")->Apply(sizes);
+BENCHMARK(bm_reduce<plus_op, who::ufx_unstaged>)->Name("sum/ufx_cuda_transfers_unstaged")->Apply(sizes);
 BENCHMARK(bm_reduce<abs_op, who::ufx_device>)->Name("abs_sum/ufx_cuda_device")->Apply(sizes);
 BENCHMARK(bm_reduce<abs_op, who::thrust_peer>)->Name("abs_sum/cub_reduce")->Apply(sizes);
 
@@ -216,14 +234,19 @@ BENCHMARK(bm_kernel_tiled<false>)->Name("kernel_tiled_matmul/plain_cuda")->Apply
 // pinned host-to-device bandwidth for the chunked add), against cudaMemcpy of the same bytes.
 constexpr std::size_t chunk_n = std::size_t{1} << 27; // 512 MiB per array: 1.5 GiB moved per add
 
-template <bool Pinned>
+/// `OneThread`: staging packed on the calling thread alone (before issue #30).
+template <bool Pinned, bool OneThread = false>
 void bm_chunked_add(benchmark::State& state) {
   if (!have_gpu(state)) return;
   using vec = std::conditional_t<Pinned, ufx::pinned_vector<float>, std::vector<float>>;
   vec x(chunk_n, 1.f), y(chunk_n, 2.f), z(chunk_n);
   auto add = ufx::vectorize(add_op{});
+  const int threads = ufx::detail::copy_staging().threads;
+  if (OneThread) ufx::detail::copy_staging().threads = 1;
   const auto t = ufx::chunked(ufx::cuda, static_cast<std::size_t>(state.range(0)) << 20);
   timed(state, [&] { add(t, x, y, ufx::out(z)); });
+  ufx::detail::copy_staging().threads = threads;
+  if (z[chunk_n - 1] != 3.f) state.SkipWithError("wrong result");
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * 3 * chunk_n * sizeof(float)));
   state.SetLabel(std::to_string(state.range(0)) + " MiB chunks");
 }
@@ -255,6 +278,181 @@ BENCHMARK(bm_memcpy_h2d<false>)
     ->Iterations(3);
 BENCHMARK(bm_chunked_add<true>)->Name("bulk/chunked_add_pinned")->Apply(chunk_sizes);
 BENCHMARK(bm_chunked_add<false>)->Name("bulk/chunked_add_pageable")->Apply(chunk_sizes);
+BENCHMARK(bm_chunked_add<false, true>)->Name("bulk/chunked_add_pageable_1thread")->Apply(chunk_sizes);
+
+// ---- issue #30's table: the fixed cost of a call, axis sums, host data, small-core gufuncs and
+// the KeOps-style kernel sum. The per-call rows time a loop of calls on the host clock (what a
+// program in a loop sees: launch cost included), from the first call's start to the end of the
+// last one's work.
+constexpr int loop_calls = 2000;
+
+template <class Fn>
+void timed_loop(benchmark::State& state, Fn&& fn) {
+  fn();
+  cudaDeviceSynchronize();
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < loop_calls; ++i) fn();
+    cudaDeviceSynchronize();
+    const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
+    state.SetIterationTime(dt.count() / loop_calls);
+  }
+}
+
+// ufx_wait: each call followed by ufx::synchronize (what every call did before issue #30)
+enum class small { ufx, ufx_wait, plain, thrust_peer };
+
+__global__ void plain_add_f(const float* x, const float* y, float* z, int n) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < n) z[i] = x[i] + y[i];
+}
+
+template <small W>
+void bm_call_add(benchmark::State& state) {
+  if (!have_gpu(state)) return;
+  const auto n = static_cast<std::size_t>(state.range(0));
+  auto x = ufx::to_device(random_vector(n, 1), ufx::cuda), y = ufx::to_device(random_vector(n, 2), ufx::cuda);
+  ufx::device_array<float, 1> z({static_cast<ufx::index_t>(n)}, ufx::cuda);
+  auto k = ufx::vectorize(add_op{});
+  timed_loop(state, [&] {
+    if constexpr (W == small::ufx) k(ufx::cuda, x, y, ufx::out(z));
+    else if constexpr (W == small::ufx_wait) {
+      k(ufx::cuda, x, y, ufx::out(z));
+      ufx::synchronize(ufx::cuda);
+    } else if constexpr (W == small::plain)
+      plain_add_f<<<static_cast<unsigned>((n + 255) / 256), 256>>>(x.data(), y.data(), z.data(), static_cast<int>(n));
+    else
+      thrust::transform(thrust::cuda::par_nosync, thrust::device_pointer_cast(x.data()),
+                        thrust::device_pointer_cast(x.data()) + n, thrust::device_pointer_cast(y.data()),
+                        thrust::device_pointer_cast(z.data()), add_op{});
+  });
+  const auto hx = x.to_host(), hy = y.to_host(), hz = z.to_host();
+  if (hz.data()[n - 1] != hx.data()[n - 1] + hy.data()[n - 1]) state.SkipWithError("wrong result");
+}
+
+template <small W>
+void bm_call_sum(benchmark::State& state) {
+  if (!have_gpu(state)) return;
+  const auto n = static_cast<std::size_t>(state.range(0));
+  auto x = ufx::to_device(random_vector(n, 3), ufx::cuda);
+  auto r = ufx::reducer(plus_op{}, 0.0f);
+  ufx::device_array<float, 1> out({1}, ufx::cuda);
+  std::size_t temp_bytes = 0;
+  cub::DeviceReduce::Reduce(nullptr, temp_bytes, x.data(), out.data(), static_cast<int>(n), plus_op{}, 0.0f);
+  ufx::device_array<char, 1> temp({static_cast<ufx::index_t>(temp_bytes)}, ufx::cuda);
+  float* result = nullptr;
+  cudaMallocHost(&result, sizeof(float));
+  timed_loop(state, [&] {
+    if constexpr (W == small::ufx) *result = r(ufx::cuda, x);
+    else {
+      cub::DeviceReduce::Reduce(temp.data(), temp_bytes, x.data(), out.data(), static_cast<int>(n), plus_op{}, 0.0f);
+      cudaMemcpyAsync(result, out.data(), sizeof(float), cudaMemcpyDeviceToHost);
+      cudaStreamSynchronize(nullptr);
+    }
+  });
+  benchmark::DoNotOptimize(*result);
+  cudaFreeHost(result);
+}
+
+void loop_sizes(benchmark::internal::Benchmark* b) { b->Arg(1024)->UseManualTime()->Unit(benchmark::kMicrosecond); }
+
+BENCHMARK(bm_call_add<small::ufx>)->Name("call_add/ufx_cuda")->Apply(loop_sizes);
+BENCHMARK(bm_call_add<small::ufx_wait>)->Name("call_add/ufx_cuda_wait_each")->Apply(loop_sizes);
+BENCHMARK(bm_call_add<small::plain>)->Name("call_add/plain_launch")->Apply(loop_sizes);
+BENCHMARK(bm_call_add<small::thrust_peer>)->Name("call_add/thrust_transform")->Apply(loop_sizes);
+BENCHMARK(bm_call_sum<small::ufx>)->Name("call_sum/ufx_cuda")->Apply(loop_sizes);
+BENCHMARK(bm_call_sum<small::plain>)->Name("call_sum/cub_reduce")->Apply(loop_sizes);
+
+/// Sums along axis 1 (rows) and axis 0 (columns) of a row-major side x side matrix on the device.
+template <int Axis>
+void bm_axis(benchmark::State& state) {
+  if (!have_gpu(state)) return;
+  const auto side = static_cast<ufx::index_t>(state.range(0));
+  const auto h = random_vector(static_cast<std::size_t>(side * side), 4);
+  ufx::ndarray<float, 2> m({side, side});
+  std::copy(h.begin(), h.end(), m.data());
+  auto dm = ufx::to_device(m, ufx::cuda);
+  ufx::device_array<float, 1> out({side}, ufx::cuda);
+  timed(state, [&] { ufx::reduce(ufx::cuda, dm, ufx::plus{}, 0.0f, ufx::axis{Axis}, ufx::out(out)); });
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * side * side * sizeof(float)));
+}
+BENCHMARK(bm_axis<1>)->Name("axis1_sum/ufx_cuda")->Arg(16384)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(bm_axis<0>)->Name("axis0_sum/ufx_cuda")->Arg(16384)->UseManualTime()->Unit(benchmark::kMicrosecond);
+
+/// A full sum of host data: a pinned vector (the pageable std::vector is sum/ufx_cuda_transfers).
+void bm_sum_pinned(benchmark::State& state) {
+  if (!have_gpu(state)) return;
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto h = random_vector(n, 3);
+  ufx::pinned_vector<float> hx(h.begin(), h.end());
+  auto r = ufx::reducer(plus_op{}, 0.0f);
+  float result = 0;
+  timed(state, [&] { result = r(ufx::cuda, hx); });
+  benchmark::DoNotOptimize(result);
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * sizeof(float)));
+}
+BENCHMARK(bm_sum_pinned)
+    ->Name("sum/ufx_cuda_pinned")
+    ->Arg(int64_t{1} << 27)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+
+/// The batched 4x4 matmul gufunc on the device, B matrices (the tests' matmul core).
+void bm_gufunc4(benchmark::State& state) {
+  if (!have_gpu(state)) return;
+  const auto batch = static_cast<ufx::index_t>(state.range(0));
+  ufx::ndarray<float, 3> a({batch, 4, 4}), b({batch, 4, 4});
+  const auto va = random_vector(static_cast<std::size_t>(batch * 16), 1),
+             vb = random_vector(static_cast<std::size_t>(batch * 16), 2);
+  std::copy(va.begin(), va.end(), a.data());
+  std::copy(vb.begin(), vb.end(), b.data());
+  auto da = ufx::to_device(a, ufx::cuda), db = ufx::to_device(b, ufx::cuda);
+  ufx::device_array<float, 3> dc({batch, 4, 4}, ufx::cuda);
+  const auto matmul4 = ufx::guvectorize<"(4,4),(4,4)->(4,4)">(ufx_test::matmul_f{});
+  timed(state, [&] { matmul4(ufx::cuda, da, db, ufx::out(dc)); });
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * batch * 3 * 16 * sizeof(float)));
+}
+BENCHMARK(bm_gufunc4)
+    ->Name("gufunc_matmul4/ufx_cuda")
+    ->Arg(int64_t{1} << 22)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+
+/// The Gaussian kernel sum r_i = sum_j exp(-|x_i - y_j|^2 / s), d = 3, n = m (bench_keops on a GPU).
+struct pt {
+  float x, y, z;
+};
+struct gauss {
+  float inv_s;
+  UFX_HD float operator()(const pt& a, const pt& b) const {
+    const float dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
+    return expf(-(dx * dx + dy * dy + dz * dz) * inv_s);
+  }
+};
+void bm_gauss(benchmark::State& state) {
+  if (!have_gpu(state)) return;
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto hx = random_vector(3 * n, 5), hy = random_vector(3 * n, 6);
+  std::vector<pt> xs(n), ys(n);
+  std::memcpy(xs.data(), hx.data(), n * sizeof(pt));
+  std::memcpy(ys.data(), hy.data(), n * sizeof(pt));
+  const ufx::ndview<const pt, 2> xv(xs.data(), {static_cast<ufx::index_t>(n), 1});
+  auto dx = ufx::to_device(xv, ufx::cuda);
+  auto dy = ufx::to_device(ys, ufx::cuda);
+  ufx::device_array<float, 1> dr({static_cast<ufx::index_t>(n)}, ufx::cuda);
+  timed(state,
+        [&] { ufx::transform_reduce(ufx::cuda, dx, dy, gauss{4.f}, ufx::plus{}, 0.f, ufx::axis{1}, ufx::out(dr)); });
+  state.counters["pairs/s"] =
+      benchmark::Counter(static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate);
+}
+BENCHMARK(bm_gauss)
+    ->Name("gauss_sum/ufx_cuda")
+    ->Arg(100000)
+    ->Arg(1000000)
+    ->Iterations(3)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 
 } // namespace
 

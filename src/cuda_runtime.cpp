@@ -2,7 +2,9 @@
 // Every CUDA failure becomes a ufx::device_error naming the operation, the device and the error.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <mutex>
 #include <string>
 
@@ -45,12 +47,38 @@ const probe_result& probe() {
 
 std::string describe(cudaError_t e) { return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e); }
 
+/// The calls this thread queued on the legacy default stream since its last wait (the last few):
+/// an error of their kernels surfaces at a later wait, which names them.
+struct queued_record {
+  static constexpr int kept = 4;
+  const char* calls[kept] = {};
+  long count = 0;
+};
+thread_local queued_record queued;
+
+std::string queued_note() {
+  if (queued.count == 0) return {};
+  std::string s = "; raised by work queued earlier and not waited for (";
+  const long n = std::min<long>(queued.count, queued_record::kept);
+  s += queued.count == 1 ? "the call "
+                         : "the last " + std::to_string(n) + " of " + std::to_string(queued.count) + " calls ";
+  s += "this thread queued since its last wait: ";
+  for (long i = queued.count - n; i < queued.count; ++i) {
+    if (i > queued.count - n) s += ", ";
+    s += queued.calls[i % queued_record::kept];
+  }
+  return s + ")";
+}
+
 [[noreturn]] void fail(cudaError_t e, const std::string& what) {
   cudaGetLastError(); // clear a non-sticky error so later calls start clean
   std::string msg = "ufx::cuda: " + what + " failed: " + describe(e);
   if (e == cudaErrorIllegalAddress || e == cudaErrorLaunchFailure || e == cudaErrorIllegalInstruction ||
-      e == cudaErrorMisalignedAddress || e == cudaErrorAssert)
+      e == cudaErrorMisalignedAddress || e == cudaErrorAssert) {
+    msg += queued_note();
     msg += " (the CUDA context is now unusable: later calls on this device fail too)";
+  }
+  queued.count = 0;
   throw device_error(msg);
 }
 
@@ -76,6 +104,23 @@ private:
   int prev_ = -1;
 };
 
+/// Results of at most this many bytes come back through a pinned block of each thread's.
+constexpr std::size_t small_result_bytes = 4096;
+struct small_block {
+  void* p = nullptr;
+  small_block() {
+    if (cudaHostAlloc(&p, small_result_bytes, cudaHostAllocPortable) != cudaSuccess) {
+      p = nullptr;
+      cudaGetLastError();
+    }
+  }
+  ~small_block() {
+    if (p) cudaFreeHost(p);
+  }
+  small_block(const small_block&) = delete;
+  small_block& operator=(const small_block&) = delete;
+};
+
 class cuda_runtime_impl final : public device_runtime {
 public:
   std::string_view name() const noexcept override { return "ufx::cuda"; }
@@ -83,9 +128,24 @@ public:
   std::string_view unavailable_reason() const noexcept override { return probe().why; }
   int device_count() const override { return probe().count; }
 
+  /// The device's properties, read once (cudaGetDeviceProperties costs microseconds, and a call on
+  /// host data asks for the free memory each time).
+  static const cudaDeviceProp& properties(int device) {
+    static std::once_flag once[64];
+    static cudaDeviceProp cache[64];
+    static cudaError_t status[64];
+    if (device < 0 || device >= 64) {
+      thread_local cudaDeviceProp other;
+      check(cudaGetDeviceProperties(&other, device), "cudaGetDeviceProperties(" + std::to_string(device) + ")");
+      return other;
+    }
+    std::call_once(once[device], [device] { status[device] = cudaGetDeviceProperties(&cache[device], device); });
+    check(status[device], "cudaGetDeviceProperties(" + std::to_string(device) + ")");
+    return cache[device];
+  }
+
   device_info info(int device) const override {
-    cudaDeviceProp p{};
-    check(cudaGetDeviceProperties(&p, device), "cudaGetDeviceProperties(" + std::to_string(device) + ")");
+    const cudaDeviceProp& p = properties(device);
     device_info d;
     d.target = "ufx::cuda";
     d.ordinal = device;
@@ -124,30 +184,15 @@ public:
 
   /// device_array's memory, from the device's pool as a call's temporaries are (keep_pool): a
   /// freed array's block is kept for the next one instead of going back to the driver, and taking
-  /// it costs no cudaMalloc. Allocated on a stream of ufx's own and waited for, so the memory is
-  /// usable at once by any stream.
+  /// it costs no cudaMalloc. Allocated in the legacy default stream's order without waiting: the
+  /// work that uses the array comes after it there or on ufx's streams, which are blocking streams
+  /// (create_stream) and so wait for the legacy stream's work before theirs.
   void* allocate(int device, std::size_t bytes) const override {
     device_guard g(device);
     keep_pool(device);
-    const cudaStream_t s = pool_stream(device);
     void* p = nullptr;
-    allocated(cudaMallocAsync(&p, bytes == 0 ? 1 : bytes, s), "cudaMallocAsync", device, bytes);
-    check(cudaStreamSynchronize(s),
-          "cudaMallocAsync(" + std::to_string(bytes) + " bytes) on device " + std::to_string(device));
+    allocated(cudaMallocAsync(&p, bytes == 0 ? 1 : bytes, cudaStreamLegacy), "cudaMallocAsync", device, bytes);
     return p;
-  }
-  /// The stream device arrays are allocated and freed on (one per device, for the process).
-  static cudaStream_t pool_stream(int device) {
-    static std::once_flag once[64];
-    static cudaStream_t streams[64] = {};
-    if (device < 0 || device >= 64) return nullptr;
-    std::call_once(once[device], [device] {
-      if (cudaStreamCreateWithFlags(&streams[device], cudaStreamNonBlocking) != cudaSuccess) {
-        streams[device] = nullptr; // the legacy default stream then
-        cudaGetLastError();
-      }
-    });
-    return streams[device];
   }
   /// Checks an allocation's result: out of memory reads as ufx's message (sizes, how to chunk).
   static void allocated(cudaError_t e, const char* call, int device, std::size_t bytes) {
@@ -188,33 +233,51 @@ public:
       cudaGetLastError();
     });
   }
-  /// Back to the pool, once the device's queued work is done (as cudaFree waits: an array may be
-  /// dropped while work on it is still queued).
+  /// Back to the pool in the legacy default stream's order: after the work queued before it there
+  /// and on every blocking stream (ufx's), so an array dropped while work on it is still queued is
+  /// freed once that work has run, without waiting for it here.
   void deallocate(int device, void* p) const noexcept override {
     int prev = -1;
     if (cudaGetDevice(&prev) == cudaSuccess && prev != device) cudaSetDevice(device);
-    cudaDeviceSynchronize();
-    cudaFreeAsync(p, pool_stream(device));
+    cudaFreeAsync(p, cudaStreamLegacy);
     if (prev >= 0 && prev != device) cudaSetDevice(prev);
     cudaGetLastError();
   }
   void copy(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src,
             std::size_t bytes) const override {
+    if (dst_space.is_host() && src_space.is_device() && bytes <= small_result_bytes) {
+      // a reduction's value, a small result: through this thread's pinned block (a queued copy
+      // and one wait cost less than CUDA's staging of a pageable copy)
+      thread_local small_block block;
+      if (block.p) {
+        const cudaError_t e = cudaMemcpyAsync(block.p, src, bytes, cudaMemcpyDeviceToHost, cudaStreamLegacy);
+        const cudaError_t w = e == cudaSuccess ? cudaStreamSynchronize(cudaStreamLegacy) : e;
+        if (w != cudaSuccess)
+          fail(w, "cudaMemcpy from " + to_string(src_space) + " to host (" + std::to_string(bytes) + " bytes)");
+        std::memcpy(dst, block.p, bytes);
+        queued.count = 0;
+        return;
+      }
+    }
     // cudaMemcpyDefault: unified addressing tells host, device and peer copies apart
-    check(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault), "cudaMemcpy from " + to_string(src_space) + " to " +
-                                                              to_string(dst_space) + " (" + std::to_string(bytes) +
-                                                              " bytes)");
+    const cudaError_t e = cudaMemcpy(dst, src, bytes, cudaMemcpyDefault);
+    if (e != cudaSuccess)
+      fail(e, "cudaMemcpy from " + to_string(src_space) + " to " + to_string(dst_space) + " (" + std::to_string(bytes) +
+                  " bytes)");
+    if (dst_space.is_host()) queued.count = 0; // a copy to the host waits for the work before it
   }
   void synchronize(int device) const override {
     device_guard g(device);
     check(cudaDeviceSynchronize(), "a kernel on device " + std::to_string(device) + " (cudaDeviceSynchronize)");
+    queued.count = 0;
   }
 
   void* create_stream(int device) const override {
     device_guard g(device);
+    // a blocking stream: its work waits for the calls queued before it without a stream (the
+    // legacy default stream's), and theirs for its (a default-order call after a stream's call)
     cudaStream_t st = nullptr;
-    check(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking),
-          "cudaStreamCreate on device " + std::to_string(device));
+    check(cudaStreamCreateWithFlags(&st, cudaStreamDefault), "cudaStreamCreate on device " + std::to_string(device));
     return st;
   }
   void destroy_stream(int device, void* s) const noexcept override {
@@ -266,6 +329,10 @@ public:
     check(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(a), static_cast<cudaEvent_t>(b)), "cudaEventElapsedTime");
     return ms;
   }
+  /// Calls without a stream run on the legacy default stream, ordered with every blocking stream
+  /// (a user's kernels on the default stream included).
+  void* ordered_stream(int) const override { return reinterpret_cast<void*>(cudaStreamLegacy); }
+  bool copies_by_dma() const override { return true; }
   void* host_allocate_pinned(std::size_t bytes) const override {
     if (!available()) return nullptr;
     void* p = nullptr;
@@ -303,6 +370,11 @@ public:
 const device_runtime& cuda_runtime() noexcept {
   static const cuda_runtime_impl rt;
   return rt;
+}
+
+void note_queued(const char* call) noexcept {
+  queued.calls[queued.count % queued_record::kept] = call;
+  ++queued.count;
 }
 
 /// Wraps a CUDA status code from nvcc-compiled code (launches) in a ufx::device_error.

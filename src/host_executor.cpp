@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <map>
 #include <memory>
@@ -124,6 +125,29 @@ void host_parallel_for(int threads, index_t n, parallel_cut cut, range_fn fn, co
   if (host_uses_tbb()) return tbb_for(threads, n, cut, fn, context);
 #endif
   openmp_for(threads, n, cut, fn, context);
+}
+
+void host_copy(void* dst, const void* src, std::size_t bytes, int threads) {
+  constexpr std::size_t piece = std::size_t{1} << 20; // 1 MiB a range: a thread's share of a staging block
+  if (threads <= 1 || bytes < 2 * piece) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
+  const auto n = static_cast<index_t>((bytes + piece - 1) / piece);
+  struct ctx_t {
+    char* dst;
+    const char* src;
+    std::size_t total;
+  } ctx{static_cast<char*>(dst), static_cast<const char*>(src), bytes};
+  host_parallel_for(
+      std::min<int>(threads, static_cast<int>(n)), n, parallel_cut{1, 1, false},
+      [](const void* c, index_t b, index_t e) {
+        const auto& x = *static_cast<const ctx_t*>(c);
+        const std::size_t lo = static_cast<std::size_t>(b) * piece;
+        const std::size_t hi = std::min(x.total, static_cast<std::size_t>(e) * piece);
+        std::memcpy(x.dst + lo, x.src + lo, hi - lo);
+      },
+      &ctx);
 }
 
 } // namespace ufx::detail

@@ -48,6 +48,7 @@ const device_runtime& cuda_runtime() noexcept {
 [[noreturn]] void throw_cuda_error(int, const char* what) {
   throw device_error(std::string("ufx::cuda: ") + what + " failed: " + std::string(reason));
 }
+void note_queued(const char*) noexcept {}
 } // namespace detail
 
 bool cuda_available() noexcept { return false; }

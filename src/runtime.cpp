@@ -14,6 +14,7 @@
 #include <string>
 
 #include "runtime_common.hpp"
+#include "ufx/detail/cpu/executor.hpp"
 #include "ufx/detail/runtime.hpp"
 #include "ufx/errors.hpp"
 
@@ -83,8 +84,13 @@ void stream_arena_detach(void* stream) noexcept {
 }
 
 void* device_malloc_async(const memory_space& s, std::size_t bytes, void* stream) {
-  if (!stream) return device_malloc(s, bytes);
   if (s.is_host()) throw device_error("ufx: device_malloc_async called for host memory");
+  if (!stream) { // a call without a stream: in the order of the runtime's calls (CUDA's legacy stream), else at once
+    require_space(s);
+    stream = s.runtime->ordered_stream(s.device);
+    if (!stream) return s.runtime->allocate(s.device, bytes);
+    return s.runtime->allocate_async(s.device, bytes, stream);
+  }
   if (auto& r = arenas(); r.live.load(std::memory_order_acquire) > 0) {
     const std::lock_guard lock(r.m);
     for (auto& a : r.list) {
@@ -102,8 +108,11 @@ void* device_malloc_async(const memory_space& s, std::size_t bytes, void* stream
 }
 
 void device_free_async(const memory_space& s, void* p, void* stream) noexcept {
-  if (!stream) return device_free(s, p);
   if (p == nullptr || !s.is_device()) return;
+  if (!stream) {
+    if (void* ordered = s.runtime->ordered_stream(s.device)) return s.runtime->deallocate_async(s.device, p, ordered);
+    return device_free(s, p);
+  }
   if (auto& r = arenas(); r.live.load(std::memory_order_acquire) > 0) {
     const std::lock_guard lock(r.m);
     for (const auto& a : r.list)
@@ -111,6 +120,96 @@ void device_free_async(const memory_space& s, void* p, void* stream) noexcept {
   }
   s.runtime->deallocate_async(s.device, p, stream);
 }
+
+staging_settings& copy_staging() noexcept {
+  static staging_settings s;
+  return s;
+}
+
+int staging_threads(const device_runtime& rt) noexcept {
+  return rt.copies_by_dma() ? std::max(1, std::min(copy_staging().threads, host_threads())) : 1;
+}
+
+namespace {
+/// copy_bytes between pageable host memory and device `dev` through pinned blocks (copy_staging):
+/// to the device, the host packs block i + 1 while the device copies block i; from it, the device
+/// copies blocks ahead while the host unpacks the oldest. Returns once every byte has arrived; on
+/// failure, once the queued copies have stopped using the blocks.
+void staged_copy(const device_runtime& rt, const memory_space& dev, char* dst, const char* src, std::size_t bytes,
+                 bool to_device) {
+  const staging_settings cfg = copy_staging();
+  const std::size_t chunk = std::max<std::size_t>(cfg.chunk, 4096);
+  const std::size_t n = (bytes + chunk - 1) / chunk;
+  const int k = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(2, cfg.blocks)), n));
+  const int threads = std::max(1, std::min(cfg.threads, host_threads()));
+  struct slot {
+    char* block = nullptr;
+    std::size_t size = 0, off = 0, len = 0;
+    void* event = nullptr;
+    bool queued = false;
+  };
+  std::vector<slot> slots(static_cast<std::size_t>(k));
+  const int prev = rt.current_device();
+  void* stream = rt.ordered_stream(dev.device);
+  const bool own_stream = stream == nullptr;
+  auto release = [&]() noexcept {
+    try {
+      if (stream) rt.stream_synchronize(dev.device, stream);
+    } catch (...) { // the copy's own error is the one reported
+    }
+    for (auto& s : slots) {
+      if (s.event) rt.destroy_event(s.event);
+      if (s.block) pinned_staging_give(s.block, s.size);
+    }
+    if (own_stream && stream) rt.destroy_stream(dev.device, stream);
+    if (prev != dev.device) try {
+        rt.select_device(prev);
+      } catch (...) {}
+  };
+  try {
+    if (prev != dev.device) rt.select_device(dev.device);
+    if (own_stream) stream = rt.create_stream(dev.device);
+    for (auto& s : slots) {
+      s.size = chunk;
+      s.block = static_cast<char*>(pinned_staging_take(s.size));
+      s.event = rt.create_event(dev.device);
+    }
+    auto queue = [&](std::size_t i) { // chunk i's copy on its slot
+      slot& s = slots[i % static_cast<std::size_t>(k)];
+      s.off = i * chunk;
+      s.len = std::min(chunk, bytes - s.off);
+      if (to_device) {
+        host_copy(s.block, src + s.off, s.len, threads);
+        rt.copy_async(dev, dst + s.off, memory_space::host, s.block, s.len, stream);
+      } else {
+        rt.copy_async(memory_space::host, s.block, dev, src + s.off, s.len, stream);
+      }
+      rt.record_event(s.event, stream);
+      s.queued = true;
+    };
+    if (to_device) {
+      for (std::size_t i = 0; i < n; ++i) {
+        slot& s = slots[i % static_cast<std::size_t>(k)];
+        if (s.queued) rt.event_synchronize(s.event); // its previous block has left
+        queue(i);
+      }
+    } else {
+      for (std::size_t i = 0; i < static_cast<std::size_t>(k); ++i) queue(i);
+      for (std::size_t i = 0; i < n; ++i) {
+        slot& s = slots[i % static_cast<std::size_t>(k)];
+        rt.event_synchronize(s.event);
+        host_copy(dst + s.off, s.block, s.len, threads);
+        if (i + static_cast<std::size_t>(k) < n) queue(i + static_cast<std::size_t>(k));
+      }
+    }
+    rt.stream_synchronize(dev.device, stream);
+  } catch (...) {
+    release();
+    throw;
+  }
+  release();
+}
+} // namespace
 
 void copy_bytes(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src,
                 std::size_t bytes) {
@@ -129,6 +228,13 @@ void copy_bytes(const memory_space& dst_space, void* dst, const memory_space& sr
   const device_runtime& rt = dst_space.is_device() ? *dst_space.runtime : *src_space.runtime;
   require_space(dst_space);
   require_space(src_space);
+  if (dst_space.is_host() != src_space.is_host()) {
+    const staging_settings& cfg = copy_staging();
+    const void* host_side = dst_space.is_host() ? dst : src;
+    if (cfg.enabled && bytes >= cfg.min_bytes && (rt.copies_by_dma() || cfg.sim) && !is_pinned(host_side, bytes))
+      return staged_copy(rt, dst_space.is_host() ? src_space : dst_space, static_cast<char*>(dst),
+                         static_cast<const char*>(src), bytes, dst_space.is_device());
+  }
   rt.copy(dst_space, dst, src_space, src, bytes);
 }
 
@@ -297,6 +403,16 @@ void select_device(const target& t, int i) {
   const detail::device_runtime& rt = runtime_of(t, "ufx::select_device");
   detail::require_space(memory_space{&rt, i});
   rt.select_device(i);
+}
+
+void synchronize(const target& t) {
+  const detail::device_runtime& rt = runtime_of(t, "ufx::synchronize");
+  const int device = t.visit([](const auto& tag) {
+    if constexpr (std::remove_cvref_t<decltype(tag)>::is_device) return tag.ordinal();
+    else return 0;
+  });
+  detail::require_space(memory_space{&rt, device});
+  rt.synchronize(device);
 }
 
 std::ostream& operator<<(std::ostream& os, const device_info& d) {

@@ -99,10 +99,12 @@ public:
     cv_.notify_all();
     worker_.join();
   }
-  void enqueue(std::function<void()> task) {
+  /// `always`: run even after a failure (an event's completion, so that waiting for it ends; the
+  /// failure itself is reported by the stream's synchronize, as CUDA reports a sticky error).
+  void enqueue(std::function<void()> task, bool always = false) {
     {
       std::lock_guard lock(m_);
-      q_.push_back(std::move(task));
+      q_.push_back({std::move(task), always});
     }
     cv_.notify_all();
   }
@@ -123,10 +125,10 @@ private:
     for (;;) {
       cv_.wait(lock, [&] { return stop_ || !q_.empty(); });
       if (q_.empty()) return; // stopping, and nothing left
-      auto task = std::move(q_.front());
+      auto [task, always] = std::move(q_.front());
       q_.pop_front();
       busy_ = true;
-      const bool skip = error_ != nullptr; // after a failure, later work is skipped until synchronize
+      const bool skip = error_ != nullptr && !always; // after a failure, later work is skipped until synchronize
       lock.unlock();
       std::exception_ptr failed;
       if (!skip) {
@@ -147,7 +149,7 @@ private:
   int device_;
   std::mutex m_;
   std::condition_variable cv_, idle_;
-  std::deque<std::function<void()>> q_;
+  std::deque<std::pair<std::function<void()>, bool>> q_;
   bool busy_ = false, stop_ = false;
   std::exception_ptr error_;
   std::thread worker_; // last: starts once the rest is built
@@ -314,7 +316,7 @@ public:
       std::lock_guard lock(e->m);
       g = ++e->recorded;
     }
-    static_cast<sim_stream*>(s)->enqueue([e, g] { complete(e, g); });
+    static_cast<sim_stream*>(s)->enqueue([e, g] { complete(e, g); }, true);
   }
   void wait_event(void* s, void* ev) const override {
     auto* e = static_cast<sim_event*>(ev);

@@ -524,3 +524,159 @@ TEST_CASE("chunked: reductions of host data larger than the sim device") {
   }
   ufx::configure_sim(saved);
 }
+
+// ---- pageable host data through pinned staging (copy_staging): ufx::cuda's path, run on the sim
+
+TEST_CASE("staging: pageable host data crosses through pinned blocks in order, both ways, any size") {
+  auto& cfg = ufx::detail::copy_staging();
+  const ufx::detail::staging_settings saved = cfg;
+  cfg.sim = true; // the sim's memory is host memory: staging is off there unless a test asks
+  cfg.min_bytes = 1;
+  cfg.chunk = 4096;
+  for (int blocks : {2, 3}) {
+    cfg.blocks = blocks;
+    for (std::size_t n : {std::size_t{1}, std::size_t{1024}, std::size_t{10000}, std::size_t{1} << 18}) {
+      CAPTURE(blocks);
+      CAPTURE(n);
+      std::vector<float> h(n);
+      for (std::size_t i = 0; i < n; ++i) h[i] = static_cast<float>(i) * 0.25f - 7.f;
+      const std::size_t chunks = (n * sizeof(float) + 4095) / 4096;
+      const auto b = ufx::detail::sim_stats();
+      auto d = ufx::to_device(h, ufx::sim);
+      const auto a = ufx::detail::sim_stats();
+      CHECK(a.host_to_device - b.host_to_device == static_cast<long>(chunks)); // one queued copy a block
+      CHECK(a.queued_copies - b.queued_copies == static_cast<long>(chunks));
+      std::vector<float> back(n, -1.f);
+      d.copy_to_host(back);
+      CHECK(ufx::detail::sim_stats().device_to_host - a.device_to_host == static_cast<long>(chunks));
+      CHECK(back == h);
+      // a call's staged operands and results go the same way
+      auto twice = ufx::vectorize([] UFX_HD(float x) { return 2.f * x; });
+      const std::vector<float> r = twice(ufx::sim, h);
+      bool same = true;
+      for (std::size_t i = 0; i < n; ++i) same = same && r[i] == 2.f * h[i];
+      CHECK(same);
+    }
+  }
+  // below the threshold, and pinned host data: one copy as before
+  cfg.min_bytes = std::size_t{1} << 20;
+  std::vector<float> small(1000, 1.f);
+  auto b = ufx::detail::sim_stats();
+  (void)ufx::to_device(small, ufx::sim);
+  CHECK(ufx::detail::sim_stats().host_to_device - b.host_to_device == 1);
+  cfg.min_bytes = 1;
+  ufx::pinned_vector<float> pinned(100000, 2.f);
+  b = ufx::detail::sim_stats();
+  (void)ufx::to_device(pinned, ufx::sim);
+  CHECK(ufx::detail::sim_stats().host_to_device - b.host_to_device == 1);
+  // a failed copy (a destination that is not device memory) reports the sim's error and leaves the
+  // blocks usable: the next staged copy is right
+  std::vector<float> src(5000, 3.f), not_device(5000);
+  const std::string msg = error_message([&] {
+    ufx::detail::copy_bytes(ufx::memory_space{&ufx::detail::sim_runtime(), 0}, not_device.data(),
+                            ufx::memory_space::host, src.data(), src.size() * sizeof(float));
+  });
+  CHECK(msg.find("is not in a ufx::sim device 0 allocation") != std::string::npos);
+  auto d = ufx::to_device(src, ufx::sim);
+  std::vector<float> back(5000);
+  d.copy_to_host(back);
+  CHECK(back == src);
+  cfg = saved;
+}
+
+// ---- calls without a stream: the default order (docs/streams.md). ufx::cuda queues a call whose
+// results stay on the device and returns; what reads results waits. The sim runs it at once; the
+// results, and so these checks, are the same on both.
+
+namespace {
+/// A function slow enough that its kernel outlasts the launch by far (a few milliseconds on a GPU
+/// over 2^22 elements).
+struct slow_f {
+  int rounds;
+  UFX_HD float operator()(float x) const {
+    for (int i = 0; i < rounds; ++i) x = x * 0.999f + 0.001f;
+    return x;
+  }
+};
+} // namespace
+
+#if UFX_CUDA_TU
+namespace {
+__global__ void user_scale(float* p, int n, float k) { // a user's own kernel on the default stream
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < n) p[i] *= k;
+}
+} // namespace
+#endif
+
+TEST_CASE_TEMPLATE("default order: results on the device are ready for the next call, and reads wait", T, ufx::sim_t,
+                   ufx::cuda_t) {
+  if (!ufx_test::runnable<T>()) return;
+  const T t{};
+  auto add = ufx::vectorize(add_f{});
+  const int n = 1 << 16;
+  auto d = ufx::to_device(std::vector<float>(n, 1.f), t);
+  for (int i = 0; i < 10; ++i) add(t, d, d, ufx::out(d)); // each reads the one before
+  auto r = add(t, d, 1.f);                                // a new device_array
+  auto sum = ufx::reducer(add_f{}, 0.0f);
+  CHECK(sum(t, r) == static_cast<float>(n) * 1025.f); // a reduction's value waits
+  ufx::device_array<float, 1> total({1}, t);
+  sum(t, d, ufx::axis{0}, ufx::keepdims, ufx::out(total)); // into device memory: queued
+  CHECK(total.to_host()(0) == static_cast<float>(n) * 1024.f);
+  {
+    auto tmp = ufx::to_device(std::vector<float>(n, 3.f), t);
+    add(t, tmp, tmp, ufx::out(d)); // tmp is dropped with this call's work queued
+  }
+  std::vector<float> host(n);
+  d.copy_to_host(host);
+  CHECK(host[0] == 6.f);
+  CHECK(host[n - 1] == 6.f);
+  // a ufx stream after the default order sees its results; the default order after a stream sees
+  // the stream's once it is synchronized (ufx::cuda's streams are blocking streams, so there it
+  // would wait anyway; the sim does not, and so catches a missing synchronize)
+  ufx::stream s(t);
+  add(t, d, 1.f, ufx::out(d));     // 7
+  add(t.on(s), d, d, ufx::out(r)); // 14, after the call before it
+  s.synchronize();
+  add(t, r, 1.f, ufx::out(d)); // 15
+  CHECK(d.to_host()(n - 1) == 15.f);
+  ufx::synchronize(t);
+#if UFX_CUDA_TU
+  if constexpr (std::is_same_v<T, ufx::cuda_t>) { // a user's kernel on the default stream, in step
+    user_scale<<<(n + 255) / 256, 256>>>(d.data(), n, 2.f);
+    add(t, d, 1.f, ufx::out(d));
+    CHECK(d.to_host()(0) == 31.f);
+  }
+#endif
+}
+
+TEST_CASE("default order: ufx::cuda returns from a call on device data before its work is done") {
+  if (!ufx_test::runnable<ufx::cuda_t>()) return;
+  auto slow = ufx::vectorize(slow_f{20000});
+  const int n = 1 << 22;
+  auto x = ufx::to_device(std::vector<float>(n, 0.5f), ufx::cuda);
+  ufx::device_array<float, 1> y({n}, ufx::cuda);
+  slow(ufx::cuda, x, ufx::out(y)); // warm up: the first launch loads the module
+  ufx::synchronize(ufx::cuda);
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  slow(ufx::cuda, x, ufx::out(y));
+  const auto t1 = clock::now();
+  ufx::synchronize(ufx::cuda);
+  const auto t2 = clock::now();
+  MESSAGE("call returned after " << std::chrono::duration<double, std::micro>(t1 - t0).count()
+                                 << " us, work done after "
+                                 << std::chrono::duration<double, std::micro>(t2 - t0).count() << " us");
+  CHECK((t1 - t0) * 4 < (t2 - t0));
+  const float expect = slow_f{20000}(0.5f);
+  CHECK(std::abs(y.to_host()(0) - expect) <= 1e-5f * std::abs(expect) + 1e-6f);
+}
+
+TEST_CASE("ufx::synchronize: a device target's queued work; a host target is an error") {
+  ufx::synchronize(ufx::sim);
+  ufx::synchronize(ufx::target(ufx::sim.device(0)));
+  CHECK(error_message([] { ufx::synchronize(ufx::host); }) ==
+        "ufx::synchronize: ufx::host is not a device target; use ufx::cuda or ufx::sim");
+  CHECK(error_message([] { ufx::synchronize(ufx::sim.device(7)); }).find("device 7 does not exist") !=
+        std::string::npos);
+}

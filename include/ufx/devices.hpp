@@ -54,6 +54,11 @@ int current_device(const target& t);
 /// Makes device `i` the calling thread's current device of `t`'s kind.
 void select_device(const target& t, int i);
 
+/// Waits for the work queued on `t`'s device (`ufx::cuda`: calls without a stream return once
+/// queued; cudaDeviceSynchronize), and throws device_error with the first failure of that work,
+/// naming the calls queued since the last wait. Numba's `cuda.synchronize()`.
+void synchronize(const target& t);
+
 /// The sim's virtual devices: how many, and the memory of each in bytes (0: keep the current).
 struct sim_config {
   int devices = 1;

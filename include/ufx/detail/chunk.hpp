@@ -17,6 +17,7 @@
 #include "ufx/detail/tuple.hpp"
 #include "ufx/detail/adapt.hpp"
 #include "ufx/detail/broadcast.hpp"
+#include "ufx/detail/cpu/executor.hpp"
 #include "ufx/detail/fail.hpp"
 #include "ufx/detail/place.hpp"
 #include "ufx/detail/runtime.hpp"
@@ -87,14 +88,14 @@ index_t chunk_rows(const Tag& tag, index_t rows, std::size_t per_row, std::size_
   return std::min<index_t>(rows, static_cast<index_t>((budget - fixed) / per_row));
 }
 
-/// Copies host view src into host view dst on the calling thread (memcpy when both are dense
-/// alike): staging copies run beside the streams' work, where a parallel copy's threads would
-/// only compete with it.
+/// Copies host view src into host view dst: dense alike, a memcpy by `threads` host threads
+/// (staging_threads: several where copies are DMA, so that packing keeps up with the link), else
+/// element by element on the calling thread.
 template <class T, int R>
-void staging_copy(const ndview<T, R>& dst, const ndview<const T, R>& src) {
+void staging_copy(const ndview<T, R>& dst, const ndview<const T, R>& src, int threads) {
   if (dst.size() == 0) return;
   if (is_dense(dst) && is_dense(src) && strides_like(dst) == strides_like(src)) {
-    std::memcpy(static_cast<void*>(dst.data()), src.data(), sizeof(T) * static_cast<std::size_t>(dst.size()));
+    host_copy(static_cast<void*>(dst.data()), src.data(), sizeof(T) * static_cast<std::size_t>(dst.size()), threads);
     return;
   }
   copy_on(serial, dst, src);
@@ -115,7 +116,7 @@ public:
   /// `slots` streams, each with `staging_bytes` of pinned staging and as much device memory plus
   /// `device_extra` (a reduction's partials).
   chunk_ring(const Tag& tag, int slots, std::size_t staging_bytes, std::size_t device_extra = 0)
-      : tag_(tag), slots_(slots) {
+      : tag_(tag), slots_(slots), threads_(staging_threads(*tag.space().runtime)) {
     const memory_space space = tag.space();
     try {
       for (int s = 0; s < slots; ++s) {
@@ -174,7 +175,7 @@ public:
       if (!needs_staging(op)) return op;
       using V = typename Op::value_type;
       ndview<V, Op::rank> dst(take<V>(s, op.view.size()), op.view.shape());
-      staging_copy(dst, op.view);
+      staging_copy(dst, op.view, threads_);
       Op r = op;
       r.view = ndview<const V, Op::rank>(dst);
       r.keep = nullptr;
@@ -189,7 +190,7 @@ public:
     using V = typename Op::value_type;
     ndview<V, Op::rank> tmp(take<V>(s, op.view.size()), op.view.shape());
     slot_[s].unpack.push_back(
-        [final_view = op.view, tmp] { staging_copy(final_view, ndview<const V, Op::rank>(tmp)); });
+        [final_view = op.view, tmp, t = threads_] { staging_copy(final_view, ndview<const V, Op::rank>(tmp), t); });
     Op r = op;
     r.view = tmp;
     return r;
@@ -245,6 +246,7 @@ private:
   };
   Tag tag_;
   int slots_;
+  int threads_; // host threads packing and unpacking staging
   slot slot_[2];
 };
 

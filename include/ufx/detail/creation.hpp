@@ -54,7 +54,7 @@ void fill_device(device_array<T, R>& d, const Gen& gen, const char* label) {
         d.copy_from_host(h);
       } else {
         device_for_each(t, d.size(), generate_fn<T, Gen>{d.data(), gen}, label);
-        synchronize(d.space()); // the fill is done when the call returns
+        call_done(d.space()); // the sim's fill is done; ufx::cuda's is queued, before what reads it
       }
     }
   });

@@ -19,12 +19,15 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// Makes an array operand read from a fresh row-major copy of itself, in the same space.
+/// Makes an array operand read from a fresh row-major copy of itself, in the same space. The copy
+/// is made by the space's calls without a stream (CUDA's legacy stream) and waited for, so that a
+/// call on a stream of its own reads it complete.
 template <class Op>
 void read_from_copy(Op& op) {
   auto buf = std::make_shared<buffer<typename Op::value_type>>(op.space, op.view.size());
   ndview<typename Op::value_type, Op::rank> dst(buf->data(), op.view.shape());
   copy_within(op.space, dst, op.view);
+  if (queues_calls(op.space)) synchronize(op.space);
   op.view = dst;
   op.keep = std::move(buf);
 }
@@ -286,7 +289,12 @@ void finish_call(const Tag& tag, const Ins& ins, const S&... so) {
     }
   }
   (copy_back(so, space), ...);
-  synchronize(space); // once per call: device errors surface here, named
+  // Without a stream: the sim has run the call; it waits here for nothing, and its errors surface
+  // here. ufx::cuda has queued it on the legacy default stream (ordered_stream): what reads the
+  // results waits for it (a copy back to the host above is one such wait), a result on the device
+  // is ready for the next call in the same order, and the call's temporaries are freed in that
+  // order, so nothing here waits (docs/streams.md).
+  call_done(space);
 }
 
 UFX_TU_NAMESPACE_END

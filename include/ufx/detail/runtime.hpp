@@ -69,6 +69,13 @@ public:
   virtual bool event_done(void* e) const = 0;
   /// Milliseconds between two completed events.
   virtual float event_elapsed_ms(void* start, void* end) const = 0;
+  /// The stream whose queued work every call without a stream of its own is ordered with (CUDA's
+  /// legacy default stream); null where there is none (the sim, whose calls run at once).
+  virtual void* ordered_stream(int) const { return nullptr; }
+  /// Whether copies to and from host memory are the device's DMA (ufx::cuda), so that packing
+  /// pageable data into pinned blocks on several host threads speeds them up (copy_staging); the
+  /// sim's memory is host memory, where that only costs.
+  virtual bool copies_by_dma() const { return false; }
 
   // ---- page-locked host memory (ufx::cuda's cudaHostAlloc / cudaHostRegister; nothing elsewhere)
   virtual void* host_allocate_pinned(std::size_t) const { return nullptr; }
@@ -109,6 +116,24 @@ void stream_arena_attach(void* stream, void* base, std::size_t bytes);
 void stream_arena_reset(void* stream) noexcept;
 void stream_arena_detach(void* stream) noexcept;
 
+/// How copy_bytes moves pageable host data of at least `min_bytes` to or from a device: through
+/// `blocks` pinned staging blocks of `chunk` bytes, each packed (or unpacked) by up to `threads`
+/// host threads (host_copy) while the device copies another. CUDA's own copy of pageable memory
+/// stages through its buffers at about one thread's memcpy rate (10 GB/s on an H200's host, a fifth
+/// of the link). `sim`: on ufx::sim too, whose memory is host memory, so staging only costs there:
+/// the tests turn it on to run the pipeline. A knob for tests and benchmarks; set it between calls.
+struct staging_settings {
+  bool enabled = true;
+  bool sim = false;
+  std::size_t min_bytes = std::size_t{4} << 20;
+  std::size_t chunk = std::size_t{8} << 20;
+  int blocks = 3;
+  int threads = 8;
+};
+staging_settings& copy_staging() noexcept;
+/// Host threads that pack and unpack staging blocks for runtime `rt` (1 where copies are not DMA).
+int staging_threads(const device_runtime& rt) noexcept;
+
 /// Every device runtime, to classify a pointer: the one list a new device kind joins.
 inline const device_runtime* const* all_runtimes(int& n) {
   static const device_runtime* const list[] = {&sim_runtime(), &cuda_runtime()};
@@ -122,7 +147,9 @@ void require_space(const memory_space& s);
 /// Allocates `bytes` in device memory `s`.
 void* device_malloc(const memory_space& s, std::size_t bytes);
 void device_free(const memory_space& s, void* p) noexcept;
-/// The same, ordered on stream `stream` (null: at once, as device_malloc / device_free).
+/// The same, ordered on stream `stream`; null: a call's temporary without a stream, ordered on the
+/// runtime's ordered_stream (ufx::cuda: allocated and freed in the legacy stream's order, without
+/// waiting), else at once as device_malloc / device_free.
 void* device_malloc_async(const memory_space& s, std::size_t bytes, void* stream);
 void device_free_async(const memory_space& s, void* p, void* stream) noexcept;
 /// Copies `bytes` between any two spaces (device to device across runtimes goes through the host).
@@ -130,6 +157,14 @@ void copy_bytes(const memory_space& dst_space, void* dst, const memory_space& sr
                 std::size_t bytes);
 /// Waits for device `s`'s pending work (nothing for host memory).
 void synchronize(const memory_space& s);
+/// True when calls without a stream on space `s` are queued rather than run at once: ufx::cuda
+/// queues them on its legacy default stream (ordered_stream), and what reads their results waits.
+inline bool queues_calls(const memory_space& s) { return s.is_device() && s.runtime->ordered_stream(s.device); }
+/// The end of a call without a stream whose results stay in space `s`: waits where the runtime
+/// runs calls at once (the sim: its errors surface here), not where it queues them.
+inline void call_done(const memory_space& s) {
+  if (!queues_calls(s)) synchronize(s);
+}
 
 /// Where [p, p + bytes) lives: a device of some runtime, else host memory.
 memory_space space_of(const void* p, std::size_t bytes) noexcept;

@@ -44,6 +44,9 @@ struct parallel_cut {
 /// Runs fn over disjoint ranges covering [0, n) on `threads` host threads; rethrows the first
 /// exception a range threw (src/host_executor.cpp).
 void host_parallel_for(int threads, index_t n, parallel_cut cut, range_fn fn, const void* context);
+/// memcpy by up to `threads` host threads, 1 MiB a range (a single thread's memcpy does not reach
+/// the host's memory bandwidth: staging pageable data for a device does this).
+void host_copy(void* dst, const void* src, std::size_t bytes, int threads);
 
 UFX_TU_NAMESPACE_BEGIN
 

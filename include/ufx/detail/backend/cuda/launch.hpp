@@ -78,6 +78,7 @@ void launch(const cuda_t& t, const launch_config& c, const Body& body, const cha
   if constexpr (block_body<Body>) launch_kernel<<<grid, block, c.shared_bytes, stream>>>(block_phases<Body>{body});
   else launch_kernel<<<grid, block, c.shared_bytes, stream>>>(body);
   cuda_check(cudaGetLastError(), label);
+  note_queued(current_call);
 #else
   (void)c, (void)body, (void)label;
   cuda_not_compiled(t);

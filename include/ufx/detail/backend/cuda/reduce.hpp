@@ -1,6 +1,7 @@
 #pragma once
-// ufx::cuda reductions, on the target's device with one synchronisation at the end (none on a
-// stream: the call is queued, its temporaries freed in the stream's order):
+// ufx::cuda reductions, on the target's device, queued on the call's stream (without one, the
+// legacy default stream) with their temporaries freed in its order; a result for the host is
+// copied back by finish_call, which is the call's one wait:
 // - dense, with an identity and one of ufx's ready operators: CUB's DeviceReduce (one output) or DeviceSegmentedReduce
 // (each
 //   output's elements contiguous), reading plain pointers (vector loads) when the map is the
@@ -122,15 +123,15 @@ auto cub_input(const Kern& k) {
   else return thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), dense_mapped<Kern>{k});
 }
 
-/// fin(partial) into the outputs, then (without a stream) one synchronisation before the
-/// partials and CUB's temporary storage are freed (on a stream: freed in its order).
+/// fin(partial) into the outputs. The partials and CUB's temporary storage are freed in the
+/// order of the call's stream (without one: the legacy default stream's), after this kernel.
 template <class Kern, int N, class OutE, class Fin>
 void cub_finish(const cuda_t& t, const memory_space& space, const reduce_plan<N>& plan,
                 const buffer<typename Kern::acc_type>& partial, OutE* out, const Fin& fin) {
   device_for_each(t, plan.outputs(),
                   finish_outputs<N, typename Kern::acc_type, OutE, Fin>{plan.kept, partial.data(), out, fin},
                   "ufx reduction finish kernel");
-  if (!t.has_stream()) synchronize(space);
+  (void)space;
 }
 
 /// One output: CUB's DeviceReduce over every element.
@@ -192,7 +193,8 @@ void reduce_on(const cuda_t& t, const reduce_plan<N>& plan, const Kern& k, OutE*
   } else {
     device_reduce_all(t, scope.space(), plan, k, out, fin, empty);
   }
-  if (!t.has_stream()) synchronize(scope.space()); // on a stream the call returns once queued
+  // nothing waits here: the call is queued on its stream (without one, the legacy default
+  // stream); finish_call's copy of a result to the host is what waits (place.hpp)
 #else
   (void)plan, (void)k, (void)out, (void)fin, (void)empty;
   cuda_not_compiled(t);

@@ -1,7 +1,8 @@
 #pragma once
 // ufx::cuda: the device scan (device/scan.hpp) through Thrust's CUDA system (CUB's scan-by-key)
-// without its own synchronisation, on the target's device; one synchronisation, at the end (none on
-// a stream: queued on it). Thrust's temporaries come from ufx's device memory (thrust_temporaries).
+// without its own synchronisation, on the target's device, queued on the call's stream (without
+// one, the legacy default stream). Thrust's temporaries come from ufx's device memory
+// (thrust_temporaries), freed in that stream's order.
 #include <exception>
 #include <string>
 
@@ -42,7 +43,8 @@ void scan_on(const cuda_t& t, const scan_plan<N>& plan, const Kern& k, OutE* out
   } catch (const std::exception& e) { // thrust::system_error, std::bad_alloc: Thrust clears the CUDA error first
     fail<device_error>(std::string("the device scan (thrust::inclusive_scan_by_key) failed: ") + e.what());
   }
-  if (!t.has_stream()) synchronize(scope.space()); // on a stream the call returns once queued
+  // queued on the call's stream (without one, the legacy default stream): finish_call's copy of a
+  // result to the host is what waits (place.hpp)
 #else
   (void)plan, (void)k, (void)out;
   cuda_not_compiled(t);
