@@ -398,6 +398,9 @@ BENCHMARK(bm_sum_pinned)
     ->Unit(benchmark::kMicrosecond);
 
 /// The batched 4x4 matmul gufunc on the device, B matrices (the tests' matmul core).
+/// `Staged`: small cores through shared memory (device/gufunc.hpp); off: a thread per matrix in
+/// place, the path before issue #30.
+template <bool Staged>
 void bm_gufunc4(benchmark::State& state) {
   if (!have_gpu(state)) return;
   const auto batch = static_cast<ufx::index_t>(state.range(0));
@@ -409,11 +412,22 @@ void bm_gufunc4(benchmark::State& state) {
   auto da = ufx::to_device(a, ufx::cuda), db = ufx::to_device(b, ufx::cuda);
   ufx::device_array<float, 3> dc({batch, 4, 4}, ufx::cuda);
   const auto matmul4 = ufx::guvectorize<"(4,4),(4,4)->(4,4)">(ufx_test::matmul_f{});
+  ufx::detail::gufunc_staging_state().enabled = Staged;
   timed(state, [&] { matmul4(ufx::cuda, da, db, ufx::out(dc)); });
+  ufx::detail::gufunc_staging_state().enabled = true;
+  const auto hc = dc.to_host();
+  float want = 0;
+  for (int k = 0; k < 4; ++k) want += a(batch - 1, 3, k) * b(batch - 1, k, 3);
+  if (std::abs(hc(batch - 1, 3, 3) - want) > 1e-5f * (1.f + std::abs(want))) state.SkipWithError("wrong result");
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * batch * 3 * 16 * sizeof(float)));
 }
-BENCHMARK(bm_gufunc4)
+BENCHMARK(bm_gufunc4<true>)
     ->Name("gufunc_matmul4/ufx_cuda")
+    ->Arg(int64_t{1} << 22)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(bm_gufunc4<false>)
+    ->Name("gufunc_matmul4/ufx_cuda_unstaged")
     ->Arg(int64_t{1} << 22)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);

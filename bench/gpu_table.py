@@ -45,6 +45,8 @@ PAIRS = [
      "sum/ufx_cuda_transfers_unstaged/134217728"),
     ("add of pageable vectors 2^27 (staged / CUDA's copy)", "add/ufx_cuda_transfers/134217728",
      "add/ufx_cuda_transfers_unstaged/134217728"),
+    ("gufunc (4,4)@(4,4), B = 2^22 (staged cores / a thread per matrix in place)", "gufunc_matmul4/ufx_cuda/4194304",
+     "gufunc_matmul4/ufx_cuda_unstaged/4194304"),
     ("chunked add, pageable (packing threads / one thread)", "bulk/chunked_add_pageable/64",
      "bulk/chunked_add_pageable_1thread/64"),
 ]

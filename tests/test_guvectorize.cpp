@@ -412,6 +412,44 @@ TEST_CASE_TEMPLATE("device arrays stay on the device and results come back as de
   }
 }
 
+TEST_CASE_TEMPLATE("small fixed-size cores on a device are staged through shared memory, with the same bits", Target,
+                   ufx::sim_t, ufx::cuda_t) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto& staging = ufx::detail::gufunc_staging_state();
+  auto fixed = ufx::guvectorize<"(4,4),(4,4)->(4,4)">(matmul_f{});
+  auto dot3 = ufx::guvectorize<"(3),(3)->()">(dot_f{});
+  for (index_t B : {index_t{1}, index_t{127}, index_t{128}, index_t{1000}}) { // a partial last block too
+    CAPTURE(B);
+    const auto a = iota_array<float, 3>({B, 4, 4});
+    const auto b = iota_array<float, 3>({B, 4, 4}, 3.f);
+    auto da = ufx::to_device(a, Target{}), db = ufx::to_device(b, Target{});
+    ufx::device_array<float, 3> staged({B, 4, 4}, Target{}), plain({B, 4, 4}, Target{});
+    const long before = staging.launches.load();
+    fixed(Target{}, da, db, ufx::out(staged));
+    CHECK(staging.launches.load() == before + 1);
+    staging.enabled = false;
+    fixed(Target{}, da, db, ufx::out(plain));
+    staging.enabled = true;
+    CHECK(staging.launches.load() == before + 1);
+    CHECK(wrong_in_stack(a, b, staged.to_host()) == 0);
+    CHECK(staged.to_host() == plain.to_host()); // the same arithmetic in the same order
+    // a scalar core, and doubles
+    const auto x = iota_array<double, 2>({B, 3}), y = iota_array<double, 2>({B, 3}, 0.5);
+    const auto r = dot3(Target{}, ufx::to_device(x, Target{}), ufx::to_device(y, Target{})).to_host();
+    CHECK(staging.launches.load() == before + 2);
+    CHECK(r == dot3(ufx::serial, x, y));
+  }
+  // not staged: run-time core sizes, a broadcast operand, a C++ scalar; the results are the same
+  const auto a = iota_array<float, 3>({300, 4, 4});
+  const auto b1 = iota_array<float, 2>({4, 4}, 2.f);
+  auto da = ufx::to_device(a, Target{});
+  auto generic = ufx::guvectorize<"(m,n),(n,p)->(m,p)">(matmul_f{});
+  const long before = staging.launches.load();
+  CHECK(generic(Target{}, da, da).to_host() == generic(ufx::serial, a, a));
+  CHECK(fixed(Target{}, da, ufx::to_device(b1, Target{})).to_host() == fixed(ufx::serial, a, b1));
+  CHECK(staging.launches.load() == before);
+}
+
 TEST_CASE_TEMPLATE("strided and transposed operands give the same results as dense ones", Target, UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   auto matmul = ufx::guvectorize<"(m,n),(n,p)->(m,p)">(matmul_f{});

@@ -62,6 +62,8 @@ def kind(name):
         return "dense reduction (CUB)"
     if "tiled_reduce_body" in name:
         return "tiled reduction (block body)"
+    if "gufunc_staged_body" in name:
+        return "staged gufunc (block body)"
     if "lane_fn" in name:
         return "strided reduction (lanes)"
     if "raw_kernel_entry" in name:
@@ -92,7 +94,8 @@ def main():
                 failures.append(f"{k} kernel uses local memory: {name}")
         if k == "dense elementwise" and v4 == 0:
             failures.append(f"dense elementwise kernel has no 128-bit global loads: {name}")
-    for needed in ("dense elementwise", "dense reduction (CUB)", "raw kernel (ufx::kernel)", "tiled reduction (block body)"):
+    for needed in ("dense elementwise", "dense reduction (CUB)", "raw kernel (ufx::kernel)", "tiled reduction (block body)",
+                   "staged gufunc (block body)"):
         if needed not in seen:
             failures.append(f"no {needed} kernel found in {path}")
     if failures:

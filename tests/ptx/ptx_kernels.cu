@@ -2,6 +2,8 @@
 // check_ptx.py can read their code: local memory, load widths, registers (tests/CMakeLists.txt).
 #include <ufx/ufx.hpp>
 
+#include "gufunc_cores.hpp"
+
 #include "tutorial_kernels.hpp"
 
 struct add_f {
@@ -43,6 +45,11 @@ void instantiate_axis_sum(ufx::device_array<float, 2>& m, ufx::device_array<floa
 }
 
 // raw kernels: the tutorial's add and shared-memory tiled matmul
+// the 4x4 matmul gufunc: the staged body (cores through shared memory) beside the per-thread one
+void instantiate_gufunc(ufx::device_array<float, 3>& a, ufx::device_array<float, 3>& c) {
+  ufx::guvectorize<"(4,4),(4,4)->(4,4)">(ufx_test::matmul_f{})(ufx::cuda, a, a, ufx::out(c));
+}
+
 void instantiate_kernels(ufx::device_array<float, 1>& x, ufx::device_array<float, 2>& a) {
   ufx::kernel(tutorial::vector_add{}, "add").forall(x.size())(ufx::cuda, x, x, x);
   ufx::kernel(tutorial::tiled_matmul{}, "tiled")[{{4, 4}, {tutorial::TPB, tutorial::TPB}}](ufx::cuda, a, a, a);

@@ -39,6 +39,10 @@ struct gufunc_kernel {
       if (Sig::parsed.fixed[d] < 0) return true;
     return false;
   }();
+  using sig = Sig;
+  /// Every operand an array and every core size fixed by the signature: what the device targets'
+  /// staged body takes (device/gufunc.hpp).
+  static constexpr bool all_fixed_arrays = !has_runtime_dims && (Acc::is_array && ...);
 
   F f;
   tuple<Acc...> acc;
@@ -55,6 +59,10 @@ struct gufunc_kernel {
   UFX_HD void at(const index_t (&off)[N]) const {
     call<Dense, Small>(off, std::make_index_sequence<N>{});
   }
+
+  /// Calls fn on cores at `base[k]` (kernel order; bytes), each dense and row-major: the staged
+  /// device body's call, on cores it has copied to shared memory.
+  UFX_HD void at_cores(unsigned char* const (&base)[N]) const { call_cores(base, std::make_index_sequence<N>{}); }
 
   /// Extent of operand S's j-th core dimension: a constant when the signature fixes it, or Small.
   template <int S, int J, int Small = 0>
@@ -110,6 +118,25 @@ private:
   template <bool Dense, int Small, std::size_t... S>
   UFX_HD void call(const index_t (&off)[N], std::index_sequence<S...>) const {
     UFX_USER_CALL(f, arg<Dense, Small, static_cast<int>(S)>(off)...);
+  }
+
+  template <std::size_t... S>
+  UFX_HD void call_cores(unsigned char* const (&base)[N], std::index_sequence<S...>) const {
+    UFX_USER_CALL(f, core_arg<static_cast<int>(S)>(base)...);
+  }
+
+  template <int S>
+  UFX_HD decltype(auto) core_arg(unsigned char* const (&base)[N]) const {
+    constexpr int K = S < NIn ? NOut + S : S - NIn; // kernel position of signature operand S
+    constexpr int R = Sig::core_rank(S);
+    using E = typename std::remove_cvref_t<decltype(get<K>(acc))>::element_type;
+    E* p = reinterpret_cast<E*>(base[K]);
+    if constexpr (R == 0) {
+      if constexpr (S < NIn) return static_cast<std::remove_cv_t<E>>(*p);
+      else return static_cast<E&>(*p);
+    } else {
+      return view<true, 0, S, K, R, E>(p, std::make_index_sequence<R>{});
+    }
   }
 
   template <bool Dense, int Small, int S>

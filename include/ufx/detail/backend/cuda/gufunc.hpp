@@ -1,13 +1,15 @@
 #pragma once
-// ufx::cuda for gufuncs: one loop index per CUDA thread, the same body as ufx::sim.
+// ufx::cuda for gufuncs: the same bodies as ufx::sim (device/gufunc.hpp): small fixed-size cores
+// staged through shared memory a block at a time, others one loop index per CUDA thread.
 #include "ufx/detail/backend/cuda/for_each.hpp"
+#include "ufx/detail/device/gufunc.hpp"
 
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
 template <int N, class Kernel>
-void run_gufunc(const cuda_t& t, const layout<N>& L, const Kernel& k, bool /*dense*/, index_t /*work*/) {
-  for_each(t, L, k);
+void run_gufunc(const cuda_t& t, const layout<N>& L, const Kernel& k, bool dense, index_t /*work*/) {
+  device_gufunc(t, L, k, dense, "ufx gufunc kernel");
 }
 
 UFX_TU_NAMESPACE_END

@@ -1,0 +1,159 @@
+#pragma once
+// Gufuncs on the device targets. One thread per loop position calls the core function on its
+// operands' cores in place (device_loop). That reads memory badly when the cores are small: for
+// "(4,4),(4,4)->(4,4)" neighbouring threads read words 64 bytes apart, so a warp's load touches 32
+// lines for 128 useful bytes (13% of HBM's bandwidth on an H200, issue #30). The staged body fixes
+// that where it can: when every operand is an array whose core is dense, row-major and of sizes
+// fixed in the signature, and the loop is one dimension along which each operand's cores lie back
+// to back, a block of threads takes `b` consecutive positions, copies their input cores into
+// shared memory together (neighbouring threads read neighbouring words), calls the function on
+// views of shared memory (a thread's core `core + 1` words from its neighbour's when `core` is
+// even, so the threads of a warp hit different banks), and copies the output cores back together.
+#include <atomic>
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+#include "ufx/detail/device/elementwise.hpp"
+#include "ufx/detail/device/launch.hpp"
+#include "ufx/detail/loop.hpp"
+
+namespace ufx::detail {
+
+/// The staged path's switch and launch counter, for tests and benchmarks (the per-thread path when
+/// `enabled` is false).
+struct gufunc_staging_control {
+  std::atomic<bool> enabled{true};
+  std::atomic<long> launches{0};
+};
+inline gufunc_staging_control& gufunc_staging_state() {
+  static gufunc_staging_control c;
+  return c;
+}
+
+UFX_TU_NAMESPACE_BEGIN
+
+/// Shared memory a staged block may use: the 48 KiB every CUDA device gives a block without asking.
+inline constexpr std::size_t gufunc_staged_shared = std::size_t{48} << 10;
+/// Threads (loop positions) per staged block, at most.
+inline constexpr index_t gufunc_staged_block = 128;
+
+/// The staged block body (see the file's head). Kernel: a gufunc_kernel whose operands are all
+/// arrays with cores of sizes fixed in the signature.
+template <class Kernel>
+struct gufunc_staged_body {
+  static constexpr int N = Kernel::N;
+  static constexpr int NOut = Kernel::N - Kernel::NIn;
+  struct state_type {};
+
+  Kernel k;
+  index_t n;            // loop positions
+  index_t pitch[N];     // words between two threads' cores of operand k in shared memory
+  std::size_t region[N]; // byte offset of operand k's cores in the block's shared memory
+
+  /// Elements in operand k's core (kernel order), from the signature.
+  template <int K>
+  static constexpr index_t core_size() {
+    constexpr int S = K < NOut ? Kernel::NIn + K : K - NOut; // signature position
+    index_t c = 1;
+    for (int j = 0; j < Kernel::sig::core_rank(S); ++j)
+      c *= static_cast<index_t>(Kernel::sig::parsed.fixed[Kernel::sig::dim(S, j)]);
+    return c;
+  }
+
+  UFX_HD int step(const thread_pos& t, state_type&, unsigned char* shared, int phase) const {
+    const index_t b = t.block_dim.x, tx = t.thread_idx.x;
+    const index_t first = static_cast<index_t>(t.block_idx.x) * b;
+    const index_t count = n - first < b ? n - first : b;
+    if (phase == 0) { // the inputs' cores, together
+      move<NOut, N>(shared, first, count, b, tx, true);
+      return 1;
+    }
+    if (phase == 1) {
+      if (tx < count) call(shared, tx, std::make_index_sequence<N>{});
+      return 2;
+    }
+    move<0, NOut>(shared, first, count, b, tx, false); // the outputs' cores, together
+    return -1;
+  }
+
+private:
+  template <std::size_t... K>
+  UFX_HD void call(unsigned char* shared, index_t tx, std::index_sequence<K...>) const {
+    unsigned char* const base[N] = {shared + region[K] + static_cast<std::size_t>(tx * pitch[K]) *
+                                                           sizeof(typename std::remove_cvref_t<decltype(get<K>(k.acc))>::element_type)...};
+    k.at_cores(base);
+  }
+
+  /// Operands [From, To): global -> shared when `in`, else shared -> global.
+  template <int From, int To>
+  UFX_HD void move(unsigned char* shared, index_t first, index_t count, index_t b, index_t tx, bool in) const {
+    move_each<From>(shared, first, count, b, tx, in, std::make_integer_sequence<int, To - From>{});
+  }
+  template <int From, int... J>
+  UFX_HD void move_each(unsigned char* shared, index_t first, index_t count, index_t b, index_t tx, bool in,
+                        std::integer_sequence<int, J...>) const {
+    (move_one<From + J>(shared, first, count, b, tx, in), ...);
+  }
+  template <int K>
+  UFX_HD void move_one(unsigned char* shared, index_t first, index_t count, index_t b, index_t tx, bool in) const {
+    constexpr index_t c = core_size<K>();
+    using E = std::remove_cv_t<typename std::remove_cvref_t<decltype(get<K>(k.acc))>::element_type>;
+    E* s = reinterpret_cast<E*>(shared + region[K]);
+    E* g = const_cast<E*>(get<K>(k.acc).p) + first * c;
+    const index_t p = pitch[K];
+    for (index_t e = tx; e < count * c; e += b) {
+      const index_t item = e / c, j = e - item * c; // c is a constant: no division at run time
+      if (in) s[item * p + j] = g[e];
+      else g[e] = s[item * p + j];
+    }
+  }
+};
+
+/// Runs a gufunc kernel over layout L on a device target: staged (above) when it applies and fits
+/// the block's shared memory, else one thread per loop position (device_loop). `dense`: every
+/// array operand's core is dense and row-major.
+template <class Tag, int N, class Kernel>
+void device_gufunc(const Tag& tag, const layout<N>& L, const Kernel& k, bool dense, const char* label) {
+  if constexpr (requires { Kernel::all_fixed_arrays; }) {
+    if constexpr (Kernel::all_fixed_arrays) {
+      using body_t = gufunc_staged_body<Kernel>;
+      const index_t n = L.rank == 1 ? L.shape[0] : 1; // rank 0: one position (a loop of extent 1)
+      if (dense && L.rank <= 1 && n > 0 && gufunc_staging_state().enabled.load(std::memory_order_relaxed)) {
+        body_t body{k, n, {}, {}};
+        bool back_to_back = true;
+        std::size_t per_thread = 0;       // shared bytes a thread's cores take
+        std::size_t elem[N] = {};
+        [&]<std::size_t... K>(std::index_sequence<K...>) {
+          ((back_to_back = back_to_back && (L.rank == 0 || L.stride[K][0] == body_t::template core_size<static_cast<int>(K)>()),
+            body.pitch[K] = body_t::template core_size<static_cast<int>(K)>() % 2 == 0
+                                ? body_t::template core_size<static_cast<int>(K)>() + 1
+                                : body_t::template core_size<static_cast<int>(K)>(),
+            elem[K] = sizeof(typename std::remove_cvref_t<decltype(get<K>(k.acc))>::element_type),
+            per_thread += static_cast<std::size_t>(body.pitch[K]) * elem[K] + 16),
+           ...);
+        }(std::make_index_sequence<N>{});
+        index_t b = gufunc_staged_block;
+        while (b > 32 && static_cast<std::size_t>(b) * per_thread > gufunc_staged_shared) b /= 2;
+        if (back_to_back && static_cast<std::size_t>(b) * per_thread <= gufunc_staged_shared) {
+          std::size_t off = 0;
+          for (int j = 0; j < N; ++j) {
+            body.region[j] = off;
+            off += (static_cast<std::size_t>(b * body.pitch[j]) * elem[j] + 15) / 16 * 16;
+          }
+          const index_t blocks = (n + b - 1) / b;
+          if (blocks < (index_t{1} << 31)) {
+            gufunc_staging_state().launches.fetch_add(1, std::memory_order_relaxed);
+            launch(tag, launch_config{dim3(static_cast<unsigned>(blocks)), dim3(static_cast<unsigned>(b)), off}, body,
+                   label);
+            return;
+          }
+        }
+      }
+    }
+  }
+  device_loop(tag, L, k, label);
+}
+
+UFX_TU_NAMESPACE_END
+} // namespace ufx::detail
