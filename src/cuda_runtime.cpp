@@ -267,6 +267,7 @@ public:
     if (dst_space.is_host()) queued.count = 0; // a copy to the host waits for the work before it
   }
   void synchronize(int device) const override {
+    call_counters::add(counters.waits);
     device_guard g(device);
     check(cudaDeviceSynchronize(), "a kernel on device " + std::to_string(device) + " (cudaDeviceSynchronize)");
     queued.count = 0;
@@ -287,11 +288,13 @@ public:
     cudaGetLastError();
   }
   void stream_synchronize(int device, void* s) const override {
+    call_counters::add(counters.waits);
     check(cudaStreamSynchronize(static_cast<cudaStream_t>(s)),
           "work on a stream of device " + std::to_string(device) + " (cudaStreamSynchronize)");
   }
   void copy_async(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src,
                   std::size_t bytes, void* s) const override {
+    call_counters::add(counters.queued_copies);
     check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, static_cast<cudaStream_t>(s)),
           "cudaMemcpyAsync from " + to_string(src_space) + " to " + to_string(dst_space) + " (" +
               std::to_string(bytes) + " bytes)");
@@ -313,6 +316,7 @@ public:
     check(cudaStreamWaitEvent(static_cast<cudaStream_t>(s), static_cast<cudaEvent_t>(e), 0), "cudaStreamWaitEvent");
   }
   void event_synchronize(void* e) const override {
+    call_counters::add(counters.waits);
     check(cudaEventSynchronize(static_cast<cudaEvent_t>(e)), "cudaEventSynchronize");
   }
   bool event_done(void* e) const override {
@@ -373,6 +377,7 @@ const device_runtime& cuda_runtime() noexcept {
 }
 
 void note_queued(const char* call) noexcept {
+  call_counters::add(cuda_runtime().counters.launches);
   queued.calls[queued.count % queued_record::kept] = call;
   ++queued.count;
 }

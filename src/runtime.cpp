@@ -37,11 +37,15 @@ void require_space(const memory_space& s) {
 void* device_malloc(const memory_space& s, std::size_t bytes) {
   if (s.is_host()) throw device_error("ufx: device_malloc called for host memory");
   require_space(s);
-  return s.runtime->allocate(s.device, bytes);
+  void* p = s.runtime->allocate(s.device, bytes);
+  call_counters::add(s.runtime->counters.allocations);
+  return p;
 }
 
 void device_free(const memory_space& s, void* p) noexcept {
-  if (p != nullptr && s.is_device()) s.runtime->deallocate(s.device, p);
+  if (p == nullptr || !s.is_device()) return;
+  s.runtime->deallocate(s.device, p);
+  call_counters::add(s.runtime->counters.frees);
 }
 
 // ---- stream arenas: the device memory a chunked call keeps per stream
@@ -88,8 +92,7 @@ void* device_malloc_async(const memory_space& s, std::size_t bytes, void* stream
   if (!stream) { // a call without a stream: in the order of the runtime's calls (CUDA's legacy stream), else at once
     require_space(s);
     stream = s.runtime->ordered_stream(s.device);
-    if (!stream) return s.runtime->allocate(s.device, bytes);
-    return s.runtime->allocate_async(s.device, bytes, stream);
+    if (!stream) return device_malloc(s, bytes);
   }
   if (auto& r = arenas(); r.live.load(std::memory_order_acquire) > 0) {
     const std::lock_guard lock(r.m);
@@ -104,14 +107,16 @@ void* device_malloc_async(const memory_space& s, std::size_t bytes, void* stream
     }
   }
   require_space(s);
-  return s.runtime->allocate_async(s.device, bytes, stream);
+  void* p = s.runtime->allocate_async(s.device, bytes, stream);
+  call_counters::add(s.runtime->counters.allocations);
+  return p;
 }
 
 void device_free_async(const memory_space& s, void* p, void* stream) noexcept {
   if (p == nullptr || !s.is_device()) return;
   if (!stream) {
-    if (void* ordered = s.runtime->ordered_stream(s.device)) return s.runtime->deallocate_async(s.device, p, ordered);
-    return device_free(s, p);
+    stream = s.runtime->ordered_stream(s.device);
+    if (!stream) return device_free(s, p);
   }
   if (auto& r = arenas(); r.live.load(std::memory_order_acquire) > 0) {
     const std::lock_guard lock(r.m);
@@ -119,6 +124,7 @@ void device_free_async(const memory_space& s, void* p, void* stream) noexcept {
       if (static_cast<char*>(p) >= a.base && static_cast<char*>(p) < a.base + a.bytes) return; // the arena's
   }
   s.runtime->deallocate_async(s.device, p, stream);
+  call_counters::add(s.runtime->counters.frees);
 }
 
 staging_settings& copy_staging() noexcept {
@@ -228,6 +234,8 @@ void copy_bytes(const memory_space& dst_space, void* dst, const memory_space& sr
   const device_runtime& rt = dst_space.is_device() ? *dst_space.runtime : *src_space.runtime;
   require_space(dst_space);
   require_space(src_space);
+  call_counters::add(dst_space.is_host() ? rt.counters.to_host
+                                         : (src_space.is_host() ? rt.counters.to_device : rt.counters.within));
   if (dst_space.is_host() != src_space.is_host()) {
     const staging_settings& cfg = copy_staging();
     const void* host_side = dst_space.is_host() ? dst : src;
@@ -246,6 +254,7 @@ memory_space space_of(const void* p, std::size_t bytes) noexcept {
   int n = 0;
   const device_runtime* const* list = all_runtimes(n);
   for (int i = 0; i < n; ++i) {
+    call_counters::add(list[i]->counters.queries);
     const int d = list[i]->device_of(p, bytes);
     if (d >= 0) return memory_space{list[i], d};
   }

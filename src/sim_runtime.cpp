@@ -291,20 +291,24 @@ public:
     std::memmove(dst, src, bytes);
   }
 
-  void synchronize(int) const override {}
+  void synchronize(int) const override { call_counters::add(device_runtime::counters.waits); }
 
   void* create_stream(int device) const override {
     check_device(device);
     return new sim_stream(device);
   }
   void destroy_stream(int, void* s) const noexcept override { delete static_cast<sim_stream*>(s); }
-  void stream_synchronize(int, void* s) const override { static_cast<sim_stream*>(s)->synchronize(); }
+  void stream_synchronize(int, void* s) const override {
+    call_counters::add(device_runtime::counters.waits);
+    static_cast<sim_stream*>(s)->synchronize();
+  }
   void copy_async(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src,
                   std::size_t bytes, void* s) const override {
     {
       std::lock_guard lock(mutex_);
       ++counters_.queued_copies;
     }
+    call_counters::add(device_runtime::counters.queued_copies);
     static_cast<sim_stream*>(s)->enqueue([=, this] { copy(dst_space, dst, src_space, src, bytes); });
   }
   void* create_event(int) const override { return new sim_event; }
@@ -331,6 +335,7 @@ public:
     });
   }
   void event_synchronize(void* ev) const override {
+    call_counters::add(device_runtime::counters.waits);
     auto* e = static_cast<sim_event*>(ev);
     std::unique_lock lock(e->m);
     e->cv.wait(lock, [&] { return e->completed >= e->recorded; });

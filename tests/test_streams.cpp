@@ -2,6 +2,7 @@
 // work runs in order on the stream's worker, and a read without synchronize sees the old data.
 // The tests hold a stream with a gate (a task that waits for the test) so each outcome is certain.
 #include "common.hpp"
+#include "gufunc_cores.hpp"
 
 #include <chrono>
 #include <future>
@@ -679,4 +680,117 @@ TEST_CASE("ufx::synchronize: a device target's queued work; a host target is an 
         "ufx::synchronize: ufx::host is not a device target; use ufx::cuda or ufx::sim");
   CHECK(error_message([] { ufx::synchronize(ufx::sim.device(7)); }).find("device 7 does not exist") !=
         std::string::npos);
+}
+
+// ---- call budgets (issue #30): what one call asks of the device runtime, counted by
+// device_runtime::counts() the same way on the sim as on ufx::cuda: kernel launches (a CUB or
+// Thrust algorithm counts as one), waits, allocations and frees of device memory, copies, pointer
+// queries. A call on device data whose results stay on the device is one launch and nothing else.
+
+namespace {
+
+/// What `fn` asked of target T's runtime.
+template <class T, class Fn>
+ufx::detail::call_counts spent(Fn&& fn) {
+  const auto& rt = T::runtime();
+  const auto before = rt.counts();
+  fn();
+  return rt.counts() - before;
+}
+
+void show(const ufx::detail::call_counts& c) {
+  MESSAGE("launches " << c.launches << ", waits " << c.waits << ", allocations " << c.allocations << ", frees "
+                      << c.frees << ", to device " << c.to_device << ", to host " << c.to_host << ", within "
+                      << c.within << ", queued copies " << c.queued_copies << ", queries " << c.queries);
+}
+
+/// Nothing but `launches` launches.
+void check_only_launches(const ufx::detail::call_counts& c, long launches) {
+  show(c);
+  CHECK(c.launches == launches);
+  CHECK(c.waits == 0);
+  CHECK(c.allocations == 0);
+  CHECK(c.frees == 0);
+  CHECK(c.to_device + c.to_host + c.within + c.queued_copies == 0);
+  CHECK(c.queries == 0);
+}
+
+} // namespace
+
+TEST_CASE_TEMPLATE("budget: a call on device data into device memory is one launch and nothing else", T, ufx::sim_t,
+                   ufx::cuda_t) {
+  if (!ufx_test::runnable<T>()) return;
+  const T t{};
+  const int n = 4096;
+  auto x = ufx::to_device(std::vector<float>(n, 1.f), t), y = ufx::to_device(std::vector<float>(n, 2.f), t);
+  ufx::device_array<float, 1> z({n}, t);
+  auto add = ufx::vectorize(add_f{});
+  add(t, x, y, ufx::out(z)); // the first call of a kernel may load code
+  check_only_launches(spent<T>([&] { add(t, x, y, ufx::out(z)); }), 1);
+  check_only_launches(spent<T>([&] { add(t, x, 1.f, ufx::out(z)); }), 1);
+  check_only_launches(spent<T>([&] { add(x, y, ufx::out(z)); }), 1); // the target from the arrays
+  // a new device_array result: its allocation besides the launch
+  auto c = spent<T>([&] {
+    auto r = add(t, x, y);
+    (void)r;
+  });
+  show(c);
+  CHECK(c.launches == 1);
+  CHECK(c.allocations == 1);
+  CHECK(c.frees == 1); // dropped at the end of the lambda (ufx::cuda: in the stream's order, no wait)
+  CHECK(c.waits == 0);
+  CHECK(c.to_host + c.to_device == 0);
+  // a gufunc with small fixed cores, into device memory
+  auto A = ufx::to_device(ufx::ndarray<float, 3>({256, 4, 4}), t);
+  ufx::device_array<float, 3> C({256, 4, 4}, t);
+  auto mm = ufx::guvectorize<"(4,4),(4,4)->(4,4)">(ufx_test::matmul_f{});
+  mm(t, A, A, ufx::out(C));
+  check_only_launches(spent<T>([&] { mm(t, A, A, ufx::out(C)); }), 1);
+}
+
+TEST_CASE_TEMPLATE("budget: a reduction's value and a copy to the host each wait by one copy back", T, ufx::sim_t,
+                   ufx::cuda_t) {
+  if (!ufx_test::runnable<T>()) return;
+  const T t{};
+  auto x = ufx::to_device(std::vector<float>(1024, 1.f), t);
+  auto sum = ufx::reducer(add_f{}, 0.0f);
+  CHECK(sum(t, x) == 1024.f);
+  const auto c = spent<T>([&] { CHECK(sum(t, x) == 1024.f); });
+  show(c);
+  CHECK(c.to_host == 1); // the value: the call's one wait
+  CHECK(c.waits == 0);
+  CHECK(c.to_device + c.within == 0);
+  CHECK(c.queries == 0);
+  CHECK(c.allocations == c.frees); // temporaries only, all given back in order
+  CHECK(c.allocations <= 3);       // the value's slot; ufx::cuda: CUB's partial and its storage
+  CHECK(c.launches >= 1);
+  CHECK(c.launches <= 3);
+  // the value into device memory: no copy, no wait
+  ufx::device_array<float, 1> r({1}, t);
+  const auto d = spent<T>([&] { sum(t, x, ufx::axis{0}, ufx::keepdims, ufx::out(r)); });
+  show(d);
+  CHECK(d.to_host + d.to_device + d.waits == 0);
+  CHECK(d.allocations == d.frees);
+  // a copy to the host is one copy, no other wait
+  std::vector<float> h(1024);
+  const auto e = spent<T>([&] { x.copy_to_host(h); });
+  CHECK(e.to_host == 1);
+  CHECK(e.waits + e.launches + e.allocations == 0);
+}
+
+TEST_CASE_TEMPLATE("budget: host operands are staged once each way", T, ufx::sim_t, ufx::cuda_t) {
+  if (!ufx_test::runnable<T>()) return;
+  const T t{};
+  std::vector<float> a(4096, 1.f), b(4096, 2.f), z(4096);
+  auto add = ufx::vectorize(add_f{});
+  add(t, a, b, ufx::out(z));
+  const auto c = spent<T>([&] { add(t, a, b, ufx::out(z)); });
+  show(c);
+  CHECK(c.launches == 1);
+  CHECK(c.to_device == 2);
+  CHECK(c.to_host == 1);
+  CHECK(c.allocations == 3);
+  CHECK(c.frees == 3);
+  CHECK(c.waits == 0);
+  CHECK(z[4095] == 3.f);
 }

@@ -53,8 +53,7 @@ void fill_device(device_array<T, R>& d, const Gen& gen, const char* label) {
         fill_host(h.data(), h.size(), gen);
         d.copy_from_host(h);
       } else {
-        device_for_each(t, d.size(), generate_fn<T, Gen>{d.data(), gen}, label);
-        call_done(d.space()); // the sim's fill is done; ufx::cuda's is queued, before what reads it
+        device_for_each(t, d.size(), generate_fn<T, Gen>{d.data(), gen}, label); // ufx::cuda: queued
       }
     }
   });

@@ -272,10 +272,9 @@ void copy_back_queued(const Tag& tag, const S& so, std::vector<std::shared_ptr<v
   copy_back(so, space);
 }
 
-/// The end of a call on `tag`: outputs copied back and the call's temporaries released. Without a
-/// stream the call waits for its work (device errors surface here, named). On a stream nothing
-/// waits unless a host destination is not pinned; temporaries the queued work still reads are
-/// kept until the stream has run it (on ufx::cuda freeing device memory waits for the device).
+/// The end of a call on `tag`: outputs copied back and the call's temporaries released. On a
+/// stream nothing waits unless a host destination is not pinned; temporaries the queued work
+/// still reads are kept until the stream has run it (on ufx::cuda they are freed in its order).
 template <class Tag, class Ins, class... S>
 void finish_call(const Tag& tag, const Ins& ins, const S&... so) {
   const memory_space space = tag.space();
@@ -288,13 +287,11 @@ void finish_call(const Tag& tag, const Ins& ins, const S&... so) {
       return;
     }
   }
+  // Without a stream nothing waits here: the sim has run the call (its errors were thrown by the
+  // run), and ufx::cuda has queued it on the legacy default stream (ordered_stream), where a result
+  // on the device is ready for the next call and the call's temporaries are freed in order. What
+  // reads results waits for them: a copy back to the host, as below (docs/streams.md).
   (copy_back(so, space), ...);
-  // Without a stream: the sim has run the call; it waits here for nothing, and its errors surface
-  // here. ufx::cuda has queued it on the legacy default stream (ordered_stream): what reads the
-  // results waits for it (a copy back to the host above is one such wait), a result on the device
-  // is ready for the next call in the same order, and the call's temporaries are freed in that
-  // order, so nothing here waits (docs/streams.md).
-  call_done(space);
 }
 
 UFX_TU_NAMESPACE_END

@@ -4,6 +4,7 @@
 // src/ so that a host-only translation unit never includes cuda_runtime.h. A memory_space names
 // its runtime, so nothing here switches on a kind of memory.
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -16,9 +17,42 @@
 
 namespace ufx::detail {
 
+/// What ufx asked of a device runtime so far (device_runtime::counts): the call budgets tests hold
+/// each front door to, counted the same way on the sim as on ufx::cuda. `waits`: synchronisations
+/// (a device's, a stream's, an event's); a copy to the host waits for the work before it too, but
+/// is counted as a copy. `allocations` / `frees`: device memory from the runtime (a chunk loop's
+/// carving of its stream arena is not one). `queries`: pointers classified (space_of: CUDA's
+/// cudaPointerGetAttributes).
+struct call_counts {
+  long launches = 0, waits = 0, allocations = 0, frees = 0;
+  long to_device = 0, to_host = 0, within = 0, queued_copies = 0, queries = 0;
+  friend call_counts operator-(const call_counts& a, const call_counts& b) {
+    return {a.launches - b.launches,       a.waits - b.waits,
+            a.allocations - b.allocations, a.frees - b.frees,
+            a.to_device - b.to_device,     a.to_host - b.to_host,
+            a.within - b.within,           a.queued_copies - b.queued_copies,
+            a.queries - b.queries};
+  }
+};
+
+/// The counters behind call_counts, one set per runtime.
+struct call_counters {
+  std::atomic<long> launches{0}, waits{0}, allocations{0}, frees{0};
+  std::atomic<long> to_device{0}, to_host{0}, within{0}, queued_copies{0}, queries{0};
+  static void add(std::atomic<long>& c) noexcept { c.fetch_add(1, std::memory_order_relaxed); }
+};
+
 class device_runtime {
 public:
   virtual ~device_runtime() = default;
+  /// What ufx has asked of this runtime so far (call_counts).
+  call_counts counts() const noexcept {
+    auto r = [](const std::atomic<long>& c) { return c.load(std::memory_order_relaxed); };
+    return {r(counters.launches), r(counters.waits),         r(counters.allocations),
+            r(counters.frees),    r(counters.to_device),     r(counters.to_host),
+            r(counters.within),   r(counters.queued_copies), r(counters.queries)};
+  }
+  mutable call_counters counters;
   /// "ufx::sim", "ufx::cuda".
   virtual std::string_view name() const noexcept = 0;
   /// Whether the runtime can run here; when not, why.
@@ -160,11 +194,6 @@ void synchronize(const memory_space& s);
 /// True when calls without a stream on space `s` are queued rather than run at once: ufx::cuda
 /// queues them on its legacy default stream (ordered_stream), and what reads their results waits.
 inline bool queues_calls(const memory_space& s) { return s.is_device() && s.runtime->ordered_stream(s.device); }
-/// The end of a call without a stream whose results stay in space `s`: waits where the runtime
-/// runs calls at once (the sim: its errors surface here), not where it queues them.
-inline void call_done(const memory_space& s) {
-  if (!queues_calls(s)) synchronize(s);
-}
 
 /// Where [p, p + bytes) lives: a device of some runtime, else host memory.
 memory_space space_of(const void* p, std::size_t bytes) noexcept;

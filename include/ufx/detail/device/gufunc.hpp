@@ -47,8 +47,8 @@ struct gufunc_staged_body {
   struct state_type {};
 
   Kernel k;
-  index_t n;            // loop positions
-  index_t pitch[N];     // words between two threads' cores of operand k in shared memory
+  index_t n;             // loop positions
+  index_t pitch[N];      // words between two threads' cores of operand k in shared memory
   std::size_t region[N]; // byte offset of operand k's cores in the block's shared memory
 
   /// Elements in operand k's core (kernel order), from the signature.
@@ -80,8 +80,9 @@ struct gufunc_staged_body {
 private:
   template <std::size_t... K>
   UFX_HD void call(unsigned char* shared, index_t tx, std::index_sequence<K...>) const {
-    unsigned char* const base[N] = {shared + region[K] + static_cast<std::size_t>(tx * pitch[K]) *
-                                                           sizeof(typename std::remove_cvref_t<decltype(get<K>(k.acc))>::element_type)...};
+    unsigned char* const base[N] = {shared + region[K] +
+                                    static_cast<std::size_t>(tx * pitch[K]) *
+                                        sizeof(typename std::remove_cvref_t<decltype(get<K>(k.acc))>::element_type)...};
     k.at_cores(base);
   }
 
@@ -122,17 +123,19 @@ void device_gufunc(const Tag& tag, const layout<N>& L, const Kernel& k, bool den
       if (dense && L.rank <= 1 && n > 0 && gufunc_staging_state().enabled.load(std::memory_order_relaxed)) {
         body_t body{k, n, {}, {}};
         bool back_to_back = true;
-        std::size_t per_thread = 0;       // shared bytes a thread's cores take
+        std::size_t per_thread = 0; // shared bytes a thread's cores take
         std::size_t elem[N] = {};
         [&]<std::size_t... K>(std::index_sequence<K...>) {
-          ((back_to_back = back_to_back && (L.rank == 0 || L.stride[K][0] == body_t::template core_size<static_cast<int>(K)>()),
+          ((back_to_back =
+                back_to_back && (L.rank == 0 || L.stride[K][0] == body_t::template core_size<static_cast<int>(K)>()),
             body.pitch[K] = body_t::template core_size<static_cast<int>(K)>() % 2 == 0
                                 ? body_t::template core_size<static_cast<int>(K)>() + 1
                                 : body_t::template core_size<static_cast<int>(K)>(),
             elem[K] = sizeof(typename std::remove_cvref_t<decltype(get<K>(k.acc))>::element_type),
             per_thread += static_cast<std::size_t>(body.pitch[K]) * elem[K] + 16),
            ...);
-        }(std::make_index_sequence<N>{});
+        }
+        (std::make_index_sequence<N>{});
         index_t b = gufunc_staged_block;
         while (b > 32 && static_cast<std::size_t>(b) * per_thread > gufunc_staged_shared) b /= 2;
         if (back_to_back && static_cast<std::size_t>(b) * per_thread <= gufunc_staged_shared) {

@@ -148,6 +148,7 @@ void cub_reduce_whole(const cuda_t& t, const memory_space& space, const reduce_p
   buffer<char> temp(space, static_cast<index_t>(bytes), t.stream_handle);
   cuda_check(cub::DeviceReduce::Reduce(temp.data(), bytes, input, partial.data(), plan.count(), op, k.identity, stream),
              "cub::DeviceReduce");
+  note_queued(current_call); // counted as one launch (CUB may run two kernels)
   cub_finish<Kern>(t, space, plan, partial, out, fin);
 }
 
@@ -174,6 +175,7 @@ requires(cub_plain<Kern>()) void cub_reduce_segments(const cuda_t& t, const memo
   cuda_check(cub::DeviceSegmentedReduce::Reduce(temp.data(), bytes, input, partial.data(), n_out, begins, ends, op,
                                                 k.identity, stream),
              "cub::DeviceSegmentedReduce");
+  note_queued(current_call); // counted as one launch
   cub_finish<Kern>(t, space, plan, partial, out, fin);
 }
 #endif

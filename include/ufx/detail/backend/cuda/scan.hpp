@@ -38,6 +38,7 @@ void scan_on(const cuda_t& t, const scan_plan<N>& plan, const Kern& k, OutE* out
     if (t.has_stream())
       device_scan(thrust::cuda::par_nosync(temps).on(static_cast<cudaStream_t>(t.stream_handle)), plan, k, out);
     else device_scan(thrust::cuda::par_nosync(temps), plan, k, out);
+    note_queued(current_call); // Thrust's scan counted as one launch
   } catch (const ufx::device_error&) {
     throw;
   } catch (const std::exception& e) { // thrust::system_error, std::bad_alloc: Thrust clears the CUDA error first

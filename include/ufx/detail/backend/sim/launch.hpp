@@ -88,6 +88,7 @@ template <class Body>
 void launch(const sim_t& t, const launch_config& c, const Body& body, const char* label) {
   require_space(t.space());
   check_launch(c, sim_device_info(t), label);
+  call_counters::add(t.runtime().counters.launches);
   if (t.has_stream())
     sim_enqueue(t.stream_handle, [c, body, label] { run_any_grid(c, body, label); }); // after the stream's earlier work
   else run_any_grid(c, body, label);
