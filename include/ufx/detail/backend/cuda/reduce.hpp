@@ -2,13 +2,13 @@
 // ufx::cuda reductions, on the target's device, queued on the call's stream (without one, the
 // legacy default stream) with their temporaries freed in its order; a result for the host is
 // copied back by finish_call, which is the call's one wait:
-// - dense, with an identity and one of ufx's ready operators: CUB's DeviceReduce (one output) or DeviceSegmentedReduce
-// (each
-//   output's elements contiguous), reading plain pointers (vector loads) when the map is the
-//   identity on one input, else a transform iterator over positions;
+// - dense, with an identity and one of ufx's ready operators: CUB's DeviceReduce (one output) or
+//   DeviceSegmentedReduce (each output's elements contiguous), reading plain pointers (vector
+//   loads) when the map is the identity on one input, else a transform iterator over positions;
 // - dense with one output, with an identity and a user's operator: CUB's DeviceReduce over each
-//   element seeded as an accumulator, op(identity, x) (a transform iterator), so CUB's pairwise
-//   combining only ever combines accumulators, as the fold contract says (docs/reduce.md);
+//   element seeded as an accumulator, op(identity, x), so CUB's pairwise combining only ever
+//   combines accumulators, as the fold contract says (docs/reduce.md): for one input through
+//   TransformReduce on its pointer (vector loads), else a transform iterator over positions;
 // - otherwise the device reduction of device/reduce.hpp through the launch seam (as ufx::sim).
 // CUB combines in its own order, so float sums may differ from the sim's in the last bits.
 #include "ufx/detail/device/reduce.hpp"
@@ -101,6 +101,28 @@ constexpr bool cub_plain() {
   else return false;
 }
 
+/// One array input whose elements CUB maps (and seeds, for a user's operator) as it loads them:
+/// DeviceReduce::TransformReduce reads the pointer with vector loads, which a transform iterator
+/// over positions (dense_mapped, dense_seeded) does not allow.
+template <class Kern>
+constexpr bool cub_transformed() {
+  if constexpr (cub_plain<Kern>() || Kern::N != 1) return false;
+  else return std::remove_cvref_t<decltype(get<0>(std::declval<const Kern&>().in))>::is_array;
+}
+
+/// An element's accumulator as a dense reduction of one input starts it: the map applied, then
+/// op(identity, .) for a user's operator (as dense_seeded does for a position).
+template <class Kern>
+struct value_mapped {
+  Kern k;
+  template <class E>
+  UFX_HD typename Kern::acc_type operator()(const E& x) const {
+    const auto v = static_cast<typename Kern::acc_type>(UFX_USER_CALL(k.f, x));
+    if constexpr (cub_seeded<Kern>()) return k.seed(v);
+    else return v;
+  }
+};
+
 template <class Kern, int N>
 bool cub_reducible(const reduce_plan<N>& plan, const Kern& k) {
   // CUB combines its inputs pairwise: elements as they are for operators that take an element as
@@ -141,13 +163,26 @@ void cub_reduce_whole(const cuda_t& t, const memory_space& space, const reduce_p
   const auto stream = static_cast<cudaStream_t>(t.stream_handle); // null: the default stream
   buffer<typename Kern::acc_type> partial(space, 1, t.stream_handle);
   const cub_combine<Kern> op{k};
-  const auto input = cub_input(k);
   std::size_t bytes = 0;
-  cuda_check(cub::DeviceReduce::Reduce(nullptr, bytes, input, partial.data(), plan.count(), op, k.identity, stream),
-             "cub::DeviceReduce");
-  buffer<char> temp(space, static_cast<index_t>(bytes), t.stream_handle);
-  cuda_check(cub::DeviceReduce::Reduce(temp.data(), bytes, input, partial.data(), plan.count(), op, k.identity, stream),
-             "cub::DeviceReduce");
+  if constexpr (cub_transformed<Kern>()) {
+    const auto* input = get<0>(k.in).p;
+    const value_mapped<Kern> map{k};
+    cuda_check(cub::DeviceReduce::TransformReduce(nullptr, bytes, input, partial.data(), plan.count(), op, map,
+                                                  k.identity, stream),
+               "cub::DeviceReduce::TransformReduce");
+    buffer<char> temp(space, static_cast<index_t>(bytes), t.stream_handle);
+    cuda_check(cub::DeviceReduce::TransformReduce(temp.data(), bytes, input, partial.data(), plan.count(), op, map,
+                                                  k.identity, stream),
+               "cub::DeviceReduce::TransformReduce");
+  } else {
+    const auto input = cub_input(k);
+    cuda_check(cub::DeviceReduce::Reduce(nullptr, bytes, input, partial.data(), plan.count(), op, k.identity, stream),
+               "cub::DeviceReduce");
+    buffer<char> temp(space, static_cast<index_t>(bytes), t.stream_handle);
+    cuda_check(
+        cub::DeviceReduce::Reduce(temp.data(), bytes, input, partial.data(), plan.count(), op, k.identity, stream),
+        "cub::DeviceReduce");
+  }
   note_queued(current_call); // counted as one launch (CUB may run two kernels)
   cub_finish<Kern>(t, space, plan, partial, out, fin);
 }
