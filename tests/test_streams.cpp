@@ -669,8 +669,12 @@ TEST_CASE("default order: ufx::cuda returns from a call on device data before it
                                  << " us, work done after "
                                  << std::chrono::duration<double, std::micro>(t2 - t0).count() << " us");
   CHECK((t1 - t0) * 4 < (t2 - t0));
+  // nvcc contracts x * 0.999f + 0.001f into one FMA: 20000 roundings apart from the host's, the
+  // H200 gave 1.3e-5 off the host's value near 1 (a bound of 1e-4 relative)
+  // nvcc contracts x * 0.999f + 0.001f into one FMA: 20000 roundings apart from the host's, the
+  // H200 gave 1.3e-5 off the host's value near 1 (a bound of 1e-4 relative)
   const float expect = slow_f{20000}(0.5f);
-  CHECK(std::abs(y.to_host()(0) - expect) <= 1e-5f * std::abs(expect) + 1e-6f);
+  CHECK(std::abs(y.to_host()(0) - expect) <= 1e-4f * std::abs(expect));
 }
 
 TEST_CASE("ufx::synchronize: a device target's queued work; a host target is an error") {
