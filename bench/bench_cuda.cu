@@ -401,6 +401,33 @@ BENCHMARK(bm_sum_pinned)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 
+/// The staging of pageable host data (copy_staging) at other block sizes and thread counts: a sum of
+/// a pageable vector of 2^27 floats, args (block MiB, packing threads).
+void bm_sum_staging(benchmark::State& state) {
+  if (!have_gpu(state)) return;
+  const auto n = std::size_t{1} << 27;
+  const auto hx = random_vector(n, 3);
+  auto& cfg = ufx::detail::copy_staging();
+  const auto saved = cfg;
+  cfg.chunk = static_cast<std::size_t>(state.range(0)) << 20;
+  cfg.threads = static_cast<int>(state.range(1));
+  auto r = ufx::reducer(plus_op{}, 0.0f);
+  float result = 0;
+  timed(state, [&] { result = r(ufx::cuda, hx); });
+  cfg = saved;
+  benchmark::DoNotOptimize(result);
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * sizeof(float)));
+}
+BENCHMARK(bm_sum_staging)
+    ->Name("staging/sum_pageable")
+    ->Args({8, 4})
+    ->Args({8, 8})
+    ->Args({8, 16})
+    ->Args({32, 8})
+    ->Args({32, 16})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
 /// The batched 4x4 matmul gufunc on the device, B matrices (the tests' matmul core).
 /// `Staged`: small cores through shared memory (device/gufunc.hpp); off: a thread per matrix in
 /// place, the path before issue #30.

@@ -766,9 +766,9 @@ TEST_CASE_TEMPLATE("budget: a reduction's value and a copy to the host each wait
   CHECK(c.to_device + c.within == 0);
   CHECK(c.queries == 0);
   CHECK(c.allocations == c.frees); // temporaries only, all given back in order
-  CHECK(c.allocations <= 3);       // the value's slot; ufx::cuda: CUB's partial and its storage
+  CHECK(c.allocations <= 2);       // the value's slot, and the sim's partials or CUB's storage
   CHECK(c.launches >= 1);
-  CHECK(c.launches <= 3);
+  CHECK(c.launches <= 2); // the sim: two passes; ufx::cuda: CUB, which writes the finished value
   // the value into device memory: no copy, no wait
   ufx::device_array<float, 1> r({1}, t);
   const auto d = spent<T>([&] { sum(t, x, ufx::axis{0}, ufx::keepdims, ufx::out(r)); });

@@ -21,6 +21,7 @@
 #  include <cub/device/device_segmented_reduce.cuh>
 #  include <thrust/iterator/counting_iterator.h>
 #  include <thrust/iterator/transform_iterator.h>
+#  include <thrust/iterator/transform_output_iterator.h>
 #endif
 
 namespace ufx::detail {
@@ -156,35 +157,44 @@ void cub_finish(const cuda_t& t, const memory_space& space, const reduce_plan<N>
   (void)space;
 }
 
-/// One output: CUB's DeviceReduce over every element.
+/// What CUB's last kernel writes through for a whole reduction: fin(result), as OutE.
+template <class Acc, class OutE, class Fin>
+struct finish_cast {
+  Fin fin;
+  UFX_HD OutE operator()(const Acc& a) const { return static_cast<OutE>(fin(a)); }
+};
+
+/// One output: CUB's DeviceReduce over every element, writing fin(result) straight into the output
+/// (a transform output iterator: no partial to allocate, no finishing kernel).
 template <class Kern, int N, class OutE, class Fin>
 void cub_reduce_whole(const cuda_t& t, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out,
                       const Fin& fin) {
   const auto stream = static_cast<cudaStream_t>(t.stream_handle); // null: the default stream
-  buffer<typename Kern::acc_type> partial(space, 1, t.stream_handle);
+  index_t first[N];
+  loop_offsets(plan.kept, 0, first);
+  const auto result =
+      thrust::make_transform_output_iterator(out + first[0], finish_cast<typename Kern::acc_type, OutE, Fin>{fin});
   const cub_combine<Kern> op{k};
   std::size_t bytes = 0;
   if constexpr (cub_transformed<Kern>()) {
     const auto* input = get<0>(k.in).p;
     const value_mapped<Kern> map{k};
-    cuda_check(cub::DeviceReduce::TransformReduce(nullptr, bytes, input, partial.data(), plan.count(), op, map,
-                                                  k.identity, stream),
-               "cub::DeviceReduce::TransformReduce");
+    cuda_check(
+        cub::DeviceReduce::TransformReduce(nullptr, bytes, input, result, plan.count(), op, map, k.identity, stream),
+        "cub::DeviceReduce::TransformReduce");
     buffer<char> temp(space, static_cast<index_t>(bytes), t.stream_handle);
-    cuda_check(cub::DeviceReduce::TransformReduce(temp.data(), bytes, input, partial.data(), plan.count(), op, map,
-                                                  k.identity, stream),
+    cuda_check(cub::DeviceReduce::TransformReduce(temp.data(), bytes, input, result, plan.count(), op, map, k.identity,
+                                                  stream),
                "cub::DeviceReduce::TransformReduce");
   } else {
     const auto input = cub_input(k);
-    cuda_check(cub::DeviceReduce::Reduce(nullptr, bytes, input, partial.data(), plan.count(), op, k.identity, stream),
+    cuda_check(cub::DeviceReduce::Reduce(nullptr, bytes, input, result, plan.count(), op, k.identity, stream),
                "cub::DeviceReduce");
     buffer<char> temp(space, static_cast<index_t>(bytes), t.stream_handle);
-    cuda_check(
-        cub::DeviceReduce::Reduce(temp.data(), bytes, input, partial.data(), plan.count(), op, k.identity, stream),
-        "cub::DeviceReduce");
+    cuda_check(cub::DeviceReduce::Reduce(temp.data(), bytes, input, result, plan.count(), op, k.identity, stream),
+               "cub::DeviceReduce");
   }
   note_queued(current_call); // counted as one launch (CUB may run two kernels)
-  cub_finish<Kern>(t, space, plan, partial, out, fin);
 }
 
 /// Several outputs, each over contiguous elements of one input read as it is: CUB's
