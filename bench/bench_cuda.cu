@@ -302,11 +302,6 @@ void timed_loop(benchmark::State& state, Fn&& fn) {
 // ufx_wait: each call followed by ufx::synchronize (what every call did before issue #30)
 enum class small { ufx, ufx_wait, plain, thrust_peer };
 
-__global__ void plain_add_f(const float* x, const float* y, float* z, int n) {
-  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (i < n) z[i] = x[i] + y[i];
-}
-
 template <small W>
 void bm_call_add(benchmark::State& state) {
   if (!have_gpu(state)) return;
@@ -320,7 +315,8 @@ void bm_call_add(benchmark::State& state) {
       k(ufx::cuda, x, y, ufx::out(z));
       ufx::synchronize(ufx::cuda);
     } else if constexpr (W == small::plain)
-      plain_add_f<<<static_cast<unsigned>((n + 255) / 256), 256>>>(x.data(), y.data(), z.data(), static_cast<int>(n));
+      plain_add<<<static_cast<unsigned>((n + 255) / 256), 256>>>(x.data(), y.data(), z.data(),
+                                                                 static_cast<long long>(n));
     else
       thrust::transform(thrust::cuda::par_nosync, thrust::device_pointer_cast(x.data()),
                         thrust::device_pointer_cast(x.data()) + n, thrust::device_pointer_cast(y.data()),

@@ -147,7 +147,7 @@ void staged_copy(const device_runtime& rt, const memory_space& dev, char* dst, c
   const std::size_t chunk = std::max<std::size_t>(cfg.chunk, 4096);
   const std::size_t n = (bytes + chunk - 1) / chunk;
   const int k = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(2, cfg.blocks)), n));
-  const int threads = std::max(1, std::min(cfg.threads, host_threads()));
+  const int threads = staging_threads(rt);
   struct slot {
     char* block = nullptr;
     std::size_t size = 0, off = 0, len = 0;

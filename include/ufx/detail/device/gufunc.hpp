@@ -48,7 +48,6 @@ struct gufunc_staged_body {
 
   Kernel k;
   index_t n;             // loop positions
-  index_t pitch[N];      // words between two threads' cores of operand k in shared memory
   std::size_t region[N]; // byte offset of operand k's cores in the block's shared memory
 
   /// Elements in operand k's core (kernel order), from the signature.
@@ -60,6 +59,16 @@ struct gufunc_staged_body {
       c *= static_cast<index_t>(Kernel::sig::parsed.fixed[Kernel::sig::dim(S, j)]);
     return c;
   }
+  /// Elements between two threads' cores of operand K in shared memory: odd, so that the threads
+  /// of a warp reading element j of their cores hit different banks.
+  template <int K>
+  static constexpr index_t pitch() {
+    return core_size<K>() % 2 == 0 ? core_size<K>() + 1 : core_size<K>();
+  }
+  /// Operand K's element type.
+  template <int K>
+  using element =
+      std::remove_cv_t<typename std::remove_cvref_t<decltype(get<K>(std::declval<Kernel&>().acc))>::element_type>;
 
   UFX_HD int step(const thread_pos& t, state_type&, unsigned char* shared, int phase) const {
     const index_t b = t.block_dim.x, tx = t.thread_idx.x;
@@ -80,9 +89,8 @@ struct gufunc_staged_body {
 private:
   template <std::size_t... K>
   UFX_HD void call(unsigned char* shared, index_t tx, std::index_sequence<K...>) const {
-    unsigned char* const base[N] = {shared + region[K] +
-                                    static_cast<std::size_t>(tx * pitch[K]) *
-                                        sizeof(typename std::remove_cvref_t<decltype(get<K>(k.acc))>::element_type)...};
+    unsigned char* const base[N] = {
+        shared + region[K] + static_cast<std::size_t>(tx * pitch<static_cast<int>(K)>()) * sizeof(element<K>)...};
     k.at_cores(base);
   }
 
@@ -98,11 +106,10 @@ private:
   }
   template <int K>
   UFX_HD void move_one(unsigned char* shared, index_t first, index_t count, index_t b, index_t tx, bool in) const {
-    constexpr index_t c = core_size<K>();
-    using E = std::remove_cv_t<typename std::remove_cvref_t<decltype(get<K>(k.acc))>::element_type>;
+    constexpr index_t c = core_size<K>(), p = pitch<K>();
+    using E = element<K>;
     E* s = reinterpret_cast<E*>(shared + region[K]);
     E* g = const_cast<E*>(get<K>(k.acc).p) + first * c;
-    const index_t p = pitch[K];
     for (index_t e = tx; e < count * c; e += b) {
       const index_t item = e / c, j = e - item * c; // c is a constant: no division at run time
       if (in) s[item * p + j] = g[e];
@@ -121,28 +128,25 @@ void device_gufunc(const Tag& tag, const layout<N>& L, const Kernel& k, bool den
       using body_t = gufunc_staged_body<Kernel>;
       const index_t n = L.rank == 1 ? L.shape[0] : 1; // rank 0: one position (a loop of extent 1)
       if (dense && L.rank <= 1 && n > 0 && gufunc_staging_state().enabled.load(std::memory_order_relaxed)) {
-        body_t body{k, n, {}, {}};
+        body_t body{k, n, {}};
         bool back_to_back = true;
-        std::size_t per_thread = 0; // shared bytes a thread's cores take
-        std::size_t elem[N] = {};
+        std::size_t bytes[N] = {}; // shared bytes one thread's core of operand k takes
         [&]<std::size_t... K>(std::index_sequence<K...>) {
-          ((back_to_back =
-                back_to_back && (L.rank == 0 || L.stride[K][0] == body_t::template core_size<static_cast<int>(K)>()),
-            body.pitch[K] = body_t::template core_size<static_cast<int>(K)>() % 2 == 0
-                                ? body_t::template core_size<static_cast<int>(K)>() + 1
-                                : body_t::template core_size<static_cast<int>(K)>(),
-            elem[K] = sizeof(typename std::remove_cvref_t<decltype(get<K>(k.acc))>::element_type),
-            per_thread += static_cast<std::size_t>(body.pitch[K]) * elem[K] + 16),
+          ((back_to_back = back_to_back && (L.rank == 0 || L.stride[K][0] == body_t::template core_size<int(K)>()),
+            bytes[K] = static_cast<std::size_t>(body_t::template pitch<int(K)>()) *
+                       sizeof(typename body_t::template element<K>)),
            ...);
         }
         (std::make_index_sequence<N>{});
+        std::size_t per_thread = 0; // with each region's alignment
+        for (int j = 0; j < N; ++j) per_thread += bytes[j] + 16;
         index_t b = gufunc_staged_block;
         while (b > 32 && static_cast<std::size_t>(b) * per_thread > gufunc_staged_shared) b /= 2;
         if (back_to_back && static_cast<std::size_t>(b) * per_thread <= gufunc_staged_shared) {
           std::size_t off = 0;
           for (int j = 0; j < N; ++j) {
             body.region[j] = off;
-            off += (static_cast<std::size_t>(b * body.pitch[j]) * elem[j] + 15) / 16 * 16;
+            off += (static_cast<std::size_t>(b) * bytes[j] + 15) / 16 * 16;
           }
           const index_t blocks = (n + b - 1) / b;
           if (blocks < (index_t{1} << 31)) {

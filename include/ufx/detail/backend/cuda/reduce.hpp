@@ -149,12 +149,11 @@ auto cub_input(const Kern& k) {
 /// fin(partial) into the outputs. The partials and CUB's temporary storage are freed in the
 /// order of the call's stream (without one: the legacy default stream's), after this kernel.
 template <class Kern, int N, class OutE, class Fin>
-void cub_finish(const cuda_t& t, const memory_space& space, const reduce_plan<N>& plan,
-                const buffer<typename Kern::acc_type>& partial, OutE* out, const Fin& fin) {
+void cub_finish(const cuda_t& t, const reduce_plan<N>& plan, const buffer<typename Kern::acc_type>& partial, OutE* out,
+                const Fin& fin) {
   device_for_each(t, plan.outputs(),
                   finish_outputs<N, typename Kern::acc_type, OutE, Fin>{plan.kept, partial.data(), out, fin},
                   "ufx reduction finish kernel");
-  (void)space;
 }
 
 /// What CUB's last kernel writes through for a whole reduction: fin(result), as OutE.
@@ -221,7 +220,7 @@ requires(cub_plain<Kern>()) void cub_reduce_segments(const cuda_t& t, const memo
                                                 k.identity, stream),
              "cub::DeviceSegmentedReduce");
   note_queued(current_call); // counted as one launch
-  cub_finish<Kern>(t, space, plan, partial, out, fin);
+  cub_finish<Kern>(t, plan, partial, out, fin);
 }
 #endif
 
