@@ -131,27 +131,53 @@ struct pooled_stack {
   void deallocate(bctx::stack_context&) noexcept {}
 };
 
+/// Threads of a block (by index, x fastest) that accessed an element in the current barrier
+/// interval: lanes of one warp, or threads of several warps (then any thread outside one of those
+/// warps is unordered with some of them). The lanes' warp epochs at their latest access are in the
+/// worker's epoch pool once one is not 0 (a warp that has passed a syncwarp in the interval).
+struct lane_set {
+  std::int32_t warp = -1; // -1: none; -2: threads of more than one warp
+  std::uint32_t lanes = 0;
+  std::int32_t first = -1, other = -1; // the first thread; the first of a warp other than first's
+  std::uint32_t epochs = 0;            // 1 + the index of the lanes' 32 epochs in the pool, or 0: all 0
+  void clear() {
+    warp = -1;
+    lanes = 0;
+    first = other = -1;
+    epochs = 0;
+  }
+};
+
+/// The accesses of one shared element in the current barrier interval.
 struct shadow {
-  std::uint32_t epoch = 0;
-  std::int32_t writer = -1;  // thread that wrote the element plainly in this interval
-  std::int32_t toucher = -1; // first thread that read or wrote it plainly in this interval
-  std::int32_t atomic = -1;  // first thread that updated it through ufx's atomic functions
+  std::uint32_t epoch = 0;        // the interval (worker epoch) the rest belongs to
+  std::int32_t writer = -1;       // the last thread that wrote the element plainly
+  std::uint32_t writer_epoch = 0; // its warp epoch then
+  lane_set readers, atomics;      // plain reads and atomic updates since that write
 };
 
 struct log_entry {
   std::uint32_t offset, bytes;
-  std::uint64_t old;        // the element's bytes before the thread's turn (elements up to 8 bytes), or
-                            // where they are in the worker's `old` buffer (larger elements); after an
-                            // atomic update by the thread, the bytes that update left
-  bool atomic = false;      // the thread updated the element through ufx's atomic functions
-  bool plain_write = false; // and changed it otherwise before one of those updates
+  std::uint64_t old;         // the element's bytes before the thread's turn (elements up to 8 bytes), or
+                             // where they are in the worker's `old` buffer (larger elements); after an
+                             // atomic update by the thread, the bytes that update left
+  bool atomic = false;       // the thread updated the element through ufx's atomic functions
+  bool plain_write = false;  // and changed it otherwise before one of those updates
+  bool init_checked = false; // an unchanged value was read (shared<A>::init_checked)
+  bool atomic_reads = false; // an atomic update read the old value (all but atomic_exch)
 };
+
+enum class slot_state : unsigned char { ready, barrier, warp, done };
 
 struct thread_slot {
   bctx::fiber fiber; // the thread's fiber while it is suspended
   bctx::fiber main;  // the scheduler, while the thread runs
-  bool waiting = false, finished = false;
-  int line = 0;
+  slot_state state = slot_state::ready;
+  int line = 0;                              // the barrier it waits at
+  barrier_kind barrier = barrier_kind::sync; // and its kind
+  bool pred = false;                         // its predicate (sync_count and the like)
+  int barrier_result = 0;                    // what the barrier returns to it
+  warp_call* call = nullptr;                 // the warp operation it waits at
   std::exception_ptr error;
 #  if UFX_ASAN_FIBERS
   void* fake_stack = nullptr;
@@ -165,17 +191,30 @@ struct worker {
   std::vector<std::uint32_t> stamp;
   std::vector<std::uint32_t> entry_of; // per byte offset: its entry in `log` while its stamp is current
   std::vector<shadow> shadows;
+  std::vector<unsigned char> init; // per byte offset: a thread of this block has written it
   std::vector<log_entry> log;
   std::vector<unsigned char> old;
+  // warp clocks of the current barrier interval: know[(warp * 32 + a) * 32 + b] is the epoch of lane
+  // b (the number of syncwarps it has passed) that lane a has synchronised with; know[.. a .. a] is
+  // lane a's own. All zero in a warp that has not synchronised (dirty 0).
+  std::vector<std::uint32_t> know;
+  std::vector<unsigned char> dirty;
+  std::vector<std::uint32_t> epoch_pool; // lane_set::epochs, 32 a set, emptied with each interval
   std::uint32_t segment = 0, epoch = 0;
 
-  void prepare(std::size_t bytes) {
+  void prepare(std::size_t bytes, unsigned threads) {
     if (shared_storage.size() < bytes + 16) shared_storage.resize(bytes + 16);
     if (stamp.size() < bytes + 1) {
       stamp.assign(bytes + 1, 0);
       entry_of.assign(bytes + 1, 0);
       shadows.assign(bytes + 1, shadow{});
+      init.assign(bytes + 1, 0);
       segment = epoch = 0;
+    }
+    const std::size_t warps = (threads + 31) / 32;
+    if (dirty.size() < warps) {
+      know.assign(warps * 1024, 0);
+      dirty.assign(warps, 0);
     }
   }
   unsigned char* shared_base() {
@@ -189,11 +228,18 @@ struct worker {
     }
     return segment;
   }
+  /// A new barrier interval: every earlier access is ordered before the ones to come.
   std::uint32_t next_epoch() {
     if (++epoch == 0) {
       std::fill(shadows.begin(), shadows.end(), shadow{});
       epoch = 1;
     }
+    for (std::size_t w = 0; w < dirty.size(); ++w)
+      if (dirty[w]) {
+        std::fill_n(know.begin() + static_cast<std::ptrdiff_t>(w * 1024), 1024, 0u);
+        dirty[w] = 0;
+      }
+    epoch_pool.clear();
     return epoch;
   }
 };
@@ -201,6 +247,46 @@ struct worker {
 worker& this_worker() {
   thread_local worker w;
   return w;
+}
+
+/// The fill of a block's shared memory before it runs, 4 bytes repeated: a float read before any
+/// write is a NaN, a double a huge negative number, and no arithmetic result has these bits, so a
+/// write is told from a read by the change it makes.
+constexpr std::uint32_t shared_fill = 0xffa5a5a5u;
+
+const char* warp_kind_name(warp_kind k) {
+  switch (k) {
+  case warp_kind::syncwarp: return "syncwarp";
+  case warp_kind::shfl_idx: return "shfl_sync";
+  case warp_kind::shfl_up: return "shfl_up_sync";
+  case warp_kind::shfl_down: return "shfl_down_sync";
+  case warp_kind::shfl_xor: return "shfl_xor_sync";
+  case warp_kind::all: return "all_sync";
+  case warp_kind::any: return "any_sync";
+  case warp_kind::eq: return "eq_sync";
+  case warp_kind::ballot: return "ballot_sync";
+  case warp_kind::match_any: return "match_any_sync";
+  case warp_kind::match_all: return "match_all_sync";
+  case warp_kind::activemask: return "activemask";
+  }
+  return "a warp operation";
+}
+
+const char* barrier_kind_name(barrier_kind k) {
+  switch (k) {
+  case barrier_kind::sync: return "t.sync()";
+  case barrier_kind::count: return "t.sync_count()";
+  case barrier_kind::all: return "t.sync_and()";
+  case barrier_kind::any: return "t.sync_or()";
+  }
+  return "a barrier";
+}
+
+std::string hex_mask(unsigned m) {
+  static const char digits[] = "0123456789abcdef";
+  std::string s("0x");
+  for (int k = 28; k >= 0; k -= 4) s.push_back(digits[(m >> k) & 15u]);
+  return s;
 }
 
 } // namespace
@@ -213,11 +299,19 @@ struct sim_block {
   dim3 block_idx;
   std::vector<thread_slot> slots;
   unsigned current = 0;
+  unsigned at_warp = 0; // lanes waiting at a warp operation
   bool aborting = false;
 #  if UFX_ASAN_FIBERS
   const void* main_bottom = nullptr;
   std::size_t main_size = 0;
 #  endif
+
+  unsigned thread_count() const { return static_cast<unsigned>(slots.size()); }
+  /// The lanes warp `wi` has (all 32 but in a block's last, partial warp).
+  unsigned lanes_of(unsigned wi) const {
+    const unsigned n = thread_count() - wi * 32;
+    return n >= 32 ? 0xffffffffu : (1u << n) - 1u;
+  }
 
   std::string thread_text(unsigned i) const { return dim3_text(unflatten(i, launch->config.block)); }
 
@@ -225,6 +319,12 @@ struct sim_block {
   [[noreturn]] void fail(unsigned thread, const std::string& what) const {
     throw kernel_error(std::string(launch->label) + " on " + launch->where + ", block " + dim3_text(block_idx) +
                        ", thread " + thread_text(thread) + ": " + what);
+  }
+  /// The same with the thread's warp and lane: "..., thread (33, 0, 0) (warp 1, lane 1): " + what
+  [[noreturn]] void fail_lane(unsigned thread, const std::string& what) const {
+    throw kernel_error(std::string(launch->label) + " on " + launch->where + ", block " + dim3_text(block_idx) +
+                       ", thread " + thread_text(thread) + " (warp " + std::to_string(thread / 32) + ", lane " +
+                       std::to_string(thread % 32) + "): " + what);
   }
 
   /// Names the shared element at byte `offset`: "shared array 1 (parameter 2) element (3, 4)".
@@ -247,27 +347,58 @@ struct sim_block {
     return "shared memory byte " + std::to_string(offset);
   }
 
-  /// Reports thread `me`'s access `e` of an element against the first conflicting one in `s`.
-  [[noreturn]] void race(unsigned me, const log_entry& e, bool wrote, const shadow& s) const {
-    const auto id = static_cast<std::int32_t>(me);
-    const auto other = [&](std::int32_t t) { return t >= 0 && t != id; };
-    std::int32_t with = s.toucher;
-    const char* did = " read";
-    if (other(s.writer)) with = s.writer, did = " wrote";
-    else if ((wrote || !e.atomic) && other(s.atomic)) with = s.atomic, did = " updated atomically";
-    fail(me, std::string("shared-memory race: this thread ") +
-                 (wrote      ? "writes "
-                  : e.atomic ? "updates "
-                             : "reads ") +
-                 element_text(e.offset) + (!wrote && e.atomic ? " atomically" : "") + ", which thread " +
-                 thread_text(static_cast<unsigned>(with)) + did +
-                 " since the last sync() (put a t.sync() between the two accesses)");
+  // ---- happens-before within a barrier interval: a thread's own accesses are ordered, and lanes
+  // of one warp are ordered by the syncwarps they pass together (warp clocks, worker::know)
+
+  const std::uint32_t* know_row(unsigned t) const { return &w->know[(t / 32) * 1024 + (t % 32) * 32]; }
+  std::uint32_t epoch_of(unsigned t) const { return w->dirty[t / 32] ? know_row(t)[t % 32] : 0; }
+  /// Whether an access by thread `prev` at its warp epoch `prev_epoch` is ordered before thread `me`'s now.
+  bool ordered(std::int32_t prev, std::uint32_t prev_epoch, unsigned me) const {
+    if (prev == static_cast<std::int32_t>(me)) return true;
+    if (static_cast<unsigned>(prev) / 32 != me / 32 || !w->dirty[me / 32]) return false;
+    return know_row(me)[prev % 32] > prev_epoch;
+  }
+  /// A thread of `s` whose access is not ordered before `me`'s now, or -1.
+  std::int32_t unordered(const lane_set& s, unsigned me) const {
+    if (s.warp == -1) return -1;
+    const auto mw = static_cast<std::int32_t>(me / 32);
+    if (s.warp == -2) return s.first / 32 != mw ? s.first : s.other;
+    if (s.warp != mw) return s.first;
+    const bool synced = w->dirty[me / 32] != 0;
+    const std::uint32_t* epoch = s.epochs ? &w->epoch_pool[s.epochs - 1] : nullptr;
+    for (std::uint32_t bits = s.lanes; bits; bits &= bits - 1) {
+      const auto l = static_cast<unsigned>(__builtin_ctz(bits));
+      const auto t = static_cast<std::int32_t>(me / 32 * 32 + l);
+      if (t != static_cast<std::int32_t>(me) && !(synced && know_row(me)[l] > (epoch ? epoch[l] : 0u))) return t;
+    }
+    return -1;
+  }
+  void add(lane_set& s, unsigned t, std::uint32_t epoch) const {
+    const auto tw = static_cast<std::int32_t>(t / 32);
+    if (s.warp == -1) {
+      s.warp = tw;
+      s.lanes = 0;
+      s.first = static_cast<std::int32_t>(t);
+    } else if (s.warp >= 0 && s.warp != tw) {
+      s.warp = -2;
+      s.other = static_cast<std::int32_t>(t);
+    }
+    if (s.warp < 0) return;
+    s.lanes |= 1u << (t % 32);
+    if (epoch == 0 && s.epochs == 0) return; // every epoch of the set still 0
+    if (s.epochs == 0) {
+      s.epochs = static_cast<std::uint32_t>(w->epoch_pool.size()) + 1;
+      w->epoch_pool.resize(w->epoch_pool.size() + 32, 0u);
+    }
+    w->epoch_pool[s.epochs - 1 + t % 32] = epoch;
   }
 
-  /// After thread `me`'s turn: its writes and reads against the other threads' in this interval.
+  /// After thread `me`'s turn: its writes and reads against the other threads' in this interval,
+  /// and its reads of elements no thread of the block has written.
   void check_log(unsigned me) {
     worker& wk = *w;
-    const auto id = static_cast<std::int32_t>(me);
+    if (wk.log.empty()) return; // no shared access this turn (old is empty too)
+    const std::uint32_t em = epoch_of(me);
     for (const log_entry& e : wk.log) {
       bool wrote;
       const unsigned char* p = state.shared + e.offset;
@@ -287,28 +418,55 @@ struct sim_block {
         wrote = std::memcmp(wk.old.data() + e.old, state.shared + e.offset, e.bytes) != 0;
       }
       wrote = wrote || e.plain_write;
-      shadow& s = wk.shadows[e.offset];
-      if (s.epoch != wk.epoch) s = shadow{wk.epoch, -1, -1, -1};
-      // a plain write conflicts with another thread's access of any kind, an atomic update with
-      // plain ones, a plain read with writes and atomic updates
-      const auto other = [&](std::int32_t t) { return t >= 0 && t != id; };
-      if (other(s.writer) || ((wrote || !e.atomic) && other(s.atomic)) || ((wrote || e.atomic) && other(s.toucher)))
-          [[unlikely]]
-        race(me, e, wrote, s);
-      if (wrote || !e.atomic) {
-        if (s.toucher < 0) s.toucher = id;
-        if (wrote) s.writer = id;
+      if (!wk.init[e.offset]) {
+        if (!wrote && e.init_checked && (!e.atomic || e.atomic_reads)) [[unlikely]]
+          fail(me, std::string("uninitialised shared-memory read: this thread ") + (e.atomic ? "updates " : "reads ") +
+                       element_text(e.offset) +
+                       ", which no thread of this block has written (shared memory starts undefined, as on a GPU)");
+        if (wrote || e.atomic) std::fill_n(wk.init.begin() + e.offset, e.bytes, static_cast<unsigned char>(1));
       }
-      if (e.atomic && s.atomic < 0) s.atomic = id;
+      shadow& s = wk.shadows[e.offset];
+      if (s.epoch != wk.epoch) {
+        s.epoch = wk.epoch;
+        s.writer = -1;
+        s.readers.clear();
+        s.atomics.clear();
+      }
+      // a plain write conflicts with another thread's access of any kind, an atomic update with
+      // plain ones, a plain read with writes and atomic updates; unless ordered by a syncwarp
+      std::int32_t with = -1;
+      const char* did = "";
+      if (s.writer >= 0 && !ordered(s.writer, s.writer_epoch, me)) with = s.writer, did = " wrote";
+      else if ((wrote || e.atomic) && (with = unordered(s.readers, me)) >= 0) did = " read";
+      else if ((wrote || !e.atomic) && (with = unordered(s.atomics, me)) >= 0) did = " updated atomically";
+      if (with >= 0) [[unlikely]]
+        fail(me, std::string("shared-memory race: this thread ") +
+                     (wrote      ? "writes "
+                      : e.atomic ? "updates "
+                                 : "reads ") +
+                     element_text(e.offset) + (!wrote && e.atomic ? " atomically" : "") + ", which thread " +
+                     thread_text(static_cast<unsigned>(with)) + did +
+                     " since the last sync() (put a t.sync() between the two accesses, or a t.syncwarp() naming "
+                     "both lanes when they are of one warp)");
+      if (wrote) {
+        s.writer = static_cast<std::int32_t>(me);
+        s.writer_epoch = em;
+        s.readers.clear();
+        s.atomics.clear();
+      } else if (e.atomic) {
+        add(s.atomics, me, em);
+      } else {
+        add(s.readers, me, em);
+      }
     }
     wk.log.clear();
     wk.old.clear();
   }
 
-  /// Runs thread i until it waits at a barrier or returns.
+  /// Runs thread i until it waits at a barrier or a warp operation, or returns.
   void turn(unsigned i) {
     thread_slot& s = slots[i];
-    s.waiting = false;
+    s.state = slot_state::ready;
     current = i;
     state.segment = w->next_segment();
 #  if UFX_ASAN_FIBERS
@@ -321,13 +479,14 @@ struct sim_block {
 #  endif
   }
 
-  /// Ends every thread that has not finished, whatever it is doing: one waiting at a barrier is
-  /// resumed and unwinds (sim_sync throws block_abort), one not yet started starts and returns
-  /// without running the body. Afterwards every fiber has returned and the worker's log is empty.
+  /// Ends every thread that has not finished, whatever it is doing: one waiting at a barrier or a
+  /// warp operation is resumed and unwinds (sim_sync throws block_abort), one not yet started
+  /// starts and returns without running the body. Afterwards every fiber has returned and the
+  /// worker's log is empty.
   void abandon() {
     aborting = true;
     for (unsigned i = 0; i < slots.size(); ++i)
-      if (slots[i].fiber && !slots[i].finished) turn(i);
+      if (slots[i].fiber && slots[i].state != slot_state::done) turn(i);
     w->log.clear();
     w->old.clear();
   }
@@ -336,6 +495,7 @@ struct sim_block {
     const unsigned n = static_cast<unsigned>(launch->config.block.count());
     slots.clear();
     slots.resize(n);
+    at_warp = 0;
     thread_pos p;
     p.block_idx = block_idx;
     p.block_dim = launch->config.block;
@@ -360,7 +520,7 @@ struct sim_block {
                                      } catch (...) {
                                        s.error = std::current_exception();
                                      }
-                                     s.finished = true;
+                                     s.state = slot_state::done;
 #  if UFX_ASAN_FIBERS
                                      __sanitizer_start_switch_fiber(nullptr, main_bottom, main_size);
 #  endif
@@ -369,14 +529,18 @@ struct sim_block {
     }
     try {
       for (;;) {
-        for (unsigned i = 0; i < n; ++i) {
-          if (slots[i].finished) continue;
-          turn(i);
-          check_log(i);
-          if (slots[i].error) std::rethrow_exception(slots[i].error);
+        // every ready thread runs until it waits or returns; then the warps' meetings that are
+        // complete take place, and their lanes run on; when none is left, the barrier opens
+        for (;;) {
+          for (unsigned i = 0; i < n; ++i) {
+            if (slots[i].state != slot_state::ready) continue;
+            turn(i);
+            check_log(i);
+            if (slots[i].error) std::rethrow_exception(slots[i].error);
+          }
+          if (at_warp == 0 || !meet_warps()) break;
         }
-        barrier();
-        if (std::none_of(slots.begin(), slots.end(), [](const thread_slot& s) { return s.waiting; })) break;
+        if (!barrier()) break;
         w->next_epoch();
       }
     } catch (const kernel_error&) {
@@ -394,32 +558,243 @@ struct sim_block {
     }
   }
 
-  /// Every thread still running waits at a barrier, or none does: checks they agree.
-  void barrier() const {
-    const auto first_waiting = std::find_if(slots.begin(), slots.end(), [](const thread_slot& s) { return s.waiting; });
-    if (first_waiting == slots.end()) return;
+  /// No thread is ready: every thread still running waits at a barrier, or none does. Checks they
+  /// agree, gives each its barrier's result, and returns whether one opened.
+  bool barrier() {
+    const auto first_waiting =
+        std::find_if(slots.begin(), slots.end(), [](const thread_slot& s) { return s.state == slot_state::barrier; });
+    if (first_waiting == slots.end()) return false;
     const auto w_i = static_cast<unsigned>(first_waiting - slots.begin());
+    const auto where = [&] {
+      return std::string(barrier_kind_name(first_waiting->barrier)) + " on line " + std::to_string(first_waiting->line);
+    };
+    int count = 0;
+    const barrier_kind k = first_waiting->barrier;
     for (unsigned i = 0; i < slots.size(); ++i) {
-      if (slots[i].finished)
-        fail(i, "barrier divergence: this thread returned while thread " + thread_text(w_i) +
-                    " waits at t.sync() on line " + std::to_string(first_waiting->line) +
+      thread_slot& s = slots[i];
+      if (s.state == slot_state::done)
+        fail(i, "barrier divergence: this thread returned while thread " + thread_text(w_i) + " waits at " + where() +
                     " (every thread of a block must reach each sync(); return after it, or guard the work "
                     "instead of returning early)");
-      if (slots[i].line != first_waiting->line)
-        fail(i, "barrier divergence: this thread waits at t.sync() on line " + std::to_string(slots[i].line) +
-                    " while thread " + thread_text(w_i) + " waits at t.sync() on line " +
-                    std::to_string(first_waiting->line) +
+      if (s.line != first_waiting->line || s.barrier != k)
+        fail(i, std::string("barrier divergence: this thread waits at ") + barrier_kind_name(s.barrier) + " on line " +
+                    std::to_string(s.line) + " while thread " + thread_text(w_i) + " waits at " + where() +
                     " (every thread of a block must reach the same sync() calls)");
+      count += s.pred ? 1 : 0;
+      s.state = slot_state::ready;
     }
+    if (k != barrier_kind::sync) {
+      const auto threads = static_cast<int>(slots.size());
+      const int result = k == barrier_kind::count ? count
+                         : k == barrier_kind::all ? (count == threads ? 1 : 0)
+                                                  : (count > 0 ? 1 : 0);
+      for (thread_slot& s : slots) s.barrier_result = result;
+    }
+    return true;
+  }
+
+  // ---- warps
+
+  /// Lets the lanes of each warp that have all reached their meeting go on (syncwarp, shuffles,
+  /// votes, matches; then activemask calls, grouped by where they are); returns whether any did.
+  /// When none can, some lane waits for a lane that will never come: reported.
+  bool meet_warps() {
+    const unsigned n = thread_count();
+    bool progress = false, waiting = false;
+    for (unsigned wi = 0; wi * 32 < n; ++wi) {
+      const unsigned base = wi * 32, have = lanes_of(wi);
+      unsigned at_op = 0, at_mask = 0;
+      for (unsigned l = 0; l < 32 && base + l < n; ++l) {
+        const thread_slot& s = slots[base + l];
+        if (s.state != slot_state::warp) continue;
+        (s.call->kind == warp_kind::activemask ? at_mask : at_op) |= 1u << l;
+      }
+      if (!(at_op | at_mask)) continue;
+      waiting = true;
+      bool met = false;
+      for (unsigned todo = at_op; todo;) {
+        const auto l = static_cast<unsigned>(__builtin_ctz(todo));
+        const warp_call& c = *slots[base + l].call;
+        const unsigned group = c.mask & have;
+        for (unsigned bits = group; bits; bits &= bits - 1) {
+          const auto k = static_cast<unsigned>(__builtin_ctz(bits));
+          if (slots[base + k].state == slot_state::done)
+            fail_lane(base + l, std::string(warp_kind_name(c.kind)) + " on line " + std::to_string(c.line) +
+                                    ": its mask " + hex_mask(c.mask) + " names lane " + std::to_string(k) +
+                                    ", which has returned (name only the lanes that take part: on a GPU the "
+                                    "result is undefined)");
+        }
+        bool complete = true;
+        for (unsigned bits = group; bits; bits &= bits - 1) {
+          const auto k = static_cast<unsigned>(__builtin_ctz(bits));
+          const thread_slot& o = slots[base + k];
+          if (o.state != slot_state::warp || o.call->kind == warp_kind::activemask || o.call->mask != c.mask) {
+            complete = false;
+            break;
+          }
+          if (o.call->kind != c.kind)
+            fail_lane(base + l, std::string(warp_kind_name(c.kind)) + " on line " + std::to_string(c.line) +
+                                    " with mask " + hex_mask(c.mask) + " meets lane " + std::to_string(k) + " at " +
+                                    warp_kind_name(o.call->kind) + " on line " + std::to_string(o.call->line) +
+                                    " (every lane of a mask must reach the same kind of operation)");
+        }
+        todo &= ~(1u << l);
+        if (!complete) continue;
+        todo &= ~group;
+        perform(wi, group);
+        met = true;
+      }
+      if (!met && at_mask) { // the warp's other lanes wait elsewhere: each activemask call's lanes are active
+        for (unsigned todo = at_mask; todo;) {
+          const auto l = static_cast<unsigned>(__builtin_ctz(todo));
+          const warp_call& c = *slots[base + l].call;
+          unsigned group = 0;
+          for (unsigned bits = todo; bits; bits &= bits - 1) {
+            const auto k = static_cast<unsigned>(__builtin_ctz(bits));
+            const warp_call& o = *slots[base + k].call;
+            if (o.line == c.line) group |= 1u << k;
+          }
+          for (unsigned bits = group; bits; bits &= bits - 1) {
+            const auto k = static_cast<unsigned>(__builtin_ctz(bits));
+            slots[base + k].call->result_mask = group;
+            slots[base + k].state = slot_state::ready;
+          }
+          at_warp -= static_cast<unsigned>(__builtin_popcount(group));
+          todo &= ~group;
+        }
+        met = true;
+      }
+      progress = progress || met;
+    }
+    if (!progress && waiting) stuck();
+    return progress;
+  }
+
+  /// Carries out the operation that the lanes `group` of warp `wi` have all reached.
+  void perform(unsigned wi, unsigned group) {
+    const unsigned base = wi * 32, have = lanes_of(wi);
+    const auto lowest = static_cast<unsigned>(__builtin_ctz(group));
+    const warp_call& first = *slots[base + lowest].call;
+    const warp_kind k = first.kind;
+    unsigned ballot = 0;
+    for (unsigned bits = group; bits; bits &= bits - 1) {
+      const auto l = static_cast<unsigned>(__builtin_ctz(bits));
+      const warp_call& c = *slots[base + l].call;
+      if (c.pred) ballot |= 1u << l;
+      if (c.bytes != first.bytes)
+        fail_lane(base + l, std::string(warp_kind_name(k)) + " on line " + std::to_string(c.line) +
+                                ": this lane's value has " + std::to_string(c.bytes) + " bytes, lane " +
+                                std::to_string(lowest) + "'s " + std::to_string(first.bytes) +
+                                " (every lane must pass the same type)");
+    }
+    switch (k) {
+    case warp_kind::syncwarp: {
+      // the lanes' accesses before it are ordered before each lane's after it: advance each lane's
+      // epoch, then each knows what any of them knew
+      w->dirty[wi] = 1;
+      std::uint32_t* kw = &w->know[wi * 1024];
+      std::uint32_t joined[32] = {};
+      for (unsigned bits = group; bits; bits &= bits - 1) {
+        const auto l = static_cast<unsigned>(__builtin_ctz(bits));
+        ++kw[l * 32 + l];
+        for (unsigned b = 0; b < 32; ++b) joined[b] = std::max(joined[b], kw[l * 32 + b]);
+      }
+      for (unsigned bits = group; bits; bits &= bits - 1)
+        std::copy(joined, joined + 32, kw + static_cast<unsigned>(__builtin_ctz(bits)) * 32);
+      break;
+    }
+    case warp_kind::shfl_idx:
+    case warp_kind::shfl_up:
+    case warp_kind::shfl_down:
+    case warp_kind::shfl_xor:
+      for (unsigned bits = group; bits; bits &= bits - 1) {
+        const auto l = static_cast<unsigned>(__builtin_ctz(bits));
+        warp_call& c = *slots[base + l].call;
+        const unsigned width = c.width;
+        if (width == 0 || width > 32 || (width & (width - 1)) != 0)
+          fail_lane(base + l, std::string(warp_kind_name(k)) + " on line " + std::to_string(c.line) + ": width " +
+                                  std::to_string(static_cast<int>(width)) + " is not a power of two from 1 to 32");
+        const unsigned seg = l & ~(width - 1), pos = l & (width - 1);
+        unsigned src = l;
+        if (k == warp_kind::shfl_idx) src = seg + c.arg % width;
+        else if (k == warp_kind::shfl_up) src = c.arg <= pos ? l - c.arg : l;
+        else if (k == warp_kind::shfl_down) src = c.arg < width - pos ? l + c.arg : l;
+        else src = (l ^ c.arg) < seg + width ? (l ^ c.arg) & 31u : l;
+        if (src != l) {
+          if (!(have >> src & 1u))
+            fail_lane(base + l, std::string(warp_kind_name(k)) + " on line " + std::to_string(c.line) + " reads lane " +
+                                    std::to_string(src) + ", which this block does not have (warp " +
+                                    std::to_string(wi) + " has " + std::to_string(__builtin_popcount(have)) +
+                                    " lanes): on a GPU the value is undefined");
+          if (!(group >> src & 1u))
+            fail_lane(base + l, std::string(warp_kind_name(k)) + " on line " + std::to_string(c.line) + " reads lane " +
+                                    std::to_string(src) + ", which is not in its mask " + hex_mask(c.mask) +
+                                    ": on a GPU the value is undefined");
+        }
+        std::memcpy(c.result, slots[base + src].call->value, sizeof c.result);
+      }
+      break;
+    default: {
+      const bool all = ballot == group, any = ballot != 0;
+      for (unsigned bits = group; bits; bits &= bits - 1) {
+        const auto l = static_cast<unsigned>(__builtin_ctz(bits));
+        warp_call& c = *slots[base + l].call;
+        if (k == warp_kind::all) c.result_pred = all;
+        else if (k == warp_kind::any) c.result_pred = any;
+        else if (k == warp_kind::eq) c.result_pred = all || !any;
+        else if (k == warp_kind::ballot) c.result_mask = ballot;
+        else { // matches: lanes whose value has the same bits
+          unsigned same = 0;
+          for (unsigned o = group; o; o &= o - 1) {
+            const auto m = static_cast<unsigned>(__builtin_ctz(o));
+            if (std::memcmp(slots[base + m].call->value, c.value, static_cast<std::size_t>(c.bytes)) == 0)
+              same |= 1u << m;
+          }
+          if (k == warp_kind::match_any) {
+            c.result_mask = same;
+          } else {
+            c.result_pred = same == group;
+            c.result_mask = same == group ? group : 0u;
+          }
+        }
+      }
+    }
+    }
+    for (unsigned bits = group; bits; bits &= bits - 1)
+      slots[base + static_cast<unsigned>(__builtin_ctz(bits))].state = slot_state::ready;
+    at_warp -= static_cast<unsigned>(__builtin_popcount(group));
+  }
+
+  /// No lane waiting at a warp operation can go on: names one and the lane it waits for.
+  [[noreturn]] void stuck() const {
+    const unsigned n = thread_count();
+    for (unsigned i = 0; i < n; ++i) {
+      const thread_slot& s = slots[i];
+      if (s.state != slot_state::warp || s.call->kind == warp_kind::activemask) continue;
+      const warp_call& c = *s.call;
+      const unsigned base = i / 32 * 32, group = c.mask & lanes_of(i / 32);
+      for (unsigned bits = group; bits; bits &= bits - 1) {
+        const auto k = static_cast<unsigned>(__builtin_ctz(bits));
+        const thread_slot& o = slots[base + k];
+        const std::string head = std::string(warp_kind_name(c.kind)) + " on line " + std::to_string(c.line) +
+                                 " with mask " + hex_mask(c.mask) + " waits for lane " + std::to_string(k);
+        if (o.state == slot_state::barrier)
+          fail_lane(i, head + ", which waits at " + barrier_kind_name(o.barrier) + " on line " +
+                           std::to_string(o.line) + " (the lanes of a mask must all reach the warp operation)");
+        if (o.state == slot_state::warp && o.call->mask != c.mask)
+          fail_lane(i, head + ", which waits at " + warp_kind_name(o.call->kind) + " on line " +
+                           std::to_string(o.call->line) + " with mask " + hex_mask(o.call->mask) +
+                           " (every lane must pass the same mask)");
+      }
+    }
+    fail(0, "the block's threads wait for each other at warp operations that cannot meet");
   }
 };
 
-void sim_sync(sim_block* b, int line) {
-  if (!b) throw device_error("ufx::thread::sync(): this thread is not running in a kernel launch");
-  if (b->aborting) throw block_abort{}; // a body that caught block_abort and waits again
-  thread_slot& s = b->slots[b->current];
-  s.waiting = true;
-  s.line = line;
+namespace {
+/// Suspends the running thread of `b` until the scheduler resumes it (a barrier opened, its warp
+/// operation met); unwinds it when the block is abandoned meanwhile.
+[[gnu::always_inline]] inline void suspend(sim_block* b, thread_slot& s) {
 #  if UFX_ASAN_FIBERS
   __sanitizer_start_switch_fiber(&s.fake_stack, b->main_bottom, b->main_size);
 #  endif
@@ -429,13 +804,55 @@ void sim_sync(sim_block* b, int line) {
 #  endif
   if (b->aborting) throw block_abort{};
 }
+} // namespace
 
-void sim_shared_log(sim_block_state* state, std::size_t offset, std::size_t bytes) {
+namespace {
+/// The running thread of `b` waits at a barrier of kind `kind` on `line`.
+[[gnu::always_inline]] inline thread_slot& wait_at_barrier(sim_block* b, int line, barrier_kind kind, bool pred) {
+  if (!b) throw device_error("ufx::thread::sync(): this thread is not running in a kernel launch");
+  if (b->aborting) throw block_abort{}; // a body that caught block_abort and waits again
+  thread_slot& s = b->slots[b->current];
+  s.state = slot_state::barrier;
+  s.line = line;
+  s.barrier = kind;
+  s.pred = pred;
+  suspend(b, s);
+  return s;
+}
+} // namespace
+
+int sim_sync_predicate(sim_block* b, int line, barrier_kind kind, bool pred) {
+  return wait_at_barrier(b, line, kind, pred).barrier_result;
+}
+
+void sim_sync(sim_block* b, int line) { wait_at_barrier(b, line, barrier_kind::sync, false); }
+
+void sim_warp(sim_block* b, warp_call& c) {
+  if (!b)
+    throw device_error(std::string("ufx::thread::") + warp_kind_name(c.kind) +
+                       ": this thread is not running in a kernel launch");
+  if (b->aborting) throw block_abort{};
+  const unsigned me = b->current, lane = me % 32;
+  if (!(c.mask >> lane & 1u))
+    b->fail_lane(me, std::string(warp_kind_name(c.kind)) + " on line " + std::to_string(c.line) + ": its mask " +
+                         hex_mask(c.mask) + " does not name this thread's lane " + std::to_string(lane) +
+                         " (a lane calling a *_sync operation must be in its mask)");
+  thread_slot& s = b->slots[me];
+  s.state = slot_state::warp;
+  s.call = &c;
+  ++b->at_warp;
+  suspend(b, s);
+}
+
+void host_fence(int) { std::atomic_thread_fence(std::memory_order_seq_cst); }
+
+void sim_shared_log(sim_block_state* state, std::size_t offset, std::size_t bytes, bool init_checked) {
   auto* b = reinterpret_cast<sim_block*>(state); // state is sim_block's first member
   worker& w = *b->w;
   state->stamp[offset] = state->segment;
   w.entry_of[offset] = static_cast<std::uint32_t>(w.log.size());
   log_entry e{static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(bytes), 0};
+  e.init_checked = init_checked;
   const unsigned char* p = state->shared + offset;
   if (bytes == 4) { // fixed sizes: no call to memcpy
     std::uint32_t v;
@@ -461,16 +878,18 @@ std::uint64_t bytes_at(const unsigned char* p, std::size_t bytes) {
 }
 } // namespace
 
-std::uint32_t sim_shared_atomic_begin(sim_block_state* state, std::size_t offset, std::size_t bytes) {
+std::uint32_t sim_shared_atomic_begin(sim_block_state* state, std::size_t offset, std::size_t bytes, bool reads) {
   auto* b = reinterpret_cast<sim_block*>(state);
   worker& w = *b->w;
   if (bytes > 8) return no_entry;
-  if (state->stamp[offset] != state->segment) sim_shared_log(state, offset, bytes); // reached through data()
+  // reached through data(), or first touched here: an atomic's element type is 4 or 8 bytes
+  if (state->stamp[offset] != state->segment) sim_shared_log(state, offset, bytes, true);
   const std::uint32_t i = w.entry_of[offset];
   log_entry& e = w.log[i];
   // a member of a larger element (a struct) is logged as the element: its change is a write of it
   if (e.bytes != bytes) return no_entry;
   if (bytes_at(state->shared + offset, bytes) != e.old) e.plain_write = true; // changed since its last atomic
+  if (!e.atomic) e.atomic_reads = reads;
   e.atomic = true;
   return i;
 }
@@ -497,7 +916,7 @@ void run_blocks(const block_launch& l) {
   auto work = [&](index_t, index_t) {
     worker& w = this_worker();
     w.stacks.reserve(threads, sim_fiber_stack_bytes());
-    w.prepare(shared_bytes);
+    w.prepare(shared_bytes, threads);
     sim_block b;
     b.launch = &l;
     b.w = &w;
@@ -513,7 +932,9 @@ void run_blocks(const block_launch& l) {
     for (index_t k; (k = next.fetch_add(1)) < failed_at.load();) {
       b.block_idx = unflatten(k, g);
       b.aborting = false;
-      std::memset(b.state.shared, 0xff, shared_bytes); // undefined contents: NaN / -1 make stale reads show
+      for (std::size_t o = 0; o + 4 <= shared_bytes; o += 4) // undefined contents (shared_fill)
+        std::memcpy(b.state.shared + o, &shared_fill, 4);
+      std::fill_n(w.init.begin(), shared_bytes, static_cast<unsigned char>(0));
       w.next_epoch();
       try {
         b.run();
@@ -551,8 +972,13 @@ struct sim_block {};
 void sim_sync(sim_block*, int) {
   throw device_error("ufx::thread::sync(): this thread is not running in a kernel launch");
 }
-void sim_shared_log(sim_block_state*, std::size_t, std::size_t) {}
-std::uint32_t sim_shared_atomic_begin(sim_block_state*, std::size_t, std::size_t) { return 0; }
+int sim_sync_predicate(sim_block*, int, barrier_kind, bool) {
+  throw device_error("ufx::thread::sync_count(): this thread is not running in a kernel launch");
+}
+void sim_warp(sim_block*, warp_call&) { throw device_error("ufx::thread: a warp operation outside a kernel launch"); }
+void host_fence(int) { std::atomic_thread_fence(std::memory_order_seq_cst); }
+void sim_shared_log(sim_block_state*, std::size_t, std::size_t, bool) {}
+std::uint32_t sim_shared_atomic_begin(sim_block_state*, std::size_t, std::size_t, bool) { return 0; }
 void sim_shared_atomic_end(sim_block_state*, std::uint32_t) {}
 void run_blocks(const block_launch& l) {
   throw device_error(std::string(l.label) + " on " + l.where +

@@ -250,10 +250,13 @@ TEST_CASE_TEMPLATE("kernel: threads waiting at different sync() calls", Target, 
 TEST_CASE("kernel on sim: shared-memory races within one barrier interval, and none across a barrier") {
   if (!kernel_runnable<ufx::sim_t>()) return;
   std::vector<int> a(8, 0);
-  // write then read a neighbour's element without sync()
+  // write then read a neighbour's element without sync() (after a first barrier interval that
+  // fills every element, so no read is of an element never written)
   auto racy = ufx::kernel(
       [] UFX_HD(const ufx::thread& t, ufx::shared<int[8]> s, ufx::ndview<int, 1> out) {
         const unsigned i = t.thread_idx().x;
+        s[i] = 0;
+        t.sync();
         s[i] = static_cast<int>(i) + 1;
         out(i) = s[(i + 1) % 8];
       },

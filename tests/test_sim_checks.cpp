@@ -156,7 +156,9 @@ TEST_CASE_TEMPLATE("kernel: an atomic and a plain access of one shared element i
                             (sim ? std::string("ufx::sim device 0") : std::string(Target{}.name())) +
                             ", block (0, 0, 0), ";
   const std::string elem = "element (0) of shared array 0 (parameter 1)";
-  const std::string tail = " since the last sync() (put a t.sync() between the two accesses)";
+  const std::string tail = " since the last sync() (put a t.sync() between the two accesses, or a t.syncwarp() naming "
+                           "both lanes when they are "
+                           "of one warp)";
   std::vector<float> out{-1.f, -1.f};
   auto k = ufx::kernel(mixed_body{}, "mixed");
   // an atomic first, then another thread's plain read / write
@@ -186,8 +188,9 @@ TEST_CASE_TEMPLATE("kernel: an atomic and a plain access of one shared element i
 // ---- item 6: every check ends as its error, raised by any thread, before or after a barrier
 
 namespace {
-enum failure { race, divergence, shared_index, ndview_index, thrown, n_failures };
-const char* const failure_names[] = {"race", "divergence", "shared index", "ndview index", "exception"};
+enum failure { race, uninit, divergence, shared_index, ndview_index, thrown, n_failures };
+const char* const failure_names[] = {"race",         "uninitialised read", "divergence",
+                                     "shared index", "ndview index",       "exception"};
 
 /// A 3-thread block where thread `who` fails in the way `kind` says, in the first barrier interval
 /// (after == 0) or in the second (after == 1); the threads that do not fail go on to a barrier.
@@ -203,9 +206,11 @@ struct failing_body {
       t.sync();
     }
     const int other = who == 0 ? 1 : 0; // the race's partner
-    if (kind == race && failing) {
+    if (kind == race && failing) {      // two writers of s[3]; the later one reports
       if (i == who) s[3] = 7;
-      if (i == other) a(3 + i) = s[3];
+      if (i == other) s[3] = 5;
+    } else if (kind == uninit && failing) {
+      if (i == who) a(3) = s[3]; // no thread writes s[3]
     } else if (kind != race && failing && i == who) {
       if (kind == divergence) return;
       if (kind == shared_index) s[4 + i] = 1;
@@ -225,12 +230,15 @@ std::string expected_failure(const std::string& where, int kind, int who) {
   const std::string o = "(" + std::to_string(other) + ", 0, 0)";
   switch (kind) {
   case race:
-    if (who == 0) // thread 1 reads after thread 0 wrote
-      return prefix + "1, 0, 0): shared-memory race: this thread reads element (3) of shared array 0 (parameter 1), "
-                      "which thread (0, 0, 0) wrote since the last sync() (put a t.sync() between the two accesses)";
+    return prefix + (who == 0 ? std::string("1, 0, 0)") : w) +
+           ": shared-memory race: this thread writes element (3) of shared array 0 (parameter 1), which thread " +
+           (who == 0 ? std::string("(0, 0, 0)") : o) +
+           " wrote since the last sync() (put a t.sync() between the two accesses, or a t.syncwarp() naming both lanes "
+           "when they are of one warp)";
+  case uninit:
     return prefix + w +
-           ": shared-memory race: this thread writes element (3) of shared array 0 (parameter 1), which thread " + o +
-           " read since the last sync() (put a t.sync() between the two accesses)";
+           ": uninitialised shared-memory read: this thread reads element (3) of shared array 0 (parameter 1), which "
+           "no thread of this block has written (shared memory starts undefined, as on a GPU)";
   case divergence:
     return prefix + w + ": barrier divergence: this thread returned while thread " + o + " waits at t.sync() on line";
   case shared_index:

@@ -2,7 +2,9 @@
 /// \file atomic.hpp
 /// Atomic read-modify-write operations on one element, for raw kernels (ufx::kernel), as CUDA's
 /// atomicAdd ... atomicCAS and Numba's cuda.atomic: `ufx::atomic_add`, `atomic_sub`, `atomic_min`,
-/// `atomic_max`, `atomic_exch` and `atomic_cas`. Each takes the element by reference (an ndview's
+/// `atomic_max`, `atomic_exch`, `atomic_cas`, the bitwise `atomic_and`, `atomic_or`, `atomic_xor`
+/// (integers), the wrapping counters `atomic_inc`, `atomic_dec` (uint32_t, uint64_t) and Numba's
+/// `atomic_nanmax`, `atomic_nanmin`. Each takes the element by reference (an ndview's
 /// `v(i)`), works on host and device, and returns the value the element held before.
 ///
 /// Example: every thread adds its element into out(0) (out is a ufx::ndview<float, 1>, whose
@@ -47,6 +49,11 @@
 // The list of element types, in each function's static_assert message.
 #define UFX_ATOMIC_ELEMENT_TYPES                                                                                       \
   "the element type must be int32_t, uint32_t, int64_t, uint64_t, float or double (not const or volatile)"
+#define UFX_ATOMIC_INTEGER_TYPES                                                                                       \
+  "the element type must be int32_t, uint32_t, int64_t or uint64_t (not const or volatile; a bitwise operation "       \
+  "has no floating-point form)"
+#define UFX_ATOMIC_COUNTER_TYPES                                                                                       \
+  "the element type must be uint32_t or uint64_t (not const or volatile), as CUDA's wrapping counters"
 
 namespace ufx {
 
@@ -95,6 +102,61 @@ UFX_HD T atomic_cas(T& ref, std::type_identity_t<T> expected, std::type_identity
   return detail::atomic_apply<detail::atomic_op::cas, T>(ref, expected, desired);
 }
 
+/// ref = (ref >= v) ? 0 : ref + 1, atomically: a counter that wraps at v; returns the old value
+/// (CUDA's atomicInc, Numba's cuda.atomic.inc). uint32_t or uint64_t.
+template <class T>
+UFX_HD T atomic_inc(T& ref, std::type_identity_t<T> v) {
+  static_assert(detail::atomic_counter<T>, "ufx::atomic_inc: " UFX_ATOMIC_COUNTER_TYPES);
+  return detail::atomic_apply<detail::atomic_op::inc, T>(ref, v, v);
+}
+
+/// ref = (ref == 0 || ref > v) ? v : ref - 1, atomically: a counter that wraps from 0 to v;
+/// returns the old value (CUDA's atomicDec, Numba's cuda.atomic.dec). uint32_t or uint64_t.
+template <class T>
+UFX_HD T atomic_dec(T& ref, std::type_identity_t<T> v) {
+  static_assert(detail::atomic_counter<T>, "ufx::atomic_dec: " UFX_ATOMIC_COUNTER_TYPES);
+  return detail::atomic_apply<detail::atomic_op::dec, T>(ref, v, v);
+}
+
+/// ref &= v, atomically; returns the old value (CUDA's atomicAnd, Numba's cuda.atomic.and_).
+template <class T>
+UFX_HD T atomic_and(T& ref, std::type_identity_t<T> v) {
+  static_assert(detail::atomic_integer<T>, "ufx::atomic_and: " UFX_ATOMIC_INTEGER_TYPES);
+  return detail::atomic_apply<detail::atomic_op::bit_and, T>(ref, v, v);
+}
+
+/// ref |= v, atomically; returns the old value (CUDA's atomicOr, Numba's cuda.atomic.or_).
+template <class T>
+UFX_HD T atomic_or(T& ref, std::type_identity_t<T> v) {
+  static_assert(detail::atomic_integer<T>, "ufx::atomic_or: " UFX_ATOMIC_INTEGER_TYPES);
+  return detail::atomic_apply<detail::atomic_op::bit_or, T>(ref, v, v);
+}
+
+/// ref ^= v, atomically; returns the old value (CUDA's atomicXor, Numba's cuda.atomic.xor).
+template <class T>
+UFX_HD T atomic_xor(T& ref, std::type_identity_t<T> v) {
+  static_assert(detail::atomic_integer<T>, "ufx::atomic_xor: " UFX_ATOMIC_INTEGER_TYPES);
+  return detail::atomic_apply<detail::atomic_op::bit_xor, T>(ref, v, v);
+}
+
+/// ref = max(ref, v) treating a NaN as missing, atomically: a NaN v is never stored, a stored NaN
+/// is replaced by v; returns the old value (Numba's cuda.atomic.nanmax, a compare-and-swap loop as
+/// Numba's). On integers the same as atomic_max.
+template <class T>
+UFX_HD T atomic_nanmax(T& ref, std::type_identity_t<T> v) {
+  static_assert(detail::atomic_element<T>, "ufx::atomic_nanmax: " UFX_ATOMIC_ELEMENT_TYPES);
+  return detail::atomic_apply<detail::atomic_op::nanmax, T>(ref, v, v);
+}
+
+/// ref = min(ref, v) treating a NaN as missing, atomically (Numba's cuda.atomic.nanmin); as atomic_nanmax.
+template <class T>
+UFX_HD T atomic_nanmin(T& ref, std::type_identity_t<T> v) {
+  static_assert(detail::atomic_element<T>, "ufx::atomic_nanmin: " UFX_ATOMIC_ELEMENT_TYPES);
+  return detail::atomic_apply<detail::atomic_op::nanmin, T>(ref, v, v);
+}
+
 } // namespace ufx
 
 #undef UFX_ATOMIC_ELEMENT_TYPES
+#undef UFX_ATOMIC_INTEGER_TYPES
+#undef UFX_ATOMIC_COUNTER_TYPES

@@ -39,6 +39,7 @@
 #include <utility>
 
 #include "ufx/atomic.hpp"
+#include "ufx/block.hpp"
 #include "ufx/detail/kernel.hpp"
 #include "ufx/launch_config.hpp"
 #include "ufx/thread.hpp"

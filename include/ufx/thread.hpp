@@ -20,11 +20,26 @@
 
 #include <array>
 #include <cstddef>
+#include <cstring>
 #include <type_traits>
 
 #include "ufx/config.hpp"
 #include "ufx/detail/kernel_thread.hpp"
 #include "ufx/launch_config.hpp"
+
+// The messages of the warp functions' static_asserts.
+#define UFX_SHFL_VALUE_MESSAGE                                                                                         \
+  "ufx::thread::shfl_*_sync: the value must be trivially copyable and at most 64 bytes (a shuffle moves 4 bytes "      \
+  "at a time; ufx moves larger values in pieces)"
+#define UFX_VOTE_PREDICATE_MESSAGE                                                                                     \
+  "ufx::thread::all_sync / any_sync / eq_sync / ballot_sync: the predicate is a bool or an integer, as CUDA's int "    \
+  "predicate (compare a floating-point value explicitly: x != 0.f)"
+#define UFX_MATCH_VALUE_MESSAGE                                                                                        \
+  "ufx::thread::match_any_sync / match_all_sync: the value must be trivially copyable and 4 or 8 bytes (int, "         \
+  "unsigned, long long, float, double), as CUDA's __match_*_sync take; compare larger values a member at a time"
+#define UFX_SYNC_PREDICATE_MESSAGE                                                                                     \
+  "ufx::thread::sync_count / sync_and / sync_or: the predicate is a bool or an integer, as CUDA's int predicate "      \
+  "(compare a floating-point value explicitly: x != 0.f)"
 
 namespace ufx {
 
@@ -101,11 +116,252 @@ public:
 #endif
   }
 
-  /// cuda.warpsize: 32 on NVIDIA GPUs (the sim does not group threads into warps).
+  /// cuda.warpsize: 32 on NVIDIA GPUs, and on the sim, whose blocks form warps as a GPU's do.
   UFX_HD static constexpr int warp_size() { return 32; }
+
+  // ---- warps. A block's threads form warps of 32 lanes in CUDA's order (x fastest: linear thread
+  // index / 32 is the warp, % 32 the lane); the last warp of a block whose size is not a multiple
+  // of 32 has fewer lanes. The *_sync operations take a mask of the lanes that take part: each
+  // calling lane must be in it, and every lane it names that the block has must reach an operation
+  // of the same kind with the same mask (on the sim, a named lane that has returned or waits
+  // elsewhere is a kernel_error). Lanes the block does not have are ignored, as on a GPU.
+
+  /// The thread's index within the block, x fastest (threadIdx.x + blockDim.x * (threadIdx.y + ...)).
+  UFX_HD unsigned thread_rank() const {
+    const dim3 i = thread_idx(), d = block_dim();
+    return i.x + d.x * (i.y + d.y * i.z);
+  }
+  /// cuda.laneid: the thread's lane in its warp, 0 to 31.
+  UFX_HD unsigned lane_id() const {
+#if defined(__CUDA_ARCH__)
+    unsigned l;
+    asm("mov.u32 %0, %%laneid;" : "=r"(l));
+    return l;
+#else
+    return thread_rank() % 32;
+#endif
+  }
+  /// The thread's warp within the block (thread_rank() / 32).
+  UFX_HD unsigned warp_id() const { return thread_rank() / 32; }
+  /// cuda.lanemask_lt(): the lanes below this one (1 << lane_id()) - 1; _le, _eq, _ge, _gt alike.
+  UFX_HD unsigned lanemask_lt() const { return (1u << lane_id()) - 1u; }
+  UFX_HD unsigned lanemask_le() const { return lanemask_lt() | lanemask_eq(); }
+  UFX_HD unsigned lanemask_eq() const { return 1u << lane_id(); }
+  UFX_HD unsigned lanemask_gt() const { return ~lanemask_le(); }
+  UFX_HD unsigned lanemask_ge() const { return ~lanemask_lt(); }
+
+  /// cuda.activemask(): the lanes of this warp executing this call together. On the sim, the lanes
+  /// that reach an activemask() on the same source line while the warp's other lanes wait elsewhere
+  /// or have returned: inside `if (lane % 2)` the lanes on that branch.
+  UFX_HD unsigned activemask(int line = __builtin_LINE()) const {
+#if defined(__CUDA_ARCH__)
+    (void)line;
+    return __activemask();
+#else
+    return meet(detail::warp_kind::activemask, lanemask_eq(), line).result_mask;
+#endif
+  }
+
+  /// cuda.syncwarp(mask): waits until every lane named in mask reaches a syncwarp with the same
+  /// mask; memory accesses before it are visible to those lanes after it.
+  UFX_HD void syncwarp(unsigned mask = 0xffffffffu, int line = __builtin_LINE()) const {
+#if defined(__CUDA_ARCH__)
+    (void)line;
+    __syncwarp(mask);
+#else
+    meet(detail::warp_kind::syncwarp, mask, line);
+#endif
+  }
+
+  /// cuda.shfl_sync(mask, v, src_lane): v of lane src_lane (of this thread's group of `width`
+  /// lanes: src_lane % width within it). Any trivially copyable value of up to 64 bytes (moved 4
+  /// bytes at a time). On the sim, reading a lane outside the mask, or one the block does not
+  /// have, is a kernel_error: on a GPU that value is undefined.
+  template <class T>
+  UFX_HD T shfl_sync(unsigned mask, const T& v, int src_lane, int width = 32, int line = __builtin_LINE()) const {
+    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 64, UFX_SHFL_VALUE_MESSAGE);
+    return shuffle<T>(detail::warp_kind::shfl_idx, mask, v, static_cast<unsigned>(src_lane), width, line);
+  }
+  /// cuda.shfl_up_sync(mask, v, delta): v of lane lane_id() - delta; a lane with fewer than delta
+  /// lanes below it in its group of `width` keeps its own v.
+  template <class T>
+  UFX_HD T shfl_up_sync(unsigned mask, const T& v, unsigned delta, int width = 32, int line = __builtin_LINE()) const {
+    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 64, UFX_SHFL_VALUE_MESSAGE);
+    return shuffle<T>(detail::warp_kind::shfl_up, mask, v, delta, width, line);
+  }
+  /// cuda.shfl_down_sync(mask, v, delta): v of lane lane_id() + delta; a lane with fewer than delta
+  /// lanes above it in its group of `width` keeps its own v.
+  template <class T>
+  UFX_HD T shfl_down_sync(unsigned mask, const T& v, unsigned delta, int width = 32,
+                          int line = __builtin_LINE()) const {
+    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 64, UFX_SHFL_VALUE_MESSAGE);
+    return shuffle<T>(detail::warp_kind::shfl_down, mask, v, delta, width, line);
+  }
+  /// cuda.shfl_xor_sync(mask, v, lane_mask): v of lane lane_id() ^ lane_mask (a butterfly); a lane
+  /// whose partner lies in a later group of `width` keeps its own v.
+  template <class T>
+  UFX_HD T shfl_xor_sync(unsigned mask, const T& v, unsigned lane_mask, int width = 32,
+                         int line = __builtin_LINE()) const {
+    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 64, UFX_SHFL_VALUE_MESSAGE);
+    return shuffle<T>(detail::warp_kind::shfl_xor, mask, v, lane_mask, width, line);
+  }
+
+  /// cuda.all_sync(mask, pred): whether pred is true in every lane of the mask.
+  template <class P>
+  UFX_HD bool all_sync(unsigned mask, P pred, int line = __builtin_LINE()) const {
+    return vote_pred<detail::warp_kind::all>(mask, pred, line);
+  }
+  /// cuda.any_sync(mask, pred): whether pred is true in some lane of the mask.
+  template <class P>
+  UFX_HD bool any_sync(unsigned mask, P pred, int line = __builtin_LINE()) const {
+    return vote_pred<detail::warp_kind::any>(mask, pred, line);
+  }
+  /// cuda.eq_sync(mask, pred): whether pred is the same (all true or all false) in the mask's lanes.
+  template <class P>
+  UFX_HD bool eq_sync(unsigned mask, P pred, int line = __builtin_LINE()) const {
+    return vote_pred<detail::warp_kind::eq>(mask, pred, line);
+  }
+  /// cuda.ballot_sync(mask, pred): bit k set when lane k of the mask has pred true.
+  template <class P>
+  UFX_HD unsigned ballot_sync(unsigned mask, P pred, int line = __builtin_LINE()) const {
+    static_assert(std::is_integral_v<P>, UFX_VOTE_PREDICATE_MESSAGE);
+#if defined(__CUDA_ARCH__)
+    (void)line;
+    return __ballot_sync(mask, pred != 0);
+#else
+    return meet(detail::warp_kind::ballot, mask, line, 0, 32, nullptr, 0, pred != 0).result_mask;
+#endif
+  }
+  /// cuda.match_any_sync(mask, v): the lanes of the mask whose v has the same bits as this lane's.
+  /// v is a 4- or 8-byte trivially copyable value (int, unsigned, long long, float, double, ...).
+  template <class T>
+  UFX_HD unsigned match_any_sync(unsigned mask, const T& v, int line = __builtin_LINE()) const {
+    static_assert(std::is_trivially_copyable_v<T> && (sizeof(T) == 4 || sizeof(T) == 8), UFX_MATCH_VALUE_MESSAGE);
+#if defined(__CUDA_ARCH__)
+    (void)line;
+    return __match_any_sync(mask, match_bits(v));
+#else
+    return meet(detail::warp_kind::match_any, mask, line, 0, 32, &v, static_cast<int>(sizeof(T))).result_mask;
+#endif
+  }
+  /// The result of match_all_sync: the mask's lanes when all have the same value (else 0), and
+  /// whether they do.
+  struct match_all_result {
+    unsigned mask;
+    bool pred;
+  };
+  /// cuda.match_all_sync(mask, v): `auto [m, same] = t.match_all_sync(mask, v)`.
+  template <class T>
+  UFX_HD match_all_result match_all_sync(unsigned mask, const T& v, int line = __builtin_LINE()) const {
+    static_assert(std::is_trivially_copyable_v<T> && (sizeof(T) == 4 || sizeof(T) == 8), UFX_MATCH_VALUE_MESSAGE);
+#if defined(__CUDA_ARCH__)
+    (void)line;
+    int pred = 0;
+    const unsigned m = __match_all_sync(mask, match_bits(v), &pred);
+    return {m, pred != 0};
+#else
+    const detail::warp_call c = meet(detail::warp_kind::match_all, mask, line, 0, 32, &v, static_cast<int>(sizeof(T)));
+    return {c.result_mask, c.result_pred};
+#endif
+  }
+
+  /// cuda.syncthreads_count(pred): a sync() that returns how many threads of the block have pred true.
+  template <class P>
+  UFX_HD int sync_count(P pred, int line = __builtin_LINE()) const {
+    return sync_pred<detail::barrier_kind::count>(pred, line);
+  }
+  /// cuda.syncthreads_and(pred): a sync() that returns whether pred is true in every thread of the block.
+  template <class P>
+  UFX_HD bool sync_and(P pred, int line = __builtin_LINE()) const {
+    return sync_pred<detail::barrier_kind::all>(pred, line) != 0;
+  }
+  /// cuda.syncthreads_or(pred): a sync() that returns whether pred is true in some thread of the block.
+  template <class P>
+  UFX_HD bool sync_or(P pred, int line = __builtin_LINE()) const {
+    return sync_pred<detail::barrier_kind::any>(pred, line) != 0;
+  }
 
 private:
   friend struct detail::thread_access;
+
+  template <detail::warp_kind K, class P>
+  UFX_HD bool vote_pred(unsigned mask, P pred, int line) const {
+    static_assert(std::is_integral_v<P>, UFX_VOTE_PREDICATE_MESSAGE);
+#if defined(__CUDA_ARCH__)
+    (void)line;
+    if constexpr (K == detail::warp_kind::all) return __all_sync(mask, pred != 0) != 0;
+    else if constexpr (K == detail::warp_kind::any) return __any_sync(mask, pred != 0) != 0;
+    else return __uni_sync(mask, pred != 0) != 0;
+#else
+    return meet(K, mask, line, 0, 32, nullptr, 0, pred != 0).result_pred;
+#endif
+  }
+  template <detail::barrier_kind K, class P>
+  UFX_HD int sync_pred(P pred, int line) const {
+    static_assert(std::is_integral_v<P>, UFX_SYNC_PREDICATE_MESSAGE);
+#if defined(__CUDA_ARCH__)
+    (void)line;
+    if constexpr (K == detail::barrier_kind::count) return __syncthreads_count(pred != 0);
+    else if constexpr (K == detail::barrier_kind::all) return __syncthreads_and(pred != 0);
+    else return __syncthreads_or(pred != 0);
+#else
+    return detail::sim_sync_predicate(block_, line, K, pred != 0);
+#endif
+  }
+
+#if defined(__CUDA_ARCH__)
+  template <class T>
+  __device__ static auto match_bits(const T& v) {
+    if constexpr (sizeof(T) == 4) {
+      unsigned b;
+      memcpy(&b, &v, 4);
+      return b;
+    } else {
+      unsigned long long b;
+      memcpy(&b, &v, 8);
+      return b;
+    }
+  }
+#else
+  /// Meets the warp's other lanes at operation k (the runner fills in the result).
+  detail::warp_call meet(detail::warp_kind k, unsigned mask, int line, unsigned arg = 0, int width = 32,
+                         const void* value = nullptr, int bytes = 0, bool pred = false) const {
+    detail::warp_call c;
+    c.kind = k;
+    c.mask = mask;
+    c.line = line;
+    c.arg = arg;
+    c.width = static_cast<unsigned>(width);
+    c.pred = pred;
+    c.bytes = bytes;
+    c.words = (bytes + 3) / 4;
+    if (value) std::memcpy(c.value, value, static_cast<std::size_t>(bytes));
+    detail::sim_warp(block_, c);
+    return c;
+  }
+#endif
+  template <class T>
+  UFX_HD T shuffle(detail::warp_kind k, unsigned mask, const T& v, unsigned arg, int width, int line) const {
+    constexpr int words = static_cast<int>((sizeof(T) + 3) / 4);
+    unsigned w[words] = {};
+    memcpy(w, &v, sizeof(T));
+#if defined(__CUDA_ARCH__)
+    (void)line;
+    for (int i = 0; i < words; ++i) {
+      if (k == detail::warp_kind::shfl_idx) w[i] = __shfl_sync(mask, w[i], static_cast<int>(arg), width);
+      else if (k == detail::warp_kind::shfl_up) w[i] = __shfl_up_sync(mask, w[i], arg, width);
+      else if (k == detail::warp_kind::shfl_down) w[i] = __shfl_down_sync(mask, w[i], arg, width);
+      else w[i] = __shfl_xor_sync(mask, w[i], static_cast<int>(arg), width);
+    }
+#else
+    const detail::warp_call c = meet(k, mask, line, arg, width, w, static_cast<int>(sizeof(T)));
+    std::memcpy(w, c.result, sizeof(w));
+#endif
+    T r;
+    memcpy(&r, w, sizeof(T));
+    return r;
+  }
+
   detail::thread_pos pos_{};                 // host runs only (a GPU reads its built-in variables)
   detail::sim_block* block_ = nullptr;       // host runs only
   detail::sim_block_state* state_ = nullptr; // host runs only: shared-access checks
@@ -113,6 +369,32 @@ private:
   unsigned char* dynamic_shared_ = nullptr;  // the launch's dynamic shared memory
   std::size_t dynamic_bytes_ = 0;            // the launch's shared_bytes
 };
+
+/// cuda.threadfence(): orders this thread's memory accesses before the fence before those after it,
+/// as seen by every thread of the device (__threadfence(); on the host a sequentially consistent fence).
+UFX_HD inline void threadfence() {
+#if defined(__CUDA_ARCH__)
+  __threadfence();
+#else
+  detail::host_fence(1);
+#endif
+}
+/// cuda.threadfence_block(): the same, as seen by the threads of this block (__threadfence_block()).
+UFX_HD inline void threadfence_block() {
+#if defined(__CUDA_ARCH__)
+  __threadfence_block();
+#else
+  detail::host_fence(0);
+#endif
+}
+/// cuda.threadfence_system(): the same, as seen by the host and other devices too (__threadfence_system()).
+UFX_HD inline void threadfence_system() {
+#if defined(__CUDA_ARCH__)
+  __threadfence_system();
+#else
+  detail::host_fence(2);
+#endif
+}
 
 namespace detail {
 /// How ufx's launchers make and read a `thread` (its members are not the kernel body's business).
@@ -161,6 +443,9 @@ public:
                 "constructible (arithmetic, bool, plain structs), as CUDA's __shared__ arrays are");
   static constexpr int rank = decl::rank;
   static constexpr bool dynamic = decl::dynamic;
+  /// Whether the sim reports reads of this array's elements that no thread of the block has
+  /// written: for elements of 4 bytes or more, and bool (kernels.md, "What the sim checks").
+  static constexpr bool init_checked = sizeof(element_type) >= 4 || std::is_same_v<element_type, bool>;
 
   shared() = default;
   UFX_HD shared(element_type* data, index_t first_extent, detail::sim_block_state* state)
@@ -183,7 +468,8 @@ public:
 #if !defined(__CUDA_ARCH__)
     if (state_) {
       const auto byte = static_cast<std::size_t>(reinterpret_cast<unsigned char*>(data_ + off) - state_->shared);
-      if (state_->stamp[byte] != state_->segment) detail::sim_shared_log(state_, byte, sizeof(element_type));
+      if (state_->stamp[byte] != state_->segment)
+        detail::sim_shared_log(state_, byte, sizeof(element_type), init_checked);
     }
 #endif
     return data_[off];
@@ -210,3 +496,8 @@ private:
 };
 
 } // namespace ufx
+
+#undef UFX_SHFL_VALUE_MESSAGE
+#undef UFX_VOTE_PREDICATE_MESSAGE
+#undef UFX_MATCH_VALUE_MESSAGE
+#undef UFX_SYNC_PREDICATE_MESSAGE

@@ -8,6 +8,7 @@
 /// (docs/performance.md, "Compile times").
 #include "ufx/adapter.hpp"
 #include "ufx/atomic.hpp"
+#include "ufx/block.hpp"
 #include "ufx/config.hpp"
 #include "ufx/creation.hpp"
 #include "ufx/device_array.hpp"

@@ -4,7 +4,8 @@ kernels: no local memory in any kernel of ufx's own (launch_kernel, ufx's one __
 tiled reduction's block_phases and the raw kernels' raw_kernel_entry included)
 or CUB's dense reductions (no ld.local /
 st.local, 0-byte stack frame, no spills), and 128-bit global loads (ld.global[.nc].v4 or
-cp.async.bulk) in the dense elementwise kernels. Prints every kernel's figures. Usage: check_ptx.py <file.ptx> <ptxas> <arch>"""
+cp.async.bulk) in the dense elementwise kernels; warp-level code (a shuffle reduction, block_reduce)
+compiled to shfl.sync without local memory, and the three fences to membar.cta / .gl / .sys. Prints every kernel's figures. Usage: check_ptx.py <file.ptx> <ptxas> <arch>"""
 import re
 import subprocess
 import sys
@@ -66,6 +67,12 @@ def kind(name):
         return "staged gufunc (block body)"
     if "lane_fn" in name:
         return "strided reduction (lanes)"
+    if "raw_kernel_entry" in name and "warp_sum" in name:
+        return "warp-shuffle reduction (ufx::kernel)"
+    if "raw_kernel_entry" in name and "block_sum_k" in name:
+        return "block_reduce (ufx::kernel)"
+    if "raw_kernel_entry" in name and "fences_k" in name:
+        return "fences (ufx::kernel)"
     if "raw_kernel_entry" in name:
         return "raw kernel (ufx::kernel)"
     return "other"
@@ -94,8 +101,19 @@ def main():
                 failures.append(f"{k} kernel uses local memory: {name}")
         if k == "dense elementwise" and v4 == 0:
             failures.append(f"dense elementwise kernel has no 128-bit global loads: {name}")
+        # warp-level code compiles to the hardware's shuffles, and the fences to their membar
+        shfl = len(re.findall(r"\bshfl\.sync\.", body))
+        if k == "warp-shuffle reduction (ufx::kernel)" and shfl < 5:
+            failures.append(f"the warp reduction has {shfl} shfl.sync instructions, not 5: {name}")
+        if k == "block_reduce (ufx::kernel)" and shfl < 10:
+            failures.append(f"block_reduce has {shfl} shfl.sync instructions, fewer than its two 5-step trees: {name}")
+        if k == "fences (ufx::kernel)":
+            for fence in ("membar.cta", "membar.gl", "membar.sys"):
+                if fence not in body:
+                    failures.append(f"the fences kernel has no {fence}: {name}")
     for needed in ("dense elementwise", "dense reduction (CUB)", "raw kernel (ufx::kernel)", "tiled reduction (block body)",
-                   "staged gufunc (block body)"):
+                   "staged gufunc (block body)", "warp-shuffle reduction (ufx::kernel)", "block_reduce (ufx::kernel)",
+                   "fences (ufx::kernel)"):
         if needed not in seen:
             failures.append(f"no {needed} kernel found in {path}")
     if failures:

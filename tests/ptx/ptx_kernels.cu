@@ -55,6 +55,40 @@ void instantiate_kernels(ufx::device_array<float, 1>& x, ufx::device_array<float
   ufx::kernel(tutorial::tiled_matmul{}, "tiled")[{{4, 4}, {tutorial::TPB, tutorial::TPB}}](ufx::cuda, a, a, a);
 }
 
+// warp-level code: a shuffle reduction of each warp, a block_reduce, the three fences
+struct warp_sum {
+  UFX_HD void operator()(const ufx::thread& t, ufx::ndview<const float, 1> x, ufx::ndview<float, 1> out) const {
+    const auto i = t.grid<1>();
+    float v = i < x.extent(0) ? x(i) : 0.f;
+    for (unsigned d = 16; d > 0; d /= 2) v += t.shfl_down_sync(0xffffffffu, v, d);
+    if (t.lane_id() == 0) ufx::atomic_add(out(0), v);
+  }
+};
+struct block_sum_k {
+  UFX_HD void operator()(const ufx::thread& t, ufx::shared<float[32]> scratch, ufx::ndview<const float, 1> x,
+                         ufx::ndview<float, 1> out) const {
+    const auto i = t.grid<1>();
+    const float s = ufx::block_reduce(t, scratch, i < x.extent(0) ? x(i) : 0.f, plus_f{});
+    if (t.thread_rank() == 0) out(t.block_idx().x) = s;
+  }
+};
+struct fences_k {
+  UFX_HD void operator()(const ufx::thread&, ufx::ndview<int, 1> a) const {
+    a(0) += 1;
+    ufx::threadfence_block();
+    a(1) += 1;
+    ufx::threadfence();
+    a(2) += 1;
+    ufx::threadfence_system();
+    a(3) += 1;
+  }
+};
+void instantiate_warp(ufx::device_array<float, 1>& x, ufx::device_array<int, 1>& a) {
+  ufx::kernel(warp_sum{}, "warp_sum").forall(x.size())(ufx::cuda, x, x);
+  ufx::kernel(block_sum_k{}, "block_sum").forall(x.size())(ufx::cuda, x, x);
+  ufx::kernel(fences_k{}, "fences")[{1, 1}](ufx::cuda, a);
+}
+
 // the tiled reduction (a block body): KeOps's Gaussian sum over (n, 1) and (m) point operands
 void instantiate_keops(ufx::device_array<pt, 2>& x, ufx::device_array<pt, 1>& y, ufx::device_array<float, 1>& r) {
   ufx::transform_reduce(ufx::cuda, x, y, gauss{}, ufx::plus{}, 0.f, ufx::axis{1}, ufx::out(r));

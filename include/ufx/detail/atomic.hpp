@@ -23,7 +23,14 @@ inline constexpr bool atomic_element =
     std::is_same_v<T, unsigned long> || std::is_same_v<T, long long> || std::is_same_v<T, unsigned long long> ||
     std::is_same_v<T, float> || std::is_same_v<T, double>;
 
-enum class atomic_op { add, sub, min, max, exch, cas };
+/// The integer element types (the bitwise operations and the wrapping counters take these).
+template <class T>
+inline constexpr bool atomic_integer = atomic_element<T>&& std::is_integral_v<T>;
+/// The unsigned 32- and 64-bit element types (CUDA's atomicInc / atomicDec wrap unsigned counters).
+template <class T>
+inline constexpr bool atomic_counter = atomic_integer<T>&& std::is_unsigned_v<T> && (sizeof(T) == 4 || sizeof(T) == 8);
+
+enum class atomic_op { add, sub, min, max, exch, cas, inc, dec, bit_and, bit_or, bit_xor, nanmin, nanmax };
 
 /// One atomic operation on `ref`: v is the operand (cas: the expected value), desired only for cas.
 /// An unsupported T does nothing here: the public function's static_assert has already said why.
@@ -50,6 +57,36 @@ UFX_HD T atomic_update(T& ref, T v, [[maybe_unused]] T desired) {
     } else if constexpr (Op == atomic_op::cas) {
       a.compare_exchange_strong(v, desired, cas_order); // on failure v becomes the element's value
       return v;
+    } else if constexpr (Op == atomic_op::bit_and || Op == atomic_op::bit_or || Op == atomic_op::bit_xor) {
+      if constexpr (!std::is_integral_v<T>) return v; // refused by the public function's static_assert
+      else if constexpr (Op == atomic_op::bit_and) return a.fetch_and(v, relaxed);
+      else if constexpr (Op == atomic_op::bit_or) return a.fetch_or(v, relaxed);
+      else return a.fetch_xor(v, relaxed);
+    } else if constexpr (Op == atomic_op::inc || Op == atomic_op::dec) {
+#if defined(__CUDA_ARCH__)
+      if constexpr (sizeof(T) == 4) { // the hardware's own wrapping counters
+        if constexpr (Op == atomic_op::inc) return static_cast<T>(atomicInc(reinterpret_cast<unsigned*>(&ref), v));
+        else return static_cast<T>(atomicDec(reinterpret_cast<unsigned*>(&ref), v));
+      }
+#endif
+      // CUDA's rules: inc stores old >= v ? 0 : old + 1, dec (old == 0 || old > v) ? v : old - 1
+      T old = a.load(relaxed);
+      for (;;) {
+        const T next = Op == atomic_op::inc ? (old >= v ? T(0) : T(old + 1)) : (old == 0 || old > v ? v : T(old - 1));
+        if (a.compare_exchange_weak(old, next, relaxed)) return old;
+      }
+    } else if constexpr ((Op == atomic_op::nanmin || Op == atomic_op::nanmax) && std::is_floating_point_v<T>) {
+      // Numba's nanmin / nanmax: a NaN v is never stored, a stored NaN is replaced by v
+      T old = a.load(relaxed);
+      if (v != v) return old;
+      while (old != old || (Op == atomic_op::nanmin ? v < old : old < v)) {
+        if (a.compare_exchange_weak(old, v, relaxed)) break;
+      }
+      return old;
+    } else if constexpr (Op == atomic_op::nanmin) {
+      return atomic_update<atomic_op::min, T>(ref, v, desired); // integers have no NaN
+    } else if constexpr (Op == atomic_op::nanmax) {
+      return atomic_update<atomic_op::max, T>(ref, v, desired);
     } else {
 #if defined(__CUDA_ARCH__)
       if constexpr (Op == atomic_op::min) {
@@ -80,7 +117,8 @@ UFX_HD T atomic_apply(T& ref, T v, T desired) {
   if (sim_block_state* const s = sim_current_block) [[unlikely]] {
     auto* const p = reinterpret_cast<unsigned char*>(&ref);
     if (p >= s->shared && p < s->shared + s->bytes) {
-      const std::uint32_t e = sim_shared_atomic_begin(s, static_cast<std::size_t>(p - s->shared), sizeof(T));
+      const std::uint32_t e =
+          sim_shared_atomic_begin(s, static_cast<std::size_t>(p - s->shared), sizeof(T), Op != atomic_op::exch);
       const T old = atomic_update<Op, T>(ref, v, desired);
       sim_shared_atomic_end(s, e);
       return old;

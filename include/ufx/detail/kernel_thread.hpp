@@ -38,14 +38,67 @@ inline thread_local sim_block_state* sim_current_block = nullptr;
 #endif
 /// Before an atomic update of the shared element at byte `offset` by the running thread: logs the
 /// element and notes the update (src/sim_blocks.cpp); returns what sim_shared_atomic_end takes.
-std::uint32_t sim_shared_atomic_begin(sim_block_state* state, std::size_t offset, std::size_t bytes);
+/// `reads`: the update reads the old value (every one but atomic_exch), so an element no thread of
+/// the block has written is an uninitialised read.
+std::uint32_t sim_shared_atomic_begin(sim_block_state* state, std::size_t offset, std::size_t bytes, bool reads = true);
 /// After it: the element's bytes now are the thread's atomic result, not a plain write.
 void sim_shared_atomic_end(sim_block_state* state, std::uint32_t entry);
 
 /// t.sync() on the host: the calling fiber waits until every thread of its block arrives.
 void sim_sync(sim_block* block, int line);
+
+/// The block-wide barriers: sync(), and those that also count or combine a predicate (Numba's
+/// syncthreads_count / _and / _or).
+enum class barrier_kind : unsigned char { sync, count, all, any };
+/// t.sync_count(pred) and the like on the host: waits as sim_sync does and returns the number of
+/// threads of the block whose predicate is true (all / any: 1 or 0).
+int sim_sync_predicate(sim_block* block, int line, barrier_kind kind, bool pred);
+
+/// The warp-level operations the block runner meets lanes at (thread.hpp's *_sync methods).
+enum class warp_kind : unsigned char {
+  syncwarp,
+  shfl_idx,
+  shfl_up,
+  shfl_down,
+  shfl_xor,
+  all,
+  any,
+  eq,
+  ballot,
+  match_any,
+  match_all,
+  activemask
+};
+/// The largest value a shuffle moves, in 4-byte words (64 bytes).
+inline constexpr int warp_words_max = 16;
+/// One lane's part in a warp-level operation, on its fiber's stack while it waits for the other
+/// lanes named in `mask`; the runner fills in the results.
+struct warp_call {
+  warp_kind kind = warp_kind::syncwarp;
+  unsigned mask = 0;
+  unsigned arg = 0; // shfl_idx: the source lane; up / down: the delta; xor: the lane mask
+  unsigned width = 32;
+  int words = 0;     // the value's size in 4-byte words (shuffles, matches)
+  int bytes = 0;     // and in bytes
+  bool pred = false; // votes
+  int line = 0;
+  std::uint32_t value[warp_words_max] = {};
+  std::uint32_t result[warp_words_max] = {};
+  unsigned result_mask = 0;
+  bool result_pred = false;
+};
+/// A warp-level operation on the host: the calling fiber waits until every lane its mask names
+/// (that the block has) has reached an operation of the same kind with the same mask, then each
+/// gets its result; a mask naming a lane that has returned or waits elsewhere is a kernel_error.
+void sim_warp(sim_block* block, warp_call& call);
+/// ufx::threadfence* on the host: a sequentially consistent fence (scope: 0 block, 1 device, 2 system).
+void host_fence(int scope);
+
 /// Logs a shared-memory access the first time a thread touches an element in a barrier interval.
-void sim_shared_log(sim_block_state* state, std::size_t offset, std::size_t bytes);
+/// `init_checked`: a value left unchanged by the thread's turn was read, not written (the element's
+/// type has no byte pattern a program plausibly writes over the runner's fill: 4 bytes or more, or
+/// bool), so a read of an element no thread of the block has written is reported.
+void sim_shared_log(sim_block_state* state, std::size_t offset, std::size_t bytes, bool init_checked = false);
 /// Throws the out-of-range error of a shared-array access (the runner adds kernel, block, thread).
 [[noreturn]] void sim_shared_out_of_range(int rank, const index_t* index, const index_t* extents);
 struct thread_access;
