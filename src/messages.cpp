@@ -1,5 +1,6 @@
 // The checks and messages every call's path uses that need no template, compiled once here
 // rather than in every translation unit that calls ufx (issue #29).
+#include <algorithm>
 #include <string>
 
 #include "ufx/detail/device/elementwise.hpp"
@@ -41,6 +42,23 @@ void check_launch(const launch_config& c, const device_info& d, const char* labe
                               std::to_string(c.shared_bytes) + " dynamic)"
                         : std::string()) +
          ", more than the device's " + std::to_string(d.shared_memory_per_block));
+}
+
+void check_cooperative(const launch_config& c, long long limit, const device_info& d, const char* label) {
+  if (!c.cooperative || static_cast<long long>(c.grid.count()) <= limit) return;
+  throw launch_error(d.target + " device " + std::to_string(d.ordinal) + ": cannot launch " + label +
+                     " cooperatively with grid " + format_dim3(c.grid) + " (" + std::to_string(c.grid.count()) +
+                     " blocks), block " + format_dim3(c.block) + ": at most " + std::to_string(limit) +
+                     " blocks of this kernel are resident at once (ufx::max_cooperative_grid), and a cooperative "
+                     "launch needs every block resident for t.grid_sync()");
+}
+
+long long host_cooperative_blocks(const device_info& d, unsigned long long threads, std::size_t shared_bytes) {
+  if (threads == 0) return 0;
+  // a multiprocessor as a GPU's of compute capability 9.0: 2048 threads, 32 blocks, 228 KiB shared
+  long long per_sm = std::min<long long>(32, static_cast<long long>(2048 / threads));
+  if (shared_bytes > 0) per_sm = std::min<long long>(per_sm, static_cast<long long>((228u << 10) / shared_bytes));
+  return per_sm * std::max(1, d.multiprocessors);
 }
 
 std::string operand_name(int k, int nout) {

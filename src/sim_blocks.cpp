@@ -278,6 +278,7 @@ const char* barrier_kind_name(barrier_kind k) {
   case barrier_kind::count: return "t.sync_count()";
   case barrier_kind::all: return "t.sync_and()";
   case barrier_kind::any: return "t.sync_or()";
+  case barrier_kind::grid: return "t.grid_sync()";
   }
   return "a barrier";
 }
@@ -299,7 +300,10 @@ struct sim_block {
   dim3 block_idx;
   std::vector<thread_slot> slots;
   unsigned current = 0;
-  unsigned at_warp = 0; // lanes waiting at a warp operation
+  unsigned at_warp = 0;                            // lanes waiting at a warp operation
+  unsigned stack_base = 0;                         // the first of the worker's stacks this block's threads run on
+  unsigned char* init = nullptr;                   // per shared byte: a thread of this block has written it
+  std::vector<unsigned char> own_shared, own_init; // a cooperative launch's blocks: their own
   bool aborting = false;
 #  if UFX_ASAN_FIBERS
   const void* main_bottom = nullptr;
@@ -418,12 +422,12 @@ struct sim_block {
         wrote = std::memcmp(wk.old.data() + e.old, state.shared + e.offset, e.bytes) != 0;
       }
       wrote = wrote || e.plain_write;
-      if (!wk.init[e.offset]) {
+      if (!init[e.offset]) {
         if (!wrote && e.init_checked && (!e.atomic || e.atomic_reads)) [[unlikely]]
           fail(me, std::string("uninitialised shared-memory read: this thread ") + (e.atomic ? "updates " : "reads ") +
                        element_text(e.offset) +
                        ", which no thread of this block has written (shared memory starts undefined, as on a GPU)");
-        if (wrote || e.atomic) std::fill_n(wk.init.begin() + e.offset, e.bytes, static_cast<unsigned char>(1));
+        if (wrote || e.atomic) std::fill_n(init + e.offset, e.bytes, static_cast<unsigned char>(1));
       }
       shadow& s = wk.shadows[e.offset];
       if (s.epoch != wk.epoch) {
@@ -471,7 +475,7 @@ struct sim_block {
     state.segment = w->next_segment();
 #  if UFX_ASAN_FIBERS
     void* fake = nullptr;
-    __sanitizer_start_switch_fiber(&fake, w->stacks.bottom(i), w->stacks.bytes());
+    __sanitizer_start_switch_fiber(&fake, w->stacks.bottom(stack_base + i), w->stacks.bytes());
 #  endif
     s.fiber = std::move(s.fiber).resume();
 #  if UFX_ASAN_FIBERS
@@ -491,7 +495,14 @@ struct sim_block {
     w->old.clear();
   }
 
+  /// Runs the block to its end (a launch that is not cooperative).
   void run() {
+    start();
+    advance();
+  }
+
+  /// Makes the block's threads, each a fiber not yet started.
+  void start() {
     const unsigned n = static_cast<unsigned>(launch->config.block.count());
     slots.clear();
     slots.resize(n);
@@ -504,29 +515,36 @@ struct sim_block {
     for (unsigned i = 0; i < n; ++i) {
       p.thread_idx = unflatten(i, launch->config.block);
       const thread t = thread_access::make(p, this, &state, state.shared, dynamic, launch->config.shared_bytes);
-      slots[i].fiber = bctx::fiber(std::allocator_arg, pooled_stack{w->stacks.bottom(i), w->stacks.bytes()},
-                                   [this, i, t](bctx::fiber&& main) {
+      slots[i].fiber =
+          bctx::fiber(std::allocator_arg, pooled_stack{w->stacks.bottom(stack_base + i), w->stacks.bytes()},
+                      [this, i, t](bctx::fiber&& main) {
 #  if UFX_ASAN_FIBERS
-                                     __sanitizer_finish_switch_fiber(nullptr, &main_bottom, &main_size);
+                        __sanitizer_finish_switch_fiber(nullptr, &main_bottom, &main_size);
 #  endif
-                                     thread_slot& s = slots[i];
-                                     s.main = std::move(main);
-                                     try {
-                                       // a thread first started by abandon() returns at once
-                                       if (!aborting) launch->run_thread(launch->body, t);
-                                     } catch (const block_abort&) {
-                                     } catch (const bctx::detail::forced_unwind&) {
-                                       throw; // Boost.Context unwinding the fiber: let it through
-                                     } catch (...) {
-                                       s.error = std::current_exception();
-                                     }
-                                     s.state = slot_state::done;
+                        thread_slot& s = slots[i];
+                        s.main = std::move(main);
+                        try {
+                          // a thread first started by abandon() returns at once
+                          if (!aborting) launch->run_thread(launch->body, t);
+                        } catch (const block_abort&) {
+                        } catch (const bctx::detail::forced_unwind&) {
+                          throw; // Boost.Context unwinding the fiber: let it through
+                        } catch (...) {
+                          s.error = std::current_exception();
+                        }
+                        s.state = slot_state::done;
 #  if UFX_ASAN_FIBERS
-                                     __sanitizer_start_switch_fiber(nullptr, main_bottom, main_size);
+                        __sanitizer_start_switch_fiber(nullptr, main_bottom, main_size);
 #  endif
-                                     return std::move(s.main);
-                                   });
+                        return std::move(s.main);
+                      });
     }
+  }
+
+  /// Runs the block until every thread has returned (false) or waits at a grid_sync (true). A
+  /// failure abandons the block and throws its kernel_error.
+  bool advance() {
+    const auto n = thread_count();
     try {
       for (;;) {
         // every ready thread runs until it waits or returns; then the warps' meetings that are
@@ -540,8 +558,10 @@ struct sim_block {
           }
           if (at_warp == 0 || !meet_warps()) break;
         }
-        if (!barrier()) break;
-        w->next_epoch();
+        const int opened = barrier();
+        w->next_epoch(); // the barrier interval ends (at a grid_sync too)
+        if (opened == 0) return false;
+        if (opened == 2) return true;
       }
     } catch (const kernel_error&) {
       abandon();
@@ -558,12 +578,21 @@ struct sim_block {
     }
   }
 
+  /// The grid's threads all reached a grid_sync: this block's run on.
+  void release_grid() {
+    for (thread_slot& s : slots) s.state = slot_state::ready;
+  }
+
+  /// The grid_sync line the block's threads wait at.
+  int grid_line() const { return slots.empty() ? 0 : slots.front().line; }
+
   /// No thread is ready: every thread still running waits at a barrier, or none does. Checks they
-  /// agree, gives each its barrier's result, and returns whether one opened.
-  bool barrier() {
+  /// agree and gives each its barrier's result. Returns 0 when none waits (the block is done), 1
+  /// when a block barrier opened, 2 when every thread waits at a grid_sync.
+  int barrier() {
     const auto first_waiting =
         std::find_if(slots.begin(), slots.end(), [](const thread_slot& s) { return s.state == slot_state::barrier; });
-    if (first_waiting == slots.end()) return false;
+    if (first_waiting == slots.end()) return 0;
     const auto w_i = static_cast<unsigned>(first_waiting - slots.begin());
     const auto where = [&] {
       return std::string(barrier_kind_name(first_waiting->barrier)) + " on line " + std::to_string(first_waiting->line);
@@ -581,8 +610,9 @@ struct sim_block {
                     std::to_string(s.line) + " while thread " + thread_text(w_i) + " waits at " + where() +
                     " (every thread of a block must reach the same sync() calls)");
       count += s.pred ? 1 : 0;
-      s.state = slot_state::ready;
+      if (k != barrier_kind::grid) s.state = slot_state::ready;
     }
+    if (k == barrier_kind::grid) return 2;
     if (k != barrier_kind::sync) {
       const auto threads = static_cast<int>(slots.size());
       const int result = k == barrier_kind::count ? count
@@ -590,7 +620,7 @@ struct sim_block {
                                                   : (count > 0 ? 1 : 0);
       for (thread_slot& s : slots) s.barrier_result = result;
     }
-    return true;
+    return 1;
   }
 
   // ---- warps
@@ -811,6 +841,10 @@ namespace {
 [[gnu::always_inline]] inline thread_slot& wait_at_barrier(sim_block* b, int line, barrier_kind kind, bool pred) {
   if (!b) throw device_error("ufx::thread::sync(): this thread is not running in a kernel launch");
   if (b->aborting) throw block_abort{}; // a body that caught block_abort and waits again
+  if (kind == barrier_kind::grid && !b->launch->config.cooperative)
+    b->fail(b->current, "t.grid_sync() on line " + std::to_string(line) +
+                            " in a launch that is not cooperative (launch with k[ufx::cooperative(config)], whose "
+                            "blocks are all resident at once, as CUDA's cudaLaunchCooperativeKernel)");
   thread_slot& s = b->slots[b->current];
   s.state = slot_state::barrier;
   s.line = line;
@@ -901,12 +935,99 @@ void sim_shared_atomic_end(sim_block_state* state, std::uint32_t entry) {
   e.old = bytes_at(state->shared + e.offset, e.bytes);
 }
 
+namespace {
+/// Fills a block's shared memory with the fill a read before any write shows (shared_fill).
+void fill_shared(unsigned char* shared, std::size_t bytes) {
+  for (std::size_t o = 0; o + 4 <= bytes; o += 4) std::memcpy(shared + o, &shared_fill, 4);
+}
+
+/// What the body's atomics on this host thread read (sim_current_block), restored when done.
+struct current_block_scope {
+  sim_block_state* saved = sim_current_block;
+  ~current_block_scope() { sim_current_block = saved; }
+};
+
+/// A cooperative launch: every block resident at once, as on a GPU. The blocks run in turn on the
+/// calling thread, each until all its threads wait at a grid_sync (or have returned); when every
+/// thread of the grid waits at the same grid_sync, it opens. Each block has its own shared memory
+/// and fiber stacks, so a block keeps its state while the others run.
+void run_cooperative(const block_launch& l, std::size_t shared_bytes, unsigned threads) {
+  const dim3 g = l.config.grid;
+  const auto blocks = static_cast<unsigned>(g.count());
+  worker& w = this_worker();
+  w.stacks.reserve(blocks * threads, sim_fiber_stack_bytes());
+  w.prepare(shared_bytes, threads);
+  const current_block_scope restore;
+  std::vector<std::unique_ptr<sim_block>> grid(blocks);
+  for (unsigned k = 0; k < blocks; ++k) {
+    auto& b = grid[k];
+    b = std::make_unique<sim_block>();
+    b->launch = &l;
+    b->w = &w;
+    b->block_idx = unflatten(k, g);
+    b->stack_base = k * threads;
+    b->own_shared.resize(shared_bytes + 16);
+    const auto p = reinterpret_cast<std::uintptr_t>(b->own_shared.data());
+    b->state.shared = b->own_shared.data() + ((16 - p % 16) % 16);
+    b->state.stamp = w.stamp.data();
+    b->state.bytes = shared_bytes;
+    b->own_init.assign(shared_bytes + 1, 0);
+    b->init = b->own_init.data();
+    fill_shared(b->state.shared, shared_bytes);
+    b->start();
+  }
+  w.next_epoch();
+  // a failure: every block's fibers end on their own stacks before the error leaves
+  const auto abandon_all = [&] {
+    for (auto& b : grid)
+      if (!b->slots.empty()) b->abandon();
+  };
+  try {
+    for (;;) {
+      int waiting = -1, done = -1; // a block at the grid_sync, one that has returned
+      for (unsigned k = 0; k < blocks; ++k) {
+        sim_block& b = *grid[k];
+        sim_current_block = &b.state;
+        const bool at_grid = std::any_of(b.slots.begin(), b.slots.end(),
+                                         [](const thread_slot& s) { return s.state != slot_state::done; }) &&
+                             b.advance();
+        if (at_grid && waiting < 0) waiting = static_cast<int>(k);
+        if (!at_grid && done < 0) done = static_cast<int>(k);
+      }
+      if (waiting < 0) return; // every thread has returned
+      const sim_block& first = *grid[static_cast<unsigned>(waiting)];
+      if (done >= 0)
+        grid[static_cast<unsigned>(done)]->fail(
+            0, "grid barrier divergence: the threads of this block returned while those of block " +
+                   dim3_text(first.block_idx) + " wait at t.grid_sync() on line " + std::to_string(first.grid_line()) +
+                   " (every thread of the grid must reach each grid_sync)");
+      for (unsigned k = 0; k < blocks; ++k)
+        if (grid[k]->grid_line() != first.grid_line())
+          grid[k]->fail(0, "grid barrier divergence: this block's threads wait at t.grid_sync() on line " +
+                               std::to_string(grid[k]->grid_line()) + " while those of block " +
+                               dim3_text(first.block_idx) + " wait at t.grid_sync() on line " +
+                               std::to_string(first.grid_line()) +
+                               " (every thread of the grid must reach the same "
+                               "grid_sync calls)");
+      for (auto& b : grid) b->release_grid();
+    }
+  } catch (...) {
+    abandon_all();
+    throw;
+  }
+}
+} // namespace
+
 void run_blocks(const block_launch& l) {
   const dim3 g = l.config.grid;
   const auto blocks = static_cast<index_t>(g.count());
   if (blocks == 0 || l.config.block.count() == 0) return;
   const std::size_t shared_bytes = l.static_bytes + l.config.shared_bytes;
   const auto threads = static_cast<unsigned>(l.config.block.count());
+  if (l.config.cooperative) {
+    run_cooperative(l, shared_bytes, threads);
+    return;
+  }
 
   std::atomic<index_t> next{0};
   std::atomic<index_t> failed_at{blocks}; // the lowest failing block so far
@@ -923,17 +1044,13 @@ void run_blocks(const block_launch& l) {
     b.state.shared = w.shared_base();
     b.state.stamp = w.stamp.data();
     b.state.bytes = shared_bytes;
-    // what the body's atomics on this thread read (restored when done)
-    struct restore_current_block {
-      sim_block_state* block = sim_current_block;
-      ~restore_current_block() { sim_current_block = block; }
-    } const restore;
+    b.init = w.init.data();
+    const current_block_scope restore;
     sim_current_block = &b.state;
     for (index_t k; (k = next.fetch_add(1)) < failed_at.load();) {
       b.block_idx = unflatten(k, g);
       b.aborting = false;
-      for (std::size_t o = 0; o + 4 <= shared_bytes; o += 4) // undefined contents (shared_fill)
-        std::memcpy(b.state.shared + o, &shared_fill, 4);
+      fill_shared(b.state.shared, shared_bytes); // undefined contents
       std::fill_n(w.init.begin(), shared_bytes, static_cast<unsigned char>(0));
       w.next_epoch();
       try {

@@ -106,9 +106,7 @@ struct activemask_body {
 };
 
 struct lanemask_lt_body {
-  UFX_HD void operator()(const ufx::thread& t, ufx::ndview<unsigned, 1> x) const {
-    x(t.grid<1>()) = t.lanemask_lt();
-  }
+  UFX_HD void operator()(const ufx::thread& t, ufx::ndview<unsigned, 1> x) const { x(t.grid<1>()) = t.lanemask_lt(); }
 };
 
 // ---- numba-cuda test_sync.py
@@ -273,7 +271,8 @@ struct triple {
 struct shfl_struct_body {
   UFX_HD void operator()(const ufx::thread& t, ufx::ndview<int, 1> out) const {
     const unsigned lane = t.lane_id();
-    const triple mine{static_cast<int>(lane), 0.5f * static_cast<float>(lane), static_cast<short>(-static_cast<int>(lane))};
+    const triple mine{static_cast<int>(lane), 0.5f * static_cast<float>(lane),
+                      static_cast<short>(-static_cast<int>(lane))};
     const triple o = t.shfl_xor_sync(full, mine, 1u);
     const auto w = t.shfl_down_sync(full, static_cast<double>(lane), 2u, 8); // groups of 8 lanes
     out(lane) = o.a * 1000 + static_cast<int>(o.b * 2.f) * 10 + (o.c == -o.a ? 1 : 0) + static_cast<int>(w) * 100000;
@@ -554,7 +553,8 @@ void check_nanextremes(T nan_or_zero, T lo, T hi) {
   ufx::ndarray<T, 2> vals({32, 32}, T(0));
   for (int r = 0; r < 32; ++r)
     for (int c = 0; c < 32; ++c)
-      vals(r, c) = r % 2 ? nan_or_zero : static_cast<T>(lo + static_cast<T>((r * 131 + c * 37) % static_cast<int>(hi - lo)));
+      vals(r, c) =
+          r % 2 ? nan_or_zero : static_cast<T>(lo + static_cast<T>((r * 131 + c * 37) % static_cast<int>(hi - lo)));
   T gmax = lo, gmin = hi;
   for (int r = 0; r < 32; r += 2)
     for (int c = 0; c < 32; ++c) gmax = std::max(gmax, vals(r, c)), gmin = std::min(gmin, vals(r, c));
@@ -774,8 +774,9 @@ TEST_CASE("sim warp checks: warp-synchronous shared memory is ordered by syncwar
   std::vector<int> res{0};
   ufx::kernel(coop_syncwarp_body<false>{}, "coop_syncwarp")[{1, 32}](ufx::sim, res);
   CHECK(res[0] == 496);
-  const std::string msg =
-      error_message([&] { ufx::kernel(coop_syncwarp_body<true>{}, "coop_broken")[{1, 32}](ufx::sim, res); });
+  const std::string msg = error_message([&] {
+    ufx::kernel(coop_syncwarp_body<true>{}, "coop_broken")[{1, 32}](ufx::sim, res);
+  });
   CHECK(msg.find("kernel 'coop_broken' on ufx::sim device 0, block (0, 0, 0), thread (4, 0, 0): shared-memory race: "
                  "this thread writes element (4) of shared array 0 (parameter 1), which thread (0, 0, 0) read since "
                  "the last sync()") != std::string::npos);
@@ -829,4 +830,97 @@ TEST_CASE("sim checks: an uninitialised shared read, and the same kernel with ev
         std::string::npos);
   hist[{1, 16}](ufx::sim, true, h);
   CHECK(h == std::vector<unsigned>(4, 4u));
+}
+
+// ---- numba-cuda test_cooperative_groups.py: grid_sync in a cooperative launch
+
+namespace {
+struct sync_group_body {
+  UFX_HD void operator()(const ufx::thread& t, ufx::ndview<double, 1> a) const {
+    t.grid_sync();
+    a(0) = 1.0;
+  }
+};
+
+/// The grid writes rows one at a time; each thread reads the previous row's element written by its
+/// "opposite" thread, in another block for half of them: wrong without a grid-wide barrier per row.
+struct sequential_rows_body {
+  UFX_HD void operator()(const ufx::thread& t, ufx::ndview<int, 2> m) const {
+    const auto col = t.grid<1>();
+    const auto rows = m.extent(0), cols = m.extent(1);
+    for (ufx::index_t row = 1; row < rows; ++row) {
+      const auto opposite = cols - col - 1;
+      m(row, col) = m(row - 1, opposite) + 1;
+      t.grid_sync();
+    }
+  }
+};
+} // namespace
+
+TEST_CASE_TEMPLATE("test_cooperative_groups.py::test_sync_group, test_sync_at_matrix_row, "
+                   "test_max_cooperative_grid_blocks",
+                   Target, UFX_TEST_TARGETS) {
+  if (!kernel_runnable<Target>()) return;
+  const Target tgt{};
+  std::vector<double> a{std::nan("")};
+  ufx::kernel(sync_group_body{}, "sync_group")[ufx::cooperative({1, 1})](tgt, a);
+  CHECK(a[0] == 1.0);
+
+  auto rows = ufx::kernel(sequential_rows_body{}, "sequential_rows");
+  const int n = 256, blockdim = 32, griddim = n / blockdim;
+  const long long most = rows.max_cooperative_grid(blockdim, 0, tgt);
+  CHECK(most >= griddim); // 8 blocks of 32 threads: resident at once on every target
+  ufx::ndarray<int, 2> m({n, n}, 0);
+  rows[ufx::cooperative({griddim, blockdim})](tgt, m);
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; c += 37) CHECK(m(r, c) == r);
+
+  // the limit depends on the block's thread count, not its shape
+  CHECK(rows.max_cooperative_grid(256, 0, tgt) == rows.max_cooperative_grid({16, 16}, 0, tgt));
+  CHECK(rows.max_cooperative_grid(256, 0, tgt) == ufx::max_cooperative_grid(rows, {16, 4, 4}, 0, tgt));
+  CHECK(rows.max_cooperative_grid(1024, 0, tgt) <= rows.max_cooperative_grid(256, 0, tgt));
+
+  // a grid larger than the device holds at once is refused before anything runs
+  const long long too_many = rows.max_cooperative_grid(blockdim, 0, tgt) + 1;
+  const std::string msg = error_message([&] {
+    rows[ufx::cooperative({static_cast<unsigned>(too_many), static_cast<unsigned>(blockdim)})](tgt, m);
+  });
+  CHECK(msg.find("cannot launch kernel 'sequential_rows' cooperatively with grid (" + std::to_string(too_many) +
+                 ", 1, 1)") != std::string::npos);
+  CHECK(msg.find("at most " + std::to_string(too_many - 1) + " blocks of this kernel are resident at once") !=
+        std::string::npos);
+  CHECK_THROWS_AS((rows[ufx::cooperative({static_cast<unsigned>(too_many), static_cast<unsigned>(blockdim)})](tgt, m)),
+                  ufx::launch_error);
+}
+
+TEST_CASE("sim checks: grid_sync outside a cooperative launch, and threads that skip a grid_sync") {
+  if (!kernel_runnable<ufx::sim_t>()) return;
+  std::vector<double> a{0.0};
+  std::string msg = error_message([&] { ufx::kernel(sync_group_body{}, "sync_group")[{2, 4}](ufx::sim, a); });
+  CHECK(msg.find("kernel 'sync_group' on ufx::sim device 0, block (0, 0, 0), thread (0, 0, 0): t.grid_sync() on "
+                 "line") != std::string::npos);
+  CHECK(msg.find("in a launch that is not cooperative") != std::string::npos);
+  auto skip = ufx::kernel(
+      [] UFX_HD(const ufx::thread& t, unsigned skipping_block, ufx::ndview<int, 1> out) {
+        if (t.block_idx().x == skipping_block) return;
+        t.grid_sync();
+        out(t.grid<1>()) = 1;
+      },
+      "skip");
+  std::vector<int> out(8, 0);
+  msg = error_message([&] { skip[ufx::cooperative({2, 4})](ufx::sim, 1u, out); });
+  CHECK(msg.find("block (1, 0, 0), thread (0, 0, 0): grid barrier divergence: the threads of this block returned "
+                 "while those of block (0, 0, 0) wait at t.grid_sync() on line") != std::string::npos);
+  skip[ufx::cooperative({2, 4})](ufx::sim, 7u, out); // no block skips
+  CHECK(out == std::vector<int>(8, 1));
+  // within a block, a thread at grid_sync and one at sync() is barrier divergence
+  auto mixed = ufx::kernel(
+      [] UFX_HD(const ufx::thread& t) {
+        if (t.thread_rank() == 0) t.grid_sync();
+        else t.sync();
+      },
+      "mixed_grid");
+  msg = error_message([&] { mixed[ufx::cooperative({1, 2})](ufx::sim); });
+  CHECK(msg.find("thread (1, 0, 0): barrier divergence: this thread waits at t.sync() on line") != std::string::npos);
+  CHECK(msg.find("while thread (0, 0, 0) waits at t.grid_sync() on line") != std::string::npos);
 }

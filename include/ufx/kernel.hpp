@@ -24,15 +24,14 @@
 /// blocks on all cores).
 ///
 /// Errors. A configuration the device cannot run (threads per block, shared memory, an empty
-/// grid; forall of a negative count or with a block of 0): ufx::launch_error, before anything is
-/// copied. A pointer argument to memory other than the target's: ufx::kernel_error, at the launch.
-/// Arrays on two devices and no explicit target, or a target that cannot run here (no GPU; the CPU
-/// targets without Boost.Context): ufx::device_error. On ufx::sim, ufx::serial and ufx::host a
-/// failure while the kernel runs (a barrier not reached by every thread, a shared-memory race, an
-/// index out of range: of a ufx::ndview argument on ufx::serial and ufx::host only with
-/// UFX_BOUNDS_CHECK; an exception from the body) is a ufx::kernel_error naming the kernel, the
-/// block and the thread; a failed kernel's outputs are not copied back. Mistakes in the body's
-/// parameters or in the arguments' types are compile-time errors.
+/// grid; forall of a negative count or with a block of 0; a cooperative grid larger than
+/// max_cooperative_grid): ufx::launch_error, before anything is copied. A pointer argument to memory other than the
+/// target's: ufx::kernel_error, at the launch. Arrays on two devices and no explicit target, or a target that cannot
+/// run here (no GPU; the CPU targets without Boost.Context): ufx::device_error. On ufx::sim, ufx::serial and ufx::host
+/// a failure while the kernel runs (a barrier not reached by every thread, a shared-memory race, an index out of range:
+/// of a ufx::ndview argument on ufx::serial and ufx::host only with UFX_BOUNDS_CHECK; an exception from the body) is a
+/// ufx::kernel_error naming the kernel, the block and the thread; a failed kernel's outputs are not copied back.
+/// Mistakes in the body's parameters or in the arguments' types are compile-time errors.
 #include <optional>
 #include <string>
 #include <tuple>
@@ -117,6 +116,28 @@ public:
     return kernel_launch<F>(std::move(*this), c, n == 0);
   }
 
+  /// Numba's `max_cooperative_grid_blocks`: the most blocks of `block` threads (with `shared_bytes`
+  /// of dynamic shared memory) that a cooperative launch of this kernel may have on `target` (its
+  /// current device), every block resident at once. ufx::cuda asks CUDA's occupancy calculator; the
+  /// sim and the CPU targets hold, per multiprocessor (a host thread), what a GPU of compute
+  /// capability 9.0 holds: 2048 threads, 32 blocks, 228 KiB of shared memory.
+  template <class T>
+  requires any_target<T>
+  long long max_cooperative_grid(const dim3& block, std::size_t shared_bytes, const T& target) const {
+    return cooperative_limit(block, shared_bytes, target,
+                             std::make_index_sequence<static_cast<std::size_t>(traits::n_args)>{});
+  }
+  /// The same on ufx::default_target().
+  long long max_cooperative_grid(const dim3& block, std::size_t shared_bytes = 0) const {
+    return default_target().visit([&](const auto& tag) -> long long {
+      if constexpr (is_default_target_type<std::remove_cvref_t<decltype(tag)>>)
+        return max_cooperative_grid(block, shared_bytes, tag);
+      else
+        throw device_error("ufx::max_cooperative_grid: the default target is " + std::string(tag.name()) +
+                           ", which this translation unit does not compile as a default");
+    });
+  }
+
   /// "kernel 'name'" (or "ufx::kernel" for a kernel without a name): how messages name it.
   std::string label() const { return name_.empty() ? std::string("ufx::kernel") : "kernel '" + name_ + "'"; }
   const std::string& name() const { return name_; }
@@ -132,6 +153,18 @@ private:
     return launch_config{dim3(static_cast<unsigned>(blocks > 0 ? blocks : 1)), dim3(static_cast<unsigned>(threads))};
   }
 
+  template <class T, std::size_t... J>
+  long long cooperative_limit(const dim3& block, std::size_t shared_bytes, const T& target,
+                              std::index_sequence<J...>) const {
+    // the body as a launch binds it: each argument as its parameter's type
+    using args_t = detail::tuple<typename traits::template param<1 + traits::n_shared + J>...>;
+    using body_t = detail::kernel_body<F, traits, args_t>;
+    const launch_config c{dim3(1), block, shared_bytes, true};
+    const auto on = [&](const auto& tag) { return detail::cooperative_blocks<body_t>(tag, c, traits::static_bytes); };
+    if constexpr (target_tag<T>) return on(target);
+    else return target.visit(on);
+  }
+
   template <class T, class... A>
   void launch(const T* given, const launch_config& c, bool empty, A&&... a) const {
     static_assert(sizeof...(A) == traits::n_args, "ufx::kernel: the launch passes a different number of arguments "
@@ -144,6 +177,15 @@ private:
   F f_;
   std::string name_;
 };
+
+/// Numba's `kernel.max_cooperative_grid_blocks(blockdim, dynsmemsize)`: the most blocks a
+/// cooperative launch of `k` with `block` threads per block may have (kernel_fn::max_cooperative_grid).
+template <class F, class... T>
+long long max_cooperative_grid(const kernel_fn<F>& k, const dim3& block, std::size_t shared_bytes = 0,
+                               const T&... target) {
+  static_assert(sizeof...(T) <= 1, "ufx::max_cooperative_grid: at most one target after the shared bytes");
+  return k.max_cooperative_grid(block, shared_bytes, target...);
+}
 
 /// Makes a raw kernel of `f`, whose first parameter is `const ufx::thread&`. `name` names it in
 /// error messages ("kernel 'add'").

@@ -1,11 +1,12 @@
 #pragma once
 /// \file launch_config.hpp
 /// `ufx::dim3` and `ufx::launch_config{grid, block, shared_bytes}`: the shape of a device launch,
-/// as CUDA's `<<<grid, block, shared_bytes>>>`.
+/// as CUDA's `<<<grid, block, shared_bytes>>>`, and whether it is cooperative.
 ///
 ///   ufx::launch_config c{blocks, 128};              // 1-D: blocks x 128 threads
 ///   ufx::launch_config t{{bx, by}, {16, 16}};       // 2-D grid of 16 x 16 blocks
 ///   ufx::launch_config s{blocks, 256, 4096};        // with 4 KiB of dynamic shared memory
+///   k[ufx::cooperative({blocks, 128})](args...);    // every block resident at once: t.grid_sync()
 
 #include <cstddef>
 #include <type_traits>
@@ -39,11 +40,21 @@ private:
   }
 };
 
-/// A launch's grid (blocks), block (threads per block) and dynamic shared memory in bytes.
+/// A launch's grid (blocks), block (threads per block), dynamic shared memory in bytes, and whether
+/// it is cooperative: every block resident on the device at once, so that its threads may wait
+/// for each other with `t.grid_sync()` (CUDA's cudaLaunchCooperativeKernel). A cooperative grid
+/// larger than the device holds at once is a launch_error; ufx::max_cooperative_grid tells the limit.
 struct launch_config {
   dim3 grid;
   dim3 block;
   std::size_t shared_bytes = 0;
+  bool cooperative = false;
 };
+
+/// `c`, cooperative: `k[ufx::cooperative({blocks, threads})](args...)`.
+constexpr launch_config cooperative(launch_config c) {
+  c.cooperative = true;
+  return c;
+}
 
 } // namespace ufx

@@ -25,6 +25,10 @@
 
 #include "ufx/config.hpp"
 #include "ufx/detail/kernel_thread.hpp"
+
+#if defined(__CUDACC__)
+#  include <cooperative_groups.h>
+#endif
 #include "ufx/launch_config.hpp"
 
 // The messages of the warp functions' static_asserts.
@@ -113,6 +117,22 @@ public:
     __syncthreads();
 #else
     detail::sim_sync(block_, line);
+#endif
+  }
+
+  /// Cooperative groups' `this_grid().sync()` (Numba's `cg.this_grid().sync()`): waits until every
+  /// thread of the grid has reached it; memory accesses before it are visible to every thread
+  /// after it. Only in a cooperative launch (`k[ufx::cooperative(config)]`): on the sim a grid_sync
+  /// in another launch is a kernel_error naming the thread; on a GPU it traps (the kernel fails
+  /// with cudaErrorLaunchFailure). Every thread of the grid must reach the same grid_sync calls.
+  UFX_HD void grid_sync(int line = __builtin_LINE()) const {
+#if defined(__CUDA_ARCH__)
+    (void)line;
+    cooperative_groups::grid_group g = cooperative_groups::this_grid();
+    if (!g.is_valid()) __trap();
+    g.sync();
+#else
+    detail::sim_sync_predicate(block_, line, detail::barrier_kind::grid, false);
 #endif
   }
 

@@ -73,6 +73,8 @@ def kind(name):
         return "block_reduce (ufx::kernel)"
     if "raw_kernel_entry" in name and "fences_k" in name:
         return "fences (ufx::kernel)"
+    if "raw_kernel_entry" in name and "grid_rows_k" in name:
+        return "grid_sync (ufx::kernel)"
     if "raw_kernel_entry" in name:
         return "raw kernel (ufx::kernel)"
     return "other"
@@ -107,13 +109,15 @@ def main():
             failures.append(f"the warp reduction has {shfl} shfl.sync instructions, not 5: {name}")
         if k == "block_reduce (ufx::kernel)" and shfl < 10:
             failures.append(f"block_reduce has {shfl} shfl.sync instructions, fewer than its two 5-step trees: {name}")
+        if k == "grid_sync (ufx::kernel)" and not re.search(r"barrier\.sync|bar\.sync|bar\.red|atom\.|red\.", body):
+            failures.append(f"the grid_sync kernel has no barrier or atomic: {name}")
         if k == "fences (ufx::kernel)":
             for fence in ("membar.cta", "membar.gl", "membar.sys"):
                 if fence not in body:
                     failures.append(f"the fences kernel has no {fence}: {name}")
     for needed in ("dense elementwise", "dense reduction (CUB)", "raw kernel (ufx::kernel)", "tiled reduction (block body)",
                    "staged gufunc (block body)", "warp-shuffle reduction (ufx::kernel)", "block_reduce (ufx::kernel)",
-                   "fences (ufx::kernel)"):
+                   "fences (ufx::kernel)", "grid_sync (ufx::kernel)"):
         if needed not in seen:
             failures.append(f"no {needed} kernel found in {path}")
     if failures:

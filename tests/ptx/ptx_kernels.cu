@@ -83,6 +83,21 @@ struct fences_k {
     a(3) += 1;
   }
 };
+struct grid_rows_k { // a grid_sync per row (numba's sequential_rows)
+  UFX_HD void operator()(const ufx::thread& t, ufx::ndview<int, 2> m) const {
+    const auto col = t.grid<1>();
+    for (ufx::index_t row = 1; row < m.extent(0); ++row) {
+      m(row, col) = m(row - 1, m.extent(1) - col - 1) + 1;
+      t.grid_sync();
+    }
+  }
+};
+long long instantiate_cooperative(ufx::device_array<int, 2>& m) {
+  auto k = ufx::kernel(grid_rows_k{}, "rows");
+  k[ufx::cooperative({8, 32})](ufx::cuda, m);
+  return k.max_cooperative_grid(32, 0, ufx::cuda);
+}
+
 void instantiate_warp(ufx::device_array<float, 1>& x, ufx::device_array<int, 1>& a) {
   ufx::kernel(warp_sum{}, "warp_sum").forall(x.size())(ufx::cuda, x, x);
   ufx::kernel(block_sum_k{}, "block_sum").forall(x.size())(ufx::cuda, x, x);

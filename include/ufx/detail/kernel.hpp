@@ -68,6 +68,11 @@ UFX_CALL_BOUNDARY void launch_kernel(const F& f, const std::string& label, const
     using Tag = std::remove_cvref_t<decltype(tag)>;
     // the configuration first: nothing is copied for a launch the device refuses
     check_launch(c, kernel_limits(tag), label.c_str(), Traits::static_bytes);
+    if (c.cooperative) {
+      using args_t = decltype(detail::make_tuple(as_passed<Tag>(std::get<J>(prepared).value())...));
+      check_cooperative(c, cooperative_blocks<kernel_body<F, Traits, args_t>>(tag, c, Traits::static_bytes),
+                        kernel_limits(tag), label.c_str());
+    }
     const memory_space space = tag.space();
     if (streamed(tag)) { // arrays of another device are an error; some host ones make the call wait
       bool wait = false;

@@ -12,6 +12,7 @@
 #include "ufx/detail/runtime.hpp"
 
 namespace ufx::detail {
+int host_threads(); // cpu/executor.hpp: the host threads ufx::host uses
 UFX_TU_NAMESPACE_BEGIN
 
 /// The user's function, bound to its arguments; one call runs one thread.
@@ -32,13 +33,14 @@ struct kernel_body {
 };
 
 /// The launch limits of the CPU targets: those of a sim device, so a kernel that runs there runs on
-/// a GPU too.
+/// a GPU too (a multiprocessor per host thread, for cooperative launches).
 inline device_info host_kernel_limits(std::string_view target) {
   device_info d;
   d.target = std::string(target);
   d.max_threads_per_block = 1024;
   d.shared_memory_per_block = 48 << 10;
   d.warp_size = 32;
+  d.multiprocessors = host_threads();
   return d;
 }
 

@@ -47,9 +47,9 @@ void sim_shared_atomic_end(sim_block_state* state, std::uint32_t entry);
 /// t.sync() on the host: the calling fiber waits until every thread of its block arrives.
 void sim_sync(sim_block* block, int line);
 
-/// The block-wide barriers: sync(), and those that also count or combine a predicate (Numba's
-/// syncthreads_count / _and / _or).
-enum class barrier_kind : unsigned char { sync, count, all, any };
+/// The barriers: sync(), those that also count or combine a predicate (Numba's syncthreads_count /
+/// _and / _or), and grid_sync() (every thread of a cooperative launch).
+enum class barrier_kind : unsigned char { sync, count, all, any, grid };
 /// t.sync_count(pred) and the like on the host: waits as sim_sync does and returns the number of
 /// threads of the block whose predicate is true (all / any: 1 or 0).
 int sim_sync_predicate(sim_block* block, int line, barrier_kind kind, bool pred);

@@ -20,6 +20,14 @@ std::string format_dim3(const dim3& d);
 /// (src/messages.cpp), as are the other checks and messages that need no template.
 void check_launch(const launch_config& c, const device_info& d, const char* label, std::size_t static_shared = 0);
 
+/// Throws launch_error when `c` is cooperative and its grid has more blocks than `limit`, the
+/// blocks of the kernel the device `d` holds at once.
+void check_cooperative(const launch_config& c, long long limit, const device_info& d, const char* label);
+
+/// The CPU targets' and the sim's cooperative limit: each of `d.multiprocessors` holds, as a GPU of
+/// compute capability 9.0 does, up to 2048 threads, 32 blocks and 228 KiB of shared memory.
+long long host_cooperative_blocks(const device_info& d, unsigned long long threads, std::size_t shared_bytes);
+
 /// A block body: what the threads of one block do, in phases separated by block-wide barriers,
 /// over the launch's `shared_bytes` of shared memory (16-byte aligned). Launched like any body
 /// through the seam; `step(thread, state, shared, phase)` runs one thread's part of a phase and

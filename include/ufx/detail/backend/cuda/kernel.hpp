@@ -33,6 +33,24 @@ struct raw_kernel_entry {
 #endif
 };
 
+/// The blocks of a kernel body (its raw_kernel_entry, with `c`'s block and dynamic shared memory)
+/// the device holds at once: the occupancy CUDA computes for it, times the multiprocessors (what
+/// cudaLaunchCooperativeKernel accepts).
+template <class Body>
+long long cooperative_blocks(const cuda_t& t, const launch_config& c, std::size_t) {
+#if UFX_CUDA_TU
+  const cuda_scope scope(t);
+  int per_sm = 0;
+  cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, launch_kernel<raw_kernel_entry<Body>>,
+                                                           static_cast<int>(c.block.count()), c.shared_bytes),
+             "ufx::max_cooperative_grid");
+  return static_cast<long long>(per_sm) * cuda_device_info(scope.space().device).multiprocessors;
+#else
+  (void)c;
+  cuda_not_compiled(t);
+#endif
+}
+
 /// Launches through the launch seam; without a stream waits for the kernel, and a failure in it
 /// is a kernel_error naming the kernel and the device.
 template <class Traits, class Body>

@@ -75,8 +75,17 @@ void launch(const cuda_t& t, const launch_config& c, const Body& body, const cha
   check_launch(c, cuda_device_info(scope.space().device), label);
   const ::dim3 grid(c.grid.x, c.grid.y, c.grid.z), block(c.block.x, c.block.y, c.block.z);
   const auto stream = static_cast<cudaStream_t>(t.stream_handle);
-  if constexpr (block_body<Body>) launch_kernel<<<grid, block, c.shared_bytes, stream>>>(block_phases<Body>{body});
-  else launch_kernel<<<grid, block, c.shared_bytes, stream>>>(body);
+  if constexpr (block_body<Body>) {
+    launch_kernel<<<grid, block, c.shared_bytes, stream>>>(block_phases<Body>{body});
+  } else if (c.cooperative) { // every block resident at once (checked by the raw kernel's launch)
+    Body arg = body;
+    void* args[] = {&arg};
+    cuda_check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(&launch_kernel<Body>), grid, block, args,
+                                           c.shared_bytes, stream),
+               label);
+  } else {
+    launch_kernel<<<grid, block, c.shared_bytes, stream>>>(body);
+  }
   cuda_check(cudaGetLastError(), label);
   note_queued(current_call);
 #else

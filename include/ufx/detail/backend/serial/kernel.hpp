@@ -11,6 +11,12 @@ UFX_TU_NAMESPACE_BEGIN
 
 inline device_info kernel_limits(const serial_t&) { return host_kernel_limits(serial_t::name()); }
 
+/// The blocks of a kernel held at once for a cooperative launch (the sim device's limits).
+template <class Body>
+long long cooperative_blocks(const serial_t& t, const launch_config& c, std::size_t static_shared) {
+  return host_cooperative_blocks(kernel_limits(t), c.block.count(), c.shared_bytes + static_shared);
+}
+
 template <class Traits, class Body>
 void launch_body(const serial_t&, const launch_config& c, const Body& body, const std::string& label) {
   run_on_host<Traits>(c, body, label, "ufx::serial", 1);

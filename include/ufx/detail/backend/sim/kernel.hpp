@@ -13,6 +13,12 @@ UFX_TU_NAMESPACE_BEGIN
 
 inline device_info kernel_limits(const sim_t& t) { return sim_device_info(t); }
 
+/// The blocks of a kernel held at once for a cooperative launch (the sim device's limits).
+template <class Body>
+long long cooperative_blocks(const sim_t& t, const launch_config& c, std::size_t static_shared) {
+  return host_cooperative_blocks(kernel_limits(t), c.block.count(), c.shared_bytes + static_shared);
+}
+
 /// ufx::sim hands a kernel its arrays index_checked(), whatever UFX_BOUNDS_CHECK says; ufx::serial
 /// and ufx::host pass them as they are, since they run a kernel fast on host memory.
 template <>
