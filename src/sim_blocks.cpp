@@ -43,6 +43,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -56,6 +57,12 @@
 #else
 #  define UFX_ASAN_FIBERS 0
 #endif
+
+namespace ufx::detail {
+// src/sim_runtime.cpp: the sim's device memory that holds nothing written
+bool sim_memory_undefined(const void* p, std::size_t bytes);
+void sim_memory_defined(const void* p, std::size_t bytes);
+} // namespace ufx::detail
 
 #if UFX_WITH_BOOST_CONTEXT
 #  include <boost/context/fiber.hpp>
@@ -167,6 +174,50 @@ struct log_entry {
   bool atomic_reads = false; // an atomic update read the old value (all but atomic_exch)
 };
 
+/// A thread's first access in its turn of an element of a tracked array (global memory).
+struct global_entry {
+  std::uintptr_t addr;
+  std::uint32_t bytes;
+  std::uint64_t old;         // as log_entry::old (the worker's global_old for larger elements)
+  bool read_only = false;    // through an ndview<const T>
+  bool init_checked = false; // an unchanged value was read
+  bool atomic = false, plain_write = false, atomic_reads = false;
+  bool held_fill = false; // at the first touch it held the fill of memory nothing has written
+};
+
+/// An access of a global element: the block (linear index), thread, barrier interval and warp epoch.
+struct global_ref {
+  std::int32_t block = -1, thread = -1;
+  std::uint32_t interval = 0, warp_epoch = 0;
+};
+/// The plain reads or atomic updates of a global element since its last plain write: by threads of
+/// one block (those of its latest interval as a lane_set), or of several.
+struct global_set {
+  std::int32_t block = -1; // -1: none; -2: threads of more than one block
+  std::uint32_t interval = 0;
+  lane_set lanes;
+  global_ref first, other; // the first access; the first of another block than first's
+  void clear() {
+    block = -1;
+    lanes.clear();
+  }
+};
+/// The accesses of one global element in the current launch (or since the last grid_sync).
+struct global_record {
+  std::uint32_t grid_epoch = 0;
+  global_ref writer;
+  global_set readers, atomics;
+};
+
+/// A launch's global-memory checks: the records of every element its threads wrote or updated, or
+/// read through a view that another argument may write (the blocks of a checked launch run in turn
+/// on one host thread).
+struct global_checks {
+  std::unordered_map<std::uintptr_t, global_record> records;
+  std::uint32_t grid_epoch = 0; // grid_syncs passed (a cooperative launch)
+  bool reads_race_free = true;  // no read-only argument overlaps an argument that may be written
+};
+
 enum class slot_state : unsigned char { ready, barrier, warp, done };
 
 struct thread_slot {
@@ -200,7 +251,36 @@ struct worker {
   std::vector<std::uint32_t> know;
   std::vector<unsigned char> dirty;
   std::vector<std::uint32_t> epoch_pool; // lane_set::epochs, 32 a set, emptied with each interval
+  // the current turn's accesses of tracked arrays (global memory): an open-addressing table from
+  // address to entry, whose slots are current while their segment is the turn's
+  struct global_slot {
+    std::uintptr_t key = 0;
+    std::uint32_t segment = 0, entry = 0;
+  };
+  std::vector<global_slot> global_table = std::vector<global_slot>(1024);
+  std::vector<global_entry> global_log;
+  std::vector<unsigned char> global_old;
   std::uint32_t segment = 0, epoch = 0;
+
+  /// The entry of `addr` in this turn's global log, or none (~0u).
+  std::uint32_t& global_slot_of(std::uintptr_t addr) {
+    const std::size_t mask = global_table.size() - 1;
+    for (std::size_t h = ((addr >> 2) * 0x9e3779b97f4a7c15ull) >> 20 & mask;; h = (h + 1) & mask) {
+      global_slot& g = global_table[h];
+      if (g.segment != segment) {
+        g.key = addr;
+        g.segment = segment;
+        g.entry = ~0u;
+        return g.entry;
+      }
+      if (g.key == addr) return g.entry;
+    }
+  }
+  /// Keeps the table at most half full: twice the size, this turn's entries put back.
+  void grow_global_table() {
+    global_table.assign(global_table.size() * 2, global_slot{});
+    for (std::uint32_t i = 0; i < global_log.size(); ++i) global_slot_of(global_log[i].addr) = i;
+  }
 
   void prepare(std::size_t bytes, unsigned threads) {
     if (shared_storage.size() < bytes + 16) shared_storage.resize(bytes + 16);
@@ -253,6 +333,9 @@ worker& this_worker() {
 /// write is a NaN, a double a huge negative number, and no arithmetic result has these bits, so a
 /// write is told from a read by the change it makes.
 constexpr std::uint32_t shared_fill = 0xffa5a5a5u;
+/// The fill's byte at address `a` (the fill is laid from 4-byte boundaries, as the sim's runtime
+/// lays it in a new device_array).
+unsigned char fill_byte(std::uintptr_t a) { return static_cast<unsigned char>(shared_fill >> (8 * (a % 4))); }
 
 const char* warp_kind_name(warp_kind k) {
   switch (k) {
@@ -304,6 +387,8 @@ struct sim_block {
   unsigned stack_base = 0;                         // the first of the worker's stacks this block's threads run on
   unsigned char* init = nullptr;                   // per shared byte: a thread of this block has written it
   std::vector<unsigned char> own_shared, own_init; // a cooperative launch's blocks: their own
+  global_checks* global = nullptr;                 // the launch's global-memory checks, or none
+  std::int32_t block_linear = 0;
   bool aborting = false;
 #  if UFX_ASAN_FIBERS
   const void* main_bottom = nullptr;
@@ -467,6 +552,150 @@ struct sim_block {
     wk.old.clear();
   }
 
+  // ---- global memory (tracked arrays: ufx::sim)
+
+  /// Names the global element at `addr`: "element (3, 4) of argument 1 (parameter 2)".
+  std::string global_element_text(std::uintptr_t addr) const {
+    for (int r = 0; r < launch->global_count; ++r) {
+      const global_region& g = launch->globals[r];
+      const auto base = reinterpret_cast<std::uintptr_t>(g.data);
+      if (addr < base || (addr - base) % g.elem_size != 0) continue;
+      // the index whose offset is this one, dimension by dimension from the largest stride
+      auto off = static_cast<index_t>((addr - base) / g.elem_size);
+      index_t idx[max_rank] = {};
+      int order[max_rank];
+      for (int k = 0; k < g.rank; ++k) order[k] = k;
+      std::sort(order, order + g.rank, [&](int a, int b) { return g.strides[a] > g.strides[b]; });
+      bool ok = true;
+      for (int o = 0; o < g.rank; ++o) {
+        const int k = order[o];
+        if (g.strides[k] <= 0) {
+          ok = false;
+          break;
+        }
+        idx[k] = off / g.strides[k];
+        off -= idx[k] * g.strides[k];
+        ok = ok && idx[k] < g.extents[k];
+      }
+      if (!ok || off != 0) continue;
+      std::string s("element (");
+      for (int k = 0; k < g.rank; ++k) s.append(k ? ", " : "").append(std::to_string(idx[k]));
+      return s + ") of argument " + std::to_string(g.argument) + " (parameter " + std::to_string(g.parameter) + ")";
+    }
+    return "device memory at " + std::to_string(addr);
+  }
+
+  std::string block_text(std::int32_t linear) const {
+    return dim3_text(unflatten(static_cast<index_t>(linear), launch->config.grid));
+  }
+
+  /// Whether the `bytes` at p hold the fill of memory nothing has written (as laid from 4-byte boundaries).
+  static bool holds_fill(const void* p, std::size_t bytes) {
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    for (std::size_t j = 0; j < bytes; ++j)
+      if (static_cast<const unsigned char*>(p)[j] != fill_byte(a + j)) return false;
+    return true;
+  }
+  [[noreturn]] void uninitialised_read(unsigned me, std::uintptr_t addr, bool atomic) const {
+    fail(me, std::string("uninitialised device-memory read: this thread ") + (atomic ? "updates " : "reads ") +
+                 global_element_text(addr) +
+                 ", which nothing has written since it was allocated (a new device_array, empty_like or "
+                 "device_array_like holds undefined values, as cudaMalloc's memory does)");
+  }
+
+  /// After thread `me`'s turn: its accesses of tracked arrays against the launch's other accesses,
+  /// and its reads of device memory nothing has written.
+  void check_global(unsigned me) {
+    worker& wk = *w;
+    if (wk.global_log.empty()) return;
+    const std::uint32_t em = epoch_of(me), interval = wk.epoch;
+    const global_ref mine{block_linear, static_cast<std::int32_t>(me), interval, em};
+    for (const global_entry& e : wk.global_log) {
+      const auto* p = reinterpret_cast<const unsigned char*>(e.addr);
+      bool wrote;
+      if (e.bytes <= 8) {
+        std::uint64_t now = 0;
+        std::memcpy(&now, p, e.bytes);
+        wrote = now != e.old;
+      } else {
+        wrote = std::memcmp(wk.global_old.data() + e.old, p, e.bytes) != 0;
+      }
+      wrote = wrote || e.plain_write;
+      // device memory that held the fill and was never written since its allocation
+      if (e.held_fill && sim_memory_undefined(p, e.bytes)) {
+        if (!wrote && e.init_checked && (!e.atomic || e.atomic_reads)) [[unlikely]]
+          uninitialised_read(me, e.addr, e.atomic);
+        if (wrote || e.atomic) sim_memory_defined(p, e.bytes);
+      }
+      global_record& r = global->records[e.addr];
+      if (r.grid_epoch != global->grid_epoch) r = global_record{global->grid_epoch, {}, {}, {}};
+      const auto ordered_ref = [&](const global_ref& a) {
+        return a.block == block_linear &&
+               (a.interval < interval || (a.interval == interval && ordered(a.thread, a.warp_epoch, me)));
+      };
+      global_ref inner; // an unordered thread of this block's interval
+      const auto set_conflict = [&](const global_set& g) -> const global_ref* {
+        if (g.block == -1) return nullptr;
+        if (g.block == -2) return g.first.block != block_linear ? &g.first : &g.other;
+        if (g.block != block_linear) return &g.first;
+        if (g.interval < interval) return nullptr;
+        const std::int32_t t = unordered(g.lanes, me);
+        if (t < 0) return nullptr;
+        inner = global_ref{block_linear, t, interval, 0};
+        return &inner;
+      };
+      const global_ref* with = nullptr;
+      const char* did = "";
+      if (r.writer.block >= 0 && !ordered_ref(r.writer)) with = &r.writer, did = " wrote";
+      else if ((wrote || e.atomic) && (with = set_conflict(r.readers))) did = " read";
+      else if ((wrote || !e.atomic) && (with = set_conflict(r.atomics))) did = " updated atomically";
+      if (with) [[unlikely]] {
+        const bool same_block = with->block == block_linear;
+        fail(me, std::string("global-memory race: this thread ") +
+                     (wrote      ? "writes "
+                      : e.atomic ? "updates "
+                                 : "reads ") +
+                     global_element_text(e.addr) + (!wrote && e.atomic ? " atomically" : "") + ", which thread " +
+                     thread_text(static_cast<unsigned>(with->thread)) +
+                     (same_block ? std::string() : " of block " + block_text(with->block)) + did +
+                     (same_block ? " since the last sync() (put a t.sync() between the two accesses, or a "
+                                   "t.syncwarp() naming both lanes when they are of one warp)"
+                                 : std::string(launch->config.cooperative
+                                                   ? " since the last t.grid_sync() (threads of different blocks are "
+                                                     "ordered by a grid_sync between the accesses)"
+                                                   : " in this launch (threads of different blocks are not ordered "
+                                                     "within a launch: split the kernel into two launches, or launch "
+                                                     "it cooperatively and put a t.grid_sync() between)")));
+      }
+      const auto add_to = [&](global_set& g) {
+        if (g.block == -1) {
+          g.block = block_linear;
+          g.interval = interval;
+          g.lanes.clear();
+          g.first = mine;
+        } else if (g.block >= 0 && g.block != block_linear) {
+          g.block = -2;
+          g.other = mine;
+        } else if (g.block == block_linear && g.interval < interval) {
+          g.interval = interval;
+          g.lanes.clear();
+        }
+        if (g.block >= 0) add(g.lanes, me, em);
+      };
+      if (wrote) {
+        r.writer = mine;
+        r.readers.clear();
+        r.atomics.clear();
+      } else if (e.atomic) {
+        add_to(r.atomics);
+      } else {
+        add_to(r.readers);
+      }
+    }
+    wk.global_log.clear();
+    wk.global_old.clear();
+  }
+
   /// Runs thread i until it waits at a barrier or a warp operation, or returns.
   void turn(unsigned i) {
     thread_slot& s = slots[i];
@@ -493,6 +722,8 @@ struct sim_block {
       if (slots[i].fiber && slots[i].state != slot_state::done) turn(i);
     w->log.clear();
     w->old.clear();
+    w->global_log.clear();
+    w->global_old.clear();
   }
 
   /// Runs the block to its end (a launch that is not cooperative).
@@ -554,6 +785,7 @@ struct sim_block {
             if (slots[i].state != slot_state::ready) continue;
             turn(i);
             check_log(i);
+            if (global) check_global(i);
             if (slots[i].error) std::rethrow_exception(slots[i].error);
           }
           if (at_warp == 0 || !meet_warps()) break;
@@ -935,7 +1167,87 @@ void sim_shared_atomic_end(sim_block_state* state, std::uint32_t entry) {
   e.old = bytes_at(state->shared + e.offset, e.bytes);
 }
 
+void sim_global_touch(const void* p, std::size_t bytes, bool read_only, bool init_checked) {
+  sim_block_state* const st = sim_current_block;
+  if (!st) return;
+  auto* b = reinterpret_cast<sim_block*>(st); // state is sim_block's first member
+  if (!b->global) return;
+  if (read_only && b->global->reads_race_free) { // a read nothing in this launch can race with
+    if (init_checked && bytes <= 8 && b->holds_fill(p, bytes) && sim_memory_undefined(p, bytes))
+      b->uninitialised_read(b->current, reinterpret_cast<std::uintptr_t>(p), false);
+    return;
+  }
+  worker& w = *b->w;
+  const auto addr = reinterpret_cast<std::uintptr_t>(p);
+  std::uint32_t& entry = w.global_slot_of(addr);
+  if (entry != ~0u) return; // touched before in this turn
+  entry = static_cast<std::uint32_t>(w.global_log.size());
+  global_entry e{addr, static_cast<std::uint32_t>(bytes), 0};
+  e.read_only = read_only;
+  e.init_checked = init_checked;
+  e.held_fill = bytes <= 8 && sim_block::holds_fill(p, bytes);
+  if (bytes <= 8) {
+    std::memcpy(&e.old, p, bytes);
+  } else {
+    e.old = w.global_old.size();
+    w.global_old.insert(w.global_old.end(), static_cast<const unsigned char*>(p),
+                        static_cast<const unsigned char*>(p) + bytes);
+  }
+  w.global_log.push_back(e);
+  if (w.global_log.size() * 2 > w.global_table.size()) w.grow_global_table();
+}
+
+std::uint32_t sim_global_atomic_begin(sim_block_state* state, const void* p, std::size_t bytes, bool reads) {
+  auto* b = reinterpret_cast<sim_block*>(state);
+  if (!b->global || bytes > 8) return no_entry;
+  worker& w = *b->w;
+  const std::uint32_t i = w.global_slot_of(reinterpret_cast<std::uintptr_t>(p));
+  if (i == ~0u) return no_entry; // not through a tracked array (a pointer argument)
+  global_entry& e = w.global_log[i];
+  if (e.bytes != bytes) return no_entry;
+  if (bytes_at(static_cast<const unsigned char*>(p), bytes) != e.old) e.plain_write = true;
+  if (!e.atomic) e.atomic_reads = reads;
+  e.atomic = true;
+  return i;
+}
+
+void sim_global_atomic_end(sim_block_state* state, std::uint32_t entry) {
+  if (entry == no_entry) return;
+  auto* b = reinterpret_cast<sim_block*>(state);
+  global_entry& e = b->w->global_log[entry];
+  e.old = bytes_at(reinterpret_cast<const unsigned char*>(e.addr), e.bytes);
+}
+
 namespace {
+/// The bytes from the lowest to the highest element of a region.
+std::pair<std::uintptr_t, std::uintptr_t> span_of(const global_region& g) {
+  auto lo = reinterpret_cast<std::uintptr_t>(g.data), hi = lo + g.elem_size;
+  for (int k = 0; k < g.rank; ++k) {
+    if (g.extents[k] == 0) return {lo, lo};
+    const auto reach =
+        static_cast<std::uintptr_t>((g.extents[k] - 1) * (g.strides[k] < 0 ? -g.strides[k] : g.strides[k])) *
+        g.elem_size;
+    if (g.strides[k] < 0) lo -= reach;
+    else hi += reach;
+  }
+  return {lo, hi};
+}
+
+/// True when no read-only argument's bytes overlap those of an argument the kernel may write: then
+/// no read through a read-only argument races with anything in the launch.
+bool reads_race_free(const block_launch& l) {
+  for (int a = 0; a < l.global_count; ++a) {
+    if (!l.globals[a].read_only) continue;
+    const auto [alo, ahi] = span_of(l.globals[a]);
+    for (int b = 0; b < l.global_count; ++b) {
+      if (l.globals[b].read_only) continue;
+      const auto [blo, bhi] = span_of(l.globals[b]);
+      if (alo < bhi && blo < ahi) return false;
+    }
+  }
+  return true;
+}
+
 /// Fills a block's shared memory with the fill a read before any write shows (shared_fill).
 void fill_shared(unsigned char* shared, std::size_t bytes) {
   for (std::size_t o = 0; o + 4 <= bytes; o += 4) std::memcpy(shared + o, &shared_fill, 4);
@@ -951,7 +1263,7 @@ struct current_block_scope {
 /// calling thread, each until all its threads wait at a grid_sync (or have returned); when every
 /// thread of the grid waits at the same grid_sync, it opens. Each block has its own shared memory
 /// and fiber stacks, so a block keeps its state while the others run.
-void run_cooperative(const block_launch& l, std::size_t shared_bytes, unsigned threads) {
+void run_cooperative(const block_launch& l, std::size_t shared_bytes, unsigned threads, global_checks* checks) {
   const dim3 g = l.config.grid;
   const auto blocks = static_cast<unsigned>(g.count());
   worker& w = this_worker();
@@ -965,6 +1277,8 @@ void run_cooperative(const block_launch& l, std::size_t shared_bytes, unsigned t
     b->launch = &l;
     b->w = &w;
     b->block_idx = unflatten(k, g);
+    b->block_linear = static_cast<std::int32_t>(k);
+    b->global = checks;
     b->stack_base = k * threads;
     b->own_shared.resize(shared_bytes + 16);
     const auto p = reinterpret_cast<std::uintptr_t>(b->own_shared.data());
@@ -1010,6 +1324,7 @@ void run_cooperative(const block_launch& l, std::size_t shared_bytes, unsigned t
                                " (every thread of the grid must reach the same "
                                "grid_sync calls)");
       for (auto& b : grid) b->release_grid();
+      if (checks) ++checks->grid_epoch; // every access so far is ordered before those to come
     }
   } catch (...) {
     abandon_all();
@@ -1024,8 +1339,13 @@ void run_blocks(const block_launch& l) {
   if (blocks == 0 || l.config.block.count() == 0) return;
   const std::size_t shared_bytes = l.static_bytes + l.config.shared_bytes;
   const auto threads = static_cast<unsigned>(l.config.block.count());
+  std::unique_ptr<global_checks> checks;
+  if (l.track_global) {
+    checks = std::make_unique<global_checks>();
+    checks->reads_race_free = reads_race_free(l);
+  }
   if (l.config.cooperative) {
-    run_cooperative(l, shared_bytes, threads);
+    run_cooperative(l, shared_bytes, threads, checks.get());
     return;
   }
 
@@ -1045,10 +1365,12 @@ void run_blocks(const block_launch& l) {
     b.state.stamp = w.stamp.data();
     b.state.bytes = shared_bytes;
     b.init = w.init.data();
+    b.global = checks.get();
     const current_block_scope restore;
     sim_current_block = &b.state;
     for (index_t k; (k = next.fetch_add(1)) < failed_at.load();) {
       b.block_idx = unflatten(k, g);
+      b.block_linear = static_cast<std::int32_t>(k);
       b.aborting = false;
       fill_shared(b.state.shared, shared_bytes); // undefined contents
       std::fill_n(w.init.begin(), shared_bytes, static_cast<unsigned char>(0));
@@ -1064,7 +1386,9 @@ void run_blocks(const block_launch& l) {
       }
     }
   };
-  const int workers = static_cast<int>(std::min<index_t>(std::max(l.workers, 1), blocks));
+  // the global-memory checks tell a write from a read by the change a thread's turn makes, which
+  // holds only while no other block runs meanwhile: a checked launch runs its blocks in turn
+  const int workers = checks ? 1 : static_cast<int>(std::min<index_t>(std::max(l.workers, 1), blocks));
   if (workers == 1) work(0, 1);
   else cpu_executor(host_t{}.threads(workers))(workers, work);
   if (first_error) std::rethrow_exception(first_error);
@@ -1096,6 +1420,9 @@ void sim_warp(sim_block*, warp_call&) { throw device_error("ufx::thread: a warp 
 void host_fence(int) { std::atomic_thread_fence(std::memory_order_seq_cst); }
 void sim_shared_log(sim_block_state*, std::size_t, std::size_t, bool) {}
 std::uint32_t sim_shared_atomic_begin(sim_block_state*, std::size_t, std::size_t, bool) { return 0; }
+std::uint32_t sim_global_atomic_begin(sim_block_state*, const void*, std::size_t, bool) { return 0; }
+void sim_global_atomic_end(sim_block_state*, std::uint32_t) {}
+void sim_global_touch(const void*, std::size_t, bool, bool) {}
 void sim_shared_atomic_end(sim_block_state*, std::uint32_t) {}
 void run_blocks(const block_launch& l) {
   throw device_error(std::string(l.label) + " on " + l.where +

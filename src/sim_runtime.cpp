@@ -174,6 +174,65 @@ void complete(sim_event* e, std::uint64_t generation) {
   e->cv.notify_all();
 }
 
+/// The sim's device memory that holds nothing written: ranges of new device_arrays, until a copy,
+/// a call's output or a kernel's write covers them (the block runner's uninitialised-read check).
+class undefined_ranges {
+public:
+  void add(const void* p, std::size_t n) {
+    if (n == 0) return;
+    const std::lock_guard lock(m_);
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    cut(a, a + n);
+    r_[a] = a + n;
+    count_.store(r_.size(), std::memory_order_relaxed);
+  }
+  void remove(const void* p, std::size_t n) {
+    if (n == 0 || count_.load(std::memory_order_relaxed) == 0) return;
+    const std::lock_guard lock(m_);
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    cut(a, a + n);
+    count_.store(r_.size(), std::memory_order_relaxed);
+  }
+  bool contains(const void* p, std::size_t n) {
+    if (count_.load(std::memory_order_relaxed) == 0) return false;
+    const std::lock_guard lock(m_);
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    auto it = r_.upper_bound(a);
+    if (it == r_.begin()) return false;
+    --it;
+    return it->first <= a && a + n <= it->second;
+  }
+
+private:
+  /// Removes [a, b) from the ranges, splitting those it cuts.
+  void cut(std::uintptr_t a, std::uintptr_t b) {
+    auto it = r_.upper_bound(a);
+    if (it != r_.begin()) --it;
+    while (it != r_.end() && it->first < b) {
+      const std::uintptr_t s = it->first, e = it->second;
+      if (e <= a) {
+        ++it;
+        continue;
+      }
+      it = r_.erase(it);
+      if (s < a) r_[s] = a;
+      if (b < e) r_[b] = e;
+    }
+  }
+  std::mutex m_;
+  std::map<std::uintptr_t, std::uintptr_t> r_; // start -> end
+  std::atomic<std::size_t> count_{0};
+};
+
+undefined_ranges& undefined_memory() {
+  static undefined_ranges u;
+  return u;
+}
+
+/// The fill of device memory that holds nothing written (and of a kernel block's shared memory):
+/// a float read from it is a NaN, and no arithmetic result has its bits.
+constexpr std::uint32_t undefined_fill = 0xffa5a5a5u;
+
 class sim_runtime_impl final : public device_runtime {
 public:
   std::string_view name() const noexcept override { return "ufx::sim"; }
@@ -253,6 +312,7 @@ public:
     if (it == dev.live.end()) return; // not ours: ignore, as cudaFree of a stale pointer would only report
     const std::size_t off = it->first, n = it->second;
     dev.live.erase(it);
+    undefined_memory().remove(start + off, n);
     dev.used -= n;
     --counters_.live_allocations;
     if (n >= (std::size_t{1} << 20)) {
@@ -289,7 +349,17 @@ public:
       else ++counters_.device_to_host;
     }
     std::memmove(dst, src, bytes);
+    if (dst_space.is_device()) undefined_memory().remove(dst, bytes);
   }
+
+  void note_undefined(void* p, std::size_t bytes) const override {
+    auto* c = static_cast<unsigned char*>(p);
+    std::size_t o = 0;
+    for (; o + 4 <= bytes; o += 4) std::memcpy(c + o, &undefined_fill, 4);
+    std::memcpy(c + o, &undefined_fill, bytes - o);
+    undefined_memory().add(p, bytes);
+  }
+  void note_defined(const void* p, std::size_t bytes) const override { undefined_memory().remove(p, bytes); }
 
   void synchronize(int) const override { call_counters::add(device_runtime::counters.waits); }
 
@@ -468,6 +538,9 @@ void sim_enqueue(void* stream, std::function<void()> task) {
   static_cast<sim_stream*>(stream)->enqueue(std::move(task));
 }
 sim_counters sim_stats() noexcept { return the_sim().counters(); }
+
+bool sim_memory_undefined(const void* p, std::size_t bytes) { return undefined_memory().contains(p, bytes); }
+void sim_memory_defined(const void* p, std::size_t bytes) { undefined_memory().remove(p, bytes); }
 
 } // namespace ufx::detail
 

@@ -49,7 +49,7 @@ public:
   /// A `const` view of a mutable one.
   template <class U>
   requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>) UFX_HD ndview(const ndview<U, R>& other)
-      : data_(other.data()), checks_(other.index_checks()) {
+      : data_(other.data()), checks_(other.check_bits()) {
     for (int k = 0; k < R; ++k) {
       ext_[k] = other.extent(k);
       str_[k] = other.stride(k);
@@ -59,16 +59,20 @@ public:
   template <class... I>
   requires(sizeof...(I) == R && (std::is_integral_v<I> && ...)) UFX_HD T& operator()(I... i) const {
     const index_t idx[R == 0 ? 1 : R] = {static_cast<index_t>(i)...};
-#if !defined(__CUDA_ARCH__)
-    // A view built here (a gufunc's core, a loop of the user's) has checks_ false, a constant the
-    // compiler sees once the access is inlined: no branch is left in a Release build's loops. The
-    // sim's kernel arguments have it true.
-    if (UFX_BOUNDS_CHECK || checks_) [[unlikely]]
-      for (int k = 0; k < R; ++k)
-        if (idx[k] < 0 || idx[k] >= ext_[k]) detail::ndview_out_of_range(R, idx, ext_);
-#endif
     index_t off = 0;
     for (int k = 0; k < R; ++k) off += idx[k] * str_[k];
+#if !defined(__CUDA_ARCH__)
+    // A view built here (a gufunc's core, a loop of the user's) has checks_ 0, a constant the
+    // compiler sees once the access is inlined: no branch is left in a Release build's loops. The
+    // sim's kernel arguments have it set.
+    if (UFX_BOUNDS_CHECK || checks_) [[unlikely]] {
+      for (int k = 0; k < R; ++k)
+        if (idx[k] < 0 || idx[k] >= ext_[k]) detail::ndview_out_of_range(R, idx, ext_);
+      if (checks_ & tracks)
+        detail::sim_global_touch(data_ + off, sizeof(T), std::is_const_v<T>,
+                                 sizeof(T) >= 4 || std::is_same_v<std::remove_cv_t<T>, bool>);
+    }
+#endif
     return data_[off];
   }
 
@@ -77,13 +81,25 @@ public:
   /// their arrays so; UFX_BOUNDS_CHECK=1 checks every view.
   UFX_HD ndview index_checked(bool on = true) const {
     ndview v = *this;
-    v.checks_ = on;
+    v.checks_ = static_cast<unsigned char>(on ? (v.checks_ | checks_index) : (v.checks_ & ~checks_index));
+    return v;
+  }
+  /// This view index_checked, with each element access also logged for the sim's global-memory
+  /// checks (races, uninitialised reads): how ufx::sim hands a raw kernel its arrays. Only a
+  /// kernel's thread on the sim may access such a view.
+  UFX_HD ndview tracked() const {
+    ndview v = *this;
+    v.checks_ = static_cast<unsigned char>(checks_index | tracks);
     return v;
   }
   /// Whether element accesses check their indices on the host (index_checked, or UFX_BOUNDS_CHECK).
-  UFX_HD bool index_checks() const { return UFX_BOUNDS_CHECK || checks_; }
+  UFX_HD bool index_checks() const { return UFX_BOUNDS_CHECK || checks_ != 0; }
+  /// Whether element accesses are logged for the sim's checks (tracked).
+  UFX_HD bool is_tracked() const { return (checks_ & tracks) != 0; }
 
   UFX_HD T* data() const { return data_; }
+  /// index_checked and tracked, as bits (for the const view of a mutable one).
+  UFX_HD unsigned char check_bits() const { return checks_; }
   UFX_HD index_t extent(int k) const { return ext_[k]; }
   UFX_HD index_t stride(int k) const { return str_[k]; }
   UFX_HD index_t size() const {
@@ -115,7 +131,8 @@ private:
   T* data_ = nullptr;
   index_t ext_[R == 0 ? 1 : R] = {};
   index_t str_[R == 0 ? 1 : R] = {};
-  bool checks_ = false; // index_checked(); the same layout on host and device
+  static constexpr unsigned char checks_index = 1, tracks = 2;
+  unsigned char checks_ = 0; // index_checked(), tracked(); the same layout on host and device
 };
 
 } // namespace ufx

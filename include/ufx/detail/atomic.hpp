@@ -108,9 +108,9 @@ UFX_HD T atomic_update(T& ref, T v, [[maybe_unused]] T desired) {
 }
 
 /// atomic_update, and on the host, when `ref` is the shared memory of the kernel block this thread
-/// runs (ufx::sim, ufx::serial, ufx::host), the update is told to the block runner's race check:
-/// two atomic updates of one element in a barrier interval do not race, an atomic and a plain
-/// access do.
+/// runs (ufx::sim, ufx::serial, ufx::host) or an element of a ufx::sim kernel's array argument, the
+/// update is told to the block runner's race checks: two atomic updates of one element do not
+/// race, an atomic and an unordered plain access do.
 template <atomic_op Op, class T>
 UFX_HD T atomic_apply(T& ref, T v, T desired) {
 #if !defined(__CUDA_ARCH__)
@@ -123,6 +123,10 @@ UFX_HD T atomic_apply(T& ref, T v, T desired) {
       sim_shared_atomic_end(s, e);
       return old;
     }
+    const std::uint32_t e = sim_global_atomic_begin(s, p, sizeof(T), Op != atomic_op::exch);
+    const T old = atomic_update<Op, T>(ref, v, desired);
+    sim_global_atomic_end(s, e);
+    return old;
   }
 #endif
   return atomic_update<Op, T>(ref, v, desired);

@@ -21,6 +21,18 @@ struct shared_region {
   int parameter = 0;              // the body's parameter position (0 is the thread)
 };
 
+/// One array argument of a kernel, for the messages of the sim's global-memory checks.
+struct global_region {
+  const void* data = nullptr;
+  std::size_t elem_size = 0;
+  int rank = 0;
+  index_t extents[max_rank] = {};
+  index_t strides[max_rank] = {}; // in elements
+  int argument = 0;               // the caller's argument position (from 1)
+  int parameter = 0;              // the body's parameter position (0 is the thread)
+  bool read_only = false;         // an ndview<const T>
+};
+
 /// A launch of a kernel body on the host.
 struct block_launch {
   launch_config config;
@@ -31,7 +43,10 @@ struct block_launch {
   std::string where; // "ufx::sim device 0", "ufx::host"
   const void* body = nullptr;
   void (*run_thread)(const void* body, const thread& t) = nullptr;
-  int workers = 1; // host threads running blocks
+  int workers = 1;                        // host threads running blocks
+  const global_region* globals = nullptr; // the array arguments
+  int global_count = 0;
+  bool track_global = false; // the arguments are tracked views (ufx::sim): check global memory
 };
 
 /// Runs every block of `l` (threads of a block as fibers), blocks on `l.workers` threads. Throws

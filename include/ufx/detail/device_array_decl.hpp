@@ -119,6 +119,7 @@ private:
       if (e < 0) throw shape_error("ufx::device_array: negative extent in shape");
     data_ = static_cast<T*>(detail::device_malloc(space, sizeof(T) * static_cast<std::size_t>(size())));
     space_ = space;
+    if (data_ && space.runtime) space.runtime->note_undefined(data_, sizeof(T) * static_cast<std::size_t>(size()));
   }
   void reset() noexcept {
     detail::device_free(space_, data_);

@@ -4,6 +4,7 @@
 // host block runner's entry (src/sim_blocks.cpp) that ufx::serial, ufx::host and ufx::sim run a
 // body's blocks on. Each target's `launch_body` and `kernel_limits` are in its folder
 // (detail/backend/<name>/kernel.hpp).
+#include <array>
 #include <string>
 
 #include "ufx/detail/blocks.hpp"
@@ -78,6 +79,30 @@ void run_on_host(const launch_config& c, const Body& body, const std::string& la
   l.body = &body;
   l.run_thread = &run_thread_of<Body>;
   l.workers = workers;
+  // the array arguments, for the global-memory checks' messages (tracked views: ufx::sim)
+  std::array<global_region, (Traits::n_args > 0 ? Traits::n_args : 1)> globals{};
+  int n = 0;
+  with_indices<static_cast<std::size_t>(Traits::n_args)>([&]<std::size_t... J>(std::index_sequence<J...>) {
+    (
+        [&] {
+          const auto& a = get<J>(body.args);
+          if constexpr (requires { a.is_tracked(); }) {
+            using A = std::remove_cvref_t<decltype(a)>;
+            global_region& g = globals[static_cast<std::size_t>(n++)];
+            g.data = a.data();
+            g.elem_size = sizeof(typename A::element_type);
+            g.rank = A::rank;
+            for (int k = 0; k < A::rank; ++k) g.extents[k] = a.extent(k), g.strides[k] = a.stride(k);
+            g.argument = static_cast<int>(J) + 1;
+            g.parameter = 1 + Traits::n_shared + static_cast<int>(J);
+            g.read_only = std::is_const_v<typename A::element_type>;
+            l.track_global = l.track_global || a.is_tracked();
+          }
+        }(),
+        ...);
+  });
+  l.globals = globals.data();
+  l.global_count = n;
   run_blocks(l);
 }
 

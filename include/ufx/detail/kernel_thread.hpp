@@ -43,6 +43,10 @@ inline thread_local sim_block_state* sim_current_block = nullptr;
 std::uint32_t sim_shared_atomic_begin(sim_block_state* state, std::size_t offset, std::size_t bytes, bool reads = true);
 /// After it: the element's bytes now are the thread's atomic result, not a plain write.
 void sim_shared_atomic_end(sim_block_state* state, std::uint32_t entry);
+/// The same for an element of global memory reached through a tracked array (ufx::sim's kernel
+/// arguments): the access logged by sim_global_touch becomes atomic.
+std::uint32_t sim_global_atomic_begin(sim_block_state* state, const void* p, std::size_t bytes, bool reads);
+void sim_global_atomic_end(sim_block_state* state, std::uint32_t entry);
 
 /// t.sync() on the host: the calling fiber waits until every thread of its block arrives.
 void sim_sync(sim_block* block, int line);

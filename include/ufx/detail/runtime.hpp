@@ -106,6 +106,11 @@ public:
   /// The stream whose queued work every call without a stream of its own is ordered with (CUDA's
   /// legacy default stream); null where there is none (the sim, whose calls run at once).
   virtual void* ordered_stream(int) const { return nullptr; }
+  /// ufx::sim's uninitialised-read check: `bytes` at `p` (a new device_array) hold nothing written
+  /// (the sim fills them with its fill pattern and remembers the range); note_defined: they have
+  /// been written (a copy, a call's output). Nothing on other runtimes.
+  virtual void note_undefined(void*, std::size_t) const {}
+  virtual void note_defined(const void*, std::size_t) const {}
   /// Whether copies to and from host memory are the device's DMA (ufx::cuda), so that packing
   /// pageable data into pinned blocks on several host threads speeds them up (copy_staging); the
   /// sim's memory is host memory, where that only costs.

@@ -19,13 +19,14 @@ long long cooperative_blocks(const sim_t& t, const launch_config& c, std::size_t
   return host_cooperative_blocks(kernel_limits(t), c.block.count(), c.shared_bytes + static_shared);
 }
 
-/// ufx::sim hands a kernel its arrays index_checked(), whatever UFX_BOUNDS_CHECK says; ufx::serial
-/// and ufx::host pass them as they are, since they run a kernel fast on host memory.
+/// ufx::sim hands a kernel its arrays tracked(): indices checked whatever UFX_BOUNDS_CHECK says, and
+/// each access logged for the global-memory checks; ufx::serial and ufx::host pass them as they
+/// are, since they run a kernel fast on host memory.
 template <>
 struct kernel_arg_rule<sim_t> {
   template <class V>
   static V pass(const V& v) {
-    if constexpr (requires { v.index_checked(); }) return v.index_checked();
+    if constexpr (requires { v.tracked(); }) return v.tracked();
     else return v;
   }
 };
