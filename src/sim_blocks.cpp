@@ -329,6 +329,34 @@ worker& this_worker() {
   return w;
 }
 
+// ---- seeded thread order (UFX_SIM_SEED, ufx::set_sim_seed)
+
+std::atomic<std::uint64_t>& seed_value() {
+  static std::atomic<std::uint64_t> seed{[] {
+    const char* env = std::getenv("UFX_SIM_SEED");
+    return env && *env ? std::strtoull(env, nullptr, 0) : std::uint64_t{0};
+  }()};
+  return seed;
+}
+std::atomic<std::uint64_t> launch_count{0};
+
+/// splitmix64: a small, good generator for orders.
+struct order_rng {
+  std::uint64_t state;
+  std::uint64_t next() {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  /// A random permutation of 0 .. n-1 (Fisher-Yates).
+  void permute(std::vector<unsigned>& order, unsigned n) {
+    order.resize(n);
+    for (unsigned i = 0; i < n; ++i) order[i] = i;
+    for (unsigned i = n; i > 1; --i) std::swap(order[i - 1], order[static_cast<unsigned>(next() % i)]);
+  }
+};
+
 /// The fill of a block's shared memory before it runs, 4 bytes repeated: a float read before any
 /// write is a NaN, a double a huge negative number, and no arithmetic result has these bits, so a
 /// write is told from a read by the change it makes.
@@ -389,6 +417,9 @@ struct sim_block {
   std::vector<unsigned char> own_shared, own_init; // a cooperative launch's blocks: their own
   global_checks* global = nullptr;                 // the launch's global-memory checks, or none
   std::int32_t block_linear = 0;
+  std::uint64_t seed = 0;      // the order's seed (0: threads in index order)
+  order_rng rng{0};            // this block's seeded order
+  std::vector<unsigned> order; // the current pass's order of threads
   bool aborting = false;
 #  if UFX_ASAN_FIBERS
   const void* main_bottom = nullptr;
@@ -404,16 +435,21 @@ struct sim_block {
 
   std::string thread_text(unsigned i) const { return dim3_text(unflatten(i, launch->config.block)); }
 
+  /// " (thread order: UFX_SIM_SEED=5)" when the order is seeded, else "".
+  std::string seed_text() const {
+    return seed ? " (thread order: UFX_SIM_SEED=" + std::to_string(seed) + ")" : std::string();
+  }
+
   /// "kernel 'k' on ufx::sim device 0, block (0, 0, 0), thread (1, 0, 0): " + what
   [[noreturn]] void fail(unsigned thread, const std::string& what) const {
     throw kernel_error(std::string(launch->label) + " on " + launch->where + ", block " + dim3_text(block_idx) +
-                       ", thread " + thread_text(thread) + ": " + what);
+                       ", thread " + thread_text(thread) + ": " + what + seed_text());
   }
   /// The same with the thread's warp and lane: "..., thread (33, 0, 0) (warp 1, lane 1): " + what
   [[noreturn]] void fail_lane(unsigned thread, const std::string& what) const {
     throw kernel_error(std::string(launch->label) + " on " + launch->where + ", block " + dim3_text(block_idx) +
                        ", thread " + thread_text(thread) + " (warp " + std::to_string(thread / 32) + ", lane " +
-                       std::to_string(thread % 32) + "): " + what);
+                       std::to_string(thread % 32) + "): " + what + seed_text());
   }
 
   /// Names the shared element at byte `offset`: "shared array 1 (parameter 2) element (3, 4)".
@@ -781,7 +817,9 @@ struct sim_block {
         // every ready thread runs until it waits or returns; then the warps' meetings that are
         // complete take place, and their lanes run on; when none is left, the barrier opens
         for (;;) {
-          for (unsigned i = 0; i < n; ++i) {
+          if (seed) rng.permute(order, n);
+          for (unsigned o = 0; o < n; ++o) {
+            const unsigned i = seed ? order[o] : o;
             if (slots[i].state != slot_state::ready) continue;
             turn(i);
             check_log(i);
@@ -1266,6 +1304,10 @@ struct current_block_scope {
 void run_cooperative(const block_launch& l, std::size_t shared_bytes, unsigned threads, global_checks* checks) {
   const dim3 g = l.config.grid;
   const auto blocks = static_cast<unsigned>(g.count());
+  const std::uint64_t seed = seed_value().load(std::memory_order_relaxed);
+  const std::uint64_t launch_seed = seed ? seed ^ (launch_count.fetch_add(1) * 0xd1b54a32d192ed03ull) : 0;
+  order_rng block_rng{launch_seed};
+  std::vector<unsigned> block_order;
   worker& w = this_worker();
   w.stacks.reserve(blocks * threads, sim_fiber_stack_bytes());
   w.prepare(shared_bytes, threads);
@@ -1279,6 +1321,8 @@ void run_cooperative(const block_launch& l, std::size_t shared_bytes, unsigned t
     b->block_idx = unflatten(k, g);
     b->block_linear = static_cast<std::int32_t>(k);
     b->global = checks;
+    b->seed = seed;
+    b->rng = order_rng{launch_seed ^ (static_cast<std::uint64_t>(k) * 0x9e3779b97f4a7c15ull)};
     b->stack_base = k * threads;
     b->own_shared.resize(shared_bytes + 16);
     const auto p = reinterpret_cast<std::uintptr_t>(b->own_shared.data());
@@ -1299,14 +1343,16 @@ void run_cooperative(const block_launch& l, std::size_t shared_bytes, unsigned t
   try {
     for (;;) {
       int waiting = -1, done = -1; // a block at the grid_sync, one that has returned
-      for (unsigned k = 0; k < blocks; ++k) {
+      if (seed) block_rng.permute(block_order, blocks);
+      for (unsigned o = 0; o < blocks; ++o) {
+        const unsigned k = seed ? block_order[o] : o;
         sim_block& b = *grid[k];
         sim_current_block = &b.state;
         const bool at_grid = std::any_of(b.slots.begin(), b.slots.end(),
                                          [](const thread_slot& s) { return s.state != slot_state::done; }) &&
                              b.advance();
-        if (at_grid && waiting < 0) waiting = static_cast<int>(k);
-        if (!at_grid && done < 0) done = static_cast<int>(k);
+        if (at_grid && (waiting < 0 || k < static_cast<unsigned>(waiting))) waiting = static_cast<int>(k);
+        if (!at_grid && (done < 0 || k < static_cast<unsigned>(done))) done = static_cast<int>(k);
       }
       if (waiting < 0) return; // every thread has returned
       const sim_block& first = *grid[static_cast<unsigned>(waiting)];
@@ -1349,8 +1395,13 @@ void run_blocks(const block_launch& l) {
     return;
   }
 
+  const std::uint64_t seed = seed_value().load(std::memory_order_relaxed);
+  const std::uint64_t launch_seed = seed ? seed ^ (launch_count.fetch_add(1) * 0xd1b54a32d192ed03ull) : 0;
+  std::vector<unsigned> block_order; // seeded: the order blocks are taken in
+  if (seed) order_rng{launch_seed}.permute(block_order, static_cast<unsigned>(blocks));
+
   std::atomic<index_t> next{0};
-  std::atomic<index_t> failed_at{blocks}; // the lowest failing block so far
+  std::atomic<index_t> failed_at{blocks}; // the lowest failing position in the blocks' order so far
   std::mutex m;
   std::exception_ptr first_error;
 
@@ -1368,9 +1419,12 @@ void run_blocks(const block_launch& l) {
     b.global = checks.get();
     const current_block_scope restore;
     sim_current_block = &b.state;
-    for (index_t k; (k = next.fetch_add(1)) < failed_at.load();) {
+    for (index_t pos; (pos = next.fetch_add(1)) < failed_at.load();) {
+      const index_t k = seed ? static_cast<index_t>(block_order[static_cast<std::size_t>(pos)]) : pos;
       b.block_idx = unflatten(k, g);
       b.block_linear = static_cast<std::int32_t>(k);
+      b.seed = seed;
+      b.rng = order_rng{launch_seed ^ (static_cast<std::uint64_t>(k) * 0x9e3779b97f4a7c15ull)};
       b.aborting = false;
       fill_shared(b.state.shared, shared_bytes); // undefined contents
       std::fill_n(w.init.begin(), shared_bytes, static_cast<unsigned char>(0));
@@ -1379,8 +1433,8 @@ void run_blocks(const block_launch& l) {
         b.run();
       } catch (...) {
         const std::lock_guard lock(m);
-        if (k < failed_at.load()) {
-          failed_at = k;
+        if (pos < failed_at.load()) {
+          failed_at = pos;
           first_error = std::current_exception();
         }
       }
@@ -1398,12 +1452,19 @@ void run_blocks(const block_launch& l) {
 
 namespace ufx {
 bool host_kernels_available() noexcept { return true; }
+std::uint64_t sim_seed() noexcept { return detail::seed_value().load(std::memory_order_relaxed); }
+void set_sim_seed(std::uint64_t seed) noexcept {
+  detail::seed_value().store(seed, std::memory_order_relaxed);
+  detail::launch_count.store(0, std::memory_order_relaxed); // the seed's sequence of orders starts again
+}
 } // namespace ufx
 
 #else // no Boost.Context: raw kernels cannot run on the host
 
 namespace ufx {
 bool host_kernels_available() noexcept { return false; }
+std::uint64_t sim_seed() noexcept { return 0; }
+void set_sim_seed(std::uint64_t) noexcept {}
 } // namespace ufx
 
 namespace ufx::detail {

@@ -7,7 +7,9 @@
 // - ufx::sim checks a kernel's ndview indices in every build, Release included.
 #include "common.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -493,4 +495,112 @@ TEST_CASE("sim global checks: reads of device memory nothing has written, and an
   msg = error_message([&] { bump[{1, 4}](ufx::sim, counters); });
   CHECK(msg.find("uninitialised device-memory read: this thread updates element (0) of argument 1") !=
         std::string::npos);
+}
+
+// ---- thread order is not a contract: seeded orders (UFX_SIM_SEED, ufx::set_sim_seed)
+
+namespace {
+/// Restores the seed a test changed.
+struct seed_scope {
+  std::uint64_t saved = ufx::sim_seed();
+  explicit seed_scope(std::uint64_t s) { ufx::set_sim_seed(s); }
+  ~seed_scope() { ufx::set_sim_seed(saved); }
+};
+
+/// Each thread takes the next slot of a counter and writes its index there: correct as a set, but
+/// the slots' order is the order the threads ran in.
+struct ticket_body {
+  void operator()(const ufx::thread& t, ufx::ndview<unsigned, 1> counter, ufx::ndview<int, 1> out) const {
+    const unsigned slot = ufx::atomic_add(counter(0), 1u);
+    out(slot) = static_cast<int>(t.grid<1>());
+  }
+};
+} // namespace
+
+TEST_CASE("sim seeded order: a kernel that depends on thread order passes in the fixed order and fails under seeds") {
+  if (!kernel_runnable<ufx::sim_t>()) return;
+  auto k = ufx::kernel(ticket_body{}, "tickets");
+  const auto run = [&] {
+    std::vector<unsigned> counter{0};
+    std::vector<int> out(64, -1);
+    k[{2, 32}](ufx::sim, counter, out);
+    return out;
+  };
+  std::vector<int> iota(64);
+  std::iota(iota.begin(), iota.end(), 0);
+  {
+    const seed_scope fixed(0);
+    CHECK(run() == iota); // the fixed order: blocks, then threads, by index
+  }
+  int differing = 0;
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    const seed_scope s(seed);
+    CHECK(ufx::sim_seed() == seed);
+    auto out = run();
+    differing += out != iota ? 1 : 0;
+    std::sort(out.begin(), out.end());
+    CHECK(out == iota); // every thread got a slot, whatever the order
+  }
+  CHECK(differing >= 6); // the order changes under (almost) every seed
+
+  // the same seed and the same launches give the same order; an error names its seed
+  std::vector<int> first, second;
+  {
+    const seed_scope s(42);
+    first = run();
+  }
+  {
+    const seed_scope s(42);
+    second = run();
+  }
+  CHECK(first == second);
+  const seed_scope s(7);
+  auto racy = ufx::kernel(
+      [](const ufx::thread& t, ufx::shared<int[4]> sh, ufx::ndview<int, 1> o) {
+        sh[t.thread_idx().x] = 1;
+        t.sync();
+        if (t.thread_idx().x == 0) sh[1] = 2;
+        o(t.thread_idx().x) = sh[1];
+      },
+      "racy");
+  std::vector<int> o(4);
+  const std::string msg = error_message([&] { racy[{1, 4}](ufx::sim, o); });
+  CHECK(msg.find("shared-memory race") != std::string::npos);
+  CHECK(msg.find("(thread order: UFX_SIM_SEED=7)") != std::string::npos);
+}
+
+TEST_CASE("sim seeded order: correct kernels give the same results under any seed") {
+  if (!kernel_runnable<ufx::sim_t>()) return;
+  std::vector<float> x(1000);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 7);
+  for (std::uint64_t seed : {0ull, 3ull, 99ull}) {
+    const seed_scope s(seed);
+    // a shared-memory reduction with barriers and a warp shuffle finish
+    auto k = ufx::kernel(
+        [](const ufx::thread& t, ufx::shared<float[32]> scratch, ufx::ndview<const float, 1> in,
+           ufx::ndview<float, 1> out) {
+          const auto i = t.grid<1>();
+          const float v = i < in.extent(0) ? in(i) : 0.f;
+          const float sum = ufx::block_reduce(t, scratch, v, [](float a, float b) { return a + b; });
+          if (t.thread_rank() == 0) out(t.block_idx().x) = sum;
+        },
+        "block_sums");
+    std::vector<float> out(4, 0.f);
+    k[{4, 256}](ufx::sim, x, out);
+    float total = 0;
+    for (float v : out) total += v;
+    CHECK(total == 2997.f); // 0..6 repeated: exact in floats
+    // a cooperative launch under a seeded block order
+    ufx::ndarray<int, 2> m({8, 8}, 0);
+    ufx::kernel(
+        [](const ufx::thread& t, ufx::ndview<int, 2> mm) {
+          const auto col = t.grid<1>();
+          for (ufx::index_t row = 1; row < mm.extent(0); ++row) {
+            mm(row, col) = mm(row - 1, mm.extent(1) - col - 1) + 1;
+            t.grid_sync();
+          }
+        },
+        "rows")[ufx::cooperative({2, 4})](ufx::sim, m);
+    CHECK(m(7, 5) == 7);
+  }
 }

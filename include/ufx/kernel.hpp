@@ -32,6 +32,7 @@
 /// of a ufx::ndview argument on ufx::serial and ufx::host only with UFX_BOUNDS_CHECK; an exception from the body) is a
 /// ufx::kernel_error naming the kernel, the block and the thread; a failed kernel's outputs are not copied back.
 /// Mistakes in the body's parameters or in the arguments' types are compile-time errors.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -44,6 +45,17 @@
 #include "ufx/thread.hpp"
 
 namespace ufx {
+
+/// The seed of the thread order of raw kernels on ufx::sim, ufx::serial and ufx::host (0: the fixed
+/// order, threads and blocks by index). Any other seed runs, in each launch, the blocks and, at
+/// each barrier and warp meeting, the ready threads of a block in an order drawn from it, the same
+/// for the same seed and the same sequence of launches since it was set; a kernel whose result
+/// depends on thread order shows it under some seeds. Set by the environment variable
+/// UFX_SIM_SEED at start, or by set_sim_seed (which starts the seed's sequence again); an error
+/// from a seeded run names its seed.
+std::uint64_t sim_seed() noexcept;
+void set_sim_seed(std::uint64_t seed) noexcept;
+
 UFX_TU_NAMESPACE_BEGIN
 
 template <class F>
