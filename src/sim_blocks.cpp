@@ -214,6 +214,10 @@ struct global_record {
 /// on one host thread).
 struct global_checks {
   std::unordered_map<std::uintptr_t, global_record> records;
+  // per location updated atomically: the latest release of each block that fenced before updating
+  // it (threadfence(), then the atomic): its accesses before the fence are ordered before the
+  // accesses of a block that updates the location atomically afterwards
+  std::unordered_map<std::uintptr_t, std::vector<global_ref>> releases;
   std::uint32_t grid_epoch = 0; // grid_syncs passed (a cooperative launch)
   bool reads_race_free = true;  // no read-only argument overlaps an argument that may be written
 };
@@ -229,6 +233,8 @@ struct thread_slot {
   bool pred = false;                         // its predicate (sync_count and the like)
   int barrier_result = 0;                    // what the barrier returns to it
   warp_call* call = nullptr;                 // the warp operation it waits at
+  bool fenced = false;                       // it has called threadfence() in this launch
+  std::uint32_t fence_interval = 0;          // the barrier interval of its latest fence
   std::exception_ptr error;
 #  if UFX_ASAN_FIBERS
   void* fake_stack = nullptr;
@@ -417,9 +423,10 @@ struct sim_block {
   std::vector<unsigned char> own_shared, own_init; // a cooperative launch's blocks: their own
   global_checks* global = nullptr;                 // the launch's global-memory checks, or none
   std::int32_t block_linear = 0;
-  std::uint64_t seed = 0;      // the order's seed (0: threads in index order)
-  order_rng rng{0};            // this block's seeded order
-  std::vector<unsigned> order; // the current pass's order of threads
+  std::unordered_map<std::int32_t, global_ref> acquired; // other blocks' releases this block acquired
+  std::uint64_t seed = 0;                                // the order's seed (0: threads in index order)
+  order_rng rng{0};                                      // this block's seeded order
+  std::vector<unsigned> order;                           // the current pass's order of threads
   bool aborting = false;
 #  if UFX_ASAN_FIBERS
   const void* main_bottom = nullptr;
@@ -621,6 +628,16 @@ struct sim_block {
     return "device memory at " + std::to_string(addr);
   }
 
+  /// Whether another block's access `a` is ordered before this block's accesses by a release it
+  /// made (threadfence, then an atomic) that this block acquired (an atomic on the same location
+  /// afterwards). `a.thread` -1: any thread of its interval (a set of readers).
+  bool released_to_us(const global_ref& a) const {
+    const auto it = acquired.find(a.block);
+    if (it == acquired.end()) return false;
+    const global_ref& r = it->second;
+    return a.interval < r.interval || (a.interval == r.interval && a.thread == r.thread);
+  }
+
   std::string block_text(std::int32_t linear) const {
     return dim3_text(unflatten(static_cast<index_t>(linear), launch->config.grid));
   }
@@ -666,14 +683,19 @@ struct sim_block {
       global_record& r = global->records[e.addr];
       if (r.grid_epoch != global->grid_epoch) r = global_record{global->grid_epoch, {}, {}, {}};
       const auto ordered_ref = [&](const global_ref& a) {
-        return a.block == block_linear &&
-               (a.interval < interval || (a.interval == interval && ordered(a.thread, a.warp_epoch, me)));
+        if (a.block != block_linear) return released_to_us(a);
+        return a.interval < interval || (a.interval == interval && ordered(a.thread, a.warp_epoch, me));
       };
       global_ref inner; // an unordered thread of this block's interval
       const auto set_conflict = [&](const global_set& g) -> const global_ref* {
         if (g.block == -1) return nullptr;
-        if (g.block == -2) return g.first.block != block_linear ? &g.first : &g.other;
-        if (g.block != block_linear) return &g.first;
+        if (g.block == -2) { // several blocks: ordered when the two it names were released to this one
+          const bool first_ok = g.first.block == block_linear || released_to_us(g.first);
+          const bool other_ok = g.other.block == block_linear || released_to_us(g.other);
+          if (first_ok && other_ok) return nullptr;
+          return !first_ok ? &g.first : &g.other;
+        }
+        if (g.block != block_linear) return released_to_us(global_ref{g.block, -1, g.interval, 0}) ? nullptr : &g.first;
         if (g.interval < interval) return nullptr;
         const std::int32_t t = unordered(g.lanes, me);
         if (t < 0) return nullptr;
@@ -1148,7 +1170,16 @@ void sim_warp(sim_block* b, warp_call& c) {
   suspend(b, s);
 }
 
-void host_fence(int) { std::atomic_thread_fence(std::memory_order_seq_cst); }
+void host_fence(int scope) {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  sim_block_state* const st = sim_current_block;
+  if (!st || scope < 1) return; // a block-scope fence orders nothing between blocks
+  auto* b = reinterpret_cast<sim_block*>(st);
+  if (!b->global || b->slots.empty()) return;
+  thread_slot& s = b->slots[b->current];
+  s.fenced = true;
+  s.fence_interval = b->w->epoch;
+}
 
 void sim_shared_log(sim_block_state* state, std::size_t offset, std::size_t bytes, bool init_checked) {
   auto* b = reinterpret_cast<sim_block*>(state); // state is sim_block's first member
@@ -1246,6 +1277,20 @@ std::uint32_t sim_global_atomic_begin(sim_block_state* state, const void* p, std
   if (bytes_at(static_cast<const unsigned char*>(p), bytes) != e.old) e.plain_write = true;
   if (!e.atomic) e.atomic_reads = reads;
   e.atomic = true;
+  // release (after a fence of this thread) and acquire through the location
+  auto& rel = b->global->releases[reinterpret_cast<std::uintptr_t>(p)];
+  for (const global_ref& r : rel)
+    if (r.block != b->block_linear) {
+      auto [it, fresh] = b->acquired.emplace(r.block, r);
+      if (!fresh && r.interval > it->second.interval) it->second = r;
+    }
+  const thread_slot& slot = b->slots[b->current];
+  if (slot.fenced) {
+    const global_ref mine{b->block_linear, static_cast<std::int32_t>(b->current), slot.fence_interval, 0};
+    auto same = std::find_if(rel.begin(), rel.end(), [&](const global_ref& r) { return r.block == mine.block; });
+    if (same == rel.end()) rel.push_back(mine);
+    else if (same->interval <= mine.interval) *same = mine;
+  }
   return i;
 }
 
@@ -1425,6 +1470,7 @@ void run_blocks(const block_launch& l) {
       b.block_linear = static_cast<std::int32_t>(k);
       b.seed = seed;
       b.rng = order_rng{launch_seed ^ (static_cast<std::uint64_t>(k) * 0x9e3779b97f4a7c15ull)};
+      b.acquired.clear();
       b.aborting = false;
       fill_shared(b.state.shared, shared_bytes); // undefined contents
       std::fill_n(w.init.begin(), shared_bytes, static_cast<unsigned char>(0));

@@ -604,3 +604,42 @@ TEST_CASE("sim seeded order: correct kernels give the same results under any see
     CHECK(m(7, 5) == 7);
   }
 }
+
+TEST_CASE("sim global checks: CUDA's threadfence reduction (fence, then an atomic ticket) orders the last block's "
+          "reads; without the fence, a race") {
+  if (!kernel_runnable<ufx::sim_t>()) return;
+  // CUDA's threadFenceReduction sample: each block stores its partial sum, fences, takes a ticket;
+  // the block that takes the last ticket adds up the partials and resets the counter
+  auto k = ufx::kernel(
+      [](const ufx::thread& t, ufx::shared<float[32]> scratch, ufx::shared<bool[1]> last, bool fence,
+         ufx::ndview<const float, 1> x, ufx::ndview<float, 1> partial, ufx::ndview<unsigned, 1> count,
+         ufx::ndview<float, 1> result) {
+        const auto i = t.grid<1>();
+        const float s = ufx::block_reduce(t, scratch, x(i), [](float a, float b) { return a + b; });
+        const unsigned blocks = t.grid_dim().x;
+        if (t.thread_rank() == 0) {
+          partial(t.block_idx().x) = s;
+          if (fence) ufx::threadfence();
+          const unsigned ticket = ufx::atomic_inc(count(0), blocks - 1);
+          last[0] = ticket == blocks - 1;
+        }
+        t.sync();
+        if (last[0] && t.thread_rank() == 0) {
+          float total = 0;
+          for (unsigned b = 0; b < blocks; ++b) total += partial(b);
+          result(0) = total;
+          count(0) = 0;
+        }
+      },
+      "fence_reduce");
+  std::vector<float> x(4 * 64, 1.f), result{0.f};
+  ufx::device_array<float, 1> partial({4}, ufx::sim);
+  auto count = ufx::to_device(std::vector<unsigned>{0}, ufx::sim);
+  k[{4, 64}](ufx::sim, true, x, partial, count, result);
+  CHECK(result[0] == 256.f);
+  CHECK(ufx::to_vector(count.to_host()) == std::vector<unsigned>{0});
+  ufx::device_array<float, 1> fresh({4}, ufx::sim); // (the partials again would store the values there)
+  const std::string msg = error_message([&] { k[{4, 64}](ufx::sim, false, x, fresh, count, result); });
+  CHECK(msg.find("block (3, 0, 0), thread (0, 0, 0): global-memory race: this thread reads element (0) of argument 3 "
+                 "(parameter 5), which thread (0, 0, 0) of block (0, 0, 0) wrote in this launch") != std::string::npos);
+}
