@@ -28,9 +28,11 @@
 /// max_cooperative_grid): ufx::launch_error, before anything is copied. A pointer argument to memory other than the
 /// target's: ufx::kernel_error, at the launch. Arrays on two devices and no explicit target, or a target that cannot
 /// run here (no GPU; the CPU targets without Boost.Context): ufx::device_error. On ufx::sim, ufx::serial and ufx::host
-/// a failure while the kernel runs (a barrier not reached by every thread, a shared-memory race, an index out of range:
-/// of a ufx::ndview argument on ufx::serial and ufx::host only with UFX_BOUNDS_CHECK; an exception from the body) is a
-/// ufx::kernel_error naming the kernel, the block and the thread; a failed kernel's outputs are not copied back.
+/// a failure while the kernel runs (a barrier not reached by every thread, a shared-memory race or uninitialised shared
+/// read, a warp operation whose lanes do not meet, an index out of range: of a ufx::ndview argument on ufx::serial and
+/// ufx::host only with UFX_BOUNDS_CHECK; on ufx::sim a global-memory race or a read of device memory nothing has
+/// written; an exception from the body) is a ufx::kernel_error naming the kernel, the block and the thread
+/// (docs/kernels.md, "What the sim checks"); a failed kernel's outputs are not copied back.
 /// Mistakes in the body's parameters or in the arguments' types are compile-time errors.
 #include <cstdint>
 #include <optional>

@@ -11,12 +11,15 @@
 ///     t.sync();                                          // cuda.syncthreads()
 ///   });
 ///
-/// On a GPU these read CUDA's built-in variables and `sync()` is `__syncthreads()`. On ufx::sim
-/// (and ufx::serial / ufx::host, which run kernels the same way on host memory) each thread of a
-/// block is a fiber, `sync()` is a real barrier, and shared-array accesses are checked: an index
-/// out of range, a barrier not reached by every thread, and two threads touching one element
-/// between two barriers with at least one writing are errors naming the kernel, block and thread.
-/// Updates through ufx's atomic functions (atomic.hpp) race with plain accesses, not with each other.
+/// On a GPU these read CUDA's built-in variables, `sync()` is `__syncthreads()` and the warp
+/// operations are CUDA's intrinsics. On ufx::sim (and ufx::serial / ufx::host, which run kernels
+/// the same way on host memory) each thread of a block is a fiber, `sync()` is a real barrier, the
+/// lanes of a warp meet at each warp operation, and accesses are checked: an index out of range, a
+/// barrier not reached by every thread, lanes of a mask that do not meet, two threads touching one
+/// shared element unordered with at least one writing, and a read of a shared element no thread
+/// has written are errors naming the kernel, block and thread (on ufx::sim also for the global
+/// memory of array arguments). Updates through ufx's atomic functions (atomic.hpp) race with plain
+/// accesses, not with each other.
 
 #include <array>
 #include <cstddef>
