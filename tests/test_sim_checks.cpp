@@ -510,7 +510,7 @@ struct seed_scope {
 /// Each thread takes the next slot of a counter and writes its index there: correct as a set, but
 /// the slots' order is the order the threads ran in.
 struct ticket_body {
-  void operator()(const ufx::thread& t, ufx::ndview<unsigned, 1> counter, ufx::ndview<int, 1> out) const {
+  UFX_HD void operator()(const ufx::thread& t, ufx::ndview<unsigned, 1> counter, ufx::ndview<int, 1> out) const {
     const unsigned slot = ufx::atomic_add(counter(0), 1u);
     out(slot) = static_cast<int>(t.grid<1>());
   }
