@@ -1186,22 +1186,26 @@ void sim_shared_log(sim_block_state* state, std::size_t offset, std::size_t byte
   worker& w = *b->w;
   state->stamp[offset] = state->segment;
   w.entry_of[offset] = static_cast<std::uint32_t>(w.log.size());
-  log_entry e{static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(bytes), 0};
-  e.init_checked = init_checked;
   const unsigned char* p = state->shared + offset;
+  std::uint64_t old = 0;
   if (bytes == 4) { // fixed sizes: no call to memcpy
     std::uint32_t v;
     std::memcpy(&v, p, 4);
-    e.old = v;
+    old = v;
   } else if (bytes == 8) {
-    std::memcpy(&e.old, p, 8);
+    std::memcpy(&old, p, 8);
   } else if (bytes < 8) {
-    std::memcpy(&e.old, p, bytes);
+    std::memcpy(&old, p, bytes);
   } else {
-    e.old = w.old.size();
-    w.old.insert(w.old.end(), state->shared + offset, state->shared + offset + bytes);
+    old = w.old.size();
+    w.old.insert(w.old.end(), p, p + bytes);
   }
-  w.log.push_back(e);
+  // the entry built in place (a temporary copied in stalled on its partly written bytes)
+  log_entry& e = w.log.emplace_back();
+  e.offset = static_cast<std::uint32_t>(offset);
+  e.bytes = static_cast<std::uint32_t>(bytes);
+  e.old = old;
+  e.init_checked = init_checked;
 }
 
 namespace {
@@ -1251,18 +1255,21 @@ void sim_global_touch(const void* p, std::size_t bytes, bool read_only, bool ini
   std::uint32_t& entry = w.global_slot_of(addr);
   if (entry != ~0u) return; // touched before in this turn
   entry = static_cast<std::uint32_t>(w.global_log.size());
-  global_entry e{addr, static_cast<std::uint32_t>(bytes), 0};
-  e.read_only = read_only;
-  e.init_checked = init_checked;
-  e.held_fill = bytes <= 8 && sim_block::holds_fill(p, bytes);
+  std::uint64_t old = 0;
   if (bytes <= 8) {
-    std::memcpy(&e.old, p, bytes);
+    std::memcpy(&old, p, bytes);
   } else {
-    e.old = w.global_old.size();
+    old = w.global_old.size();
     w.global_old.insert(w.global_old.end(), static_cast<const unsigned char*>(p),
                         static_cast<const unsigned char*>(p) + bytes);
   }
-  w.global_log.push_back(e);
+  global_entry& e = w.global_log.emplace_back(); // built in place, as sim_shared_log's
+  e.addr = addr;
+  e.bytes = static_cast<std::uint32_t>(bytes);
+  e.old = old;
+  e.read_only = read_only;
+  e.init_checked = init_checked;
+  e.held_fill = bytes <= 8 && sim_block::holds_fill(p, bytes);
   if (w.global_log.size() * 2 > w.global_table.size()) w.grow_global_table();
 }
 
