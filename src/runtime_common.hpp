@@ -1,11 +1,34 @@
 #pragma once
 // Shared by the device runtimes in src/: one wording for the errors every runtime raises.
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <string_view>
 
 namespace ufx::detail {
+
+/// The sim's fill of memory that holds nothing written (a new device_array's, a kernel block's
+/// shared memory), 4 bytes repeated from 4-byte boundaries: a float read from it is a NaN, a double
+/// a huge negative number, and no arithmetic result has these bits, so a write is told from a read
+/// by the change it makes.
+inline constexpr std::uint32_t undefined_fill = 0xffa5a5a5u;
+/// Lays the fill over `bytes` at p (4-byte aligned).
+inline void fill_undefined(void* p, std::size_t bytes) {
+  auto* c = static_cast<unsigned char*>(p);
+  std::size_t o = 0;
+  for (; o + 4 <= bytes; o += 4) std::memcpy(c + o, &undefined_fill, 4);
+  std::memcpy(c + o, &undefined_fill, bytes - o);
+}
+/// The fill's byte at address a.
+inline unsigned char undefined_fill_byte(std::uintptr_t a) {
+  return static_cast<unsigned char>(undefined_fill >> (8 * (a % 4)));
+}
+/// src/sim_runtime.cpp: whether `bytes` at p lie in device memory nothing has written since its
+/// allocation; that they have been written.
+bool sim_memory_undefined(const void* p, std::size_t bytes);
+void sim_memory_defined(const void* p, std::size_t bytes);
 
 /// "1.5 GiB" style sizes for messages.
 inline std::string format_bytes(std::size_t b) {

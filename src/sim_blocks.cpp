@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "asan.hpp"
+#include "runtime_common.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -57,12 +58,6 @@
 #else
 #  define UFX_ASAN_FIBERS 0
 #endif
-
-namespace ufx::detail {
-// src/sim_runtime.cpp: the sim's device memory that holds nothing written
-bool sim_memory_undefined(const void* p, std::size_t bytes);
-void sim_memory_defined(const void* p, std::size_t bytes);
-} // namespace ufx::detail
 
 #if UFX_WITH_BOOST_CONTEXT
 #  include <boost/context/fiber.hpp>
@@ -363,14 +358,6 @@ struct order_rng {
   }
 };
 
-/// The fill of a block's shared memory before it runs, 4 bytes repeated: a float read before any
-/// write is a NaN, a double a huge negative number, and no arithmetic result has these bits, so a
-/// write is told from a read by the change it makes.
-constexpr std::uint32_t shared_fill = 0xffa5a5a5u;
-/// The fill's byte at address `a` (the fill is laid from 4-byte boundaries, as the sim's runtime
-/// lays it in a new device_array).
-unsigned char fill_byte(std::uintptr_t a) { return static_cast<unsigned char>(shared_fill >> (8 * (a % 4))); }
-
 const char* warp_kind_name(warp_kind k) {
   switch (k) {
   case warp_kind::syncwarp: return "syncwarp";
@@ -646,7 +633,7 @@ struct sim_block {
   static bool holds_fill(const void* p, std::size_t bytes) {
     const auto a = reinterpret_cast<std::uintptr_t>(p);
     for (std::size_t j = 0; j < bytes; ++j)
-      if (static_cast<const unsigned char*>(p)[j] != fill_byte(a + j)) return false;
+      if (static_cast<const unsigned char*>(p)[j] != undefined_fill_byte(a + j)) return false;
     return true;
   }
   [[noreturn]] void uninitialised_read(unsigned me, std::uintptr_t addr, bool atomic) const {
@@ -1309,38 +1296,18 @@ void sim_global_atomic_end(sim_block_state* state, std::uint32_t entry) {
 }
 
 namespace {
-/// The bytes from the lowest to the highest element of a region.
-std::pair<std::uintptr_t, std::uintptr_t> span_of(const global_region& g) {
-  auto lo = reinterpret_cast<std::uintptr_t>(g.data), hi = lo + g.elem_size;
-  for (int k = 0; k < g.rank; ++k) {
-    if (g.extents[k] == 0) return {lo, lo};
-    const auto reach =
-        static_cast<std::uintptr_t>((g.extents[k] - 1) * (g.strides[k] < 0 ? -g.strides[k] : g.strides[k])) *
-        g.elem_size;
-    if (g.strides[k] < 0) lo -= reach;
-    else hi += reach;
-  }
-  return {lo, hi};
-}
-
 /// True when no read-only argument's bytes overlap those of an argument the kernel may write: then
 /// no read through a read-only argument races with anything in the launch.
 bool reads_race_free(const block_launch& l) {
   for (int a = 0; a < l.global_count; ++a) {
     if (!l.globals[a].read_only) continue;
-    const auto [alo, ahi] = span_of(l.globals[a]);
+    const global_region& r = l.globals[a];
     for (int b = 0; b < l.global_count; ++b) {
-      if (l.globals[b].read_only) continue;
-      const auto [blo, bhi] = span_of(l.globals[b]);
-      if (alo < bhi && blo < ahi) return false;
+      const global_region& w = l.globals[b];
+      if (!w.read_only && r.lo < w.hi && w.lo < r.hi) return false;
     }
   }
   return true;
-}
-
-/// Fills a block's shared memory with the fill a read before any write shows (shared_fill).
-void fill_shared(unsigned char* shared, std::size_t bytes) {
-  for (std::size_t o = 0; o + 4 <= bytes; o += 4) std::memcpy(shared + o, &shared_fill, 4);
 }
 
 /// What the body's atomics on this host thread read (sim_current_block), restored when done.
@@ -1383,7 +1350,7 @@ void run_cooperative(const block_launch& l, std::size_t shared_bytes, unsigned t
     b->state.bytes = shared_bytes;
     b->own_init.assign(shared_bytes + 1, 0);
     b->init = b->own_init.data();
-    fill_shared(b->state.shared, shared_bytes);
+    fill_undefined(b->state.shared, shared_bytes);
     b->start();
   }
   w.next_epoch();
@@ -1479,7 +1446,7 @@ void run_blocks(const block_launch& l) {
       b.rng = order_rng{launch_seed ^ (static_cast<std::uint64_t>(k) * 0x9e3779b97f4a7c15ull)};
       b.acquired.clear();
       b.aborting = false;
-      fill_shared(b.state.shared, shared_bytes); // undefined contents
+      fill_undefined(b.state.shared, shared_bytes); // undefined contents
       std::fill_n(w.init.begin(), shared_bytes, static_cast<unsigned char>(0));
       w.next_epoch();
       try {

@@ -229,10 +229,6 @@ undefined_ranges& undefined_memory() {
   return u;
 }
 
-/// The fill of device memory that holds nothing written (and of a kernel block's shared memory):
-/// a float read from it is a NaN, and no arithmetic result has its bits.
-constexpr std::uint32_t undefined_fill = 0xffa5a5a5u;
-
 class sim_runtime_impl final : public device_runtime {
 public:
   std::string_view name() const noexcept override { return "ufx::sim"; }
@@ -353,10 +349,7 @@ public:
   }
 
   void note_undefined(void* p, std::size_t bytes) const override {
-    auto* c = static_cast<unsigned char*>(p);
-    std::size_t o = 0;
-    for (; o + 4 <= bytes; o += 4) std::memcpy(c + o, &undefined_fill, 4);
-    std::memcpy(c + o, &undefined_fill, bytes - o);
+    fill_undefined(p, bytes);
     undefined_memory().add(p, bytes);
   }
   void note_defined(const void* p, std::size_t bytes) const override { undefined_memory().remove(p, bytes); }

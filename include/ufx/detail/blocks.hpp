@@ -27,10 +27,11 @@ struct global_region {
   std::size_t elem_size = 0;
   int rank = 0;
   index_t extents[max_rank] = {};
-  index_t strides[max_rank] = {}; // in elements
-  int argument = 0;               // the caller's argument position (from 1)
-  int parameter = 0;              // the body's parameter position (0 is the thread)
-  bool read_only = false;         // an ndview<const T>
+  index_t strides[max_rank] = {};          // in elements
+  int argument = 0;                        // the caller's argument position (from 1)
+  int parameter = 0;                       // the body's parameter position (0 is the thread)
+  bool read_only = false;                  // an ndview<const T>
+  const char *lo = nullptr, *hi = nullptr; // the bytes its elements occupy (byte_range)
 };
 
 /// A launch of a kernel body on the host.

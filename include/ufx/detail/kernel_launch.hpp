@@ -96,6 +96,7 @@ void run_on_host(const launch_config& c, const Body& body, const std::string& la
             g.argument = static_cast<int>(J) + 1;
             g.parameter = 1 + Traits::n_shared + static_cast<int>(J);
             g.read_only = std::is_const_v<typename A::element_type>;
+            std::tie(g.lo, g.hi) = byte_range(a);
             l.track_global = l.track_global || a.is_tracked();
           }
         }(),

@@ -272,29 +272,21 @@ void copy_back_queued(const Tag& tag, const S& so, std::vector<std::shared_ptr<v
   copy_back(so, space);
 }
 
-/// The end of a call on `tag`: outputs copied back and the call's temporaries released. On a
-/// stream nothing waits unless a host destination is not pinned; temporaries the queued work
-/// still reads are kept until the stream has run it (on ufx::cuda they are freed in its order).
 /// A call's output in device memory has been written (ufx::sim's uninitialised-read check).
 template <class S>
 void note_output_written(const memory_space& space, const S& so) {
-  const auto& v = so.view;
-  if (v.size() == 0) return;
-  index_t last = 0; // the span from the first element to the last, whatever the strides
-  for (int k = 0; k < std::remove_cvref_t<decltype(v)>::rank; ++k)
-    last += (v.extent(k) - 1) * (v.stride(k) < 0 ? -v.stride(k) : v.stride(k));
-  index_t low = 0;
-  for (int k = 0; k < std::remove_cvref_t<decltype(v)>::rank; ++k)
-    if (v.stride(k) < 0) low += (v.extent(k) - 1) * v.stride(k);
-  const auto* first = v.data() + low;
-  space.runtime->note_defined(first, static_cast<std::size_t>(last + 1) * sizeof(*v.data()));
+  const auto [lo, hi] = byte_range(so.view);
+  if (lo != hi) space.runtime->note_defined(lo, static_cast<std::size_t>(hi - lo));
 }
 
+/// The end of a call on `tag`: outputs copied back and the call's temporaries released. On a
+/// stream nothing waits unless a host destination is not pinned; temporaries the queued work
+/// still reads are kept until the stream has run it (on ufx::cuda they are freed in its order).
 template <class Tag, class Ins, class... S>
 void finish_call(const Tag& tag, const Ins& ins, const S&... so) {
   const memory_space space = tag.space();
-  if constexpr (Tag::is_device) (note_output_written(space, so), ...);
   if constexpr (Tag::is_device) {
+    (note_output_written(space, so), ...);
     if (streamed(tag)) {
       std::vector<std::shared_ptr<void>> keep;
       (copy_back_queued(tag, so, keep), ...);
