@@ -1,6 +1,7 @@
 // ufx reductions against hand-written loops: sum and sum of |x| at N = 2^12 ... 2^26 (|x| also as the
 // Numba tutorial's reducer, a user's operator that ufx folds: op(acc, x)), and axis-0
-// and axis-1 sums of a 4096 x 4096 float32 row-major matrix, on ufx::serial and ufx::host.
+// and axis-1 sums of a 4096 x 4096 float32 row-major matrix, on ufx::serial and ufx::host; and
+// mean with variance (ufx::reducers: one pass) against one sum, two calls and a hand loop.
 // Peers: a plain serial loop (what one writes first: in order, so not vectorised), the same loop
 // with `omp simd reduction` (vectorised, reordered), and an OpenMP `parallel for simd reduction`
 // loop; a pairwise OpenMP loop (NumPy's pairwise sum in each thread's block, the blocks' sums
@@ -16,6 +17,8 @@
 
 #include <cmath>
 #include <random>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include <ufx/ufx.hpp>
@@ -224,6 +227,47 @@ void bm_axis1(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * side * side * sizeof(float)));
 }
 
+// NumPy's statistics (docs/fusion.md): mean and variance of n floats. ufx::reducers(mean, var) in
+// one pass (Chan's update), beside one ufx::sum (the bandwidth to reach), ufx::mean then ufx::var
+// (two calls: two passes), and a hand-written OpenMP loop of the naive one-pass formula on data
+// shifted by the first element (sum and sum of squares: the fastest loop, not a stable one).
+enum class stats_how { one_sum, reducers, two_calls, omp_shifted };
+
+__attribute__((noinline)) std::pair<float, float> omp_shifted(const float* x, std::size_t n) {
+  const float k = x[0];
+  double s = 0, q = 0;
+#pragma omp parallel for simd reduction(+ : s, q) schedule(static)
+  for (std::size_t i = 0; i < n; ++i) {
+    const float d = x[i] - k;
+    s += d;
+    q += d * d;
+  }
+  const double m = s / static_cast<double>(n);
+  return {static_cast<float>(k + m), static_cast<float>(q / static_cast<double>(n) - m * m)};
+}
+
+template <stats_how H>
+void bm_stats(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto x = random_vector(n, 4);
+  float mean = 0, var = 0;
+  for (auto _ : state) {
+    if constexpr (H == stats_how::one_sum) {
+      mean = ufx::sum(ufx::host, x);
+    } else if constexpr (H == stats_how::reducers) {
+      std::tie(mean, var) = ufx::reducers(ufx::mean, ufx::var)(ufx::host, x);
+    } else if constexpr (H == stats_how::two_calls) {
+      mean = ufx::mean(ufx::host, x);
+      var = ufx::var(ufx::host, x);
+    } else {
+      std::tie(mean, var) = omp_shifted(x.data(), n);
+    }
+    benchmark::DoNotOptimize(mean);
+    benchmark::DoNotOptimize(var);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * sizeof(float)));
+}
+
 void sizes(benchmark::internal::Benchmark* b) {
   for (int e = 12; e <= 26; e += 2) b->Arg(int64_t{1} << e);
   b->UseRealTime();
@@ -258,5 +302,10 @@ BENCHMARK(bm_axis1<how::simd_loop>)->Name("axis1_4096/simd_loop")->UseRealTime()
 BENCHMARK(bm_axis1<how::ufx_serial>)->Name("axis1_4096/ufx_serial")->UseRealTime();
 BENCHMARK(bm_axis1<how::omp_loop>)->Name("axis1_4096/omp_loop")->UseRealTime();
 BENCHMARK(bm_axis1<how::ufx_host>)->Name("axis1_4096/ufx_host")->UseRealTime();
+
+BENCHMARK(bm_stats<stats_how::one_sum>)->Name("stats/one_sum_host")->Apply(sizes);
+BENCHMARK(bm_stats<stats_how::reducers>)->Name("stats/mean_var_reducers_host")->Apply(sizes);
+BENCHMARK(bm_stats<stats_how::two_calls>)->Name("stats/mean_then_var_host")->Apply(sizes);
+BENCHMARK(bm_stats<stats_how::omp_shifted>)->Name("stats/omp_shifted_loop")->Apply(sizes);
 
 BENCHMARK_MAIN();

@@ -134,6 +134,8 @@ def bench_reduce(min_time):
         if numba is not None:
             report(f"sum/numba_parallel/{n}", best_ns(lambda: sum_par(x), min_time), 4 * n)
             report(f"abs_sum/numba_parallel/{n}", best_ns(lambda: abs_sum_par(x), min_time), 4 * n)
+        if lg in (20, 26):  # the two-pass statistics a NumPy user writes (docs/fusion.md)
+            report(f"stats/numpy_mean_var/{n}", best_ns(lambda: (x.mean(), x.var()), min_time), 4 * n)
     side = 4096
     a = rand((side, side), 2)
     out = np.empty(side, np.float32)

@@ -10,7 +10,8 @@ Format (whitespace separated, one record per line, '#' starts a comment line):
       2^22 float32 random normals from the generator below (splitmix64 + Box-Muller, replayed in
       C++), their exact sum (math.fsum), np.sum's float32 result and its relative error.
   case OP DTYPE ORDER RANK SHAPE... NAXES AXES... KEEPDIMS
-      OP: add multiply minimum maximum argmin argmax accumulate; DTYPE: f8 or i8;
+      OP: add multiply minimum maximum argmin argmax accumulate, and the statistics mean var std
+      var1 std1 (var1 / std1: ddof=1); DTYPE: f8 or i8;
       ORDER: c (row-major) or f (column-major storage of the same logical array);
       NAXES 0 means axis=None (the whole array).
   values COUNT V...            the input, in C order of the logical array
@@ -19,6 +20,7 @@ Format (whitespace separated, one record per line, '#' starts a comment line):
 """
 import math
 import sys
+import warnings
 
 import numpy as np
 
@@ -91,7 +93,31 @@ def compute(op, x, axes, keep):
     if op in ("argmin", "argmax"):
         a = None if axis is None else axis[0]
         return getattr(np, op)(x, axis=a, keepdims=keep)
+    if op in ("mean", "var", "std", "var1", "std1"):
+        f = getattr(np, op.rstrip("1"))
+        return f(x, axis=axis, keepdims=keep) if op == "mean" else \
+            f(x, axis=axis, keepdims=keep, ddof=1 if op.endswith("1") else 0)
     return np.add.accumulate(x, axis=axis[0])
+
+
+def add_case(lines, op, dtype, order, shape, axes, keep, x):
+    rank = len(shape)
+    head = ["case", op, dtype, order, str(rank)] + [str(e) for e in shape]
+    head += ["0"] if axes is None else [str(len(axes))] + [str(a) for a in axes]
+    head.append("1" if keep else "0")
+    lines.append(" ".join(head))
+    flat = x.reshape(-1)
+    lines.append(" ".join(["values", str(flat.size)] + [fmt(v) for v in flat]))
+    try:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # the mean of an empty slice
+            r = np.asarray(compute(op, x, axes, keep))
+        lines.append(" ".join(["result", str(r.ndim)] + [str(e) for e in r.shape] + [str(r.size)] +
+                              [fmt(v) for v in r.reshape(-1)]))
+    except np.AxisError:
+        lines.append("error shape")
+    except ValueError:
+        lines.append("error value")
 
 
 def make_text():
@@ -121,21 +147,30 @@ def make_text():
         keep = op != "accumulate" and rng.random() < 0.4
         order = "f" if rng.random() < 0.3 else "c"
         x = values_for(rng, op, dtype, shape)
-        head = ["case", op, dtype, order, str(rank)] + [str(e) for e in shape]
-        head += ["0"] if axes is None else [str(len(axes))] + [str(a) for a in axes]
-        head.append("1" if keep else "0")
-        lines.append(" ".join(head))
-        flat = x.reshape(-1)
-        lines.append(" ".join(["values", str(flat.size)] + [fmt(v) for v in flat]))
-        try:
-            with np.errstate(all="ignore"):
-                r = np.asarray(compute(op, x, axes, keep))
-            lines.append(" ".join(["result", str(r.ndim)] + [str(e) for e in r.shape] + [str(r.size)] +
-                                  [fmt(v) for v in r.reshape(-1)]))
-        except np.AxisError:
-            lines.append("error shape")
-        except ValueError:
-            lines.append("error value")
+        add_case(lines, op, dtype, order, shape, axes, keep, x)
+
+    # the statistics (a stream of their own, so the cases above stay as they were): random shapes
+    # and axes, some data far from 0 (an offset of 1e6 on a spread of 1)
+    srng = np.random.default_rng(20261127)
+    stats = ["mean", "var", "std", "var1", "std1"]
+    for _ in range(120):
+        op = stats[int(srng.integers(len(stats)))]
+        dtype = "i8" if srng.random() < 0.25 else "f8"
+        shape = random_shape(srng)
+        rank = len(shape)
+        if srng.random() < 0.3:
+            axes = None
+        else:
+            k = int(srng.integers(1, rank + 1))
+            axes = [int(a) for a in srng.permutation(rank)[:k]]
+        keep = srng.random() < 0.4
+        order = "f" if srng.random() < 0.3 else "c"
+        n = int(np.prod(shape)) if shape else 1
+        if dtype == "i8":
+            x = srng.integers(-9, 10, size=n).astype(np.int64).reshape(shape)
+        else:
+            x = (srng.standard_normal(n) + (1e6 if srng.random() < 0.3 else 0.0)).reshape(shape)
+        add_case(lines, op, dtype, order, shape, axes, keep, x)
 
     text = "\n".join(lines) + "\n"
     return text, f"np.sum relative error on 2^22 float32 normals {abs(s - ref) / abs(ref):.3e}"

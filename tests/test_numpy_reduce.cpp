@@ -1,12 +1,14 @@
-// Cross-check against NumPy: reductions (add, multiply, minimum, maximum), argmin / argmax and
-// add.accumulate over random shapes (rank 1-4, extent-0 and extent-1 dimensions), random axes,
-// keepdims, C- and Fortran-ordered storage, NaNs. The cases come from tests/gen_numpy_reduce.py.
+// Cross-check against NumPy: reductions (add, multiply, minimum, maximum), argmin / argmax,
+// add.accumulate and the statistics (mean, var, std, ddof 0 and 1) over random shapes (rank 1-4, extent-0 and extent-1
+// dimensions), random axes, keepdims, C- and Fortran-ordered storage, NaNs. The cases come from
+// tests/gen_numpy_reduce.py.
 #include "common.hpp"
 
 #include <fstream>
 #include <sstream>
 
 #include <ufx/reduce.hpp>
+#include <ufx/reducers.hpp>
 
 namespace {
 
@@ -134,6 +136,12 @@ bool same(double got, double want, const std::string& op) {
   if (std::isnan(want)) return std::isnan(got);
   if (op == "add" || op == "multiply" || op == "accumulate")
     return std::abs(got - want) <= 1e-12 * (1 + std::abs(want)) * 64;
+  if (std::isinf(want)) return got == want;
+  // the statistics: one pass (Chan's update) against NumPy's two; data at an offset of 1e6 carry
+  // 1e-10 of absolute rounding into each deviation, so the variance's bound is absolute there
+  if (op == "mean") return std::abs(got - want) <= 1e-13 * (1 + std::abs(want));
+  if (op == "var" || op == "var1") return std::abs(got - want) <= 1e-9 * (1 + std::abs(want));
+  if (op == "std" || op == "std1") return std::abs(got - want) <= 1e-9 * (1 + std::abs(want));
   return got == want;
 }
 
@@ -163,7 +171,16 @@ void run_case(const reduce_case& c) {
   auto with_identity = ufx::reducer(any_op<T>{which}, static_cast<T>(which == 1 ? 1 : 0));
   auto no_identity = ufx::reducer(any_op<T>{which});
   try {
-    if (c.op == "accumulate") {
+    if (c.op == "mean" || c.op == "var" || c.op == "std" || c.op == "var1" || c.op == "std1") {
+      const ufx::ddof dd{c.op.back() == '1' ? 1 : 0};
+      auto stat = [&](const auto&... opt) {
+        if (c.op == "mean") return ufx::mean(Target{}, in.view, opt...);
+        if (c.op[0] == 'v') return ufx::var(Target{}, in.view, opt..., dd);
+        return ufx::std(Target{}, in.view, opt..., dd);
+      };
+      if (c.axes.empty()) got = {static_cast<double>(stat())};
+      else with_axes(c, in, [&](auto ax) { take(stat(ax, ufx::keepdims), false); });
+    } else if (c.op == "accumulate") {
       with_axes(c, in, [&](auto ax) {
         if constexpr (decltype(ax)::size() == 1) take(ufx::accumulate(Target{}, in.view, ufx::plus{}, ax), true);
       });

@@ -68,7 +68,7 @@ UFX_TU_NAMESPACE_BEGIN
 template <class Op, class Identity = detail::no_value>
 class reduction {
 public:
-  reduction(Op op, Identity identity) : op_(std::move(op)), identity_(std::move(identity)) {}
+  constexpr reduction(Op op, Identity identity) : op_(std::move(op)), identity_(std::move(identity)) {}
 
   /// `r(x)`, `r(x, init)`, `r(target, x, ...)`, then optionally `ufx::axis{...}`,
   /// `ufx::keepdims`, `ufx::out(dst)`.
@@ -78,8 +78,8 @@ public:
     else return detail::reducer_call(op_, identity_, args...);
   }
 
-  const Op& op() const { return op_; }
-  const Identity& identity() const { return identity_; }
+  constexpr const Op& op() const { return op_; }
+  constexpr const Identity& identity() const { return identity_; }
 
 private:
   Op op_;
@@ -122,19 +122,42 @@ decltype(auto) accumulate(const A&... args) {
   else return detail::accumulate_call(args...);
 }
 
+UFX_TU_NAMESPACE_END
+namespace detail {
+UFX_TU_NAMESPACE_BEGIN
+/// What ufx::argmin / ufx::argmax are: callable like a function, and a part of ufx::reducers.
+template <bool Max>
+struct arg_fn {
+  /// `[target,] x [, ufx::axis{k}] [, ufx::keepdims] [, ufx::out(dst)]`.
+  template <class... A>
+  decltype(auto) operator()(const A&... args) const {
+    if constexpr (detail::any_distributed<A...>) return detail::distributed_call(detail::arg_door<Max>{}, args...);
+    else return detail::arg_call<Max>(args...);
+  }
+};
+UFX_TU_NAMESPACE_END
+} // namespace detail
+UFX_TU_NAMESPACE_BEGIN
+
 /// Position of the smallest element (flat C order), or along `ufx::axis{k}`; first occurrence wins.
-template <class... A>
-decltype(auto) argmin(const A&... args) {
-  if constexpr (detail::any_distributed<A...>) return detail::distributed_call(detail::arg_door<false>{}, args...);
-  else return detail::arg_call<false>(args...);
-}
+inline constexpr detail::arg_fn<false> argmin{};
 
 /// Position of the largest element (flat C order), or along `ufx::axis{k}`; first occurrence wins.
-template <class... A>
-decltype(auto) argmax(const A&... args) {
-  if constexpr (detail::any_distributed<A...>) return detail::distributed_call(detail::arg_door<true>{}, args...);
-  else return detail::arg_call<true>(args...);
-}
+inline constexpr detail::arg_fn<true> argmax{};
+
+/// NumPy's `np.sum`: `ufx::sum(x)`, with a reducer's options (a target first, `ufx::axis{...}`,
+/// `ufx::keepdims`, `ufx::out(dst)`; `ufx::sum(x, init)` adds init). An empty sum is 0.
+inline constexpr reduction<plus, int> sum{plus{}, 0};
+
+/// NumPy's `np.prod`; an empty product is 1.
+inline constexpr reduction<multiplies, int> prod{multiplies{}, 1};
+
+/// NumPy's `np.min`: the smallest element, a NaN if there is one; an empty array throws
+/// ufx::value_error (`ufx::min(x, init)` is NumPy's `initial=`, also the result of an empty x).
+inline constexpr reduction<minimum> min{minimum{}, detail::no_value{}};
+
+/// NumPy's `np.max`: the largest element, a NaN if there is one (as ufx::min).
+inline constexpr reduction<maximum> max{maximum{}, detail::no_value{}};
 
 /// log(sum(exp(x))) without overflow, as scipy.special.logsumexp:
 /// `[target,] x [, ufx::axis{...}] [, ufx::keepdims] [, ufx::out(dst)]`; or of a map over broadcast

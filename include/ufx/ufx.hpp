@@ -24,6 +24,7 @@
 #include "ufx/print.hpp"
 #include "ufx/random.hpp"
 #include "ufx/reduce.hpp"
+#include "ufx/reducers.hpp"
 #include "ufx/stream.hpp"
 #include "ufx/targets.hpp"
 #include "ufx/thread.hpp"

@@ -247,6 +247,10 @@ private:
   template <class... R>
   UFX_HOST_CLONES Acc mapped_leaf(index_t n, const R&... r) const {
     constexpr int L = reduce_lanes<Acc>;
+    // an operator with a leaf of its own (ufx::reducers' parts: the statistics' two passes over
+    // the leaf's elements) gets the mapped values
+    if constexpr (requires { op.leaf(n, [&](index_t i) { return static_cast<Acc>(f(r.at(i)...)); }); })
+      return op.leaf(n, [&](index_t i) { return static_cast<Acc>(f(r.at(i)...)); });
     if (n < L) {
       Acc s = seed(static_cast<Acc>(f(r.at(0)...)));
       for (index_t i = 1; i < n; ++i) s = combine(s, static_cast<Acc>(f(r.at(i)...)));

@@ -58,8 +58,9 @@ struct init_finish {
 };
 
 /// An operator whose accumulator is not the result names its finishing step as `finish_type`
-/// (logsumexp: (max, scaled sum) -> max + log(sum)); an empty reduction gives that step applied to
-/// the identity. Other operators finish with init_finish.
+/// (logsumexp: (max, scaled sum) -> max + log(sum); ufx::reducers' parts_op), made by the
+/// operator's `finish()` when it has one; an empty reduction gives that step applied to the
+/// identity. Other operators finish with init_finish.
 template <class Op>
 concept finishing_op = requires {
   typename Op::finish_type;
@@ -83,12 +84,18 @@ struct reduce_call_types {
                          reduce_types<decltype(Spec::map), decltype(Spec::op), typename Ins::value_type..., index_t>,
                          reduce_types<decltype(Spec::map), decltype(Spec::op), typename Ins::value_type...>>;
   using acc = typename types::acc;
-  using finish = std::conditional_t<indexed, arg_index, typename finish_of<decltype(Spec::op), acc>::type>;
+  using op_type = decltype(Spec::op);
+  using finish =
+      std::conditional_t<indexed && !finishing_op<op_type>, arg_index, typename finish_of<op_type, acc>::type>;
   using result = std::decay_t<std::invoke_result_t<const finish&, const acc&>>;
 
+  /// The finishing step: an operator's own (its finish() when it has state: ufx::var's ddof),
+  /// argmin / argmax's index, or init_finish.
   static finish make_finish(const Spec& spec) {
-    if constexpr (indexed) return arg_index{};
-    else if constexpr (finishing_op<decltype(Spec::op)>) return finish{};
+    if constexpr (finishing_op<op_type>) {
+      if constexpr (requires { spec.op.finish(); }) return spec.op.finish();
+      else return finish{};
+    } else if constexpr (indexed) return arg_index{};
     else if constexpr (Spec::has_init) return finish{spec.op, static_cast<acc>(spec.init), true};
     else return finish{spec.op, acc{}, false};
   }
@@ -97,8 +104,10 @@ struct reduce_call_types {
   static result empty_result(const Spec& spec, const finish& fin, bool empty) {
     if (empty && (indexed || !(Spec::has_init || Spec::has_identity))) fail<value_error>(spec.empty_message);
     if constexpr (indexed) return result{};
-    else if constexpr (finishing_op<decltype(Spec::op)>) return fin(static_cast<acc>(spec.identity));
-    else if constexpr (Spec::has_init) return static_cast<result>(static_cast<acc>(spec.init));
+    else if constexpr (finishing_op<op_type>) {
+      if constexpr (Spec::has_identity) return fin(static_cast<acc>(spec.identity));
+      else return result{};
+    } else if constexpr (Spec::has_init) return static_cast<result>(static_cast<acc>(spec.init));
     else if constexpr (Spec::has_identity) return static_cast<result>(static_cast<acc>(spec.identity));
     else return result{};
   }

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 
 #include "ufx/detail/fail.hpp"
@@ -68,8 +69,9 @@ constexpr std::string_view spelled_type() {
   return __PRETTY_FUNCTION__;
 }
 
-/// True when F is a lambda that ufx::cuda cannot call: in a translation unit compiled by nvcc, a
-/// lambda without `UFX_HD` (`__host__ __device__`). nvcc's traits recognise the annotated
+/// True when F is a lambda that ufx::cuda cannot call (for a wrapper of ufx's that names the users'
+/// functions it holds as `user_functions`, a std::tuple: when one of them is): in a translation unit compiled by nvcc,
+/// a lambda without `UFX_HD` (`__host__ __device__`). nvcc's traits recognise the annotated
 /// ("extended") lambdas; that F is a lambda at all is read from the name the compiler gives its
 /// type (g++ "<lambda(", nvcc's front end "lambda [", clang "(lambda at"), as C++ has no trait for
 /// closure types. A `[] UFX_HD` lambda defined at namespace or class scope is one too: nvcc drops
@@ -81,7 +83,12 @@ template <class F>
 constexpr bool host_only_lambda() {
 #if UFX_CUDA_TU
   using G = std::remove_cvref_t<F>;
-  if constexpr (__nv_is_extended_host_device_lambda_closure_type(G) || __nv_is_extended_device_lambda_closure_type(G))
+  if constexpr (requires { typename G::user_functions; }) // ufx's own wrapper of users' functions
+    return []<class... U>(std::tuple<U...>*) {
+      return (host_only_lambda<U>() || ...);
+    }(static_cast<typename G::user_functions*>(nullptr));
+  else if constexpr (__nv_is_extended_host_device_lambda_closure_type(G) ||
+                     __nv_is_extended_device_lambda_closure_type(G))
     return false;
   else {
     constexpr std::string_view n = spelled_type<G>();

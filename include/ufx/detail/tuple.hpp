@@ -47,14 +47,11 @@ constexpr decltype(auto) with_indices(Fn&& fn) {
   return static_cast<Fn&&>(fn)(std::make_integer_sequence<T, static_cast<T>(N)>{});
 }
 
+/// A tuple of `ts`, initialised in place (its elements need not be default-constructible or
+/// assignable: nvcc's extended lambdas are neither).
 template <class... Ts>
 tuple<Ts...> make_tuple(Ts... ts) {
-  return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    tuple<Ts...> t;
-    ((get<I>(t) = ts), ...);
-    return t;
-  }
-  (std::index_sequence_for<Ts...>{});
+  return tuple<Ts...>{{{static_cast<Ts&&>(ts)}...}};
 }
 
 // Multi-output results: a function returning std::tuple, std::pair or cuda::std::tuple/pair.

@@ -1,0 +1,463 @@
+#pragma once
+// The body of ufx::reducers and of the library's statistics (ufx::mean, var, std, minmax): several
+// reductions of one array in one pass over it. Each reduction is a part (its accumulator, the
+// accumulator of one element, how two combine, the result); the parts ride together in one
+// accumulator tuple through reduce_run, so every target, the chunked path for data larger than a
+// device, axes, keepdims and out work as for one reduction. A reduction along axes computes the
+// tuples into one temporary and splits it into the results (one small elementwise pass over the
+// outputs, on the target that holds them).
+#include <math.h>
+
+#include <cstddef>
+#include <limits>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "ufx/config.hpp"
+#include "ufx/detail/reduce.hpp"
+#include "ufx/detail/reduce_ops.hpp"
+#include "ufx/detail/tuple.hpp"
+#include "ufx/detail/vectorize.hpp"
+
+namespace ufx {
+/// NumPy's `ddof` for ufx::var and ufx::std: the divisor is `n - ddof` (0 by default; 1 gives
+/// the unbiased sample variance).
+struct ddof {
+  int value = 0;
+};
+} // namespace ufx
+
+namespace ufx::detail {
+
+// ---- parts ------------------------------------------------------------------------------------
+// A part for elements of type V has: `acc` (its accumulator), `map(v, i)` (the accumulator of one
+// element; i is its index, for argmin / argmax), `combine(a, b)`, `finish(a)` (its result),
+// `has_identity` with `identity_value()` (the accumulator of no element), `indexed`, `empty` (the
+// message for an empty reduction without identity), `user_function` (the user's operator, or
+// no_value: what run.hpp's host_only_lambda checks) and `shares_accumulation` (two parts of its type
+// accumulate alike: the CPU leaf computes one for both).
+
+/// The part of a reduction by a binary operator (ufx::reducer, ufx::sum, ufx::max, ...): the
+/// element's accumulator is op(identity, x) for a user's operator with an identity (so op never
+/// sees a raw element on its left, as in the one-reduction fold), x itself otherwise.
+template <class Op, class Id, class V>
+struct op_part {
+  using acc = typename reduce_types<identity, Op, V>::acc;
+  static constexpr bool has_identity = !std::is_same_v<Id, no_value>;
+  static constexpr bool indexed = false;
+  static constexpr const char* empty = "zero-size array to reduction operation which has no identity";
+  using user_function = Op;
+  static constexpr bool shares_accumulation = false;
+  Op op;
+  acc id{};
+  UFX_HD acc combine(const acc& a, const acc& b) const { return static_cast<acc>(UFX_USER_CALL(op, a, b)); }
+  UFX_HD acc map(const V& v, index_t) const {
+    if constexpr (has_identity && !seeds_with_elements<Op>) return combine(id, static_cast<acc>(v));
+    else return static_cast<acc>(v);
+  }
+  UFX_HD acc finish(const acc& a) const { return a; }
+  acc identity_value() const { return id; }
+};
+
+/// The part of argmin (Max = false) / argmax: the (value, index) pair, its index as the result.
+template <bool Max, class V>
+struct arg_part {
+  using acc = arg_pair<V>;
+  using user_function = no_value;
+  static constexpr bool shares_accumulation = false;
+  static constexpr bool has_identity = false;
+  static constexpr bool indexed = true;
+  static constexpr const char* empty =
+      Max ? "attempt to get argmax of an empty sequence" : "attempt to get argmin of an empty sequence";
+  UFX_HD acc map(const V& v, index_t i) const { return {v, i}; }
+  UFX_HD acc combine(const acc& a, const acc& b) const { return arg_better<Max>{}(a, b); }
+  UFX_HD index_t finish(const acc& a) const { return a.index; }
+  acc identity_value() const { return {}; }
+};
+
+/// The real type the statistics compute in: floating types as they are, integers and bool in
+/// double (NumPy's mean and var of integers are float64).
+template <class V>
+using stat_real = std::conditional_t<std::is_floating_point_v<V>, V, double>;
+
+/// Count, mean and sum of squared deviations from the mean of the elements seen (Chan, Golub and
+/// LeVeque's pairwise update). The count is kept in T: exact in float up to 2^24 per partial and
+/// within float rounding beyond, which only weighs the update.
+template <class T>
+struct moments {
+  T n, mean, m2;
+};
+
+/// False for +-inf and NaN (v - v is NaN for them; no <cmath> call, the same on host and device).
+template <class T>
+UFX_HD inline bool stat_finite(T v) {
+  return v - v == T(0);
+}
+
+/// Combines two partials: n = na + nb, mean = ma + d nb / n, m2 = m2a + m2b + d^2 na nb / n with
+/// d = mb - ma. No branch on the data (the CPU leaf stays vector code): an empty side has weight 0,
+/// and when d is not finite (an infinite element) the mean is the weighted one, so mean([inf, 1])
+/// is inf and mean([inf, -inf]) NaN, as NumPy's.
+template <class T>
+UFX_HD inline moments<T> combine_moments(const moments<T>& a, const moments<T>& b) {
+  const T n = a.n + b.n;
+  const T w = b.n / (n > T(0) ? n : T(1));
+  const T d = b.mean - a.mean;
+  const T mean = stat_finite(d) ? a.mean + d * w : a.mean * (T(1) - w) + b.mean * w;
+  return {n, mean, a.m2 + b.m2 + d * d * a.n * w};
+}
+
+/// Independent sums of a statistics leaf on the CPU (moments_part::leaf): 16 floats or doubles,
+/// two to four vector registers per sum.
+inline constexpr int stat_lanes = 16;
+
+/// Which statistic a moments part gives.
+enum class stat_kind { mean, var, std };
+
+template <class T>
+UFX_HD inline T stat_sqrt(T v) {
+  if constexpr (std::is_same_v<T, float>) return ::sqrtf(v);
+  else return static_cast<T>(::sqrt(static_cast<double>(v)));
+}
+
+/// The part of ufx::mean / var / std. The mean of no element is NaN (NumPy's, with its warning);
+/// var is m2 / max(n - ddof, 0) (m2 / 0: inf, or NaN when m2 is 0, as NumPy's), NaN when the mean
+/// is not finite (an inf or NaN element: NumPy's x - mean is NaN there); std its square root. The
+/// statistic is a member, not a template parameter: mean, var and std of one element type share
+/// one accumulation (one kernel to compile).
+template <class V>
+struct moments_part {
+  using T = stat_real<V>;
+  using acc = moments<T>;
+  using user_function = no_value;
+  static constexpr bool shares_accumulation = true;
+  static constexpr bool has_identity = true;
+  static constexpr bool indexed = false;
+  static constexpr const char* empty = "";
+  stat_kind kind = stat_kind::mean;
+  int ddof = 0;
+  UFX_HD acc map(const V& v, index_t) const { return {T(1), static_cast<T>(v), T(0)}; }
+  UFX_HD acc combine(const acc& a, const acc& b) const { return combine_moments(a, b); }
+  /// The CPU leaf of n >= 1 elements (values at(i)): the two-pass formula over the leaf (its sum,
+  /// its mean, the squared deviations from it), in stat_lanes independent sums that the compiler
+  /// keeps in vector registers; one division per leaf instead of Welford's one per element. The
+  /// leaves then combine by Chan's update.
+  template <class At>
+  UFX_ALWAYS_INLINE acc leaf(index_t n, const At& at) const {
+    constexpr int L = stat_lanes;
+    T s[L] = {}, q[L] = {};
+    index_t i = 0;
+    for (; i + L <= n; i += L)
+      for (int j = 0; j < L; ++j) s[j] += at(i + j).mean;
+    T sum = 0;
+    for (int j = 0; j < L; ++j) sum += s[j];
+    for (index_t k = i; k < n; ++k) sum += at(k).mean;
+    const T nn = static_cast<T>(n), mean = sum / nn;
+    for (i = 0; i + L <= n; i += L)
+      for (int j = 0; j < L; ++j) {
+        const T d = at(i + j).mean - mean;
+        q[j] += d * d;
+      }
+    T m2 = 0;
+    for (int j = 0; j < L; ++j) m2 += q[j];
+    for (index_t k = i; k < n; ++k) {
+      const T d = at(k).mean - mean;
+      m2 += d * d;
+    }
+    return {nn, stat_finite(mean) ? mean : fold_mean(n, at), m2};
+  }
+  UFX_HD T finish(const acc& a) const {
+    const T nan = std::numeric_limits<T>::quiet_NaN();
+    if (kind == stat_kind::mean) return a.n > T(0) ? a.mean : nan;
+    const T dof = a.n - static_cast<T>(ddof);
+    const T v = stat_finite(a.mean) ? a.m2 / (dof > T(0) ? dof : T(0)) : nan;
+    return kind == stat_kind::var ? v : stat_sqrt(v);
+  }
+  acc identity_value() const { return {T(0), T(0), T(0)}; }
+
+private:
+  /// The mean of a leaf whose sum is not finite, by the combining rule (NumPy's: inf stays inf,
+  /// inf beside -inf is NaN, where the sum may have overflowed to inf from finite values).
+  template <class At>
+  static T fold_mean(index_t n, const At& at) {
+    acc a = at(0);
+    for (index_t k = 1; k < n; ++k) a = combine_moments(a, at(k));
+    return a.mean;
+  }
+};
+
+// ---- the parts together --------------------------------------------------------------------------
+
+/// The accumulator and result tuples of parts P...
+template <class... P>
+using parts_acc = tuple<typename P::acc...>;
+template <class... P>
+using parts_result =
+    tuple<std::decay_t<decltype(std::declval<const P&>().finish(std::declval<const typename P::acc&>()))>...>;
+
+/// Maps an element (and, when a part is indexed, its index) to every part's accumulator.
+template <bool Indexed, class... P>
+struct parts_map {
+  using user_functions = std::tuple<typename P::user_function...>; // run.hpp's host_only_lambda
+  tuple<P...> parts;
+  template <class V>
+  UFX_HD parts_acc<P...> operator()(const V& v) const requires(!Indexed) {
+    return map(v, 0, std::index_sequence_for<P...>{});
+  }
+  template <class V>
+  UFX_HD parts_acc<P...> operator()(const V& v, index_t i) const requires(Indexed) {
+    return map(v, i, std::index_sequence_for<P...>{});
+  }
+
+private:
+  template <class V, std::size_t... K>
+  UFX_HD parts_acc<P...> map(const V& v, index_t i, std::index_sequence<K...>) const {
+    parts_acc<P...> r;
+    ((get<K>(r) = get<K>(parts).map(v, i)), ...);
+    return r;
+  }
+};
+
+/// Finishes every part.
+template <class... P>
+struct parts_finish {
+  tuple<P...> parts;
+  UFX_HD parts_result<P...> operator()(const parts_acc<P...>& a) const {
+    return finish(a, std::index_sequence_for<P...>{});
+  }
+
+private:
+  template <std::size_t... K>
+  UFX_HD parts_result<P...> finish(const parts_acc<P...>& a, std::index_sequence<K...>) const {
+    parts_result<P...> r;
+    ((get<K>(r) = get<K>(parts).finish(get<K>(a))), ...);
+    return r;
+  }
+};
+
+/// Combines every part; its finishing step (reduce_spec.hpp's finishing_op) finishes every part.
+template <class... P>
+struct parts_op {
+  using finish_type = parts_finish<P...>;
+  using user_functions = std::tuple<typename P::user_function...>;
+  tuple<P...> parts;
+  UFX_HD parts_acc<P...> operator()(const parts_acc<P...>& a, const parts_acc<P...>& b) const {
+    return combine(a, b, std::index_sequence_for<P...>{});
+  }
+  finish_type finish() const { return {parts}; }
+
+  /// The CPU leaf of n >= 1 mapped values at(i): each part's own leaf where it has one, else its
+  /// fold in reduce_lanes independent partials (the engine's leaf), combined pairwise.
+  /// Inlined into the engine's leaf, so that its clones (config.hpp, UFX_HOST_CLONES) compile
+  /// these loops for AVX2 too. Two parts of one accumulation (mean and var of one element type:
+  /// moments_part) compute it once.
+  template <class At>
+  UFX_ALWAYS_INLINE parts_acc<P...> leaf(index_t n, const At& at) const {
+    return leaf(n, at, std::index_sequence_for<P...>{});
+  }
+
+private:
+  /// The first part before K of K's type, when that type's accumulation ignores the part's
+  /// settings (moments_part: kind and ddof only finish); K itself otherwise.
+  template <std::size_t K>
+  static constexpr std::size_t same_as() {
+    using PK = std::tuple_element_t<K, std::tuple<P...>>;
+    std::size_t j = K;
+    if constexpr (PK::shares_accumulation)
+      with_indices<K>([&]<std::size_t... J>(std::index_sequence<J...>) {
+        ((j = (j == K && std::is_same_v<std::tuple_element_t<J, std::tuple<P...>>, PK>) ? J : j), ...);
+      });
+    return j;
+  }
+  template <class At, std::size_t... K>
+  UFX_ALWAYS_INLINE parts_acc<P...> leaf(index_t n, const At& at, std::index_sequence<K...>) const {
+    parts_acc<P...> r;
+    (
+        [&] {
+          if constexpr (same_as<K>() != K) get<K>(r) = get<same_as<K>()>(r);
+          else get<K>(r) = part_leaf(get<K>(parts), n, [&](index_t i) { return get<K>(at(i)); });
+        }(),
+        ...);
+    return r;
+  }
+  template <class Part, class At>
+  UFX_ALWAYS_INLINE static typename Part::acc part_leaf(const Part& p, index_t n, const At& at) {
+    using A = typename Part::acc;
+    if constexpr (requires { p.leaf(n, at); }) {
+      return p.leaf(n, at);
+    } else {
+      constexpr int L = 8;
+      if (n < L) {
+        A s = at(0);
+        for (index_t i = 1; i < n; ++i) s = p.combine(s, at(i));
+        return s;
+      }
+      A acc[L];
+      for (int j = 0; j < L; ++j) acc[j] = at(j);
+      index_t i = L;
+      for (; i + L <= n; i += L)
+        for (int j = 0; j < L; ++j) acc[j] = p.combine(acc[j], at(i + j));
+      for (int w = L / 2; w > 0; w /= 2)
+        for (int j = 0; j < w; ++j) acc[j] = p.combine(acc[j], acc[j + w]);
+      for (; i < n; ++i) acc[0] = p.combine(acc[0], at(i));
+      return acc[0];
+    }
+  }
+
+  template <std::size_t... K>
+  UFX_HD parts_acc<P...> combine(const parts_acc<P...>& a, const parts_acc<P...>& b, std::index_sequence<K...>) const {
+    parts_acc<P...> r;
+    ((get<K>(r) = get<K>(parts).combine(get<K>(a), get<K>(b))), ...);
+    return r;
+  }
+};
+
+/// The CPU leaf of a multi-reduction: 2048 elements (the statistics' two passes run over it in
+/// L1 cache; per leaf, one Chan update and one step of the pairwise tree). At the engine's 128 the
+/// per-leaf work held mean with var to 4 GB/s on this project's 2-core machine, against 20-45 for
+/// one sum in cache; the float error of a leaf's sums grows with 2048 / 16 = 128 additions.
+template <class... A>
+inline constexpr index_t reduce_leaf<tuple<A...>> = 2048;
+
+/// Each part's map gives an accumulator already: a partial may begin with it.
+template <class... P>
+inline constexpr bool seeds_with_elements<parts_op<P...>> = true;
+
+/// The message of an empty reduction: the first part's without identity.
+template <class... P>
+constexpr const char* parts_empty_message() {
+  const char* m = "";
+  ((m = (*m == '\0' && !P::has_identity) ? P::empty : m), ...);
+  return m;
+}
+
+/// Component K of a parts_result (the elementwise pass that splits the results along axes).
+template <std::size_t K>
+struct part_result {
+  template <class T>
+  UFX_HD auto operator()(const T& t) const {
+    return get<K>(t);
+  }
+};
+
+/// The temporary a multi-reduction along axes writes its tuples to: a device_array in `space`
+/// when its results live on a device, else an ndarray.
+template <class Res, int R, bool Device>
+auto parts_temporary(const dims& shape, memory_space space) {
+  std::array<index_t, R> s{};
+  for (int k = 0; k < R; ++k) s[k] = shape[k];
+  if constexpr (Device) return device_array<Res, R>(s, space);
+  else return ((void)space, ndarray<Res, R>(s));
+}
+
+/// Writes component K of `tmp` into destination K, on the call's target (else where tmp lives).
+template <class TargetT, class Tmp, class... D, std::size_t... K>
+void split_parts(const TargetT* tp, const Tmp& tmp, std::index_sequence<K...>, D&... dst) {
+  (
+      [&] {
+        if constexpr (any_target<TargetT>) vectorize_call(part_result<K>{}, *tp, tmp, ufx::out(dst));
+        else vectorize_call(part_result<K>{}, tmp, ufx::out(dst));
+      }(),
+      ...);
+}
+
+/// Element K of a tuple type's decayed type.
+template <std::size_t K, class Res>
+using part_result_t = std::remove_cvref_t<decltype(get<K>(std::declval<Res&>()))>;
+
+/// The number of axes a part allows: one when a part is indexed (argmin / argmax), any otherwise.
+template <int NA, class... P>
+constexpr void check_parts_axes() {
+  static_assert(NA <= 1 || !(P::indexed || ...), "ufx::reducers: with ufx::argmin / argmax among the reductions, "
+                                                 "name one axis at most (NumPy's axis is an int there)");
+}
+
+UFX_TU_NAMESPACE_BEGIN
+
+/// The reduce_spec of parts P... over element type V, for NA axes.
+template <int NA, class... P>
+auto parts_spec(const char* who, const tuple<P...>& parts) {
+  constexpr bool indexed = (P::indexed || ...);
+  constexpr bool has_identity = (P::has_identity && ...);
+  constexpr index_mode im = !indexed ? index_mode::none : NA == 0 ? index_mode::flat : index_mode::along_axis;
+  using Id = std::conditional_t<has_identity, parts_acc<P...>, no_value>;
+  Id id{};
+  if constexpr (has_identity)
+    with_indices<sizeof...(P)>([&]<std::size_t... K>(std::index_sequence<K...>) {
+      ((get<K>(id) = get<K>(parts).identity_value()), ...);
+    });
+  return reduce_spec<parts_map<indexed, P...>, parts_op<P...>, Id, no_value, im>{
+      parts_map<indexed, P...>{parts}, parts_op<P...>{parts}, id, no_value{}, who, parts_empty_message<P...>()};
+}
+
+/// A parts_result as the std::tuple a call returns.
+template <class... R, std::size_t... K>
+std::tuple<R...> to_std_tuple(const tuple<R...>& t, std::index_sequence<K...>) {
+  return std::tuple<R...>(get<K>(t)...);
+}
+
+/// Runs parts P... over one operand `x` with the call's options; returns std::tuple of the
+/// parts' results (scalars, or containers by the usual rules), or writes them to `out`'s
+/// destinations (one per part, all of one shape: the reduced or the keepdims shape).
+template <int NA, bool Keep, class TargetT, class OutT, class X, class... P>
+auto run_parts(const char* who, const TargetT* tp, OutT* outp, const int* axes, const X& x, const tuple<P...>& parts) {
+  check_parts_axes<NA, P...>();
+  const auto spec = parts_spec<NA>(who, parts);
+  using Res = parts_result<P...>;
+  constexpr std::size_t NP = sizeof...(P);
+  if constexpr (std::is_void_v<OutT> && NA == 0 && !Keep) {
+    const Res r = reduce_run<0, false>(spec, tp, static_cast<const void*>(nullptr), axes, x);
+    return to_std_tuple(r, std::index_sequence_for<P...>{});
+  } else {
+    const call_scope scope(who);
+    auto in = adapt_in(x);
+    constexpr int R = decltype(in)::rank;
+    const dims loop(in.view.shape());
+    const unsigned mask = NA > 0 ? reduced_mask(axes, NA, loop.rank) : (1u << loop.rank) - 1;
+    constexpr bool keep = Keep || (NA > 0 && result_rule<part_result_t<0, Res>, 2, X>::all_eigen);
+    constexpr int RR = keep ? R : (NA == 0 ? 0 : std::max(0, R - NA));
+    const dims rshape = reduced_shape(loop, mask, keep), kshape = reduced_shape(loop, mask, true);
+    const auto seq = std::index_sequence_for<P...>{};
+    if constexpr (!std::is_void_v<OutT>) {
+      static_assert(std::tuple_size_v<decltype(outp->dst)> == NP,
+                    "ufx::out: name one destination for each reduction of ufx::reducers (ufx::minmax: two)");
+      auto& dst = const_cast<std::remove_const_t<OutT>*>(outp)->dst;
+      const auto o0 = adapt_out(std::get<0>(dst));
+      const dims shape0(o0.view.shape());
+      check_reduce_output(shape0, rshape, kshape);
+      with_indices<NP>([&]<std::size_t... K>(std::index_sequence<K...>) {
+        (
+            [&] {
+              const dims s(adapt_out(std::get<K>(dst)).view.shape());
+              if (!(s == shape0))
+                fail<shape_error>("ufx::out: the destinations of one multi-reduction share one shape; destination " +
+                                  std::to_string(K) + " has shape " + format_shape(s) + ", destination 0 " +
+                                  format_shape(shape0));
+            }(),
+            ...);
+      });
+      constexpr bool on_device =
+          kind_of<std::tuple_element_t<0, std::remove_cvref_t<decltype(dst)>>>() == container_kind::device;
+      auto tmp = parts_temporary<Res, decltype(o0)::rank, on_device>(shape0, o0.space);
+      auto o = ufx::out(tmp);
+      reduce_run<NA, Keep>(spec, tp, &o, axes, x);
+      std::apply([&](auto&... d) { split_parts(tp, tmp, seq, d...); }, dst);
+    } else {
+      device_set_of<reaches_device<OutT, X>> device;
+      note_space(in, device);
+      const memory_space where = result_space(tp, device);
+      auto tmp = parts_temporary<Res, RR, result_rule<Res, RR, X>::any_device>(rshape, where);
+      auto o = ufx::out(tmp);
+      reduce_run<NA, Keep>(spec, tp, &o, axes, x);
+      return with_indices<NP>([&]<std::size_t... K>(std::index_sequence<K...>) {
+        auto results = std::make_tuple(result_rule<part_result_t<K, Res>, RR, X>::make(rshape, where)...);
+        std::apply([&](auto&... d) { split_parts(tp, tmp, seq, d...); }, results);
+        return results;
+      });
+    }
+  }
+}
+
+UFX_TU_NAMESPACE_END
+} // namespace ufx::detail
