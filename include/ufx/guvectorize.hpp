@@ -52,6 +52,7 @@
 #include <utility>
 
 #include "ufx/detail/distributed.hpp"
+#include "ufx/detail/lazy_traits.hpp"
 #include "ufx/detail/gufunc.hpp"
 #include "ufx/detail/gufunc_types.hpp"
 #include "ufx/detail/signature.hpp"
@@ -70,7 +71,12 @@ public:
   /// `g(args...)`, `g(target, args...)`, `g(args..., ufx::out(dst...))`.
   template <class... A>
   decltype(auto) operator()(A&&... args) const {
-    if constexpr (detail::any_distributed<A...>) return detail::distributed_call(*this, std::forward<A>(args)...);
+    // an expression's elements computed as the core reads them would be recomputed for every read
+    // of a core element ((m,n),(n,p)->(m,p) reads each p times): evaluating it once costs less
+    static_assert(!detail::any_lazy<A...>, "ufx::guvectorize: an expression (ufx::lazy) is not an operand of a "
+                                           "gufunc; evaluate it first: f(ufx::eval(e), ...)");
+    if constexpr (detail::any_lazy<A...>) return;
+    else if constexpr (detail::any_distributed<A...>) return detail::distributed_call(*this, std::forward<A>(args)...);
     else return detail::gufunc_call<Sig>(fn_, std::forward<A>(args)...);
   }
 

@@ -54,6 +54,7 @@
 
 #include "ufx/axis.hpp"
 #include "ufx/detail/distributed.hpp"
+#include "ufx/detail/lazy_reduce.hpp"
 #include "ufx/detail/logsumexp.hpp"
 #include "ufx/detail/reduce.hpp"
 #include "ufx/detail/reduce_ops.hpp"
@@ -75,6 +76,8 @@ public:
   template <class... A>
   decltype(auto) operator()(const A&... args) const {
     if constexpr (detail::any_distributed<A...>) return detail::distributed_call(*this, args...);
+    else if constexpr (detail::any_lazy<A...>)
+      return detail::lazy_reducer_call("ufx::reducer", op_, identity_, args...);
     else return detail::reducer_call(op_, identity_, args...);
   }
 
@@ -102,6 +105,7 @@ reduction<std::decay_t<Op>> reducer(Op&& op) {
 template <class... A>
 decltype(auto) reduce(const A&... args) {
   if constexpr (detail::any_distributed<A...>) return detail::distributed_call(detail::reduce_door{}, args...);
+  else if constexpr (detail::any_lazy<A...>) return detail::lazy_reduce_call(args...);
   else return detail::reduce_call(args...);
 }
 
@@ -132,6 +136,7 @@ struct arg_fn {
   template <class... A>
   decltype(auto) operator()(const A&... args) const {
     if constexpr (detail::any_distributed<A...>) return detail::distributed_call(detail::arg_door<Max>{}, args...);
+    else if constexpr (detail::any_lazy<A...>) return detail::lazy_arg_call<Max>(args...);
     else return detail::arg_call<Max>(args...);
   }
 };

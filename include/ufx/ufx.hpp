@@ -18,6 +18,7 @@
 #include "ufx/kernel.hpp"
 #include "ufx/math.hpp"
 #include "ufx/launch_config.hpp"
+#include "ufx/lazy.hpp"
 #include "ufx/ndarray.hpp"
 #include "ufx/ndview.hpp"
 #include "ufx/out.hpp"

@@ -30,6 +30,7 @@
 #include <utility>
 
 #include "ufx/detail/distributed.hpp"
+#include "ufx/detail/lazy.hpp"
 #include "ufx/detail/vectorize.hpp"
 #include "ufx/out.hpp"
 #include "ufx/targets.hpp"
@@ -47,6 +48,7 @@ public:
   template <class... A>
   decltype(auto) operator()(A&&... args) const {
     if constexpr (detail::any_distributed<A...>) return detail::distributed_call(*this, std::forward<A>(args)...);
+    else if constexpr (detail::any_lazy<A...>) return detail::lazy_call(fn_, std::forward<A>(args)...);
     else return detail::vectorize_call(fn_, std::forward<A>(args)...);
   }
 

@@ -8,8 +8,10 @@
 // outputs, on the target that holds them).
 #include <math.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <limits>
+#include <span>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -196,21 +198,29 @@ template <class... P>
 using parts_result =
     tuple<std::decay_t<decltype(std::declval<const P&>().finish(std::declval<const typename P::acc&>()))>...>;
 
-/// Maps an element (and, when a part is indexed, its index) to every part's accumulator.
-template <bool Indexed, class... P>
+/// Maps the operands' elements to every part's accumulator: `pre` (identity for one array, an
+/// expression's function for ufx::lazy) gives the value the parts reduce; when a part is indexed
+/// (argmin / argmax) the last argument is the position.
+template <bool Indexed, class Pre, class... P>
 struct parts_map {
-  using user_functions = std::tuple<typename P::user_function...>; // run.hpp's host_only_lambda
+  using user_functions = std::tuple<Pre, typename P::user_function...>; // run.hpp's host_only_lambda
+  Pre pre;
   tuple<P...> parts;
-  template <class V>
-  UFX_HD parts_acc<P...> operator()(const V& v) const requires(!Indexed) {
-    return map(v, 0, std::index_sequence_for<P...>{});
-  }
-  template <class V>
-  UFX_HD parts_acc<P...> operator()(const V& v, index_t i) const requires(Indexed) {
-    return map(v, i, std::index_sequence_for<P...>{});
+  template <class... A>
+  UFX_HD parts_acc<P...> operator()(const A&... a) const {
+    if constexpr (Indexed) {
+      const tuple<A...> t{{{a}...}};
+      return call(t, std::make_index_sequence<sizeof...(A) - 1>{}, get<sizeof...(A) - 1>(t));
+    } else {
+      return map(UFX_USER_CALL(pre, a...), 0, std::index_sequence_for<P...>{});
+    }
   }
 
 private:
+  template <class Tup, std::size_t... J>
+  UFX_HD parts_acc<P...> call(const Tup& t, std::index_sequence<J...>, index_t i) const {
+    return map(UFX_USER_CALL(pre, get<J>(t)...), i, std::index_sequence_for<P...>{});
+  }
   template <class V, std::size_t... K>
   UFX_HD parts_acc<P...> map(const V& v, index_t i, std::index_sequence<K...>) const {
     parts_acc<P...> r;
@@ -375,9 +385,9 @@ constexpr void check_parts_axes() {
 
 UFX_TU_NAMESPACE_BEGIN
 
-/// The reduce_spec of parts P... over element type V, for NA axes.
-template <int NA, class... P>
-auto parts_spec(const char* who, const tuple<P...>& parts) {
+/// The reduce_spec of parts P... over the values `pre` gives, for NA axes.
+template <int NA, class Pre, class... P>
+auto parts_spec(const char* who, const Pre& pre, const tuple<P...>& parts) {
   constexpr bool indexed = (P::indexed || ...);
   constexpr bool has_identity = (P::has_identity && ...);
   constexpr index_mode im = !indexed ? index_mode::none : NA == 0 ? index_mode::flat : index_mode::along_axis;
@@ -387,8 +397,13 @@ auto parts_spec(const char* who, const tuple<P...>& parts) {
     with_indices<sizeof...(P)>([&]<std::size_t... K>(std::index_sequence<K...>) {
       ((get<K>(id) = get<K>(parts).identity_value()), ...);
     });
-  return reduce_spec<parts_map<indexed, P...>, parts_op<P...>, Id, no_value, im>{
-      parts_map<indexed, P...>{parts}, parts_op<P...>{parts}, id, no_value{}, who, parts_empty_message<P...>()};
+  return reduce_spec<parts_map<indexed, Pre, P...>, parts_op<P...>, Id, no_value, im>{
+      parts_map<indexed, Pre, P...>{pre, parts},
+      parts_op<P...>{parts},
+      id,
+      no_value{},
+      who,
+      parts_empty_message<P...>()};
 }
 
 /// A parts_result as the std::tuple a call returns.
@@ -397,25 +412,30 @@ std::tuple<R...> to_std_tuple(const tuple<R...>& t, std::index_sequence<K...>) {
   return std::tuple<R...>(get<K>(t)...);
 }
 
-/// Runs parts P... over one operand `x` with the call's options; returns std::tuple of the
-/// parts' results (scalars, or containers by the usual rules), or writes them to `out`'s
+/// Runs parts P... over the values `pre` gives on the broadcast operands `xs` (one array and the
+/// identity; an expression's leaves and its function) with the call's options; returns std::tuple
+/// of the parts' results (scalars, or containers by the usual rules), or writes them to `out`'s
 /// destinations (one per part, all of one shape: the reduced or the keepdims shape).
-template <int NA, bool Keep, class TargetT, class OutT, class X, class... P>
-auto run_parts(const char* who, const TargetT* tp, OutT* outp, const int* axes, const X& x, const tuple<P...>& parts) {
+template <int NA, bool Keep, class TargetT, class OutT, class Pre, class... P, class... X>
+auto run_parts(const char* who, const TargetT* tp, OutT* outp, const int* axes, const tuple<P...>& parts,
+               const Pre& pre, const X&... xs) {
   check_parts_axes<NA, P...>();
-  const auto spec = parts_spec<NA>(who, parts);
+  const auto spec = parts_spec<NA>(who, pre, parts);
   using Res = parts_result<P...>;
   constexpr std::size_t NP = sizeof...(P);
   if constexpr (std::is_void_v<OutT> && NA == 0 && !Keep) {
-    const Res r = reduce_run<0, false>(spec, tp, static_cast<const void*>(nullptr), axes, x);
+    const Res r = reduce_run<0, false>(spec, tp, static_cast<const void*>(nullptr), axes, xs...);
     return to_std_tuple(r, std::index_sequence_for<P...>{});
   } else {
     const call_scope scope(who);
-    auto in = adapt_in(x);
-    constexpr int R = decltype(in)::rank;
-    const dims loop(in.view.shape());
+    auto ins = std::make_tuple(adapt_in(xs)...);
+    constexpr int R = std::max({0, decltype(adapt_in(xs))::rank...});
+    dims shapes[sizeof...(X)];
+    std::size_t n_shapes = 0;
+    operand_shapes(ins, shapes, n_shapes);
+    const dims loop = broadcast(std::span<const dims>(shapes, sizeof...(X)));
     const unsigned mask = NA > 0 ? reduced_mask(axes, NA, loop.rank) : (1u << loop.rank) - 1;
-    constexpr bool keep = Keep || (NA > 0 && result_rule<part_result_t<0, Res>, 2, X>::all_eigen);
+    constexpr bool keep = Keep || (NA > 0 && result_rule<part_result_t<0, Res>, 2, X...>::all_eigen);
     constexpr int RR = keep ? R : (NA == 0 ? 0 : std::max(0, R - NA));
     const dims rshape = reduced_shape(loop, mask, keep), kshape = reduced_shape(loop, mask, true);
     const auto seq = std::index_sequence_for<P...>{};
@@ -441,17 +461,17 @@ auto run_parts(const char* who, const TargetT* tp, OutT* outp, const int* axes, 
           kind_of<std::tuple_element_t<0, std::remove_cvref_t<decltype(dst)>>>() == container_kind::device;
       auto tmp = parts_temporary<Res, decltype(o0)::rank, on_device>(shape0, o0.space);
       auto o = ufx::out(tmp);
-      reduce_run<NA, Keep>(spec, tp, &o, axes, x);
+      reduce_run<NA, Keep>(spec, tp, &o, axes, xs...);
       std::apply([&](auto&... d) { split_parts(tp, tmp, seq, d...); }, dst);
     } else {
-      device_set_of<reaches_device<OutT, X>> device;
-      note_space(in, device);
+      device_set_of<reaches_device<OutT, X...>> device;
+      note_spaces(ins, device);
       const memory_space where = result_space(tp, device);
-      auto tmp = parts_temporary<Res, RR, result_rule<Res, RR, X>::any_device>(rshape, where);
+      auto tmp = parts_temporary<Res, RR, result_rule<Res, RR, X...>::any_device>(rshape, where);
       auto o = ufx::out(tmp);
-      reduce_run<NA, Keep>(spec, tp, &o, axes, x);
+      reduce_run<NA, Keep>(spec, tp, &o, axes, xs...);
       return with_indices<NP>([&]<std::size_t... K>(std::index_sequence<K...>) {
-        auto results = std::make_tuple(result_rule<part_result_t<K, Res>, RR, X>::make(rshape, where)...);
+        auto results = std::make_tuple(result_rule<part_result_t<K, Res>, RR, X...>::make(rshape, where)...);
         std::apply([&](auto&... d) { split_parts(tp, tmp, seq, d...); }, results);
         return results;
       });
