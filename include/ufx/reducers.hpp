@@ -79,31 +79,33 @@ constexpr void check_parts_local() {
 template <class MakeParts, class... A>
 decltype(auto) parts_call(const char* who, const MakeParts& make_parts, const A&... a) {
   check_parts_local<A...>();
-  return with_call_args(
-      [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
-        check_parts_args<sizeof...(pos)>();
-        if constexpr (sizeof...(pos) == 1) {
-          using TargetT = std::remove_cvref_t<std::remove_pointer_t<decltype(tp)>>;
-          using OutT = std::remove_cvref_t<std::remove_pointer_t<decltype(outp)>>;
-          const auto* t = static_cast<const TargetT*>(tp);
-          auto* o = const_cast<OutT*>(outp);
-          if constexpr (any_lazy<decltype(pos)...>) {
-            // an expression (ufx::lazy): its function over its leaves, in the same pass
-            const auto e = as_expression(pos...);
-            return std::apply(
-                [&](const auto&... l) {
-                  using V = std::decay_t<decltype(e.function()(
-                      std::declval<typename decltype(adapt_in(l))::value_type>()...))>;
-                  return run_parts<NA, Keep>(who, t, o, axes, make_parts(std::type_identity<V>{}), e.function(), l...);
-                },
-                e.leaves());
-          } else {
-            using V = typename decltype(adapt_in(pos...))::value_type;
-            return run_parts<NA, Keep>(who, t, o, axes, make_parts(std::type_identity<V>{}), identity{}, pos...);
+  if constexpr (!any_distributed<A...>)
+    return with_call_args(
+        [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
+          check_parts_args<sizeof...(pos)>();
+          if constexpr (sizeof...(pos) == 1) {
+            using TargetT = std::remove_cvref_t<std::remove_pointer_t<decltype(tp)>>;
+            using OutT = std::remove_cvref_t<std::remove_pointer_t<decltype(outp)>>;
+            const auto* t = static_cast<const TargetT*>(tp);
+            auto* o = const_cast<OutT*>(outp);
+            if constexpr (any_lazy<decltype(pos)...>) {
+              // an expression (ufx::lazy): its function over its leaves, in the same pass
+              const auto e = as_expression(pos...);
+              return std::apply(
+                  [&](const auto&... l) {
+                    using V = std::decay_t<decltype(e.function()(
+                        std::declval<typename decltype(adapt_in(l))::value_type>()...))>;
+                    return run_parts<NA, Keep>(who, t, o, axes, make_parts(std::type_identity<V>{}), e.function(),
+                                               l...);
+                  },
+                  e.leaves());
+            } else {
+              using V = typename decltype(adapt_in(pos...))::value_type;
+              return run_parts<NA, Keep>(who, t, o, axes, make_parts(std::type_identity<V>{}), identity{}, pos...);
+            }
           }
-        }
-      },
-      a...);
+        },
+        a...);
 }
 
 /// `x` in a one-element tuple unless it is a ufx::ddof (taken off the arguments of var / std).
