@@ -242,6 +242,30 @@ void reduce_on_target(const Tag& tag, const Spec& spec, const Fin& fin, const Re
   reduce_whole<Acc>(tag, spec, fin, empty, o, loop, mask, 0, ins...);
 }
 
+/// Step 2 of a reduction of operands Args (adapted: `ins`) along NA axes: the loop (the operands
+/// broadcast), the reduced axes' mask, and the result's shape (`rshape`; with keepdims, or for
+/// Eigen operands, which keep Eigen's 2-D shapes, `kshape`) and rank RR.
+template <int NA, bool Keep, class... Args>
+struct reduce_shapes {
+  static constexpr int R = std::max({0, decltype(adapt_in(std::declval<const Args&>()))::rank...});
+  // all_eigen reads the operands' kinds only: any element type asks it
+  static constexpr bool keep = Keep || (NA > 0 && result_rule<float, 2, Args...>::all_eigen);
+  static constexpr int RR = keep ? R : (NA == 0 ? 0 : std::max(0, R - NA));
+  dims loop, rshape, kshape;
+  unsigned mask = 0;
+
+  template <class Ins>
+  reduce_shapes(const Ins& ins, const int* axes) {
+    dims shapes[sizeof...(Args)];
+    std::size_t n_shapes = 0;
+    operand_shapes(ins, shapes, n_shapes);
+    loop = broadcast(std::span<const dims>(shapes, sizeof...(Args)));
+    mask = NA > 0 ? reduced_mask(axes, NA, loop.rank) : (1u << loop.rank) - 1;
+    rshape = reduced_shape(loop, mask, keep);
+    kshape = reduced_shape(loop, mask, true);
+  }
+};
+
 /// Steps 2 to 5 of a reduction, once adapted (reduce_run).
 template <int NA, bool Keep, class types, class Spec, class Fin, class TargetT, class OutT, class Devices, class Ins,
           class... Args>
@@ -249,16 +273,12 @@ auto reduce_general(const Spec& spec, const Fin& fin, const TargetT* given, OutT
                     const Ins& ins, const Args&...) {
   using Acc = typename types::acc;
   using Res = typename types::result;
-  constexpr int R = std::max({0, decltype(adapt_in(std::declval<const Args&>()))::rank...});
   // 2. shape
-  dims shapes[sizeof...(Args)];
-  std::size_t n_shapes = 0;
-  operand_shapes(ins, shapes, n_shapes);
-  const dims loop = broadcast(std::span<const dims>(shapes, sizeof...(Args)));
-  const unsigned mask = NA > 0 ? reduced_mask(axes, NA, loop.rank) : (1u << loop.rank) - 1;
-  constexpr bool keep = Keep || (NA > 0 && result_rule<Res, 2, Args...>::all_eigen);
-  constexpr int RR = keep ? R : (NA == 0 ? 0 : std::max(0, R - NA));
-  const dims rshape = reduced_shape(loop, mask, keep), kshape = reduced_shape(loop, mask, true);
+  using shapes = reduce_shapes<NA, Keep, Args...>;
+  constexpr int RR = shapes::RR;
+  const shapes sh(ins, axes);
+  const dims &loop = sh.loop, &rshape = sh.rshape, &kshape = sh.kshape;
+  const unsigned mask = sh.mask;
   const Res empty = types::empty_result(spec, fin, reduced_count(loop, mask) == 0);
   auto on_target = [&](const auto& o) {
     with_target_for<decltype(spec.map), decltype(spec.op)>(given, device, [&](auto tag) {

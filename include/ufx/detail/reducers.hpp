@@ -31,6 +31,7 @@ struct ddof {
 } // namespace ufx
 
 namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
 
 // ---- parts ------------------------------------------------------------------------------------
 // A part for elements of type V has: `acc` (its accumulator), `map(v, i)` (the accumulator of one
@@ -330,10 +331,6 @@ private:
 template <class... A>
 inline constexpr index_t reduce_leaf<tuple<A...>> = 2048;
 
-/// Each part's map gives an accumulator already: a partial may begin with it.
-template <class... P>
-inline constexpr bool seeds_with_elements<parts_op<P...>> = true;
-
 /// The message of an empty reduction: the first part's without identity.
 template <class... P>
 constexpr const char* parts_empty_message() {
@@ -383,6 +380,12 @@ constexpr void check_parts_axes() {
                                                  "name one axis at most (NumPy's axis is an int there)");
 }
 
+UFX_TU_NAMESPACE_END
+
+/// Each part's map gives an accumulator already: a partial may begin with it.
+template <class... P>
+inline constexpr bool seeds_with_elements<parts_op<P...>> = true;
+
 UFX_TU_NAMESPACE_BEGIN
 
 /// The reduce_spec of parts P... over the values `pre` gives, for NA axes.
@@ -429,15 +432,10 @@ auto run_parts(const char* who, const TargetT* tp, OutT* outp, const int* axes, 
   } else {
     const call_scope scope(who);
     auto ins = std::make_tuple(adapt_in(xs)...);
-    constexpr int R = std::max({0, decltype(adapt_in(xs))::rank...});
-    dims shapes[sizeof...(X)];
-    std::size_t n_shapes = 0;
-    operand_shapes(ins, shapes, n_shapes);
-    const dims loop = broadcast(std::span<const dims>(shapes, sizeof...(X)));
-    const unsigned mask = NA > 0 ? reduced_mask(axes, NA, loop.rank) : (1u << loop.rank) - 1;
-    constexpr bool keep = Keep || (NA > 0 && result_rule<part_result_t<0, Res>, 2, X...>::all_eigen);
-    constexpr int RR = keep ? R : (NA == 0 ? 0 : std::max(0, R - NA));
-    const dims rshape = reduced_shape(loop, mask, keep), kshape = reduced_shape(loop, mask, true);
+    using shapes = reduce_shapes<NA, Keep, X...>;
+    constexpr int RR = shapes::RR;
+    const shapes sh(ins, axes);
+    const dims &rshape = sh.rshape, &kshape = sh.kshape;
     const auto seq = std::index_sequence_for<P...>{};
     if constexpr (!std::is_void_v<OutT>) {
       static_assert(std::tuple_size_v<decltype(outp->dst)> == NP,
