@@ -1,5 +1,5 @@
 # Install rules and a package config, so that find_package(ufx) gives ufx::ufx (and
-# find_package(ufx COMPONENTS mpi) gives ufx::mpi too, when it was built).
+# find_package(ufx COMPONENTS mpi dlpack) gives ufx::mpi and ufx::dlpack too, when they were built).
 include(CMakePackageConfigHelpers)
 install(TARGETS ufx ufx_deps EXPORT ufxTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -9,6 +9,11 @@ if(UFX_WITH_MPI)
   # its own export set: ufxConfig.cmake loads it (and finds MPI) only for find_package(ufx COMPONENTS mpi)
   install(TARGETS ufx_mpi EXPORT ufxMpiTargets)
   install(EXPORT ufxMpiTargets NAMESPACE ufx:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ufx)
+endif()
+if(UFX_WITH_DLPACK)
+  # find_package(ufx COMPONENTS dlpack) loads it, after finding <dlpack/dlpack.h> on that machine
+  install(TARGETS ufx_dlpack EXPORT ufxDlpackTargets)
+  install(EXPORT ufxDlpackTargets NAMESPACE ufx:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ufx)
 endif()
 install(DIRECTORY include/ufx DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT ufxTargets NAMESPACE ufx:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ufx)

@@ -2,10 +2,11 @@
 /// \file ufx.hpp
 /// Umbrella header: everything in ufx. The adapters of other libraries' arrays are headers of their
 /// own, as ufx/mpi.hpp and ufx/thrust.hpp are: `#include <ufx/eigen.hpp>` for Eigen objects,
-/// `<ufx/mdspan.hpp>` for cuda::std::mdspan. ufx.hpp includes them itself when the library's header
-/// came first (Eigen/Core or cuda/std/mdspan included before ufx.hpp); it does not pull them in
-/// otherwise, as Eigen alone costs more compile time (1.6 s with g++ 12) than all of ufx's headers
-/// (docs/performance.md, "Compile times").
+/// `<ufx/mdspan.hpp>` for cuda::std::mdspan, `<ufx/dlpack.hpp>` for DLPack's tensors. ufx.hpp
+/// includes them itself when the library's header came first (Eigen/Core, cuda/std/mdspan or
+/// dlpack/dlpack.h included before ufx.hpp); it does not pull them in otherwise, as Eigen alone
+/// costs more compile time (1.6 s with g++ 12) than all of ufx's headers (docs/performance.md,
+/// "Compile times").
 #include "ufx/adapter.hpp"
 #include "ufx/atomic.hpp"
 #include "ufx/block.hpp"
@@ -36,4 +37,7 @@
 #endif
 #if defined(_CUDA_STD_MDSPAN)
 #  include "ufx/mdspan.hpp"
+#endif
+#if defined(DLPACK_DLPACK_H_)
+#  include "ufx/dlpack.hpp"
 #endif

@@ -4,6 +4,9 @@
 
 #include <cstdio>
 #include <vector>
+#if defined(CONSUMER_DLPACK)
+#  include <ufx/dlpack.hpp>
+#endif
 
 int main() {
   auto add = ufx::vectorize([] UFX_HD(float a, float b) { return a + b; });
@@ -15,6 +18,19 @@ int main() {
     std::printf("consumer: wrong sums\n");
     return 1;
   }
+#if defined(CONSUMER_DLPACK)
+  // ufx::dlpack: an array handed to a DLPack tensor and read back through it, no copy
+  ufx::ndarray<float, 1> a = ufx::ndarray<float, 1>::of({1, 2, 3});
+  const float* p = a.data();
+  auto t = ufx::adopt_dlpack(ufx::to_dlpack(std::move(a)));
+  const auto v = ufx::from_dlpack<ufx::ndview<const float, 1>>(t);
+  const ufx::ndarray<float, 1> twice = add(ufx::host, v, v);
+  if (v.data() != p || twice != ufx::ndarray<float, 1>::of({2, 4, 6})) {
+    std::printf("consumer: wrong DLPack round trip\n");
+    return 1;
+  }
+  std::printf("consumer: ufx::dlpack works\n");
+#endif
   std::printf("consumer: ufx works (x + y = [%g, %g, %g])\n", on_host[0], on_host[1], on_host[2]);
   return 0;
 }

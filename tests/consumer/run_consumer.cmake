@@ -68,6 +68,19 @@ else()
   step("${WORK_DIR}/consumer-build/consumer")
 endif()
 
+if(EXISTS "${WORK_DIR}/consumer-build/dlpack_compile_fail")
+  # a static_assert of ufx/dlpack.hpp, met through the installed package (headers as -isystem)
+  execute_process(COMMAND ${CMAKE_COMMAND} --build "${WORK_DIR}/consumer-build" --target consumer_dlpack_lvalue
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(rc EQUAL 0)
+    message(FATAL_ERROR "consumer.${MODE}: consumer_dlpack_lvalue compiled; ufx::to_dlpack of an lvalue must not")
+  endif()
+  if(NOT out MATCHES "static assertion failed: ufx::to_dlpack: pass the array as an rvalue")
+    message(FATAL_ERROR "consumer.${MODE}: consumer_dlpack_lvalue failed without ufx's message:\n${out}")
+  endif()
+  message(STATUS "consumer.${MODE}: consumer_dlpack_lvalue fails with ufx's static_assert, as it should")
+endif()
+
 if(MODE STREQUAL "find_package_cuda")
   # what nvcc compiled consumer.cu with: ufx::ufx's flags and ufx's default architectures
   set(build "${WORK_DIR}/consumer-build")
