@@ -1,6 +1,9 @@
 // ufx::cuda's device runtime: the CUDA runtime calls, compiled by the host compiler against cudart.
 // Every CUDA failure becomes a ufx::device_error naming the operation, the device and the error.
 #include <cuda_runtime_api.h>
+#if UFX_WITH_NVTX
+#  include <nvtx3/nvToolsExtCudaRt.h>
+#endif
 
 #include <algorithm>
 #include <cstdint>
@@ -9,7 +12,9 @@
 #include <string>
 
 #include "runtime_common.hpp"
+#include "ufx/detail/ranges.hpp"
 #include "ufx/detail/runtime.hpp"
+#include "ufx/nvtx.hpp"
 #include "ufx/errors.hpp"
 
 namespace ufx {
@@ -279,8 +284,22 @@ public:
     // legacy default stream's), and theirs for its (a default-order call after a stream's call)
     cudaStream_t st = nullptr;
     check(cudaStreamCreateWithFlags(&st, cudaStreamDefault), "cudaStreamCreate on device " + std::to_string(device));
+#if UFX_WITH_NVTX
+    if (nvtx_enabled()) { // Nsight Systems shows the name on the stream's row
+      static std::atomic<long> streams{0};
+      const std::string name =
+          "ufx::cuda stream " + std::to_string(++streams) + " (device " + std::to_string(device) + ")";
+      nvtxNameCudaStreamA(st, name.c_str());
+    }
+#endif
     return st;
   }
+#if UFX_WITH_NVTX
+  void name_for_profiler() const override {
+    if (!available()) return;
+    for (int d = 0; d < device_count(); ++d) nvtxNameCudaDeviceA(d, ("ufx::cuda device " + std::to_string(d)).c_str());
+  }
+#endif
   void destroy_stream(int device, void* s) const noexcept override {
     device_guard g(device);
     cudaStreamSynchronize(static_cast<cudaStream_t>(s));

@@ -213,3 +213,46 @@ TEST_CASE("thrust vectors are operands without copies: device_vector on the GPU,
   CHECK(dd[3] == 8.f);
 #endif
 }
+
+#if UFX_CUDA_TU && __has_include(<dlpack/dlpack.h>)
+// DLPack and profiler ranges on ufx::cuda (test_dlpack.cpp and test_nvtx.cpp test the other targets;
+// here, in a file nvcc compiles anyway, rather than two more CUDA translation units)
+#  include <ufx/dlpack.hpp>
+#  include <ufx/nvtx.hpp>
+
+namespace {
+std::vector<std::string> range_names;
+void record_range(const char* name) {
+  if (name) range_names.push_back(name);
+}
+} // namespace
+
+TEST_CASE("ufx::cuda: a device_array goes through DLPack as kDLCUDA and runs where it is; its calls open ranges") {
+  if (!ufx_test::runnable<ufx::cuda_t>()) return;
+  auto d = ufx::to_device(ufx_test::iota_f(5), ufx::cuda);
+  const int device = d.space().device;
+  auto owner = ufx::adopt_dlpack(ufx::to_dlpack(std::move(d)));
+  CHECK(owner->dl_tensor.device.device_type == kDLCUDA);
+  CHECK(owner->dl_tensor.device.device_id == device);
+  auto v = ufx::from_dlpack<ufx::device_view<float, 1>>(owner);
+  range_names.clear();
+  ufx::detail::set_range_observer(&record_range);
+  const auto add = ufx::vectorize(ufx_test::add_f{}).named("add");
+  add(v, v, ufx::out(v)); // in place, on the tensor's device
+  const std::vector<float> big(1 << 16, 1.f);
+  const std::vector<float> z = add(ufx::chunked(ufx::cuda, 128 << 10), big, big);
+  ufx::detail::set_range_observer(nullptr);
+  CHECK(z == std::vector<float>(1 << 16, 2.f));
+  REQUIRE(range_names.size() > 3);
+  CHECK(range_names[0] == "vectorize add");
+  CHECK(range_names[1] == "vectorize add");
+  CHECK(range_names[2] == "chunked add 1/" + std::to_string(range_names.size() - 2));
+  const ufx::ndarray<float, 1> h = ufx::to_device(v, ufx::cuda).to_host();
+  CHECK(h == ufx::ndarray<float, 1>::of({0, 2, 4, 6, 8}));
+  using host_view = ufx::ndview<const float, 1>;
+  const std::string want = "ufx::from_dlpack<ufx::ndview<float32, 1>>: the tensor is in a device's memory (kDLCUDA "
+                           "device " +
+                           std::to_string(device) + "); read it as a ufx::device_view";
+  CHECK_THROWS_WITH_AS(ufx::from_dlpack<host_view>(owner), want.c_str(), ufx::device_error);
+}
+#endif

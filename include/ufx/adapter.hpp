@@ -20,15 +20,18 @@
 /// eigen.hpp).
 ///
 /// Example.
+/// \code
 ///   template <class T>
 ///   struct ufx::adapter<my::buffer<T>> {
 ///     static constexpr ufx::container_kind kind = ufx::container_kind::ufx_host;
 ///     static constexpr int rank = 1;
 ///     using value_type = T;
-///     static ufx::operand<const T, 1> in(const my::buffer<T>& b) { return {ufx::ndview<const T, 1>(b.ptr(),
-///     {b.size()})}; } static ufx::operand<T, 1> out(my::buffer<T>& b) { return {ufx::ndview<T, 1>(b.ptr(),
-///     {b.size()})}; }
+///     static ufx::operand<const T, 1> in(const my::buffer<T>& b) {
+///       return {ufx::ndview<const T, 1>(b.ptr(), {b.size()})};
+///     }
+///     static ufx::operand<T, 1> out(my::buffer<T>& b) { return {ufx::ndview<T, 1>(b.ptr(), {b.size()})}; }
 ///   };
+/// \endcode
 
 #include <memory>
 #include <type_traits>
@@ -52,14 +55,22 @@ struct adapter;
 /// An array argument as ufx sees it: a strided view of its elements and where they live.
 template <class E, int R>
 struct operand {
+  /// The element type as viewed (const for an input).
   using element_type = E;
+  /// The element type without const or volatile.
   using value_type = std::remove_cv_t<E>;
+  /// The number of dimensions.
   static constexpr int rank = R;
+  /// The elements: data pointer, shape and strides.
   ndview<E, R> view;
+  /// The memory the elements live in (host, or a device of ufx::cuda or ufx::sim).
   memory_space space = memory_space::host;
-  std::shared_ptr<void> keep; // owns a temporary when the argument had to be evaluated first
+  /// Owns a temporary when the argument had to be evaluated first (empty otherwise).
+  std::shared_ptr<void> keep;
 
+  /// An empty operand (a null view in host memory).
   operand() = default;
+  /// The view `v` of elements in memory space `s`, keeping `k` alive as long as the operand.
   operand(const ndview<E, R>& v, const memory_space& s = memory_space::host, std::shared_ptr<void> k = {})
       : view(v), space(s), keep(std::move(k)) {}
 };
@@ -99,11 +110,14 @@ memory_space space_of_view(const ndview<T, R>& v) {
 
 } // namespace detail
 
+/// A type ufx takes as an array operand: one with a `ufx::adapter` (std::vector, std::array,
+/// std::span, ndarray, ndview, device_array, device_view; Eigen and mdspan through their headers).
 template <class C>
 concept array_like = requires {
   adapter<std::remove_cvref_t<C>>::rank;
 };
 
+/// A type ufx takes as a scalar operand (broadcast everywhere): an arithmetic type.
 template <class C>
 concept scalar_like = std::is_arithmetic_v<std::remove_cvref_t<C>>;
 

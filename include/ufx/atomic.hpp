@@ -46,7 +46,8 @@
 #include "ufx/config.hpp"
 #include "ufx/detail/atomic.hpp"
 
-// The list of element types, in each function's static_assert message.
+/// \cond INTERNAL
+// The list of element types, in each function's static_assert message (undefined again at the end).
 #define UFX_ATOMIC_ELEMENT_TYPES                                                                                       \
   "the element type must be int32_t, uint32_t, int64_t, uint64_t, float or double (not const or volatile)"
 #define UFX_ATOMIC_INTEGER_TYPES                                                                                       \
@@ -54,6 +55,7 @@
   "has no floating-point form)"
 #define UFX_ATOMIC_COUNTER_TYPES                                                                                       \
   "the element type must be uint32_t or uint64_t (not const or volatile), as CUDA's wrapping counters"
+/// \endcond
 
 namespace ufx {
 

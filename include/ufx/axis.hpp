@@ -19,14 +19,18 @@ namespace ufx {
 template <int N>
 struct axis {
   static_assert(N >= 1, "ufx::axis: name at least one axis");
+  /// The axes, as given (not yet normalised against a rank).
   int v[N];
 
+  /// The axes `i...` (one per axis, converted to int): `ufx::axis{0, 2}`.
   template <std::integral... I>
   requires(sizeof...(I) == static_cast<std::size_t>(N)) constexpr axis(I... i) : v{static_cast<int>(i)...} {}
 
+  /// The number of axes, N.
   static constexpr int size() { return N; }
 };
 
+/// Deduces N from the number of axes: `ufx::axis{0, 2}` is a `ufx::axis<2>`.
 template <std::integral... I>
 axis(I...) -> axis<static_cast<int>(sizeof...(I))>;
 
@@ -35,6 +39,7 @@ axis(I...) -> axis<static_cast<int>(sizeof...(I))>;
 struct keepdims_t {
   explicit constexpr keepdims_t() = default;
 };
+/// Pass to a reduction to keep its reduced dimensions as extent 1 (see keepdims_t).
 inline constexpr keepdims_t keepdims{};
 
 namespace detail {

@@ -8,9 +8,12 @@
 #if defined(__CUDACC__)
 /// Marks a function (or lambda) as callable on host and device. Empty when not compiled by nvcc.
 #  define UFX_HD __host__ __device__
+/// 1 in a translation unit nvcc compiles (a .cu file), else 0.
 #  define UFX_CUDA_TU 1
 #else
+/// Marks a function (or lambda) as callable on host and device. Empty when not compiled by nvcc.
 #  define UFX_HD
+/// 1 in a translation unit nvcc compiles (a .cu file), else 0.
 #  define UFX_CUDA_TU 0
 #endif
 
@@ -24,6 +27,7 @@
 // _v64 (UFX_HOST_VECTOR_BYTES=64) after the host compiler's flags. Each unit then links to its own
 // copies (tests/isa_mix). nvcc's units share one name (its device and host passes must agree on a
 // kernel's name), so .cu files of one program take the same host flags (docs/performance.md).
+/// \cond INTERNAL
 #define UFX_TU_CAT_(a, b, c, d) a##b##c##d
 #define UFX_TU_NAME_(a, b, c, d) UFX_TU_CAT_(a, b, c, d)
 #if UFX_CUDA_TU
@@ -52,6 +56,7 @@
 #endif
 #define UFX_TU_NAMESPACE_BEGIN inline namespace UFX_TU_NAME {
 #define UFX_TU_NAMESPACE_END }
+/// \endcond
 
 /// `#pragma unroll` in code nvcc compiles, nothing elsewhere (GCC's own unrolling is left to -O2).
 #if defined(__CUDACC__)
@@ -72,10 +77,14 @@
     defined(__x86_64__) && defined(__ELF__) && defined(__OPTIMIZE__) && !defined(__AVX2__) &&                          \
     !defined(UFX_NO_HOST_CLONES)
 #  define UFX_HOST_CLONES __attribute__((target_clones("avx2", "default")))
+/// \cond INTERNAL
 #  define UFX_HOST_CLONED 1
+/// \endcond
 #else
 #  define UFX_HOST_CLONES
+/// \cond INTERNAL
 #  define UFX_HOST_CLONED 0
+/// \endcond
 #endif
 
 /// The elementwise row and the gufunc loop take the user's function, and all it calls, inline
@@ -163,9 +172,13 @@ template <class F, class... A>
 __device__ __forceinline__ decltype(auto) device_call_needs_UFX_HD(F&& f, A&&... a) {
   return static_cast<F&&>(f)(static_cast<A&&>(a)...);
 }
+/// \cond INTERNAL
 #  define UFX_USER_CALL(f, ...) ::ufx::detail::device_call_needs_UFX_HD(f, __VA_ARGS__)
+/// \endcond
 #else
+/// \cond INTERNAL
 #  define UFX_USER_CALL(f, ...) f(__VA_ARGS__)
+/// \endcond
 #endif
 
 [[noreturn]] void ndview_out_of_range(int rank, const index_t* index, const index_t* extents);

@@ -58,6 +58,7 @@ template <class T, std::size_t R>
 ndarray<T, static_cast<int>(R)> full(const index_t (&shape)[R], const T& value) {
   return ndarray<T, static_cast<int>(R)>(detail::shape_of(shape), value);
 }
+/// The same with the shape as a std::array.
 template <class T, std::size_t R>
 ndarray<T, static_cast<int>(R)> full(const std::array<index_t, R>& shape, const T& value) {
   return ndarray<T, static_cast<int>(R)>(shape, value);
@@ -67,6 +68,7 @@ template <class T, std::size_t R>
 ndarray<T, static_cast<int>(R)> zeros(const index_t (&shape)[R]) {
   return full(shape, T(0));
 }
+/// The same with the shape as a std::array.
 template <class T, std::size_t R>
 ndarray<T, static_cast<int>(R)> zeros(const std::array<index_t, R>& shape) {
   return full(shape, T(0));
@@ -76,6 +78,7 @@ template <class T, std::size_t R>
 ndarray<T, static_cast<int>(R)> ones(const index_t (&shape)[R]) {
   return full(shape, T(1));
 }
+/// The same with the shape as a std::array.
 template <class T, std::size_t R>
 ndarray<T, static_cast<int>(R)> ones(const std::array<index_t, R>& shape) {
   return full(shape, T(1));
@@ -87,14 +90,17 @@ template <class T, int R>
 ndarray<T, R> empty_like(const ndarray<T, R>& x) {
   return ndarray<T, R>(x.shape());
 }
+/// The same for a host view: a new ndarray of its shape (the element type without const).
 template <class T, int R>
 ndarray<std::remove_const_t<T>, R> empty_like(const ndview<T, R>& x) {
   return ndarray<std::remove_const_t<T>, R>(x.shape());
 }
+/// The same for a device_array: a new device_array on x's device.
 template <class T, int R>
 device_array<T, R> empty_like(const device_array<T, R>& x) {
   return device_array<T, R>(x.shape(), x.space());
 }
+/// The same for a device_view: a new device_array on the view's device.
 template <class T, int R>
 device_array<std::remove_const_t<T>, R> empty_like(const device_view<T, R>& x) {
   return device_array<std::remove_const_t<T>, R>(x.shape(), space_of(x));
@@ -109,10 +115,12 @@ auto full_like(const X& x, const V& value) {
   detail::fill_value(r, value);
   return r;
 }
+/// `full_like(x, 0)`: x's shape and element type, zeros everywhere.
 template <class X>
 auto zeros_like(const X& x) {
   return full_like(x, 0);
 }
+/// `full_like(x, 1)`: x's shape and element type, ones everywhere.
 template <class X>
 auto ones_like(const X& x) {
   return full_like(x, 1);
@@ -124,6 +132,7 @@ std::vector<T> to_vector(const ndarray<T, R>& x) {
   detail::check_to_vector_rank<R>();
   return std::vector<T>(x.begin(), x.end());
 }
+/// The same for a device_array: its elements copied to the host. R must be 1 (a static_assert).
 template <class T, int R>
 std::vector<T> to_vector(const device_array<T, R>& x) {
   detail::check_to_vector_rank<R>();

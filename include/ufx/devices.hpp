@@ -36,8 +36,10 @@ struct device_info {
   std::size_t total_memory = 0; ///< bytes
   std::size_t free_memory = 0;  ///< bytes, when asked
   int multiprocessors = 0;      ///< streaming multiprocessors (sim: CPU threads)
+  /// The most threads one block may have (the sim: 1024).
   int max_threads_per_block = 0;
   std::size_t shared_memory_per_block = 0; ///< bytes
+  /// Threads per warp (32).
   int warp_size = 0;
 };
 
@@ -61,7 +63,9 @@ void synchronize(const target& t);
 
 /// The sim's virtual devices: how many, and the memory of each in bytes (0: keep the current).
 struct sim_config {
+  /// The number of virtual devices (at least 1).
   int devices = 1;
+  /// Each device's memory in bytes; 0 keeps the current size.
   std::size_t memory = 0;
 };
 

@@ -30,7 +30,8 @@
 ///     frees the memory (a device_array's on its device).
 ///
 /// Element types. bool (code kDLBool = 6, 8 bits), signed and unsigned integers of 8 to 64 bits,
-/// float and double, std::complex<float> and <double>. Any other type is a compile-time error.
+/// float and double, `std::complex<float>` and `std::complex<double>`. Any other type is a compile-time
+/// error.
 ///
 /// Errors. `ufx::value_error`: a null tensor, an element type, lane count or version that does not
 /// match, a read-only tensor into a mutable view, a null or misaligned data pointer.
@@ -72,23 +73,32 @@ using DLManagedTensorVersioned = ::DLManagedTensorVersioned;
 #else
 /// DLPack 1.0's version field (dlpack.h 1.x: `DLPackVersion`).
 struct DLPackVersion {
+  /// The major version (a change breaks the ABI).
   std::uint32_t major;
+  /// The minor version.
   std::uint32_t minor;
 };
 /// DLPack 1.0's versioned managed tensor, with its layout (dlpack.h 1.x: `DLManagedTensorVersioned`).
 struct DLManagedTensorVersioned {
+  /// The DLPack version the producer wrote the tensor with.
   DLPackVersion version;
+  /// The producer's own context, for its deleter.
   void* manager_ctx;
+  /// Frees the tensor; the consumer calls it exactly once (may be null: nothing to free).
   void (*deleter)(DLManagedTensorVersioned* self);
+  /// Bit flags: flag_read_only, flag_is_copied.
   std::uint64_t flags;
+  /// The tensor: data, device, element type, shape and strides.
   DLTensor dl_tensor;
 };
 #endif
-/// The DLPack version ufx writes into a versioned tensor, and the major version it reads.
+/// The DLPack major version ufx writes into a versioned tensor, and the only one it reads.
 inline constexpr std::uint32_t major_version = 1;
+/// The DLPack minor version ufx writes into a versioned tensor.
 inline constexpr std::uint32_t minor_version = 0;
-/// `flags` bits of a versioned tensor (DLPACK_FLAG_BITMASK_READ_ONLY, _IS_COPIED).
+/// The `flags` bit of a read-only versioned tensor (DLPACK_FLAG_BITMASK_READ_ONLY).
 inline constexpr std::uint64_t flag_read_only = 1ULL << 0;
+/// The `flags` bit of a versioned tensor whose data is a copy (DLPACK_FLAG_BITMASK_IS_COPIED).
 inline constexpr std::uint64_t flag_is_copied = 1ULL << 1;
 /// Type codes ufx uses beyond DLPack 0.6's enum (DLPack >= 0.8: kDLBool).
 inline constexpr std::uint8_t code_bool = 6;
@@ -347,11 +357,14 @@ template <class View>
 View from_dlpack(const DLTensor& t) {
   return detail::dlpack_view<View>(t);
 }
+/// The same for a managed tensor (it stays the caller's). A null tensor throws value_error.
 template <class View>
 View from_dlpack(const DLManagedTensor* t) {
   if (t == nullptr) throw value_error("ufx::from_dlpack<" + detail::dlpack_view_name<View>() + ">: the tensor is null");
   return detail::dlpack_view<View>(t->dl_tensor);
 }
+/// The same for a versioned tensor. Throws value_error for a null tensor, a major version other
+/// than 1, or a read-only tensor read into a view of non-const T.
 template <class View>
 View from_dlpack(const dlpack::DLManagedTensorVersioned* t) {
   const std::string who = "ufx::from_dlpack<" + detail::dlpack_view_name<View>() + ">: ";
@@ -364,6 +377,7 @@ View from_dlpack(const dlpack::DLManagedTensorVersioned* t) {
     throw value_error(who + "the tensor is read-only (DLPACK_FLAG_BITMASK_READ_ONLY); read it into a view of const T");
   return detail::dlpack_view<View>(t->dl_tensor);
 }
+/// The same for a tensor held by an owner from adopt_dlpack (which keeps it).
 template <class View, class Managed>
 View from_dlpack(const std::unique_ptr<Managed, detail::dlpack_release>& t) {
   return from_dlpack<View>(static_cast<const Managed*>(t.get()));
@@ -385,6 +399,7 @@ dlpack::DLManagedTensorVersioned* to_dlpack_versioned(A&& a) {
 /// exchange: `auto t = ufx::adopt_dlpack(p); auto v = ufx::from_dlpack<...>(t.get());`).
 template <class Managed>
 using dlpack_owner = std::unique_ptr<Managed, detail::dlpack_release>;
+/// Takes ownership of `m`, a managed or versioned tensor: the returned owner calls its deleter once.
 template <class Managed>
 dlpack_owner<Managed> adopt_dlpack(Managed* m) {
   return dlpack_owner<Managed>(m);

@@ -3,6 +3,7 @@
 /// `ufx::guvectorize<"(m,n),(n,p)->(m,p)">(fn)`: a function of core blocks becomes a broadcasting
 /// generalized kernel, as NumPy's gufuncs and Numba's `@guvectorize`.
 ///
+/// \code
 ///   struct matmul_f {
 ///     template <class T>
 ///     UFX_HD void operator()(ufx::ndview<const T, 2> a, ufx::ndview<const T, 2> b, ufx::ndview<T, 2> c) const {
@@ -17,6 +18,7 @@
 ///   auto matmul = ufx::guvectorize<"(m,n),(n,p)->(m,p)">(matmul_f{});
 ///   ufx::ndarray<float, 3> c = matmul(a, b);      // a: (B,m,n), b: (n,p) -> c: (B,m,p)
 ///   matmul(ufx::host, a, b, ufx::out(c));         // explicit target, existing destination
+/// \endcode
 ///
 /// Signature. NumPy's grammar: operands are parenthesised lists of dimension names
 /// (`[A-Za-z_][A-Za-z0-9_]*`) or fixed sizes (`(3)`), `()` for a scalar core, inputs and outputs
@@ -66,6 +68,7 @@ UFX_TU_NAMESPACE_BEGIN
 template <class Sig, class F>
 class gufunc {
 public:
+  /// Wraps the core function `f` (guvectorize makes gufuncs; its signature checks come first).
   explicit gufunc(F f) : fn_(std::move(f)) {}
 
   /// `g(args...)`, `g(target, args...)`, `g(args..., ufx::out(dst...))`.
@@ -75,6 +78,7 @@ public:
     // of a core element ((m,n),(n,p)->(m,p) reads each p times): evaluating it once costs less
     static_assert(!detail::any_lazy<A...>, "ufx::guvectorize: an expression (ufx::lazy) is not an operand of a "
                                            "gufunc; evaluate it first: f(ufx::eval(e), ...)");
+    const detail::label_scope label(name_);
     if constexpr (detail::any_lazy<A...>) return;
     else if constexpr (detail::any_distributed<A...>) return detail::distributed_call(*this, std::forward<A>(args)...);
     else return detail::gufunc_call<Sig>(fn_, std::forward<A>(args)...);
@@ -85,8 +89,19 @@ public:
   /// The core function.
   const F& function() const { return fn_; }
 
+  /// This kernel with a name, which profiler ranges show ("guvectorize matmul",
+  /// docs/performance.md). `name` must outlive the kernel (a string literal does).
+  gufunc named(const char* name) const {
+    gufunc g = *this;
+    g.name_ = name;
+    return g;
+  }
+  /// The name given by named(), or null.
+  const char* name() const { return name_; }
+
 private:
   F fn_;
+  const char* name_ = nullptr;
 };
 
 /// Turns a function of core blocks into a generalized kernel with NumPy core signature `S`.

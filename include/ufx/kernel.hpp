@@ -56,6 +56,7 @@ namespace ufx {
 /// UFX_SIM_SEED at start, or by set_sim_seed (which starts the seed's sequence again); an error
 /// from a seeded run names its seed.
 std::uint64_t sim_seed() noexcept;
+/// Sets the seed of the thread order (see sim_seed; 0: the fixed order) and starts its sequence again.
 void set_sim_seed(std::uint64_t seed) noexcept;
 
 UFX_TU_NAMESPACE_BEGIN
@@ -71,10 +72,16 @@ class kernel_fn;
 template <class F>
 class kernel_launch {
 public:
+  /// A launch of kernel `k` (which must outlive it) with configuration `c`; an `empty` launch runs
+  /// nothing (forall(0)).
   kernel_launch(const kernel_fn<F>& k, const launch_config& c, bool empty = false) : k_(&k), c_(c), empty_(empty) {}
+  /// The same, holding the kernel `k` itself (moved in).
   kernel_launch(kernel_fn<F>&& k, const launch_config& c, bool empty = false)
       : k_(nullptr), own_(std::move(k)), c_(c), empty_(empty) {}
 
+  /// Launches the kernel with `args...`: on the target given first, else where the array arguments
+  /// live, else ufx::default_target(). Errors are the file head's (launch_error, kernel_error,
+  /// device_error).
   template <class... A>
   void operator()(A&&... args) const {
     if constexpr (first_is_target<A...>()) {
@@ -85,6 +92,7 @@ public:
     }
   }
 
+  /// The launch configuration.
   const launch_config& config() const { return c_; }
   /// Whether this launch holds its kernel (configured from a temporary) rather than referring to it.
   bool owns_kernel() const { return own_.has_value(); }
@@ -113,11 +121,13 @@ class kernel_fn {
   using traits = detail::kernel_traits<F>;
 
 public:
+  /// The kernel of body `f`, named `name` in messages and profiler ranges (empty: no name).
   explicit kernel_fn(F f, std::string name = {}) : f_(std::move(f)), name_(std::move(name)) {}
 
   /// Launches with `c`: `k[{blocks, threads}]`, `k[{{bx, by}, {tx, ty}}]`, `k[{grid, block, shared_bytes}]`.
   /// On a temporary kernel the launch takes the kernel over (see kernel_launch).
   kernel_launch<F> operator[](const launch_config& c) const& { return kernel_launch<F>(*this, c); }
+  /// The same on a temporary kernel: the launch holds the kernel.
   kernel_launch<F> operator[](const launch_config& c) && { return kernel_launch<F>(std::move(*this), c); }
 
   /// Numba's `kernel.forall(n)`: a 1-D configuration with at least n threads (blocks of 256, or
@@ -125,6 +135,7 @@ public:
   kernel_launch<F> forall(index_t n, unsigned block = 256) const& {
     return kernel_launch<F>(*this, forall_config(n, block), n == 0);
   }
+  /// The same on a temporary kernel: the launch holds the kernel.
   kernel_launch<F> forall(index_t n, unsigned block = 256) && {
     const launch_config c = forall_config(n, block);
     return kernel_launch<F>(std::move(*this), c, n == 0);
@@ -154,6 +165,7 @@ public:
 
   /// "kernel 'name'" (or "ufx::kernel" for a kernel without a name): how messages name it.
   std::string label() const { return name_.empty() ? std::string("ufx::kernel") : "kernel '" + name_ + "'"; }
+  /// The kernel's name (empty when it has none).
   const std::string& name() const { return name_; }
 
 private:
@@ -183,6 +195,7 @@ private:
   void launch(const T* given, const launch_config& c, bool empty, A&&... a) const {
     static_assert(sizeof...(A) == traits::n_args, "ufx::kernel: the launch passes a different number of arguments "
                                                   "than the body takes after the thread and its ufx::shared arrays");
+    const detail::label_scope named(name_.empty() ? nullptr : name_.c_str());
     if constexpr (sizeof...(A) == traits::n_args)
       detail::launch_kernel<traits>(f_, label(), given, c, empty, std::make_index_sequence<sizeof...(A)>{},
                                     std::forward<A>(a)...);

@@ -35,6 +35,7 @@ namespace ufx::math {
 // named for the configuration (config.hpp): the host kernels fuse with -mfma
 UFX_TU_NAMESPACE_BEGIN
 
+/// \cond INTERNAL
 // an integer argument is a double, as for std:: (ufx::math::exp(2) is exp(2.0))
 #define UFX_MATH_INTEGRAL(name)                                                                                        \
   template <class I>                                                                                                   \
@@ -51,6 +52,7 @@ UFX_TU_NAMESPACE_BEGIN
     UFX_HD UFX_ALWAYS_INLINE double name(double x) { return ::ufx::detail::math::host(x); }                            \
     UFX_MATH_INTEGRAL(name)
 #endif
+/// \endcond
 
 /// e^x
 UFX_MATH_ONE(exp, exp_kernel, ::expf, ::exp)

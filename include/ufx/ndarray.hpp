@@ -29,15 +29,21 @@
 
 namespace ufx {
 
+/// An owning host array of rank R with elements of type T, contiguous and row-major. Copies copy the
+/// elements; moves take the memory.
 template <class T, int R>
 class ndarray {
   static_assert(!std::is_const_v<T>, "ufx::ndarray: the element type must not be const");
 
 public:
+  /// The element type.
   using value_type = T;
+  /// The shape: one extent per dimension.
   using shape_type = std::array<index_t, R>;
+  /// The number of dimensions, R.
   static constexpr int rank = R;
 
+  /// An array with extent 0 in every dimension and no memory.
   ndarray() = default;
 
   /// Allocates `shape` elements. Arithmetic elements are left uninitialised, so that the first
@@ -49,6 +55,7 @@ public:
       if (e < 0) throw shape_error("ufx::ndarray: negative extent in shape");
     data_ = detail::host_array<T>(static_cast<std::size_t>(size()));
   }
+  /// Allocates `shape` elements, each a copy of `fill`. A negative extent throws ufx::shape_error.
   ndarray(const shape_type& shape, const T& fill) : ndarray(shape) { std::fill(begin(), end(), fill); }
 
   /// A rank-1 array holding `values`: `ufx::ndarray<int, 1>::of({1, 2, 3})`. (A constructor
@@ -71,39 +78,59 @@ public:
     detail::nested_copy<T, R>(values, shape.data(), path, 0, out);
   }
 
+  /// A new array with a copy of other's shape and elements.
   ndarray(const ndarray& other) : ndarray(other.shape_) { std::copy(other.begin(), other.end(), begin()); }
+  /// Takes the other array's memory; no element is copied.
   ndarray(ndarray&&) noexcept = default;
+  /// Replaces this array with a copy of other's shape and elements (new memory).
   ndarray& operator=(const ndarray& other) {
     if (this != &other) *this = ndarray(other);
     return *this;
   }
+  /// Takes the other array's memory, releasing this one's; no element is copied.
   ndarray& operator=(ndarray&&) noexcept = default;
 
+  /// The element at index `(i...)`, one integer per dimension; indices are checked as ndview's are
+  /// (ufx::shape_error).
   template <class... I>
   requires(sizeof...(I) == R && (std::is_integral_v<I> && ...)) T& operator()(I... i) { return view()(i...); }
+  /// The same, read-only.
   template <class... I>
   requires(sizeof...(I) == R && (std::is_integral_v<I> && ...)) const T& operator()(I... i) const {
     return view()(i...);
   }
 
+  /// The extents.
   const shape_type& shape() const { return shape_; }
+  /// The extent of axis k.
   index_t extent(int k) const { return shape_[k]; }
+  /// The number of elements: the product of the extents.
   index_t size() const {
     index_t n = 1;
     for (index_t e : shape_) n *= e;
     return n;
   }
+  /// True when the array has no elements.
   bool empty() const { return size() == 0; }
+  /// The first element (the elements are contiguous, row-major).
   T* data() { return data_.get(); }
+  /// The same, read-only.
   const T* data() const { return data_.get(); }
+  /// The first element, as an iterator over all elements in row-major order.
   T* begin() { return data(); }
+  /// Past the last element.
   T* end() { return data() + size(); }
+  /// The same as begin(), read-only.
   const T* begin() const { return data(); }
+  /// The same as end(), read-only.
   const T* end() const { return data() + size(); }
 
+  /// A row-major view of the elements (valid while the array keeps its memory).
   ndview<T, R> view() { return ndview<T, R>(data(), shape_); }
+  /// The same, read-only.
   ndview<const T, R> view() const { return ndview<const T, R>(data(), shape_); }
 
+  /// True when a and b have the same shape and equal elements.
   friend bool operator==(const ndarray& a, const ndarray& b) {
     return a.shape_ == b.shape_ && std::equal(a.begin(), a.end(), b.begin());
   }

@@ -17,15 +17,21 @@
 
 namespace ufx {
 
+/// A non-owning strided view of rank R over elements of type T (const T for a read-only view), in
+/// host or device memory. Copying it copies the pointer, not the elements.
 template <class T, int R>
 class ndview {
   static_assert(R >= 0 && R <= max_rank, "ufx::ndview: rank must be between 0 and ufx::max_rank");
 
 public:
+  /// The element type as viewed, const for a read-only view.
   using element_type = T;
+  /// The element type without const or volatile.
   using value_type = std::remove_cv_t<T>;
+  /// The number of dimensions, R.
   static constexpr int rank = R;
 
+  /// A null view: no data, every extent and stride 0.
   constexpr ndview() = default;
 
   /// A row-major contiguous view of `shape`.
@@ -56,6 +62,8 @@ public:
     }
   }
 
+  /// The element at index `(i...)`, one integer per dimension, on host and device. On the host, with
+  /// UFX_BOUNDS_CHECK or an index_checked view, an index out of range throws ufx::shape_error.
   template <class... I>
   requires(sizeof...(I) == R && (std::is_integral_v<I> && ...)) UFX_HD T& operator()(I... i) const {
     const index_t idx[R == 0 ? 1 : R] = {static_cast<index_t>(i)...};
@@ -97,21 +105,27 @@ public:
   /// Whether element accesses are logged for the sim's checks (tracked).
   UFX_HD bool is_tracked() const { return (checks_ & tracks) != 0; }
 
+  /// The pointer to the element at index 0 in every dimension.
   UFX_HD T* data() const { return data_; }
   /// index_checked and tracked, as bits (for the const view of a mutable one).
   UFX_HD unsigned char check_bits() const { return checks_; }
+  /// The extent of axis k.
   UFX_HD index_t extent(int k) const { return ext_[k]; }
+  /// The stride of axis k, in elements.
   UFX_HD index_t stride(int k) const { return str_[k]; }
+  /// The number of elements: the product of the extents (1 for rank 0).
   UFX_HD index_t size() const {
     index_t n = 1;
     for (int k = 0; k < R; ++k) n *= ext_[k];
     return n;
   }
+  /// The extents, as an array.
   std::array<index_t, R> shape() const {
     std::array<index_t, R> s{};
     for (int k = 0; k < R; ++k) s[k] = ext_[k];
     return s;
   }
+  /// The strides in elements, as an array.
   std::array<index_t, R> strides() const {
     std::array<index_t, R> s{};
     for (int k = 0; k < R; ++k) s[k] = str_[k];

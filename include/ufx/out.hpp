@@ -20,10 +20,12 @@
 
 namespace ufx {
 
+/// The destinations `ufx::out(dst...)` makes, passed as a call's last argument.
 template <class... D>
 struct out_t {
   static_assert(sizeof...(D) > 0, "ufx::out: name at least one destination");
-  std::tuple<D...> dst; // lvalue destinations by reference, temporaries (Eigen blocks, views) by value
+  /// The destinations: lvalues by reference, temporaries (Eigen blocks, views) by value.
+  std::tuple<D...> dst;
 };
 
 /// Destinations for a call's outputs.

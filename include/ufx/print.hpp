@@ -42,23 +42,28 @@ template <class T, int R>
 std::string to_string(const ndview<T, R>& v) {
   return detail::format_view(ndview<const std::remove_const_t<T>, R>(v.data(), v.shape(), v.strides()));
 }
+/// The same for an ndarray.
 template <class T, int R>
 std::string to_string(const ndarray<T, R>& a) {
   return to_string(a.view());
 }
+/// The same for a device_array (copied to the host first; a failed copy throws ufx::device_error).
 template <class T, int R>
 std::string to_string(const device_array<T, R>& a) {
   return to_string(a.view());
 }
 
+/// Writes `to_string(v)` to `os`.
 template <class T, int R>
 std::ostream& operator<<(std::ostream& os, const ndview<T, R>& v) {
   return os << to_string(v);
 }
+/// Writes `to_string(a)` to `os`.
 template <class T, int R>
 std::ostream& operator<<(std::ostream& os, const ndarray<T, R>& a) {
   return os << to_string(a);
 }
+/// Writes `to_string(a)` to `os` (the elements copied to the host first).
 template <class T, int R>
 std::ostream& operator<<(std::ostream& os, const device_array<T, R>& a) {
   return os << to_string(a);

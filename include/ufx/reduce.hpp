@@ -69,24 +69,42 @@ UFX_TU_NAMESPACE_BEGIN
 template <class Op, class Identity = detail::no_value>
 class reduction {
 public:
-  constexpr reduction(Op op, Identity identity) : op_(std::move(op)), identity_(std::move(identity)) {}
+  /// A reduction by the binary function `op` with `identity` (a `detail::no_value` for none), named
+  /// `name` (null: no name; it must outlive the reduction).
+  constexpr reduction(Op op, Identity identity, const char* name = nullptr)
+      : op_(std::move(op)), identity_(std::move(identity)), name_(name) {}
 
   /// `r(x)`, `r(x, init)`, `r(target, x, ...)`, then optionally `ufx::axis{...}`,
   /// `ufx::keepdims`, `ufx::out(dst)`.
   template <class... A>
   decltype(auto) operator()(const A&... args) const {
+    const detail::label_scope label(name_);
     if constexpr (detail::any_distributed<A...>) return detail::distributed_call(*this, args...);
     else if constexpr (detail::any_lazy<A...>)
       return detail::lazy_reducer_call("ufx::reducer", op_, identity_, args...);
     else return detail::reducer_call(op_, identity_, args...);
   }
 
+  /// The binary function.
   constexpr const Op& op() const { return op_; }
+  /// The identity, the result of reducing an empty array (`detail::no_value` when there is none).
   constexpr const Identity& identity() const { return identity_; }
+
+  /// This reduction with a name, which profiler ranges show ("reduce logaddexp axis=1",
+  /// docs/performance.md; ufx::sum and the other ready reducers have theirs). `name` must outlive
+  /// the reduction (a string literal does).
+  constexpr reduction named(const char* name) const {
+    reduction r = *this;
+    r.name_ = name;
+    return r;
+  }
+  /// The name given by named() or at construction, or null.
+  constexpr const char* name() const { return name_; }
 
 private:
   Op op_;
   Identity identity_;
+  const char* name_ = nullptr;
 };
 
 /// A reduction by `op` whose empty result is `identity`.
@@ -152,17 +170,17 @@ inline constexpr detail::arg_fn<true> argmax{};
 
 /// NumPy's `np.sum`: `ufx::sum(x)`, with a reducer's options (a target first, `ufx::axis{...}`,
 /// `ufx::keepdims`, `ufx::out(dst)`; `ufx::sum(x, init)` adds init). An empty sum is 0.
-inline constexpr reduction<plus, int> sum{plus{}, 0};
+inline constexpr reduction<plus, int> sum{plus{}, 0, "sum"};
 
 /// NumPy's `np.prod`; an empty product is 1.
-inline constexpr reduction<multiplies, int> prod{multiplies{}, 1};
+inline constexpr reduction<multiplies, int> prod{multiplies{}, 1, "prod"};
 
 /// NumPy's `np.min`: the smallest element, a NaN if there is one; an empty array throws
 /// ufx::value_error (`ufx::min(x, init)` is NumPy's `initial=`, also the result of an empty x).
-inline constexpr reduction<minimum> min{minimum{}, detail::no_value{}};
+inline constexpr reduction<minimum> min{minimum{}, detail::no_value{}, "min"};
 
 /// NumPy's `np.max`: the largest element, a NaN if there is one (as ufx::min).
-inline constexpr reduction<maximum> max{maximum{}, detail::no_value{}};
+inline constexpr reduction<maximum> max{maximum{}, detail::no_value{}, "max"};
 
 /// log(sum(exp(x))) without overflow, as scipy.special.logsumexp:
 /// `[target,] x [, ufx::axis{...}] [, ufx::keepdims] [, ufx::out(dst)]`; or of a map over broadcast

@@ -35,11 +35,14 @@ class stream {
 public:
   /// A new stream on the target's device (its bound device, else the thread's current one).
   explicit stream(const sim_t& t) : stream(t.space()) {}
+  /// The same on ufx::cuda.
   explicit stream(const cuda_t& t) : stream(t.space()) {}
   ~stream() {
     if (handle_) space_.runtime->destroy_stream(space_.device, handle_);
   }
+  /// Takes o's stream; o is left without one.
   stream(stream&& o) noexcept : space_(o.space_), handle_(std::exchange(o.handle_, nullptr)) {}
+  /// Swaps the streams of this and o (o then destroys this one's former stream when it goes).
   stream& operator=(stream&& o) noexcept {
     std::swap(space_, o.space_);
     std::swap(handle_, o.handle_);
@@ -70,7 +73,9 @@ class event {
 public:
   event() = default;
   ~event() { reset(); }
+  /// Takes o's event; o is left never recorded.
   event(event&& o) noexcept : space_(o.space_), handle_(std::exchange(o.handle_, nullptr)) {}
+  /// Swaps the events of this and o.
   event& operator=(event&& o) noexcept {
     std::swap(space_, o.space_);
     std::swap(handle_, o.handle_);
@@ -126,12 +131,18 @@ float elapsed_ms(const event& start, const event& end);
 /// and a device can run asynchronously on a stream.
 template <class T>
 struct pinned_allocator {
+  /// The element type.
   using value_type = T;
+  /// An allocator (it has no state).
   pinned_allocator() = default;
+  /// The allocator for T made from one for U (allocators have no state).
   template <class U>
   pinned_allocator(const pinned_allocator<U>&) noexcept {}
+  /// Allocates n elements: page-locked where a GPU answers, else host memory aligned to 64 bytes.
   T* allocate(std::size_t n) { return static_cast<T*>(detail::pinned_allocate(n * sizeof(T))); }
+  /// Frees memory from allocate.
   void deallocate(T* p, std::size_t) noexcept { detail::pinned_deallocate(p); }
+  /// Always true: any pinned allocator frees what another allocated.
   template <class U>
   friend bool operator==(const pinned_allocator&, const pinned_allocator<U>&) noexcept {
     return true;
@@ -146,6 +157,7 @@ using pinned_vector = std::vector<T, pinned_allocator<T>>;
 /// asynchronously on streams. The container must not reallocate meanwhile.
 class pinned_region {
 public:
+  /// Pins the `bytes` bytes at `p` until the region goes (nothing for a null `p` or 0 bytes).
   pinned_region(const void* p, std::size_t bytes) : p_(p) { detail::pin_range(p, bytes); }
   ~pinned_region() { detail::unpin_range(p_); }
   pinned_region(const pinned_region&) = delete;

@@ -19,7 +19,7 @@
 ///
 /// Adding a target: a struct below with `name()`, `space()`, `is_device`, `runs_device_code` (and,
 /// for a device, `runtime()`, the object in src/ that allocates, copies and synchronises its
-/// memory), an entry in `target::alternatives`, and a folder include/ufx/detail/backend/<name>/
+/// memory), an entry in `target::alternatives`, and a folder `include/ufx/detail/backend/<name>/`
 /// with its algorithms, included by detail/backends.hpp (docs/architecture.md).
 
 #include <compare>
@@ -52,10 +52,14 @@ struct memory_space {
   /// The device ordinal within that runtime (0 for host memory).
   int device = 0;
 
+  /// Host memory.
   static const memory_space host;
 
+  /// True for host memory.
   constexpr bool is_host() const noexcept { return runtime == nullptr; }
+  /// True for a device's memory.
   constexpr bool is_device() const noexcept { return runtime != nullptr; }
+  /// True for the same runtime and device.
   friend constexpr bool operator==(const memory_space&, const memory_space&) = default;
 };
 inline constexpr memory_space memory_space::host{};
@@ -65,22 +69,30 @@ std::string to_string(const memory_space& s);
 
 /// One thread: the reference every other target is tested against.
 struct serial_t {
+  /// False: the arrays are in host memory.
   static constexpr bool is_device = false;
   /// Whether the user's function runs as device code nvcc compiles (then a lambda needs UFX_HD).
   static constexpr bool runs_device_code = false;
+  /// "ufx::serial".
   static constexpr std::string_view name() { return "ufx::serial"; }
+  /// Host memory.
   constexpr memory_space space() const { return memory_space::host; }
+  /// Always true: ufx::serial has no state.
   friend constexpr bool operator==(serial_t, serial_t) { return true; }
 };
 
 /// All cores (OpenMP). `threads(n)` bounds the threads one call uses.
 struct host_t {
+  /// False: the arrays are in host memory.
   static constexpr bool is_device = false;
+  /// False: the user's function runs as host code.
   static constexpr bool runs_device_code = false;
   /// At most this many threads per call; 0: as many as OpenMP gives.
   int max_threads = 0;
 
+  /// "ufx::host".
   static constexpr std::string_view name() { return "ufx::host"; }
+  /// Host memory.
   constexpr memory_space space() const { return memory_space::host; }
   /// This target with at most `n` threads per call (n >= 1; n = 1 runs on the calling thread).
   constexpr host_t threads(int n) const {
@@ -88,6 +100,7 @@ struct host_t {
     t.max_threads = n < 1 ? 1 : n;
     return t;
   }
+  /// True for the same thread limit.
   friend constexpr bool operator==(host_t a, host_t b) { return a.max_threads == b.max_threads; }
 };
 
@@ -125,15 +138,21 @@ struct device_target {
 
 /// The emulated device: separate memory per virtual device, device code paths run on the CPU.
 struct sim_t : detail::device_target<sim_t> {
-  static constexpr bool runs_device_code = false; // host code, through the device code paths
+  /// False: the user's function runs as host code, through the device code paths.
+  static constexpr bool runs_device_code = false;
+  /// "ufx::sim".
   static constexpr std::string_view name() { return "ufx::sim"; }
+  /// The sim's device runtime (src/sim_runtime.cpp), which allocates, copies and synchronises.
   static const detail::device_runtime& runtime() noexcept { return detail::sim_runtime(); }
 };
 
 /// A CUDA GPU. Calls that launch kernels must be compiled by nvcc.
 struct cuda_t : detail::device_target<cuda_t> {
+  /// True: the user's function runs as device code nvcc compiles, so a lambda needs UFX_HD.
   static constexpr bool runs_device_code = true;
+  /// "ufx::cuda".
   static constexpr std::string_view name() { return "ufx::cuda"; }
+  /// CUDA's device runtime (src/cuda_runtime.cpp), which allocates, copies and synchronises.
   static const detail::device_runtime& runtime() noexcept { return detail::cuda_runtime(); }
 };
 
@@ -147,9 +166,13 @@ requires(T::is_device) constexpr T chunked(const T& t, std::size_t bytes) {
   return c;
 }
 
+/// The serial target: one thread on the host.
 inline constexpr serial_t serial{};
+/// The host target: all cores.
 inline constexpr host_t host{};
+/// The sim target: the emulated device (the calling thread's current virtual device).
 inline constexpr sim_t sim{};
+/// The CUDA target: the calling thread's current GPU.
 inline constexpr cuda_t cuda{};
 
 /// Any target, chosen at run time.
@@ -158,7 +181,9 @@ public:
   /// Every target ufx has: the one list a new target joins.
   using alternatives = std::variant<serial_t, host_t, sim_t, cuda_t>;
 
+  /// ufx::host.
   constexpr target() : v_(host_t{}) {}
+  /// Holds the target `t` (ufx::serial, ufx::host, ufx::sim or ufx::cuda, with its state).
   template <class T>
   requires requires(alternatives v, T t) {
     v = t;
@@ -169,12 +194,15 @@ public:
   decltype(auto) visit(Fn&& fn) const {
     return std::visit(std::forward<Fn>(fn), v_);
   }
+  /// The held target's name ("ufx::host").
   std::string_view name() const {
     return visit([](const auto& t) { return t.name(); });
   }
+  /// The held target's memory space (for a device target, its device now).
   memory_space space() const {
     return visit([](const auto& t) { return t.space(); });
   }
+  /// True when the held target is a device target (ufx::sim, ufx::cuda).
   bool is_device() const {
     return visit([](const auto& t) { return std::remove_cvref_t<decltype(t)>::is_device; });
   }
@@ -184,6 +212,8 @@ public:
     return std::get_if<T>(&v_);
   }
 
+  /// True when both hold the same kind of target and those compare equal (device targets: the
+  /// same device).
   friend bool operator==(const target& a, const target& b) { return a.v_ == b.v_; }
 
 private:

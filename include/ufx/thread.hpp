@@ -34,7 +34,8 @@
 #endif
 #include "ufx/launch_config.hpp"
 
-// The messages of the warp functions' static_asserts.
+/// \cond INTERNAL
+// The messages of the warp functions' static_asserts (undefined again at the end).
 #define UFX_SHFL_VALUE_MESSAGE                                                                                         \
   "ufx::thread::shfl_*_sync: the value must be trivially copyable and at most 64 bytes (a shuffle moves 4 bytes "      \
   "at a time; ufx moves larger values in pieces)"
@@ -47,6 +48,7 @@
 #define UFX_SYNC_PREDICATE_MESSAGE                                                                                     \
   "ufx::thread::sync_count / sync_and / sync_or: the predicate is a bool or an integer, as CUDA's int predicate "      \
   "(compare a floating-point value explicitly: x != 0.f)"
+/// \endcond
 
 namespace ufx {
 
@@ -168,9 +170,13 @@ public:
   UFX_HD unsigned warp_id() const { return thread_rank() / 32; }
   /// cuda.lanemask_lt(): the lanes below this one (1 << lane_id()) - 1; _le, _eq, _ge, _gt alike.
   UFX_HD unsigned lanemask_lt() const { return (1u << lane_id()) - 1u; }
+  /// cuda.lanemask_le(): the lanes up to and including this one.
   UFX_HD unsigned lanemask_le() const { return lanemask_lt() | lanemask_eq(); }
+  /// cuda.lanemask_eq(): this lane alone, 1 << lane_id().
   UFX_HD unsigned lanemask_eq() const { return 1u << lane_id(); }
+  /// cuda.lanemask_gt(): the lanes above this one.
   UFX_HD unsigned lanemask_gt() const { return ~lanemask_le(); }
+  /// cuda.lanemask_ge(): this lane and the lanes above it.
   UFX_HD unsigned lanemask_ge() const { return ~lanemask_lt(); }
 
   /// cuda.activemask(): the lanes of this warp executing this call together. On the sim, the lanes
@@ -270,7 +276,9 @@ public:
   /// The result of match_all_sync: the mask's lanes when all have the same value (else 0), and
   /// whether they do.
   struct match_all_result {
+    /// The mask's lanes when all have the same value, else 0.
     unsigned mask;
+    /// True when all the mask's lanes have the same value.
     bool pred;
   };
   /// cuda.match_all_sync(mask, v): `auto [m, same] = t.match_all_sync(mask, v)`.
@@ -452,7 +460,8 @@ struct thread_access {
 /// `cuda.shared.array`): `shared<float[16][16]>` is a 16 x 16 row-major array, `shared<T[]>` takes
 /// the launch's `shared_bytes` (its extent is shared_bytes / sizeof(T)). Declare them as the
 /// kernel body's parameters right after the thread; the caller passes none of them. Its contents
-/// start undefined, as on a GPU.
+/// start undefined, as on a GPU. The sim reports reads of elements no thread of the block has
+/// written, for elements of 4 bytes or more and bool (kernels.md, "What the sim checks").
 template <class A>
 class shared {
   using decl = detail::shared_decl<A>;
@@ -460,17 +469,27 @@ class shared {
                              "launch's shared_bytes)");
 
 public:
+  /// The element type: T of `T[N]...`.
   using element_type = typename decl::element;
   static_assert(std::is_trivially_copyable_v<element_type> && std::is_trivially_default_constructible_v<element_type>,
                 "ufx::shared<T[...]>: the element type must be trivially copyable and trivially default "
                 "constructible (arithmetic, bool, plain structs), as CUDA's __shared__ arrays are");
+  /// The number of dimensions: 1 to 3.
   static constexpr int rank = decl::rank;
+  /// True for a `T[]` array, sized by the launch's shared_bytes.
   static constexpr bool dynamic = decl::dynamic;
+  // Doxygen misreads this initialiser (the comma of is_same_v<...> ends the declaration), so it is
+  // left out of the API reference; the class comment says what it means.
+  /// \cond INTERNAL
   /// Whether the sim reports reads of this array's elements that no thread of the block has
   /// written: for elements of 4 bytes or more, and bool (kernels.md, "What the sim checks").
   static constexpr bool init_checked = sizeof(element_type) >= 4 || std::is_same_v<element_type, bool>;
+  /// \endcond
 
   shared() = default;
+  /// The array at `data`, with `first_extent` elements along its first dimension; `state` is the
+  /// CPU block runner's state for its checks (null on a GPU). The launch makes these: a kernel body
+  /// receives them.
   UFX_HD shared(element_type* data, index_t first_extent, detail::sim_block_state* state)
       : data_(data), first_(first_extent), state_(state) {}
 
@@ -501,9 +520,11 @@ public:
   template <class I>
   requires(rank == 1 && std::is_integral_v<I>) UFX_HD element_type& operator[](I i) const { return (*this)(i); }
 
+  /// The extent of dimension k (for a `T[]` array, the first is shared_bytes / sizeof(T)).
   UFX_HD index_t extent(int k) const { return k == 0 ? first_ : k == 1 ? decl::e1 : decl::e2; }
   /// The declared extent of dimension k (0 for the first of a `T[]` array, sized at launch).
   UFX_HD static constexpr index_t declared_extent(int k) { return k == 0 ? decl::e0 : k == 1 ? decl::e1 : decl::e2; }
+  /// The number of elements: the product of the extents.
   UFX_HD index_t size() const {
     index_t n = 1;
     for (int k = 0; k < rank; ++k) n *= extent(k);

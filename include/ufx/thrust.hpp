@@ -35,17 +35,22 @@ struct thrust_vector_adapter {
 };
 } // namespace detail
 
+/// Adapts `thrust::device_vector` as a rank-1 operand, without a copy.
 template <class T, class A>
 struct adapter<thrust::device_vector<T, A>> : detail::thrust_vector_adapter<thrust::device_vector<T, A>> {
 #if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
+  /// device: on Thrust's CUDA system, calls return a `ufx::device_array`.
   static constexpr container_kind kind = container_kind::device;
 #else
+  /// sequence: on a CPU system, calls return a `std::vector`.
   static constexpr container_kind kind = container_kind::sequence;
 #endif
 };
 
+/// Adapts `thrust::host_vector` as a rank-1 operand, without a copy.
 template <class T, class A>
 struct adapter<thrust::host_vector<T, A>> : detail::thrust_vector_adapter<thrust::host_vector<T, A>> {
+  /// sequence: calls return a `std::vector`, as for a std::vector.
   static constexpr container_kind kind = container_kind::sequence;
 };
 

@@ -41,3 +41,31 @@
 #if defined(DLPACK_DLPACK_H_)
 #  include "ufx/dlpack.hpp"
 #endif
+
+/// \namespace ufx
+/// Everything a program uses: the front doors (`vectorize`, `guvectorize`, the reductions,
+/// `kernel`), the targets (`serial`, `host`, `sim`, `cuda`), the array types and tools, and the
+/// errors. `ufx::detail` holds the implementation; `ufx::mpi` the optional MPI component.
+
+/// \mainpage ufx API reference
+///
+/// The contracts of ufx's public headers: each front door's arguments, results, errors and targets,
+/// as its header states them. The guide, with examples that the test suite compiles and runs, is
+/// the rest of this site (<a href="../index.html">home</a>).
+///
+/// | header | what it gives |
+/// |---|---|
+/// | vectorize.hpp | `ufx::vectorize`: a scalar function becomes a broadcasting elementwise kernel |
+/// | guvectorize.hpp | `ufx::guvectorize<"(m,n),(n,p)->(m,p)">`: generalized kernels over core blocks |
+/// | reduce.hpp | `reducer`, `reduce`, `transform_reduce`, `accumulate`, `argmin` / `argmax`, `sum`, ... |
+/// | reducers.hpp | several reductions in one pass; `mean`, `var`, `std`, `minmax` |
+/// | lazy.hpp | `ufx::lazy`, `ufx::eval`: chained calls without temporaries |
+/// | kernel.hpp | `ufx::kernel`: raw kernels, as Numba's `@cuda.jit` |
+/// | targets.hpp | `ufx::serial`, `ufx::host`, `ufx::sim`, `ufx::cuda`, `ufx::target` |
+/// | ndview.hpp, ndarray.hpp, device_array.hpp | the array types, and moving data to and from devices |
+/// | views.hpp, creation.hpp, random.hpp, print.hpp | views without copies, making and printing arrays |
+/// | stream.hpp, devices.hpp | streams and events; devices and the sim's configuration |
+/// | dlpack.hpp | DLPack exchange with CuPy, PyTorch, JAX and NumPy |
+/// | nvtx.hpp | NVTX ranges for Nsight Systems |
+/// | mpi.hpp | `ufx::mpi`: the same calls across MPI ranks |
+/// | errors.hpp | `shape_error`, `device_error`, `launch_error`, `kernel_error`, `value_error` |

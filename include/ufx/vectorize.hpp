@@ -42,11 +42,13 @@ UFX_TU_NAMESPACE_BEGIN
 template <class F>
 class vectorized {
 public:
+  /// Wraps the scalar function `f` (ufx::vectorize makes these).
   explicit vectorized(F f) : fn_(std::move(f)) {}
 
   /// `k(args...)`, `k(target, args...)`, `k(args..., ufx::out(dst...))`.
   template <class... A>
   decltype(auto) operator()(A&&... args) const {
+    const detail::label_scope label(name_);
     if constexpr (detail::any_distributed<A...>) return detail::distributed_call(*this, std::forward<A>(args)...);
     else if constexpr (detail::any_lazy<A...>) return detail::lazy_call(fn_, std::forward<A>(args)...);
     else return detail::vectorize_call(fn_, std::forward<A>(args)...);
@@ -55,8 +57,19 @@ public:
   /// The scalar function.
   const F& function() const { return fn_; }
 
+  /// This kernel with a name, which profiler ranges show ("vectorize add", docs/performance.md).
+  /// `name` must outlive the kernel (a string literal does).
+  vectorized named(const char* name) const {
+    vectorized v = *this;
+    v.name_ = name;
+    return v;
+  }
+  /// The name given by named(), or null.
+  const char* name() const { return name_; }
+
 private:
   F fn_;
+  const char* name_ = nullptr;
 };
 
 /// Turns a function of scalars into a broadcasting elementwise kernel.

@@ -34,8 +34,11 @@ namespace ufx {
 /// count from the end, out-of-range ones are clamped, a missing one (`{}` or `ufx::none`) means
 /// the end the step walks from or to. `range{2, 5}` is `2:5`, `range{{}, {}, -1}` is `::-1`.
 struct range {
+  /// The first index (negative: from the end); none: the end the step walks from.
   std::optional<index_t> start;
+  /// The index to stop before (negative: from the end); none: the end the step walks to.
   std::optional<index_t> stop;
+  /// The step; 0 is a ufx::value_error when sliced.
   index_t step = 1;
 };
 
@@ -44,10 +47,12 @@ inline constexpr std::nullopt_t none = std::nullopt;
 
 /// `:` in `ufx::slice`: the whole axis.
 struct all_t {};
+/// `:` in `ufx::slice`: the whole axis.
 inline constexpr all_t all{};
 
 /// `np.newaxis` in `ufx::slice`: a new axis of extent 1.
 struct newaxis_t {};
+/// `np.newaxis` in `ufx::slice`: a new axis of extent 1.
 inline constexpr newaxis_t newaxis{};
 
 } // namespace ufx
@@ -69,6 +74,7 @@ requires detail::viewable<A>
 auto reshape(A&& a, const index_t (&shape)[NR]) {
   return detail::reshape_impl<detail::source_view_t<std::remove_reference_t<A>>, NR>(detail::source_view(a), shape);
 }
+/// The same with the shape as a std::array.
 template <std::size_t NR, class A>
 requires detail::viewable<A>
 auto reshape(A&& a, const std::array<index_t, NR>& shape) {
@@ -160,6 +166,7 @@ auto broadcast_to(A&& a, const index_t (&shape)[NR]) {
   return detail::broadcast_to_impl<detail::source_view_t<std::remove_reference_t<A>>, NR>(detail::source_view(a),
                                                                                           shape);
 }
+/// The same with the shape as a std::array.
 template <std::size_t NR, class A>
 requires detail::viewable<A>
 auto broadcast_to(A&& a, const std::array<index_t, NR>& shape) {

@@ -313,6 +313,7 @@ void run_pipelined(const Tag& tag, const dims& loop, const chunk_split& split, c
   chunk_ring<Tag> ring(t, split.slots, out_staging + row_staging_bytes<Tag>(whole, lead, loop, split.per),
                        device_extra);
   for (index_t c = 0; c < split.count; ++c) {
+    const chunk_range range(static_cast<long>(c + 1), static_cast<long>(split.count)); // "chunked add 3/8"
     const int s = static_cast<int>(c % split.slots);
     if (c >= split.slots) ring.acquire(s);
     const index_t b = split.begin(c), e = split.end(c);

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "ufx/config.hpp"
+#include "ufx/detail/ranges.hpp"
 #include "ufx/errors.hpp"
 
 namespace ufx::detail {
@@ -15,16 +16,28 @@ UFX_TU_NAMESPACE_BEGIN
 /// The front door running on this thread, for messages ("ufx" outside any call).
 inline thread_local const char* current_call = "ufx";
 
-/// Names the front door for the duration of a call (nested calls restore the outer name).
+/// Names the front door for the duration of a call (nested calls restore the outer name), and
+/// opens the call's profiler range when ranges are on (detail/ranges.hpp): named after `who`, the
+/// label a named kernel object gave (pending_label) and the reduction's `naxes` axes.
 class call_scope {
 public:
-  explicit call_scope(const char* who) noexcept : prev_(current_call) { current_call = who; }
-  ~call_scope() { current_call = prev_; }
+  explicit call_scope(const char* who, const int* axes = nullptr, int naxes = 0) noexcept : prev_(current_call) {
+    current_call = who;
+    if (ranges_on.load(std::memory_order_relaxed)) [[unlikely]] {
+      opened_ = range_push(who, pending_label, axes, naxes);
+      pending_label = nullptr;
+    }
+  }
+  ~call_scope() {
+    if (opened_) range_pop(opened_);
+    current_call = prev_;
+  }
   call_scope(const call_scope&) = delete;
   call_scope& operator=(const call_scope&) = delete;
 
 private:
   const char* prev_;
+  int opened_ = 0;
 };
 
 /// "who: what", with who the current front door.

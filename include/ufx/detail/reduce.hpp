@@ -312,7 +312,7 @@ auto reduce_general(const Spec& spec, const Fin& fin, const TargetT* given, OutT
 template <int NA, bool Keep, class Spec, class TargetT, class OutT, class... Args>
 UFX_CALL_BOUNDARY auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* axes,
                                   const Args&... args) {
-  const call_scope scope(spec.who);
+  const call_scope scope(spec.who, axes, NA);
   // 1. adapt
   auto ins = std::make_tuple(adapt_in(args)...);
   constexpr int R = std::max({0, decltype(adapt_in(args))::rank...});

@@ -125,7 +125,7 @@ void scan_on_target(const Tag& tag, const Op& op, const OutOp& o, const InOp& in
 
 template <int NA, class Op, class TargetT, class OutT, class X>
 UFX_CALL_BOUNDARY auto accumulate_run(const Op& op, const TargetT* given, OutT* out, const int* axes, const X& x) {
-  const call_scope scope("ufx::accumulate");
+  const call_scope scope("ufx::accumulate", axes, NA);
   auto in = adapt_in(x);
   using In = decltype(in);
   constexpr int R = In::rank;

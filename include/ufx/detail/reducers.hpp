@@ -430,7 +430,7 @@ auto run_parts(const char* who, const TargetT* tp, OutT* outp, const int* axes, 
     const Res r = reduce_run<0, false>(spec, tp, static_cast<const void*>(nullptr), axes, xs...);
     return to_std_tuple(r, std::index_sequence_for<P...>{});
   } else {
-    const call_scope scope(who);
+    const call_scope scope(who, axes, NA);
     auto ins = std::make_tuple(adapt_in(xs)...);
     using shapes = reduce_shapes<NA, Keep, X...>;
     constexpr int RR = shapes::RR;

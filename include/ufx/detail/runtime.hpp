@@ -118,6 +118,8 @@ public:
 
   // ---- page-locked host memory (ufx::cuda's cudaHostAlloc / cudaHostRegister; nothing elsewhere)
   virtual void* host_allocate_pinned(std::size_t) const { return nullptr; }
+  /// Names this runtime's devices for a profiler (NVTX, src/ranges.cpp); ufx::cuda's do so.
+  virtual void name_for_profiler() const {}
   virtual void host_free_pinned(void*) const noexcept {}
   virtual void host_register(const void*, std::size_t) const {}
   virtual void host_unregister(const void*) const noexcept {}

@@ -14,6 +14,7 @@ namespace ufx::mpi {
 /// the failing rank itself the original exception is nested (std::rethrow_if_nested).
 class error : public std::runtime_error {
 public:
+  /// The failure of rank `rank`: its exception's `kind` (see kind()) and `message`.
   error(int rank, std::string kind, std::string message)
       : std::runtime_error("ufx::mpi: rank " + std::to_string(rank) + " failed (" + kind + "): " + message),
         rank_(rank), kind_(std::move(kind)), message_(std::move(message)) {}
@@ -62,7 +63,9 @@ inline void require_initialized() {
 /// on distributed operands is collective over their communicator.
 class communicator {
 public:
+  /// MPI_COMM_WORLD.
   communicator() noexcept : comm_(MPI_COMM_WORLD) {}
+  /// The MPI communicator `comm`, which stays the caller's to free.
   explicit communicator(MPI_Comm comm) noexcept : comm_(comm) {}
 
   /// This process's rank in the communicator.
@@ -79,7 +82,9 @@ public:
     detail::check(MPI_Comm_size(comm_, &n), "MPI_Comm_size");
     return n;
   }
+  /// Waits until every rank has called it (MPI_Barrier). A failed call throws ufx::mpi::error.
   void barrier() const { detail::check(MPI_Barrier(comm_), "MPI_Barrier"); }
+  /// The MPI handle.
   MPI_Comm native() const noexcept { return comm_; }
 
   /// The same MPI handle.
@@ -94,7 +99,10 @@ private:
 /// and finalises it on destruction only if it initialised it. ufx never initialises MPI by itself.
 class environment {
 public:
+  /// Initialises MPI without the program's arguments, asking for MPI_THREAD_FUNNELED.
   environment() : environment(nullptr, nullptr) {}
+  /// Initialises MPI with main's `argc` and `argv`, asking for thread support `required`.
+  /// An error code from MPI_Init_thread throws ufx::mpi::error.
   environment(int& argc, char**& argv, int required = MPI_THREAD_FUNNELED) : environment(&argc, &argv, required) {}
   ~environment() {
     int fin = 0;

@@ -34,9 +34,13 @@ class distributed {
                 "ufx::mpi::distributed: the local block must have rank 1 or more (axis 0 is split across the ranks)");
 
 public:
+  /// The tag by which ufx's front doors recognise a distributed operand.
   using ufx_distribution = detail::mpi_distribution;
+  /// The local block's container, C.
   using container_type = C;
+  /// The element type.
   using value_type = typename ufx::adapter<C>::value_type;
+  /// The number of dimensions (of the block and of the global array), 1 or more.
   static constexpr int rank = ufx::adapter<C>::rank;
 
   /// Collective over `p.comm()`: every rank passes its block, which must have `p.local_shape()`;
@@ -50,13 +54,18 @@ public:
 
   /// This rank's block.
   C& local() noexcept { return local_; }
+  /// The same, read-only.
   const C& local() const noexcept { return local_; }
 
+  /// How the global array is split across the ranks.
   const mpi::partition& partition() const noexcept { return part_; }
+  /// The partition's communicator.
   const communicator& comm() const noexcept { return part_.comm(); }
+  /// The shape of the whole (global) array.
   const std::vector<index_t>& global_shape() const noexcept { return part_.global_shape(); }
-  /// This rank's first row (its block's offset along axis 0) and number of rows.
+  /// This rank's first row (its block's offset along axis 0).
   index_t offset() const { return part_.offset(); }
+  /// This rank's number of rows.
   index_t rows() const { return part_.rows(); }
 
   /// The local block's shape.
@@ -81,6 +90,7 @@ private:
   C local_;
 };
 
+/// Deduces C from the local block: `ufx::mpi::distributed(p, block)`.
 template <class C>
 distributed(mpi::partition, C) -> distributed<C>;
 

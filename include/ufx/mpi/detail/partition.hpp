@@ -67,10 +67,13 @@ public:
     return p;
   }
 
+  /// The communicator whose ranks hold the blocks.
   const communicator& comm() const noexcept { return d_->comm; }
+  /// True when every rank holds the whole array (see replicated).
   bool is_replicated() const noexcept { return d_->replicated; }
   /// The number of ranks.
   int ranks() const noexcept { return static_cast<int>(d_->offsets.size()) - 1; }
+  /// The shape of the whole (global) array.
   const std::vector<index_t>& global_shape() const noexcept { return d_->shape; }
   /// The global number of elements.
   index_t global_size() const noexcept {
@@ -81,16 +84,21 @@ public:
     return std::accumulate(d_->shape.begin() + 1, d_->shape.end(), index_t{1},
                            [](index_t a, index_t b) { return a * b; });
   }
+  /// The number of rows of axis 0 rank r holds (replicated: all of them). An r that is not a rank
+  /// throws std::out_of_range.
   index_t rows(int r) const {
     const index_t k = d_->offsets.at(static_cast<std::size_t>(r) + 1) - d_->offsets.at(static_cast<std::size_t>(r));
     return d_->replicated ? d_->shape[0] : k;
   }
+  /// The global index of rank r's first row (replicated: 0). An r that is not a rank throws
+  /// std::out_of_range.
   index_t offset(int r) const {
     const index_t o = d_->offsets.at(static_cast<std::size_t>(r)); // at: r is checked
     return d_->replicated ? 0 : o;
   }
-  /// This rank's rows and first row.
+  /// This rank's number of rows.
   index_t rows() const { return rows(d_->rank); }
+  /// The global index of this rank's first row.
   index_t offset() const { return offset(d_->rank); }
   /// This rank's block shape.
   std::vector<index_t> local_shape() const {
@@ -113,6 +121,7 @@ public:
     return d_ == o.d_ || (d_->comm == o.d_->comm && d_->replicated == o.d_->replicated &&
                           (d_->replicated ? d_->shape[0] == o.d_->shape[0] : d_->offsets == o.d_->offsets));
   }
+  /// The same split (same_split) of the same global shape.
   friend bool operator==(const partition& a, const partition& b) noexcept {
     return a.same_split(b) && a.d_->shape == b.d_->shape;
   }
@@ -141,6 +150,7 @@ public:
   }
 
 private:
+  /// \cond INTERNAL
   struct data {
     communicator comm;
     int rank = 0;
@@ -148,6 +158,7 @@ private:
     std::vector<index_t> shape;
     std::vector<index_t> offsets; // ranks + 1 entries
   };
+  /// \endcond
   std::shared_ptr<const data> d_;
 };
 
