@@ -212,8 +212,8 @@ inline void* dlpack_check(const DLTensor& t, const DLDataType& want, std::size_t
                         std::to_string(t.shape[k]) + ")");
     size *= t.shape[k];
   }
-  char* const p = static_cast<char*>(t.data) + t.byte_offset;
   if (size > 0 && t.data == nullptr) throw value_error(who + "the tensor's data pointer is null");
+  char* const p = t.data ? static_cast<char*>(t.data) + t.byte_offset : nullptr;
   if (reinterpret_cast<std::uintptr_t>(p) % align != 0)
     throw value_error(who + "the tensor's data pointer plus byte_offset (" + std::to_string(t.byte_offset) +
                       ") is not aligned for the view's element type (" + std::to_string(align) + " bytes)");

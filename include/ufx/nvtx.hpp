@@ -18,7 +18,7 @@
 /// Ranges are opened on every target, not only ufx::cuda: on the CPU targets they mark the time
 /// a call took on the calling thread.
 ///
-/// Cost. Off (the default), a call reads one atomic flag and does nothing else: the names are
+/// Cost. Off (the default), a call reads an atomic flag (relaxed) and does nothing else: the names are
 /// built, and NVTX called, only when on (a counting test holds this: ufx::detail::ranges_opened).
 /// On, a range costs a string of a few dozen bytes and NVTX's push and pop, which do nothing more
 /// unless a profiler is attached.

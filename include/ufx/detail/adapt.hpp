@@ -136,6 +136,11 @@ struct adapter<device_array<T, R>> {
 };
 
 namespace detail {
+// The adapting steps are compiled per configuration (config.hpp's UFX_TU_NAMESPACE), as every
+// function a call reaches is: a baseline unit and an AVX2 unit of one program must not share them
+// (tests/isa_mix found adapt_in shared, with AVX code, once tests built at -O1, where it is no
+// longer inlined).
+UFX_TU_NAMESPACE_BEGIN
 
 /// True when an argument of type A can hold host memory only: a scalar, or a container whose
 /// adapter says `host_dense` (std::vector, std::array, ufx::ndarray). Others may point into a
@@ -237,5 +242,6 @@ void operand_shapes(const Ops& ops, dims* shapes, std::size_t& n) {
   std::apply([&](const auto&... op) { ((shapes[n++] = operand_shape(op)), ...); }, ops);
 }
 
+UFX_TU_NAMESPACE_END
 } // namespace detail
 } // namespace ufx

@@ -2,7 +2,7 @@
 // Profiler ranges around ufx's calls (ufx/nvtx.hpp): each front door's call_scope (detail/fail.hpp)
 // opens one when ranges are on, named after the front door, the call's label and its axes
 // ("vectorize add", "reduce sum axis=1", "kernel tiled_matmul"), and each chunk of a call larger
-// than the device one more ("chunked add 3/8"). Off, a call reads one relaxed atomic flag and does
+// than the device one more ("chunked add 3/8"). Off, a call reads a relaxed atomic flag and does
 // nothing else; the names are built and NVTX is called in libufx (src/ranges.cpp), so no header
 // includes NVTX.
 #include <atomic>
