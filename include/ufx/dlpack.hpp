@@ -169,24 +169,21 @@ struct dlpack_view_traits {
   static constexpr bool valid = false, read_only = true;
   static std::string name() { return "?"; }
 };
-template <class T, int R>
-struct dlpack_view_traits<ndview<T, R>> {
-  static constexpr bool valid = true, device = false, read_only = std::is_const_v<T>;
+/// What the two view types share: element type, rank, where their memory is, and their name.
+template <class T, int R, bool Device>
+struct dlpack_view_of {
+  static constexpr bool valid = true, device = Device, read_only = std::is_const_v<T>;
   using element = T;
   static constexpr int rank = R;
   static std::string name() {
-    return "ufx::ndview<" + dlpack_type_name(dlpack_dtype<T>()) + ", " + std::to_string(R) + ">";
+    return std::string(Device ? "ufx::device_view<" : "ufx::ndview<") + dlpack_type_name(dlpack_dtype<T>()) + ", " +
+           std::to_string(R) + ">";
   }
 };
 template <class T, int R>
-struct dlpack_view_traits<device_view<T, R>> {
-  static constexpr bool valid = true, device = true, read_only = std::is_const_v<T>;
-  using element = T;
-  static constexpr int rank = R;
-  static std::string name() {
-    return "ufx::device_view<" + dlpack_type_name(dlpack_dtype<T>()) + ", " + std::to_string(R) + ">";
-  }
-};
+struct dlpack_view_traits<ndview<T, R>> : dlpack_view_of<T, R, false> {};
+template <class T, int R>
+struct dlpack_view_traits<device_view<T, R>> : dlpack_view_of<T, R, true> {};
 
 template <class View>
 std::string dlpack_view_name() {
