@@ -5,7 +5,8 @@
 // Peers: a plain serial loop (what one writes first: in order, so not vectorised), the same loop
 // with `omp simd reduction` (vectorised, reordered), and an OpenMP `parallel for simd reduction`
 // loop; a pairwise OpenMP loop (NumPy's pairwise sum in each thread's block, the blocks' sums
-// added in order: the accuracy class of ufx's and np.sum's); Eigen's `sum()` (one thread,
+// added in order: the accuracy class of ufx's and np.sum's) and the same pairwise sum on one
+// thread (sum/pairwise_loop: 8 accumulators, one 8-float vector with AVX); Eigen's `sum()` (one thread,
 // vectorised, reordered) where Eigen is found. Bytes/s count the input once; the counter rel_err is
 // the result's relative error against the exact sum (uniform [-1, 1] data, seed 1), l1_err the
 // error over the sum of the magnitudes.
@@ -90,6 +91,12 @@ float pairwise(const float* x, std::size_t n, const Map& f) {
   return pairwise(x, n2, f) + pairwise(x + n2, n - n2, f);
 }
 
+// the same pairwise sum on one thread: its 8 accumulators are one 8-float vector with AVX
+template <class Map>
+__attribute__((noinline)) float pairwise_loop(const float* x, std::size_t n) {
+  return pairwise(x, n, Map{});
+}
+
 template <class Map>
 __attribute__((noinline)) float omp_pairwise(const float* x, std::size_t n) {
   const Map f;
@@ -114,6 +121,7 @@ enum class how {
   simd_loop,
   omp_loop,
   omp_pairwise,
+  pairwise_loop,
   eigen,
   ufx_serial,
   ufx_host,
@@ -131,6 +139,7 @@ void bm_sum(benchmark::State& state) {
     else if constexpr (H == how::simd_loop) s = simd_loop<Map>(x.data(), n);
     else if constexpr (H == how::omp_loop) s = omp_loop<Map>(x.data(), n);
     else if constexpr (H == how::omp_pairwise) s = omp_pairwise<Map>(x.data(), n);
+    else if constexpr (H == how::pairwise_loop) s = pairwise_loop<Map>(x.data(), n);
 #if UFX_BENCH_EIGEN
     else if constexpr (H == how::eigen) {
       const Eigen::Map<const Eigen::VectorXf> v(x.data(), static_cast<Eigen::Index>(n));
@@ -281,6 +290,7 @@ BENCHMARK(bm_sum<ident, how::ufx_serial>)->Name("sum/ufx_serial")->Apply(sizes);
 BENCHMARK(bm_sum<ident, how::omp_loop>)->Name("sum/omp_loop")->Apply(sizes);
 BENCHMARK(bm_sum<ident, how::ufx_host>)->Name("sum/ufx_host")->Apply(sizes);
 BENCHMARK(bm_sum<ident, how::omp_pairwise>)->Name("sum/omp_pairwise")->Apply(sizes);
+BENCHMARK(bm_sum<ident, how::pairwise_loop>)->Name("sum/pairwise_loop")->Apply(sizes);
 #if UFX_BENCH_EIGEN
 BENCHMARK(bm_sum<ident, how::eigen>)->Name("sum/eigen")->Apply(sizes);
 BENCHMARK(bm_sum<abs_value, how::eigen>)->Name("abs_sum/eigen")->Apply(sizes);

@@ -107,13 +107,16 @@ def main():
     for lg in (12, 16, 20, 24, 26):
         n = 1 << lg
         row(f"sum, N = 2^{lg}", f"sum/ufx_host/{n}",
-            [f"sum/{p}/{n}" for p in ("serial_loop", "simd_loop", "omp_loop", "omp_pairwise", "eigen", "numpy",
-                                      "numba_parallel")])
+            [f"sum/{p}/{n}" for p in ("serial_loop", "simd_loop", "omp_loop", "omp_pairwise", "pairwise_loop",
+                                      "eigen", "numpy", "numba_parallel")])
     for lg in (20, 24, 26):
         n = 1 << lg
         row(f"sum of |x|, N = 2^{lg}", f"abs_sum/ufx_host/{n}",
             [f"abs_sum/{p}/{n}" for p in ("serial_loop", "simd_loop", "omp_loop", "omp_pairwise", "eigen", "numpy",
                                           "numba_parallel")])
+    for lg in (12, 16):  # issue #32's part 4: one thread's pairwise loop over 8-wide vectors
+        n = 1 << lg
+        row(f"sum, N = 2^{lg}, vs the one-thread pairwise loop", f"sum/ufx_host/{n}", [f"sum/pairwise_loop/{n}"])
     for lg in (20, 24, 26):  # the issue's accuracy-class peer alone
         n = 1 << lg
         row(f"sum, N = 2^{lg}, vs pairwise OpenMP", f"sum/ufx_host/{n}", [f"sum/omp_pairwise/{n}"])

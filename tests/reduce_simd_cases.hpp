@@ -76,6 +76,26 @@ void sum_leaf_matches_generic(const Target& t) {
   }
 }
 
+/// A float sum of wide_sum_min (2^23) elements or more is accumulated in double by its own vector
+/// leaf (simd_widen_sum_leaf: converting loads, and FMAs by 1 where the build has FMA): its bits
+/// against the generic leaf's, a user's `+` over a double accumulator, rounded to float once.
+template <class Target>
+void widened_sum_matches_generic(const Target& t) {
+  const auto user_plus = [](double a, double b) { return a + b; };
+  const std::vector<float> data = values<float>((std::size_t{1} << 23) + 200, 777);
+  const std::size_t base = aligned_base(data);
+  for (const std::int64_t n : {std::int64_t{1} << 23, (std::int64_t{1} << 23) + 131}) {
+    for (const std::size_t off : {0, 1, 6}) {
+      CAPTURE(n);
+      CAPTURE(off);
+      const ufx::ndview<const float, 1> v(data.data() + base + off, {n});
+      const float fast = ufx::reduce(t, v, ufx::plus{}, 0.0f);
+      const double generic = ufx::reduce(t, v, user_plus, 0.0);
+      CHECK(same_bits(fast, static_cast<float>(generic)));
+    }
+  }
+}
+
 struct abs_map {
   template <class T>
   T operator()(T v) const {
@@ -170,6 +190,7 @@ void run_all() {
   mapped_sum_matches_generic<float>(ufx::serial);
   mapped_sum_matches_generic<double>(ufx::serial);
   sum_of_negative_zeros(ufx::serial);
+  widened_sum_matches_generic(ufx::serial);
   if constexpr (All) {
     sum_leaf_matches_generic<std::int64_t>(ufx::serial);
     sum_leaf_matches_generic<std::uint64_t>(ufx::serial);
@@ -177,6 +198,7 @@ void run_all() {
     sum_leaf_matches_generic<double>(ufx::host);
     mapped_sum_matches_generic<float>(ufx::host);
     sum_of_negative_zeros(ufx::host);
+    widened_sum_matches_generic(ufx::host);
   }
 }
 

@@ -149,17 +149,56 @@ T simd_sum_leaf(index_t n, const T* x) {
   return s;
 }
 
+/// One step of simd_widen_sum_leaf: `a + double(f)` in every lane, the floats `f` converted
+/// exactly. GCC 12 compiles __builtin_convertvector of 2 floats to two cvtss2sd and of 4 floats to
+/// two 2-wide conversions with an insert, so the x86 builtins convert where the width has one
+/// instruction. With FMA the add is `fma(double(f), 1, a)`, which rounds a + double(f) once, as the
+/// add does (the same bits, -0 included), and runs on the FMA pipes beside the conversions. The
+/// leaf on one Zen 4 core, 2^14 floats in L1: 34 -> 98 GB/s with -march=native, 17 -> 30 GB/s
+/// with the baseline's SSE2 (the float leaf: 115). `one` passes through an empty asm so that GCC
+/// cannot fold the multiplication by 1 back into an add.
+template <class V, class F>
+inline V simd_widen_add(V a, F f, [[maybe_unused]] V one) {
+#  if defined(__AVX__)
+  if constexpr (sizeof(V) == 32) {
+    const V d = __builtin_ia32_cvtps2pd256(f);
+#    if defined(__FMA__)
+    return __builtin_ia32_vfmaddpd256(d, one, a);
+#    else
+    return a + d;
+#    endif
+  } else
+#  endif
+#  if defined(__AVX512F__)
+      if constexpr (sizeof(V) == 64) {
+    const V d = __builtin_ia32_cvtps2pd512_mask(f, V{}, static_cast<unsigned char>(-1), 4);
+    return __builtin_ia32_vfmaddpd512_mask(d, one, a, static_cast<unsigned char>(-1), 4);
+  } else
+#  endif
+#  if defined(__SSE2__)
+      if constexpr (sizeof(V) == 16) {
+    return a + __builtin_ia32_cvtps2pd(__builtin_shufflevector(f, f, 0, 1, -1, -1));
+  } else
+#  endif
+  {
+    return a + __builtin_convertvector(f, V);
+  }
+}
+
 /// The generic leaf of a plain sum of floats in double (ufx::plus over a long float array,
 /// reduce.hpp's wide_sum_min), n >= L = 8 W doubles: each lane sums its elements in order, as the
 /// generic leaf with a double accumulator does. Each float vector of half the width is converted
-/// as it is loaded (cvtps2pd from memory), with no rotation: the half-vectors of a 32-byte build
-/// are 16 bytes, which malloc's 16-byte alignment keeps within one cache line.
+/// as it is loaded, with no rotation: the half-vectors of a 32-byte build are 16 bytes, which
+/// malloc's 16-byte alignment keeps within one cache line.
 inline double simd_widen_sum_leaf(index_t n, const float* x) {
   using V = typename simd_vec<double>::V;
   constexpr int W = simd_vec<double>::W;
   constexpr int L = 8 * W;
   typedef float F __attribute__((vector_size(host_vector_bytes / 2), aligned(alignof(float))));
+  typedef float Fa __attribute__((vector_size(host_vector_bytes / 2)));
   const index_t nb = n / L, nfull = nb * L;
+  V one = V{} + 1.0;
+  asm("" : "+m"(one)); // opaque: fma(d, one, a) stays an FMA
   V A[8];
   const F* p = reinterpret_cast<const F*>(x);
 #  pragma GCC unroll 8
@@ -167,7 +206,7 @@ inline double simd_widen_sum_leaf(index_t n, const float* x) {
   for (index_t b = 1; b < nb; ++b) {
     const F* q = p + 8 * b;
 #  pragma GCC unroll 8
-    for (int j = 0; j < 8; ++j) A[j] += __builtin_convertvector(q[j], V);
+    for (int j = 0; j < 8; ++j) A[j] = simd_widen_add(A[j], static_cast<Fa>(q[j]), one);
   }
   double s = simd_hsum8<double>(A[0], A[1], A[2], A[3], A[4], A[5], A[6], A[7]);
   for (index_t i = nfull; i < n; ++i) s = s + static_cast<double>(x[i]);
