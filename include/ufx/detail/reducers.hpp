@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "ufx/config.hpp"
+#include "ufx/detail/cpu/simd_leaf.hpp"
 #include "ufx/detail/reduce.hpp"
 #include "ufx/detail/reduce_ops.hpp"
 #include "ufx/detail/tuple.hpp"
@@ -111,9 +112,10 @@ UFX_HD inline moments<T> combine_moments(const moments<T>& a, const moments<T>& 
   return {n, mean, a.m2 + b.m2 + d * d * a.n * w};
 }
 
-/// Independent sums of a statistics leaf on the CPU (moments_part::leaf): 16 floats or doubles,
-/// two to four vector registers per sum.
-inline constexpr int stat_lanes = 16;
+/// Independent sums of a statistics leaf on the CPU (moments_part::leaf, lanes_sum): 32 floats or
+/// 16 doubles, 128 bytes, four AVX2 registers per sum (eight SSE2 ones), each a chain of adds.
+template <class T>
+inline constexpr int stat_lanes = 128 / static_cast<int>(sizeof(T));
 
 /// Which statistic a moments part gives.
 enum class stat_kind { mean, var, std };
@@ -143,28 +145,21 @@ struct moments_part {
   UFX_HD acc map(const V& v, index_t) const { return {T(1), static_cast<T>(v), T(0)}; }
   UFX_HD acc combine(const acc& a, const acc& b) const { return combine_moments(a, b); }
   /// The CPU leaf of n >= 1 elements (values at(i)): the two-pass formula over the leaf (its sum,
-  /// its mean, the squared deviations from it), in stat_lanes independent sums that the compiler
-  /// keeps in vector registers; one division per leaf instead of Welford's one per element. The
-  /// leaves then combine by Chan's update.
+  /// its mean, the squared deviations from it), each pass in stat_lanes independent sums combined
+  /// pairwise (lanes_sum: vector registers with GCC); one division per leaf instead of Welford's
+  /// one per element. The leaves then combine by Chan's update.
   template <class At>
   UFX_ALWAYS_INLINE acc leaf(index_t n, const At& at) const {
-    constexpr int L = stat_lanes;
-    T s[L] = {}, q[L] = {};
-    index_t i = 0;
-    for (; i + L <= n; i += L)
-      for (int j = 0; j < L; ++j) s[j] += at(i + j).mean;
-    T sum = 0;
-    for (int j = 0; j < L; ++j) sum += s[j];
-    for (index_t k = i; k < n; ++k) sum += at(k).mean;
+    constexpr int L = stat_lanes<T>;
+    const index_t nfull = n - n % L;
+    T sum = lanes_sum<T, L>(nfull, [&](index_t i) { return at(i).mean; });
+    for (index_t k = nfull; k < n; ++k) sum += at(k).mean;
     const T nn = static_cast<T>(n), mean = sum / nn;
-    for (i = 0; i + L <= n; i += L)
-      for (int j = 0; j < L; ++j) {
-        const T d = at(i + j).mean - mean;
-        q[j] += d * d;
-      }
-    T m2 = 0;
-    for (int j = 0; j < L; ++j) m2 += q[j];
-    for (index_t k = i; k < n; ++k) {
+    T m2 = lanes_sum<T, L>(nfull, [&](index_t i) {
+      const T d = at(i).mean - mean;
+      return d * d;
+    });
+    for (index_t k = nfull; k < n; ++k) {
       const T d = at(k).mean - mean;
       m2 += d * d;
     }

@@ -269,5 +269,59 @@ T simd_map_sum_leaf(index_t n, int k, const Value& value) {
 }
 #endif
 
+/// value(0) + ... + value(nfull - 1), nfull a multiple of L, in L lanes (lane j adds value(j),
+/// value(j + L), ... in order, from +0), the lanes then combined by the tree acc[j] += acc[j + w],
+/// w = L/2 .. 1: the passes of the statistics' CPU leaf (reducers.hpp, moments_part::leaf). With
+/// GCC the lanes are vector registers, each vector's W values computed into a small array that
+/// GCC vectorises as a group; GCC kept the generic loop's lanes in memory, a store and a load per
+/// vector add. A cloned leaf (config.hpp, UFX_HOST_CLONES) takes the generic loop, which each
+/// clone vectorises at its own width. The same bits either way, but that with FMA GCC may fuse
+/// the generic loop's `acc + d * d` where the vector code rounds d * d first.
+template <class T, int L, class Value>
+UFX_ALWAYS_INLINE T lanes_sum(index_t nfull, const Value& value) {
+#if UFX_SIMD_LEAF
+  if constexpr (!UFX_HOST_CLONED && simd_leaf_type<T> && L % simd_vec<T>::W == 0 && L / simd_vec<T>::W <= 8 &&
+                ((L / simd_vec<T>::W) & (L / simd_vec<T>::W - 1)) == 0) {
+    using V = typename simd_vec<T>::V;
+    constexpr int W = simd_vec<T>::W;
+    constexpr int NV = L / W;
+    V A[NV];
+#  pragma GCC unroll 8
+    for (int k = 0; k < NV; ++k) A[k] = V{};
+    for (index_t i = 0; i < nfull; i += L) {
+#  pragma GCC unroll 8
+      for (int k = 0; k < NV; ++k) {
+        T t[W];
+#  pragma GCC unroll 16
+        for (int j = 0; j < W; ++j) t[j] = value(i + k * W + j);
+        V u;
+        std::memcpy(&u, t, sizeof u);
+        A[k] += u;
+      }
+    }
+#  pragma GCC unroll 4
+    for (int h = NV / 2; h > 0; h /= 2) {
+#  pragma GCC unroll 4
+      for (int k = 0; k < h; ++k) A[k] += A[k + h];
+    }
+    V a = A[0];
+    using S = std::make_index_sequence<W>;
+    if constexpr (W >= 16) a = simd_fold_half<8>(a, S{});
+    if constexpr (W >= 8) a = simd_fold_half<4>(a, S{});
+    if constexpr (W >= 4) a = simd_fold_half<2>(a, S{});
+    if constexpr (W >= 2) a = simd_fold_half<1>(a, S{});
+    return a[0];
+  } else
+#endif
+  {
+    T s[L] = {};
+    for (index_t i = 0; i < nfull; i += L)
+      for (int j = 0; j < L; ++j) s[j] += value(i + j);
+    for (int w = L / 2; w > 0; w /= 2)
+      for (int j = 0; j < w; ++j) s[j] += s[j + w];
+    return s[0];
+  }
+}
+
 UFX_TU_NAMESPACE_END
 } // namespace ufx::detail
