@@ -13,6 +13,7 @@
 #include <limits>
 #include <vector>
 
+#include <ufx/detail/cpu/simd_leaf.hpp> // lanes_sum
 #include <ufx/reduce.hpp>
 
 namespace ufx_simd_test {
@@ -93,6 +94,25 @@ void widened_sum_matches_generic(const Target& t) {
       const double generic = ufx::reduce(t, v, user_plus, 0.0);
       CHECK(same_bits(fast, static_cast<float>(generic)));
     }
+  }
+}
+
+/// The statistics' leaf passes (lanes_sum: vector registers with GCC where the build is not
+/// cloned, the generic loop otherwise) against the order they document: lane j adds value(j),
+/// value(j + L), ... from +0, then acc[j] += acc[j + w] for w = L/2 .. 1. Bitwise, at the lane
+/// counts the leaf uses (128 bytes: 32 floats, 16 doubles) and at 64 bytes.
+template <class T, int L>
+void lanes_sum_matches_its_order() {
+  const std::vector<T> data = values<T>(2048 + 7, 4242 + sizeof(T));
+  const auto value = [&](ufx::index_t i) { return data[static_cast<std::size_t>(i)]; };
+  for (const ufx::index_t nfull : {ufx::index_t{0}, ufx::index_t{L}, ufx::index_t{3 * L}, ufx::index_t{2048}}) {
+    CAPTURE(nfull);
+    T acc[L] = {};
+    for (ufx::index_t i = 0; i < nfull; i += L)
+      for (int j = 0; j < L; ++j) acc[j] = static_cast<T>(acc[j] + value(i + j));
+    for (int w = L / 2; w > 0; w /= 2)
+      for (int j = 0; j < w; ++j) acc[j] = static_cast<T>(acc[j] + acc[j + w]);
+    CHECK(same_bits(ufx::detail::lanes_sum<T, L>(nfull, value), acc[0]));
   }
 }
 
@@ -191,6 +211,10 @@ void run_all() {
   mapped_sum_matches_generic<double>(ufx::serial);
   sum_of_negative_zeros(ufx::serial);
   widened_sum_matches_generic(ufx::serial);
+  lanes_sum_matches_its_order<float, 32>();
+  lanes_sum_matches_its_order<float, 16>();
+  lanes_sum_matches_its_order<double, 16>();
+  lanes_sum_matches_its_order<double, 8>();
   if constexpr (All) {
     sum_leaf_matches_generic<std::int64_t>(ufx::serial);
     sum_leaf_matches_generic<std::uint64_t>(ufx::serial);

@@ -78,10 +78,21 @@ inline V simd_fold_half(V a, std::index_sequence<J...>) {
   return a + __builtin_shufflevector(a, a, static_cast<int>((J + w) % sizeof...(J))...);
 }
 
+/// The last levels of the horizontal combine, within one vector: a[j] += a[j + w], w = W/2 .. 1.
+template <class T, class V>
+inline T simd_fold_vector(V a) {
+  constexpr int W = simd_vec<T>::W;
+  using S = std::make_index_sequence<W>;
+  if constexpr (W >= 16) a = simd_fold_half<8>(a, S{});
+  if constexpr (W >= 8) a = simd_fold_half<4>(a, S{});
+  if constexpr (W >= 4) a = simd_fold_half<2>(a, S{});
+  if constexpr (W >= 2) a = simd_fold_half<1>(a, S{});
+  return a[0];
+}
+
 /// The leaf's horizontal combine of its 8 accumulator vectors (lanes 0 .. L).
 template <class T, class V>
 inline T simd_hsum8(V a0, V a1, V a2, V a3, V a4, V a5, V a6, V a7) {
-  constexpr int W = simd_vec<T>::W;
   a0 += a4;
   a1 += a5;
   a2 += a6;
@@ -89,12 +100,7 @@ inline T simd_hsum8(V a0, V a1, V a2, V a3, V a4, V a5, V a6, V a7) {
   a0 += a2;
   a1 += a3;
   a0 += a1;
-  using S = std::make_index_sequence<W>;
-  if constexpr (W >= 16) a0 = simd_fold_half<8>(a0, S{});
-  if constexpr (W >= 8) a0 = simd_fold_half<4>(a0, S{});
-  if constexpr (W >= 4) a0 = simd_fold_half<2>(a0, S{});
-  a0 = simd_fold_half<1>(a0, S{});
-  return a0[0];
+  return simd_fold_vector<T>(a0);
 }
 
 /// The horizontal combine of a leaf's L = 8 W accumulators `acc`.
@@ -304,13 +310,7 @@ UFX_ALWAYS_INLINE T lanes_sum(index_t nfull, const Value& value) {
 #  pragma GCC unroll 4
       for (int k = 0; k < h; ++k) A[k] += A[k + h];
     }
-    V a = A[0];
-    using S = std::make_index_sequence<W>;
-    if constexpr (W >= 16) a = simd_fold_half<8>(a, S{});
-    if constexpr (W >= 8) a = simd_fold_half<4>(a, S{});
-    if constexpr (W >= 4) a = simd_fold_half<2>(a, S{});
-    if constexpr (W >= 2) a = simd_fold_half<1>(a, S{});
-    return a[0];
+    return simd_fold_vector<T>(A[0]);
   } else
 #endif
   {
