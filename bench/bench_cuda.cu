@@ -363,8 +363,9 @@ BENCHMARK(bm_call_add<small::thrust_peer>)->Name("call_add/thrust_transform")->A
 BENCHMARK(bm_call_sum<small::ufx>)->Name("call_sum/ufx_cuda")->Apply(loop_sizes);
 BENCHMARK(bm_call_sum<small::plain>)->Name("call_sum/cub_reduce")->Apply(loop_sizes);
 
-/// Sums along axis 1 (rows) and axis 0 (columns) of a row-major side x side matrix on the device.
-template <int Axis>
+/// Sums along axis 1 (rows) and axis 0 (columns) of a row-major side x side matrix on the device;
+/// Rows false: axis 1 without the row body (CUB's DeviceSegmentedReduce, the path before it).
+template <int Axis, bool Rows = true>
 void bm_axis(benchmark::State& state) {
   if (!have_gpu(state)) return;
   const auto side = static_cast<ufx::index_t>(state.range(0));
@@ -373,10 +374,25 @@ void bm_axis(benchmark::State& state) {
   std::copy(h.begin(), h.end(), m.data());
   auto dm = ufx::to_device(m, ufx::cuda);
   ufx::device_array<float, 1> out({side}, ufx::cuda);
+  ufx::detail::row_reduce_state().enabled = Rows;
   timed(state, [&] { ufx::reduce(ufx::cuda, dm, ufx::plus{}, 0.0f, ufx::axis{Axis}, ufx::out(out)); });
+  ufx::detail::row_reduce_state().enabled = true;
+  // checked against the host's sum of each row or column, within float rounding
+  const auto got = out.to_host();
+  const auto want = ufx::sum(ufx::host, m, ufx::axis{Axis});
+  for (ufx::index_t i = 0; i < side; ++i)
+    if (std::abs(got(i) - want(i)) > 1e-3f * (1.f + std::abs(want(i)))) {
+      state.SkipWithError("wrong result");
+      break;
+    }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * side * side * sizeof(float)));
 }
 BENCHMARK(bm_axis<1>)->Name("axis1_sum/ufx_cuda")->Arg(16384)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(bm_axis<1, false>)
+    ->Name("axis1_sum/ufx_cuda_cub_segmented")
+    ->Arg(16384)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK(bm_axis<0>)->Name("axis0_sum/ufx_cuda")->Arg(16384)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
 /// A full sum of host data: a pinned vector (the pageable std::vector is sum/ufx_cuda_transfers).

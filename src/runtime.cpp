@@ -34,10 +34,125 @@ void require_space(const memory_space& s) {
                        std::to_string(n) + (n == 1 ? " device" : " devices") + " here)");
 }
 
+// ---- the scratch cache: small temporaries of calls without a stream, kept for the next call
+//
+// A call without a stream runs in one order per device (ufx::cuda: the legacy default stream; the
+// sim: at once), whichever host thread makes it, so a temporary it gives back can serve the next
+// such call at once: that call's work is queued after the work that used it. Blocks of up to
+// 64 KiB (a reduction's value slot and CUB's storage, small staged operands) are kept, rounded up
+// to a power of two, up to 1 MiB in all; a call then allocates nothing. An allocation that finds
+// the device full gives the kept blocks back first, and configure_sim gives back the sim's.
+
+namespace {
+struct scratch_block {
+  const device_runtime* rt;
+  int device;
+  void* p;
+  std::size_t bytes;
+};
+struct scratch_cache {
+  std::mutex m;
+  std::vector<scratch_block> idle; // kept for the next call
+  std::vector<scratch_block> lent; // in a call's hands
+  std::size_t idle_bytes = 0;
+};
+scratch_cache& scratch() {
+  static auto* c = new scratch_cache; // never destroyed: a block kept at exit goes with the process
+  return *c;
+}
+constexpr std::size_t scratch_largest = std::size_t{64} << 10, scratch_keep = std::size_t{1} << 20;
+
+std::size_t scratch_size(std::size_t bytes) {
+  std::size_t b = 256;
+  while (b < bytes) b *= 2;
+  return b;
+}
+
+/// Frees a block the cache held, in the order of calls without a stream.
+void scratch_free(const scratch_block& b) noexcept {
+  if (void* ordered = b.rt->ordered_stream(b.device)) b.rt->deallocate_async(b.device, b.p, ordered);
+  else b.rt->deallocate(b.device, b.p);
+  call_counters::add(b.rt->counters.frees);
+}
+
+/// Gives back the blocks kept for device `device` of `rt` (every device: -1); true when there were any.
+bool scratch_trim(const device_runtime* rt, int device) noexcept {
+  std::vector<scratch_block> out;
+  {
+    auto& c = scratch();
+    const std::lock_guard lock(c.m);
+    std::erase_if(c.idle, [&](const scratch_block& b) {
+      if (b.rt != rt || (device >= 0 && b.device != device)) return false;
+      out.push_back(b);
+      c.idle_bytes -= b.bytes;
+      return true;
+    });
+  }
+  for (const auto& b : out) scratch_free(b);
+  return !out.empty();
+}
+
+/// `alloc()`, once more after giving back the kept blocks when the device is full.
+template <class Alloc>
+void* allocate_or_trim(const memory_space& s, const Alloc& alloc) {
+  try {
+    return alloc();
+  } catch (const device_error&) {
+    if (!scratch_trim(s.runtime, s.device)) throw;
+    return alloc();
+  }
+}
+
+void* scratch_take(const memory_space& s, std::size_t bytes, void* ordered) {
+  const std::size_t size = scratch_size(bytes);
+  auto& c = scratch();
+  {
+    const std::lock_guard lock(c.m);
+    for (auto it = c.idle.begin(); it != c.idle.end(); ++it) {
+      if (it->rt != s.runtime || it->device != s.device || it->bytes != size) continue;
+      const scratch_block b = *it;
+      c.idle.erase(it);
+      c.idle_bytes -= size;
+      c.lent.push_back(b);
+      return b.p;
+    }
+  }
+  void* p = allocate_or_trim(s, [&] {
+    return ordered ? s.runtime->allocate_async(s.device, size, ordered) : s.runtime->allocate(s.device, size);
+  });
+  call_counters::add(s.runtime->counters.allocations);
+  const std::lock_guard lock(c.m);
+  c.lent.push_back({s.runtime, s.device, p, size});
+  return p;
+}
+
+/// Takes back a block scratch_take lent (kept, or freed when the cache is full); false when `p`
+/// is not one.
+bool scratch_give(const memory_space& s, void* p) noexcept {
+  auto& c = scratch();
+  scratch_block b{};
+  {
+    const std::lock_guard lock(c.m);
+    auto it = std::find_if(c.lent.begin(), c.lent.end(),
+                           [&](const scratch_block& x) { return x.p == p && x.rt == s.runtime; });
+    if (it == c.lent.end()) return false;
+    b = *it;
+    c.lent.erase(it);
+    if (c.idle_bytes + b.bytes <= scratch_keep) {
+      c.idle.push_back(b);
+      c.idle_bytes += b.bytes;
+      return true;
+    }
+  }
+  scratch_free(b);
+  return true;
+}
+} // namespace
+
 void* device_malloc(const memory_space& s, std::size_t bytes) {
   if (s.is_host()) throw device_error("ufx: device_malloc called for host memory");
   require_space(s);
-  void* p = s.runtime->allocate(s.device, bytes);
+  void* p = allocate_or_trim(s, [&] { return s.runtime->allocate(s.device, bytes); });
   call_counters::add(s.runtime->counters.allocations);
   return p;
 }
@@ -87,11 +202,22 @@ void stream_arena_detach(void* stream) noexcept {
   r.live.store(static_cast<int>(r.list.size()), std::memory_order_release);
 }
 
+void scratch_release(const device_runtime& rt) noexcept { scratch_trim(&rt, -1); }
+
+long scratch_kept(const device_runtime& rt) noexcept {
+  auto& c = scratch();
+  const std::lock_guard lock(c.m);
+  return static_cast<long>(
+      std::count_if(c.idle.begin(), c.idle.end(), [&](const scratch_block& b) { return b.rt == &rt; }));
+}
+
 void* device_malloc_async(const memory_space& s, std::size_t bytes, void* stream) {
   if (s.is_host()) throw device_error("ufx: device_malloc_async called for host memory");
   if (!stream) { // a call without a stream: in the order of the runtime's calls (CUDA's legacy stream), else at once
     require_space(s);
-    stream = s.runtime->ordered_stream(s.device);
+    void* ordered = s.runtime->ordered_stream(s.device);
+    if (bytes <= scratch_largest) return scratch_take(s, bytes, ordered);
+    stream = ordered;
     if (!stream) return device_malloc(s, bytes);
   }
   if (auto& r = arenas(); r.live.load(std::memory_order_acquire) > 0) {
@@ -107,7 +233,7 @@ void* device_malloc_async(const memory_space& s, std::size_t bytes, void* stream
     }
   }
   require_space(s);
-  void* p = s.runtime->allocate_async(s.device, bytes, stream);
+  void* p = allocate_or_trim(s, [&] { return s.runtime->allocate_async(s.device, bytes, stream); });
   call_counters::add(s.runtime->counters.allocations);
   return p;
 }
@@ -115,6 +241,7 @@ void* device_malloc_async(const memory_space& s, std::size_t bytes, void* stream
 void device_free_async(const memory_space& s, void* p, void* stream) noexcept {
   if (p == nullptr || !s.is_device()) return;
   if (!stream) {
+    if (scratch_give(s, p)) return;
     stream = s.runtime->ordered_stream(s.device);
     if (!stream) return device_free(s, p);
   }

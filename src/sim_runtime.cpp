@@ -530,7 +530,11 @@ const device_runtime& sim_runtime() noexcept { return the_sim(); }
 void sim_enqueue(void* stream, std::function<void()> task) {
   static_cast<sim_stream*>(stream)->enqueue(std::move(task));
 }
-sim_counters sim_stats() noexcept { return the_sim().counters(); }
+sim_counters sim_stats() noexcept {
+  sim_counters c = the_sim().counters();
+  c.live_allocations -= scratch_kept(the_sim()); // kept for the next call, as a pool keeps memory
+  return c;
+}
 
 bool sim_memory_undefined(const void* p, std::size_t bytes) { return undefined_memory().contains(p, bytes); }
 void sim_memory_defined(const void* p, std::size_t bytes) { undefined_memory().remove(p, bytes); }
@@ -538,6 +542,9 @@ void sim_memory_defined(const void* p, std::size_t bytes) { undefined_memory().r
 } // namespace ufx::detail
 
 namespace ufx {
-void configure_sim(const sim_config& c) { detail::the_sim().configure(c); }
+void configure_sim(const sim_config& c) {
+  detail::scratch_release(detail::the_sim()); // the blocks kept for calls are not the user's
+  detail::the_sim().configure(c);
+}
 sim_config sim_configuration() { return detail::the_sim().configuration(); }
 } // namespace ufx

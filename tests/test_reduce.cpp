@@ -699,3 +699,158 @@ TEST_CASE_TEMPLATE("long axis reductions (many lanes per output on devices) matc
   CHECK(sum(Target{}, a, ufx::axis{0, 2}) == sum(ufx::serial, a, ufx::axis{0, 2}));
   CHECK(ufx::argmax(Target{}, a, ufx::axis{0}) == ufx::argmax(ufx::serial, a, ufx::axis{0}));
 }
+
+// ---- the row device path (device/row_reduce.hpp): each output a contiguous row, a group of
+// threads per row, no partials in device memory
+
+namespace {
+long row_launches() { return ufx::detail::row_reduce_state().launches.load(); }
+
+/// A float or double sum of x[0..m) in the row body's documented order: chunks of V = 16 / sizeof(T)
+/// positions, lane l of G taking its full chunks l, l + G, ... four at a time ((a0 + a1) + (a2 + a3)
+/// pushed into a binary counter of 2^L-push trees, L = 8 for 4-byte accumulators, else 4), the
+/// full chunks left one by one, the short last chunk last; then the lanes' partials as a tree (l
+/// with l + h, h = G/2, ..., 1).
+template <class T>
+T row_order_sum(const T* x, long m) {
+  constexpr long V = 16 / sizeof(T);
+  constexpr int L = sizeof(T) <= 4 ? 8 : 4;
+  const long chunks = (m + V - 1) / V, full = m / V;
+  long G = 1;
+  while (G < chunks && G < 256) G *= 2;
+  auto chunk = [&](long c) {
+    const long p = c * V, len = std::min(V, m - p);
+    T a = x[p];
+    for (long i = 1; i < len; ++i) a = a + x[p + i];
+    return a;
+  };
+  std::vector<T> part;
+  for (long l = 0; l < std::min(G, chunks); ++l) {
+    T level[L] = {}, top{};
+    long count = 0;
+    auto push = [&](T a) {
+      bool carry = true;
+      for (int q = 0; q < L && carry; ++q) {
+        if ((count >> q) & 1) a = level[q] + a;
+        else {
+          level[q] = a;
+          carry = false;
+        }
+      }
+      if (carry) top = (count >> L) > 0 ? top + a : a;
+      ++count;
+    };
+    long c = l;
+    for (; c + 3 * G < full; c += 4 * G) push((chunk(c) + chunk(c + G)) + (chunk(c + 2 * G) + chunk(c + 3 * G)));
+    for (; c < full; c += G) push(chunk(c));
+    if (m % V && full % G == l) push(chunk(full));
+    T r = top;
+    bool have = (count >> L) > 0;
+    for (int q = L - 1; q >= 0; --q)
+      if ((count >> q) & 1) {
+        r = have ? r + level[q] : level[q];
+        have = true;
+      }
+    part.push_back(r);
+  }
+  const long active = static_cast<long>(part.size());
+  for (long h = G / 2; h >= 1; h /= 2)
+    for (long l = 0; l < h; ++l)
+      if (l + h < active)
+        part[static_cast<std::size_t>(l)] = part[static_cast<std::size_t>(l)] + part[static_cast<std::size_t>(l + h)];
+  return part[0];
+}
+
+/// Whether the row body takes n rows of m elements of `bytes` each (plan_row_reduce).
+bool row_path(long n, long m, long bytes) {
+  const long V = bytes >= 16 ? 1 : 16 / bytes, chunks = (m + V - 1) / V;
+  long G = 1;
+  while (G < chunks && G < 256) G *= 2;
+  return n >= 1 && m >= 2 && !(G == 256 && n < 512); // an extent-1 axis is no reduction
+}
+
+struct user_plus_f {
+  UFX_HD float operator()(float a, float b) const { return a + b; }
+};
+struct centred_product {
+  UFX_HD float operator()(float x, float c, float y) const { return (x - c) * y; }
+};
+} // namespace
+
+TEST_CASE_TEMPLATE("the row device reduction sums each row in its documented order, where it applies", Target,
+                   UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  if constexpr (!ufx::is_device_target_v<Target>) return;
+  else {
+    const Target t{};
+    // one thread per row (m <= 4), groups of 2..128, a block per row (m > 512 floats) with rows
+    // enough (600, 513) or too few (100: the lanes), odd lengths (rows not 16-byte aligned)
+    for (const auto& [n, m] :
+         {std::pair<int, int>{1, 1}, {5000, 3}, {33, 17}, {700, 1027}, {3, 5}, {600, 4096}, {513, 4099}, {100, 5000}}) {
+      CAPTURE(n);
+      CAPTURE(m);
+      ufx::ndarray<float, 2> a({n, m});
+      ufx::ndarray<double, 2> ad({n, m});
+      ufx::ndarray<int, 2> ai({n, m});
+      std::uint32_t s = 12345;
+      for (ufx::index_t i = 0; i < a.size(); ++i) {
+        s = s * 1664525u + 1013904223u;
+        a.data()[i] = static_cast<float>(s >> 8) * 0x1p-23f - 1.f;
+        ad.data()[i] = a.data()[i];
+        ai.data()[i] = static_cast<int>(s >> 20) - 2048;
+      }
+      const bool rows = row_path(n, m, 4), rows_d = row_path(n, m, 8);
+      const auto da = ufx::to_device(a, t);
+      long before = row_launches();
+      const auto r = ufx::sum(da, ufx::axis{1}).to_host();
+      const auto u = ufx::reduce(da, user_plus_f{}, 0.f, ufx::axis{1}).to_host(); // seeded: 0 + x
+      CHECK(row_launches() - before == (rows ? 2 : 0));
+      const auto ref = ufx::sum(ufx::serial, a, ufx::axis{1});
+      bool order = true, close = true;
+      for (int i = 0; i < n; ++i) {
+        const float want = row_order_sum(a.data() + long(i) * m, m);
+        if (rows) order = order && r(i) == want && u(i) == want; // bitwise, ufx::cuda too: no map to contract
+        close = close && std::abs(r(i) - ref(i)) <= 1e-5f * float(m);
+      }
+      CHECK(order);
+      CHECK(close);
+      // double (chunks of 2), exact integers, the first minimum's position
+      before = row_launches();
+      const auto rd = ufx::sum(ufx::to_device(ad, t), ufx::axis{1}).to_host();
+      const auto di = ufx::to_device(ai, t);
+      const auto ri = ufx::sum(di, ufx::axis{1}).to_host();
+      CHECK(row_launches() - before == (rows_d ? 1 : 0) + (rows ? 1 : 0));
+      CHECK(values_of(ri) == values_of(ufx::sum(ufx::serial, ai, ufx::axis{1})));
+      CHECK(values_of(ufx::argmin(di, ufx::axis{1}).to_host()) ==
+            values_of(ufx::argmin(ufx::serial, ai, ufx::axis{1})));
+      order = true;
+      for (int i = 0; i < n && rows_d; ++i) order = order && rd(i) == row_order_sum(ad.data() + long(i) * m, m);
+      CHECK(order);
+      // a map of two rows and a column broadcast along them: sum((x - c) * x) with c of shape (n, 1)
+      ufx::ndarray<float, 2> c({n, 1});
+      for (int i = 0; i < n; ++i) c(i, 0) = 0.25f * float(i % 5);
+      const auto dc = ufx::to_device(c, t);
+      before = row_launches();
+      const auto mp = ufx::transform_reduce(da, dc, da, centred_product{}, ufx::plus{}, 0.f, ufx::axis{1}).to_host();
+      CHECK(row_launches() - before == (rows ? 1 : 0));
+      const auto mp_ref =
+          ufx::transform_reduce(ufx::serial, a, c, a, centred_product{}, ufx::plus{}, 0.f, ufx::axis{1});
+      close = true;
+      for (int i = 0; i < n; ++i) close = close && std::abs(mp(i) - mp_ref(i)) <= 1e-5f * float(m);
+      CHECK(close);
+      // switched off: the lanes (ufx::cuda: CUB's segmented reduce for the plain sum), within rounding
+      ufx::detail::row_reduce_state().enabled = false;
+      before = row_launches();
+      const auto off = ufx::sum(da, ufx::axis{1}).to_host();
+      ufx::detail::row_reduce_state().enabled = true;
+      CHECK(row_launches() == before);
+      close = true;
+      for (int i = 0; i < n; ++i) close = close && std::abs(off(i) - r(i)) <= 1e-5f * float(m);
+      CHECK(close);
+      // along axis 0 the outputs are columns: not rows
+      before = row_launches();
+      (void)ufx::sum(da, ufx::axis{0});
+      CHECK(row_launches() == before);
+    }
+  }
+}

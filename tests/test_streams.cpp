@@ -750,6 +750,15 @@ TEST_CASE_TEMPLATE("budget: a call on device data into device memory is one laun
   auto mm = ufx::guvectorize<"(4,4),(4,4)->(4,4)">(ufx_test::matmul_f{});
   mm(t, A, A, ufx::out(C));
   check_only_launches(spent<T>([&] { mm(t, A, A, ufx::out(C)); }), 1);
+  // sums along rows into device memory (the row body: no partials, no second launch), with a
+  // ready operator and a user's one
+  auto M = ufx::to_device(ufx::ndarray<float, 2>({600, 1000}), t);
+  ufx::device_array<float, 1> rows({600}, t);
+  auto user_sum = ufx::reducer(add_f{}, 0.f);
+  ufx::sum(t, M, ufx::axis{1}, ufx::out(rows));
+  user_sum(t, M, ufx::axis{1}, ufx::out(rows));
+  check_only_launches(spent<T>([&] { ufx::sum(t, M, ufx::axis{1}, ufx::out(rows)); }), 1);
+  check_only_launches(spent<T>([&] { user_sum(t, M, ufx::axis{1}, ufx::out(rows)); }), 1);
 }
 
 TEST_CASE_TEMPLATE("budget: a reduction's value and a copy to the host each wait by one copy back", T, ufx::sim_t,
@@ -765,8 +774,8 @@ TEST_CASE_TEMPLATE("budget: a reduction's value and a copy to the host each wait
   CHECK(c.waits == 0);
   CHECK(c.to_device + c.within == 0);
   CHECK(c.queries == 0);
-  CHECK(c.allocations == c.frees); // temporaries only, all given back in order
-  CHECK(c.allocations <= 2);       // the value's slot, and the sim's partials or CUB's storage
+  CHECK(c.allocations == 0); // the value's slot, and the sim's partials or CUB's storage, from the
+  CHECK(c.frees == 0);       // scratch cache: what the last call gave back
   CHECK(c.launches >= 1);
   CHECK(c.launches <= 2); // the sim: two passes; ufx::cuda: CUB, which writes the finished value
   // the value into device memory: no copy, no wait
@@ -782,7 +791,8 @@ TEST_CASE_TEMPLATE("budget: a reduction's value and a copy to the host each wait
   CHECK(e.waits + e.launches + e.allocations == 0);
 }
 
-TEST_CASE_TEMPLATE("budget: host operands are staged once each way", T, ufx::sim_t, ufx::cuda_t) {
+TEST_CASE_TEMPLATE("budget: host operands are staged once each way, in blocks the last call gave back", T, ufx::sim_t,
+                   ufx::cuda_t) {
   if (!ufx_test::runnable<T>()) return;
   const T t{};
   std::vector<float> a(4096, 1.f), b(4096, 2.f), z(4096);
@@ -793,8 +803,41 @@ TEST_CASE_TEMPLATE("budget: host operands are staged once each way", T, ufx::sim
   CHECK(c.launches == 1);
   CHECK(c.to_device == 2);
   CHECK(c.to_host == 1);
-  CHECK(c.allocations == 3);
-  CHECK(c.frees == 3);
+  CHECK(c.allocations == 0); // three 16 KiB blocks from the scratch cache, given back
+  CHECK(c.frees == 0);
   CHECK(c.waits == 0);
   CHECK(z[4095] == 3.f);
+}
+
+TEST_CASE("scratch cache: small temporaries serve the next call, big ones do not, a full device takes them back") {
+  struct restore {
+    ufx::sim_config saved = ufx::sim_configuration();
+    ~restore() { ufx::configure_sim(saved); }
+  } const r;
+  ufx::configure_sim({1, std::size_t{1} << 20}); // one device of 1 MiB
+  const auto& rt = ufx::sim_t::runtime();
+  CHECK(ufx::detail::scratch_kept(rt) == 0); // configure_sim gave the kept blocks back
+  std::vector<float> h(4096, 1.f);           // staged in 16 KiB: a block to keep
+  auto sum = ufx::reducer(add_f{}, 0.f);
+  CHECK(sum(ufx::sim, h) == 4096.f);
+  const long kept = ufx::detail::scratch_kept(rt);
+  CHECK(kept >= 1);
+  CHECK(ufx::detail::sim_stats().live_allocations == 0); // kept blocks count as free, as a pool's do
+  const auto c = spent<ufx::sim_t>([&] { CHECK(sum(ufx::sim, h) == 4096.f); });
+  CHECK(c.allocations == 0);
+  CHECK(c.frees == 0);
+  CHECK(ufx::detail::scratch_kept(rt) == kept);
+  // over 64 KiB (the 128 KiB staged operand): allocated and freed by each call; what is not freed
+  // is kept (a new size of partials)
+  std::vector<float> big(32768, 1.f);
+  for (int i = 0; i < 2; ++i) {
+    const long before = ufx::detail::scratch_kept(rt);
+    const auto b = spent<ufx::sim_t>([&] { CHECK(sum(ufx::sim, big) == 32768.f); });
+    CHECK(b.frees == 1);
+    CHECK(b.allocations - b.frees == ufx::detail::scratch_kept(rt) - before);
+  }
+  // the whole device in one array: only once the kept blocks are given back
+  ufx::device_array<char, 1> all({ufx::index_t{1} << 20}, ufx::sim);
+  CHECK(ufx::detail::scratch_kept(rt) == 0);
+  CHECK(ufx::detail::sim_stats().live_allocations == 1);
 }

@@ -42,6 +42,7 @@ void instantiate_axis_sum(ufx::device_array<float, 2>& m, ufx::device_array<floa
   auto sum = ufx::reducer(plus_f{}, 0.0f);
   sum(ufx::cuda, m, ufx::axis{1}, ufx::out(out));
   sum(ufx::cuda, m, ufx::axis{0}, ufx::out(out));
+  ufx::sum(ufx::cuda, m, ufx::axis{1}, ufx::out(out)); // a ready operator: the row body too
 }
 
 // raw kernels: the tutorial's add and shared-memory tiled matmul

@@ -185,12 +185,18 @@ inline const device_runtime* const* all_runtimes(int& n) {
 /// Throws device_error unless `s`'s runtime can run here and `s.device` exists.
 void require_space(const memory_space& s);
 
+/// The scratch cache of src/runtime.cpp (small temporaries of calls without a stream, kept for the
+/// next call): gives back the blocks kept for runtime `rt`'s devices (configure_sim, tests), and
+/// how many it keeps.
+void scratch_release(const device_runtime& rt) noexcept;
+long scratch_kept(const device_runtime& rt) noexcept;
+
 /// Allocates `bytes` in device memory `s`.
 void* device_malloc(const memory_space& s, std::size_t bytes);
 void device_free(const memory_space& s, void* p) noexcept;
 /// The same, ordered on stream `stream`; null: a call's temporary without a stream, ordered on the
 /// runtime's ordered_stream (ufx::cuda: allocated and freed in the legacy stream's order, without
-/// waiting), else at once as device_malloc / device_free.
+/// waiting), else at once as device_malloc / device_free; up to 64 KiB from the scratch cache.
 void* device_malloc_async(const memory_space& s, std::size_t bytes, void* stream);
 void device_free_async(const memory_space& s, void* p, void* stream) noexcept;
 /// Copies `bytes` between any two spaces (device to device across runtimes goes through the host).
@@ -215,7 +221,7 @@ inline bool in_space(const memory_space& s, const void* lo, const void* hi) noex
 /// Counters of the sim runtime, so tests can check that staging copies only what it must.
 struct sim_counters {
   long allocations = 0;      // allocations made so far
-  long live_allocations = 0; // allocations not yet freed
+  long live_allocations = 0; // allocations not yet freed (the scratch cache's kept blocks are free)
   long host_to_device = 0;   // copies host -> sim
   long device_to_host = 0;   // copies sim -> host
   long device_to_device = 0; // copies sim -> sim

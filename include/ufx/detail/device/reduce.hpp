@@ -1,8 +1,11 @@
 #pragma once
 // The device targets' reduction (ufx::sim and ufx::cuda: the same call sites, through the
 // launch seam). Inputs that split into an x side and a y side with outputs enough take the tiled
-// block body of device/tiled_reduce.hpp; otherwise each output is split into interleaved lanes, so
-// neighbouring threads read neighbouring elements and a few outputs still fill the device; each
+// block body of device/tiled_reduce.hpp; outputs that each read a row (every array input steps by 1
+// or 0 along the one reduced axis), enough of them to fill the device or rows short enough for a
+// block, take the row body of device/row_reduce.hpp; otherwise each output is split into
+// interleaved lanes, so neighbouring threads read neighbouring elements and a few outputs still
+// fill the device; each
 // lane reduces its share pairwise (lane_reduce) into a partial, and the partials, a dense
 // (outputs, lanes) array, are reduced the same way until one lane per output remains.
 #include <algorithm>
@@ -14,6 +17,7 @@
 #include "ufx/detail/reduce_plan.hpp"
 #include "ufx/detail/device/elementwise.hpp"
 #include "ufx/detail/device/launch.hpp"
+#include "ufx/detail/device/row_reduce.hpp"
 #include "ufx/detail/device/tiled_reduce.hpp"
 #include "ufx/detail/transfer.hpp"
 #include "ufx/errors.hpp"
@@ -155,6 +159,19 @@ bool device_tiled_reduce(const Tag& tag, const memory_space& space, const reduce
   }
 }
 
+/// The row reduction (device/row_reduce.hpp) when each output reads a row; false when it does not
+/// apply.
+template <class Tag, class Kern, int N, class OutE, class Fin>
+bool device_row_reduce(const Tag& tag, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin) {
+  row_plan<Kern::N> rp;
+  launch_config c;
+  if (!plan_row_reduce(plan, k, rp, c)) return false;
+  row_reduce_state().launches.fetch_add(1, std::memory_order_relaxed);
+  launch(tag, c, row_reduce_body<Kern, N, OutE, Fin>{plan.kept, k, out, fin, plan.outputs(), plan.count(), rp},
+         "ufx row reduction kernel");
+  return true;
+}
+
 /// The whole reduction on a device target: nothing for no outputs, `empty` for an empty one.
 template <class Tag, class Kern, int N, class OutE, class Fin, class Res>
 void device_reduce_all(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out,
@@ -165,6 +182,7 @@ void device_reduce_all(const Tag& tag, const memory_space& space, const reduce_p
     return;
   }
   if (device_tiled_reduce(tag, space, plan, k, out, fin)) return;
+  if (device_row_reduce(tag, plan, k, out, fin)) return;
   device_reduce(tag, space, plan, k, out, fin);
 }
 

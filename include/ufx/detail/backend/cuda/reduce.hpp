@@ -2,15 +2,17 @@
 // ufx::cuda reductions, on the target's device, queued on the call's stream (without one, the
 // legacy default stream) with their temporaries freed in its order; a result for the host is
 // copied back by finish_call, which is the call's one wait:
-// - dense, with an identity and one of ufx's ready operators: CUB's DeviceReduce (one output) or
-//   DeviceSegmentedReduce (each output's elements contiguous), reading plain pointers (vector
-//   loads) when the map is the identity on one input, else a transform iterator over positions;
-// - dense with one output, with an identity and a user's operator: CUB's DeviceReduce over each
+// - one output, dense, with an identity and one of ufx's ready operators: CUB's DeviceReduce,
+//   reading the plain pointer (vector loads) when the map is the identity on one input, else a
+//   transform iterator over positions;
+// - one output, dense, with an identity and a user's operator: CUB's DeviceReduce over each
 //   element seeded as an accumulator, op(identity, x), so CUB's pairwise combining only ever
 //   combines accumulators, as the fold contract says (docs/reduce.md): for one input through
 //   TransformReduce on its pointer (vector loads), else a transform iterator over positions;
-// - otherwise the device reduction of device/reduce.hpp through the launch seam (as ufx::sim).
-// CUB combines in its own order, so float sums may differ from the sim's in the last bits.
+// - otherwise the device reduction of device/reduce.hpp through the launch seam, as ufx::sim: tiles,
+//   rows (each output a contiguous row: vector loads) or lanes, so those results are the sim's
+//   (CUB's DeviceSegmentedReduce only with the row body switched off: row_reduce_state).
+// CUB combines in its own order, so a full float sum may differ from the sim's in the last bits.
 #include "ufx/detail/device/reduce.hpp"
 #include "ufx/detail/map_kernel.hpp"
 #include "ufx/detail/backend/cuda/device.hpp"
@@ -234,7 +236,10 @@ void reduce_on(const cuda_t& t, const reduce_plan<N>& plan, const Kern& k, OutE*
   if (cub && whole) {
     cub_reduce_whole(t, scope.space(), plan, k, out, fin);
   } else if constexpr (cub_plain<Kern>()) {
-    if (cub) cub_reduce_segments(t, scope.space(), plan, k, out, fin);
+    // CUB's segmented reduce only with the row body switched off (the path before it, which
+    // bench_cuda measures beside it); otherwise as the sim: tiles, rows or lanes
+    if (cub && !row_reduce_state().enabled.load(std::memory_order_relaxed))
+      cub_reduce_segments(t, scope.space(), plan, k, out, fin);
     else device_reduce_all(t, scope.space(), plan, k, out, fin, empty);
   } else {
     device_reduce_all(t, scope.space(), plan, k, out, fin, empty);
