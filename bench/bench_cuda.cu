@@ -70,7 +70,9 @@ bool have_gpu(benchmark::State& state) {
 
 // ufx_unstaged: host transfers without ufx's pinned staging (copy_staging off: CUDA's own copy of
 // pageable memory), the path before issue #30, beside ufx_transfers in the same run
-enum class who { ufx_device, ufx_transfers, ufx_unstaged, thrust_peer, memcpy_peer };
+// ufx_device_out / cub_device: a reduction's value left in device memory (as CuPy's cp.sum
+// returns a 0-d device array), beside ufx_device / thrust_peer, which bring the number to the host
+enum class who { ufx_device, ufx_device_out, ufx_transfers, ufx_unstaged, thrust_peer, cub_device, memcpy_peer };
 
 /// Turns ufx's staging of pageable host data off for a scope (ufx_unstaged rows).
 struct unstaged_scope {
@@ -119,13 +121,20 @@ void bm_reduce(benchmark::State& state) {
   const unstaged_scope staging(W == who::ufx_unstaged);
   timed(state, [&] {
     if constexpr (W == who::ufx_device) result = r(ufx::cuda, x);
+    else if constexpr (W == who::ufx_device_out) r(ufx::cuda, x, ufx::axis{0}, ufx::keepdims, ufx::out(out));
     else if constexpr (W == who::ufx_transfers || W == who::ufx_unstaged) result = r(ufx::cuda, hx);
+    else if constexpr (W == who::cub_device)
+      cub::DeviceReduce::Reduce(temp.data(), temp_bytes, x.data(), out.data(), static_cast<int>(n), Op{}, 0.0f);
     else {
       cub::DeviceReduce::Reduce(temp.data(), temp_bytes, x.data(), out.data(), static_cast<int>(n), Op{}, 0.0f);
       cudaMemcpy(&result, out.data(), sizeof(float), cudaMemcpyDeviceToHost);
     }
   });
   benchmark::DoNotOptimize(result);
+  if constexpr (W == who::ufx_device_out || W == who::cub_device) {
+    const float got = out.to_host()(0), want = ufx::reduce(ufx::host, hx, Op{}, 0.0f);
+    if (std::abs(got - want) > 1e-3f * (1.f + std::abs(want))) state.SkipWithError("wrong result");
+  }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * sizeof(float)));
 }
 
@@ -143,6 +152,8 @@ BENCHMARK(bm_binary<expsin_op, who::ufx_device>)->Name("expsin/ufx_cuda_device")
 BENCHMARK(bm_binary<expsin_op, who::thrust_peer>)->Name("expsin/thrust_transform")->Apply(sizes);
 BENCHMARK(bm_reduce<plus_op, who::ufx_device>)->Name("sum/ufx_cuda_device")->Apply(sizes);
 BENCHMARK(bm_reduce<plus_op, who::thrust_peer>)->Name("sum/cub_reduce")->Apply(sizes);
+BENCHMARK(bm_reduce<plus_op, who::ufx_device_out>)->Name("sum/ufx_cuda_device_out")->Apply(sizes);
+BENCHMARK(bm_reduce<plus_op, who::cub_device>)->Name("sum/cub_reduce_device")->Apply(sizes);
 BENCHMARK(bm_reduce<plus_op, who::ufx_transfers>)->Name("sum/ufx_cuda_transfers")->Apply(sizes);
 BENCHMARK(bm_reduce<plus_op, who::ufx_unstaged>)->Name("sum/ufx_cuda_transfers_unstaged")->Apply(sizes);
 BENCHMARK(bm_reduce<abs_op, who::ufx_device>)->Name("abs_sum/ufx_cuda_device")->Apply(sizes);

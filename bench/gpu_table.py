@@ -21,8 +21,16 @@ ROWS = [
     ("add, 2^20", "add/ufx_cuda_device/1048576", ["add/thrust_transform/1048576"], "add/1048576", 12 << 20),
     ("add, 1024, per call in a loop", "call_add/ufx_cuda/1024", ["call_add/plain_launch/1024", "call_add/thrust_transform/1024"],
      "call_add/1024", 0),
-    ("sum, 2^27", "sum/ufx_cuda_device/134217728", ["sum/cub_reduce/134217728"], "sum/134217728", 4 * U),
-    ("sum, 2^20", "sum/ufx_cuda_device/1048576", ["sum/cub_reduce/1048576"], "sum/1048576", 4 << 20),
+    # a sum's value left on the device (CuPy's cp.sum returns a 0-d device array), and brought to
+    # the host as a number (CuPy's .item(), Numba's reduce)
+    ("sum, 2^27, into device memory", "sum/ufx_cuda_device_out/134217728", ["sum/cub_reduce_device/134217728"],
+     "sum/134217728", 4 * U),
+    ("sum, 2^20, into device memory", "sum/ufx_cuda_device_out/1048576", ["sum/cub_reduce_device/1048576"],
+     "sum/1048576", 4 << 20),
+    ("sum, 2^27, to a host number", "sum/ufx_cuda_device/134217728", ["sum/cub_reduce/134217728"],
+     "sum_value/134217728", 4 * U),
+    ("sum, 2^20, to a host number", "sum/ufx_cuda_device/1048576", ["sum/cub_reduce/1048576"], "sum_value/1048576",
+     4 << 20),
     ("sum of 1024 to a host scalar, per call", "call_sum/ufx_cuda/1024", ["call_sum/cub_reduce/1024"], "call_sum/1024", 0),
     ("|x| reducer, 2^27", "abs_sum/ufx_cuda_device/134217728", ["abs_sum/cub_reduce/134217728"], "abs_sum/134217728", 4 * U),
     ("sums along axis 1, 16384^2", "axis1_sum/ufx_cuda/16384", [], "axis1_sum/16384", 4 << 28),

@@ -164,11 +164,12 @@ def main():
         y = rng.standard_normal(n, dtype=cp.float32)
         z = cp.empty_like(x)
         add(f"add/{n}", "cupy", lambda: cp.add(x, y, out=z))
-        add(f"sum/{n}", "cupy", lambda: cp.sum(x))
+        add(f"sum/{n}", "cupy", lambda: cp.sum(x))  # a 0-d device array
+        add(f"sum_value/{n}", "cupy", lambda: cp.sum(x).item())  # the number on the host
         if nb:
             nx, ny, nz = (cuda.as_cuda_array(a) for a in (x, y, z))
             add(f"add/{n}", "numba", lambda: nb["add"](nx, ny, out=nz))
-            add(f"sum/{n}", "numba", lambda: nb["sum"](nx))
+            add(f"sum_value/{n}", "numba", lambda: nb["sum"](nx))  # cuda.reduce returns the number
         if n == 1 << 27:
             add(f"expsin/{n}", "cupy", lambda: cp.add(cp.multiply(cp.exp(-x * x), cp.sin(y)), 1.0, out=z))
             add(f"expsin/{n}", "cupy_fuse", lambda: fused_heavy(x, y))

@@ -205,7 +205,8 @@ private:
     index_t c = lane;
     for (; c + 3 * G < full; c += 4 * G) {
       const Acc a0 = fold_chunk<Vec>(base, c * V, V, seq), a1 = fold_chunk<Vec>(base, (c + G) * V, V, seq),
-                a2 = fold_chunk<Vec>(base, (c + 2 * G) * V, V, seq), a3 = fold_chunk<Vec>(base, (c + 3 * G) * V, V, seq);
+                a2 = fold_chunk<Vec>(base, (c + 2 * G) * V, V, seq),
+                a3 = fold_chunk<Vec>(base, (c + 3 * G) * V, V, seq);
       st.push(k, k.combine(k.combine(a0, a1), k.combine(a2, a3)));
     }
     for (; c < full; c += G) st.push(k, fold_chunk<Vec>(base, c * V, V, seq));
