@@ -129,7 +129,8 @@ struct row_reduce_body {
       return G == 1 ? -1 : 1;
     }
     const index_t h = G >> phase;
-    if (lane < h && lane + h < active) part[tx] = k.combine(part[tx], part[tx + h]);
+    // (the groups of rows past the last hold nothing: their slots were never written)
+    if (s < outputs && lane < h && lane + h < active) part[tx] = k.combine(part[tx], part[tx + h]);
     if (h > 1) return phase + 1;
     if (s < outputs && lane == 0) {
       index_t base[N];
