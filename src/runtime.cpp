@@ -103,7 +103,9 @@ void* allocate_or_trim(const memory_space& s, const Alloc& alloc) {
   }
 }
 
-void* scratch_take(const memory_space& s, std::size_t bytes, void* ordered) {
+/// A block of at least `bytes` for a call without a stream: one kept of its size, else a new one
+/// (the space checked, allocated in the order of such calls).
+void* scratch_take(const memory_space& s, std::size_t bytes) {
   const std::size_t size = scratch_size(bytes);
   auto& c = scratch();
   {
@@ -117,6 +119,8 @@ void* scratch_take(const memory_space& s, std::size_t bytes, void* ordered) {
       return b.p;
     }
   }
+  require_space(s);
+  void* const ordered = s.runtime->ordered_stream(s.device);
   void* p = allocate_or_trim(s, [&] {
     return ordered ? s.runtime->allocate_async(s.device, size, ordered) : s.runtime->allocate(s.device, size);
   });
@@ -148,6 +152,15 @@ bool scratch_give(const memory_space& s, void* p) noexcept {
   return true;
 }
 } // namespace
+
+void scratch_release(const device_runtime& rt) noexcept { scratch_trim(&rt, -1); }
+
+long scratch_kept(const device_runtime& rt) noexcept {
+  auto& c = scratch();
+  const std::lock_guard lock(c.m);
+  return static_cast<long>(
+      std::count_if(c.idle.begin(), c.idle.end(), [&](const scratch_block& b) { return b.rt == &rt; }));
+}
 
 void* device_malloc(const memory_space& s, std::size_t bytes) {
   if (s.is_host()) throw device_error("ufx: device_malloc called for host memory");
@@ -202,22 +215,12 @@ void stream_arena_detach(void* stream) noexcept {
   r.live.store(static_cast<int>(r.list.size()), std::memory_order_release);
 }
 
-void scratch_release(const device_runtime& rt) noexcept { scratch_trim(&rt, -1); }
-
-long scratch_kept(const device_runtime& rt) noexcept {
-  auto& c = scratch();
-  const std::lock_guard lock(c.m);
-  return static_cast<long>(
-      std::count_if(c.idle.begin(), c.idle.end(), [&](const scratch_block& b) { return b.rt == &rt; }));
-}
-
 void* device_malloc_async(const memory_space& s, std::size_t bytes, void* stream) {
   if (s.is_host()) throw device_error("ufx: device_malloc_async called for host memory");
   if (!stream) { // a call without a stream: in the order of the runtime's calls (CUDA's legacy stream), else at once
+    if (bytes <= scratch_largest) return scratch_take(s, bytes); // a kept block needs no check of the space
     require_space(s);
-    void* ordered = s.runtime->ordered_stream(s.device);
-    if (bytes <= scratch_largest) return scratch_take(s, bytes, ordered);
-    stream = ordered;
+    stream = s.runtime->ordered_stream(s.device);
     if (!stream) return device_malloc(s, bytes);
   }
   if (auto& r = arenas(); r.live.load(std::memory_order_acquire) > 0) {
