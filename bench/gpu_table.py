@@ -42,6 +42,8 @@ ROWS = [
     ("gufunc (4,4)@(4,4), B = 2^22", "gufunc_matmul4/ufx_cuda/4194304", [], "gufunc_matmul4/4194304", 3 * 64 << 22),
     ("Gaussian kernel sum, n = m = 10^5", "gauss_sum/ufx_cuda/100000", [], "gauss_sum/100000", 0),
     ("Gaussian kernel sum, n = m = 10^6", "gauss_sum/ufx_cuda/1000000", [], "gauss_sum/1000000", 0),
+    ("the same with ufx::math::fast::exp, 10^5", "gauss_sum/ufx_cuda_fast_exp/100000", [], "gauss_sum/100000", 0),
+    ("the same with ufx::math::fast::exp, 10^6", "gauss_sum/ufx_cuda_fast_exp/1000000", [], "gauss_sum/1000000", 0),
     ("tiled matmul (ufx::kernel), 4096^2", "kernel_tiled_matmul/ufx_kernel/4096", ["kernel_tiled_matmul/plain_cuda/4096"],
      "tiled_matmul/4096", 0),
 ]
@@ -57,6 +59,8 @@ PAIRS = [
      "gufunc_matmul4/ufx_cuda_unstaged/4194304"),
     ("sums along axis 1, 16384^2 (row body / CUB's segmented reduce)", "axis1_sum/ufx_cuda/16384",
      "axis1_sum/ufx_cuda_cub_segmented/16384"),
+    ("Gaussian kernel sum 10^6, expf (4 outputs a thread / 1)", "gauss_sum/ufx_cuda/1000000",
+     "gauss_sum/ufx_cuda_one_output_per_thread/1000000"),
     ("chunked add, pageable (packing threads / one thread)", "bulk/chunked_add_pageable/64",
      "bulk/chunked_add_pageable_1thread/64"),
 ]

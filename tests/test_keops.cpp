@@ -8,8 +8,10 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include <ufx/reduce.hpp>
@@ -360,6 +362,87 @@ TEST_CASE("the tiled reduction on a sim stream is queued in the stream's order")
   bool same = true;
   for (int i = 0; i < n; ++i) same = same && h(i) == whole(i);
   CHECK(same);
+}
+
+namespace {
+struct pt3d {
+  double x, y, z;
+};
+/// |a - b|^2 * w + c for double points, a third (scalar) operand.
+struct sqdist_d {
+  UFX_HD double operator()(const pt3d& a, const pt3d& b, double w) const {
+    const double dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
+    return (dx * dx + dy * dy + dz * dz) * w;
+  }
+};
+long blocked_launches() { return ufx::detail::tiled_reduce_state().blocked_launches.load(); }
+} // namespace
+
+TEST_CASE_TEMPLATE("several outputs per thread of the tiled reduction change no bit of any output", Target,
+                   UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  if constexpr (!ufx::is_device_target_v<Target>) return;
+  else {
+    // float points with a float sum: 4 outputs a thread; double points with a double sum and a scalar
+    // operand: 2 (ufx::detail::tile_outputs_per_thread); each output's fold is the same, so the results
+    // are bitwise those of one output a thread, on the sim and on ufx::cuda alike
+    static_assert(
+        ufx::detail::tile_outputs_per_thread<ufx::detail::reduce_kernel<
+            float, gauss, ufx::plus, ufx::detail::array_acc<const pt>, ufx::detail::array_acc<const pt>>>::value == 4);
+    static_assert(
+        ufx::detail::tile_outputs_per_thread<
+            ufx::detail::reduce_kernel<double, sqdist_d, ufx::plus, ufx::detail::array_acc<const pt3d>,
+                                       ufx::detail::array_acc<const pt3d>, ufx::detail::scalar_acc<double>>>::value ==
+        2);
+    auto& state = ufx::detail::tiled_reduce_state();
+    // n = 4100: four full blocks of 4 x 256 outputs and 4 outputs in a fifth; m = 1203: 4 tiles and a
+    // short one, runs of 8 and a rest; n = 4000: too few outputs for 4 a thread (one each)
+    for (const auto& [n, m] : {std::pair<int, int>{4100, 1203}, {4000, 517}, {2100, 300}}) {
+      CAPTURE(n);
+      CAPTURE(m);
+      const auto xs = random_points(std::size_t(n), 31), ys = random_points(std::size_t(m), 32);
+      const auto dx = ufx::to_device(ufx::ndview<const pt, 2>(xs.data(), {n, 1}), Target{});
+      const auto dy = ufx::to_device(ys, Target{});
+      std::vector<pt3d> xd(xs.size()), yd(ys.size());
+      for (std::size_t i = 0; i < xs.size(); ++i) xd[i] = {xs[i].x, xs[i].y, xs[i].z};
+      for (std::size_t i = 0; i < ys.size(); ++i) yd[i] = {ys[i].x, ys[i].y, ys[i].z};
+      const auto ddx = ufx::to_device(ufx::ndview<const pt3d, 2>(xd.data(), {n, 1}), Target{});
+      const auto ddy = ufx::to_device(yd, Target{});
+      auto run = [&] {
+        return std::tuple{ufx::transform_reduce(dx, dy, gauss{2.f}, ufx::plus{}, 0.f, ufx::axis{1}).to_host(),
+                          ufx::logsumexp(dx, dy, neg_sqdist{2.f}, ufx::axis{1}).to_host(),
+                          // the other axis: x read in tiles, one output per y (m of them)
+                          ufx::transform_reduce(dx, dy, sqdist_f{}, ufx::plus{}, 0.f, ufx::axis{0}).to_host(),
+                          ufx::transform_reduce(ddx, ddy, 0.5, sqdist_d{}, ufx::plus{}, 0.0, ufx::axis{1}).to_host()};
+      };
+      const long launches = tiled_launches(), blocked = blocked_launches();
+      const auto many = run();
+      CHECK(tiled_launches() - launches == 4);
+      // float: 4 a thread from 4 * 4 * 256 outputs on; double: 2 a thread from 4 * 2 * 256
+      CHECK(blocked_launches() - blocked == (n >= 4096 ? 2 : 0) + (m >= 4096 ? 1 : 0) + (n >= 2048 ? 1 : 0));
+      state.outputs_per_thread = 1;
+      const long blocked_one = blocked_launches();
+      const auto one = run();
+      state.outputs_per_thread = 0;
+      CHECK(blocked_launches() == blocked_one);
+      auto same = [](const auto& a, const auto& b) {
+        bool ok = a.size() == b.size();
+        for (ufx::index_t i = 0; ok && i < a.size(); ++i)
+          ok = std::memcmp(&a.data()[i], &b.data()[i], sizeof(a.data()[i])) == 0;
+        return ok;
+      };
+      CHECK(same(std::get<0>(many), std::get<0>(one)));
+      CHECK(same(std::get<1>(many), std::get<1>(one)));
+      CHECK(same(std::get<2>(many), std::get<2>(one)));
+      CHECK(same(std::get<3>(many), std::get<3>(one)));
+      // and the values: the double sum against a double loop
+      std::vector<double> want(std::size_t(n), 0.0);
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < m; ++j) want[std::size_t(i)] += sqdist(xs[std::size_t(i)], ys[std::size_t(j)]) * 0.5;
+      CHECK(close_rel(std::get<3>(many), want, 1e-12));
+      CHECK(close_rel(std::get<0>(many), gauss_rows(xs, ys, 2.0), 2e-5));
+    }
+  }
 }
 
 // ---- logsumexp

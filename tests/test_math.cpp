@@ -306,6 +306,51 @@ TEST_CASE_TEMPLATE("ufx::math through vectorize gives the scalar call's result o
   }
 }
 
+namespace {
+struct fast_exp_f {
+  template <class T>
+  UFX_HD T operator()(T x) const {
+    return ufx::math::fast::exp(x);
+  }
+};
+} // namespace
+
+TEST_CASE_TEMPLATE("ufx::math::fast::exp is within its stated bound on every target", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  // every 97th float from -104 to 89 (past both ends: flushed and overflowing results), and the
+  // special values; against double's exp
+  std::vector<float> x;
+  for (std::uint32_t b = std::bit_cast<std::uint32_t>(-104.f); b > 0x80000000u; b -= 97)
+    x.push_back(std::bit_cast<float>(b));
+  for (std::uint32_t b = 0; std::bit_cast<float>(b) < 89.f; b += 97) x.push_back(std::bit_cast<float>(b));
+  const float inf = std::numeric_limits<float>::infinity();
+  x.insert(x.end(), {0.f, -0.f, inf, -inf, std::numeric_limits<float>::quiet_NaN(), 1e-40f, -1e-40f});
+  const std::vector<float> r = ufx::vectorize(fast_exp_f{})(Target{}, x);
+  double worst_ulp = 0, worst_abs = 0; // over x with results of 2^-126 and more; over x <= 0
+  bool special = true;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const float v = x[i];
+    if (std::isnan(v) || std::isinf(v)) {
+      special = special && (std::isnan(v) ? std::isnan(r[i]) : r[i] == (v > 0 ? inf : 0.f));
+      continue;
+    }
+    const double want = std::exp(double(v));
+    if (want >= 0x1p-126 && want < 0x1p128)
+      worst_ulp = std::max(worst_ulp, ulp_error(r[i], want) - 1.173 * std::abs(double(v)));
+    else if (want >= 0x1p128) special = special && r[i] == inf;
+    if (v <= 0) worst_abs = std::max(worst_abs, std::abs(double(r[i]) - want) - 0x1p-22 * want);
+  }
+  MESSAGE("fast::exp on " << std::string(Target::name()) << ": max ulp error - 1.173|x| " << worst_ulp
+                          << ", max |error| - 2^-22 e^x for x <= 0 " << worst_abs);
+  CHECK(worst_ulp <= 2.0);
+  CHECK(worst_abs <= 0x1p-24);
+  CHECK(special);
+  // double: ufx::math::exp's
+  const std::vector<double> xd{-700.0, -1.5, 0.0, 2.25, 700.0};
+  const std::vector<double> rd = ufx::vectorize(fast_exp_f{})(Target{}, xd);
+  for (std::size_t i = 0; i < xd.size(); ++i) CHECK(ulp_error(rd[i], std::exp(static_cast<long double>(xd[i]))) <= 2.0);
+}
+
 TEST_CASE("integer and mixed arguments are doubles, as for std::") {
   static_assert(std::is_same_v<decltype(ufx::math::exp(2)), double>);
   static_assert(std::is_same_v<decltype(ufx::math::pow(2.f, 3)), double>);

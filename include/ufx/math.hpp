@@ -1,7 +1,8 @@
 #pragma once
 /// \file math.hpp
 /// Math functions for vectorized functions: `ufx::math::exp`, `log`, `sin`, `cos`, `tanh`, `pow`
-/// and `sqrt`, for float and double, callable on host and device (UFX_HD).
+/// and `sqrt`, for float and double, callable on host and device (UFX_HD); `ufx::math::fast::exp`,
+/// e^x in two instructions on the device within a stated bound.
 ///
 /// On the host each is a branch-free polynomial kernel, inline in the header, so the loop
 /// ufx::vectorize runs over a function that calls it is a vector loop with the compiler's plain
@@ -94,6 +95,29 @@ requires(std::is_arithmetic_v<A>&& std::is_arithmetic_v<B> &&
          !(std::is_same_v<A, B> && std::is_floating_point_v<A>)) UFX_HD UFX_ALWAYS_INLINE double pow(A x, B y) {
   return pow(static_cast<double>(x), static_cast<double>(y));
 }
+
+/// Faster, less accurate functions for maps whose error budget allows them (the terms of a kernel
+/// sum, weights): the same on every target where no faster form with the bound below exists.
+namespace fast {
+/// e^x in two instructions on the device: 2^(x log2 e) by the special-function unit
+/// (ex2.approx.ftz), which is CUDA's __expf except that results below 2^-126 (x < -87.34) are 0.
+/// Its error is that of __expf, at most 2 + 1.173 |x| ulp for results of 2^-126 and more; for
+/// x <= 0 that is within 2^-22 e^x + 2^-24 in absolute terms (|x| e^x <= 1/e), so a sum of such
+/// terms, each at most 1, loses no more than its own rounding does. exp(+inf) = inf, exp(-inf) = 0,
+/// NaN gives NaN, overflow gives inf. On the CPU targets and the sim it is ufx::math::exp (within
+/// 2 ulp), and so are both for double. tests/test_math.cpp measures the bound on every target.
+UFX_HD UFX_ALWAYS_INLINE float exp(float x) {
+#if defined(__CUDA_ARCH__)
+  float r;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x * 1.44269504f));
+  return r;
+#else
+  return ::ufx::detail::math::exp_kernel(x);
+#endif
+}
+/// e^x for double: ufx::math::exp (the device has no faster double exp with a stated bound).
+UFX_HD UFX_ALWAYS_INLINE double exp(double x) { return ::ufx::math::exp(x); }
+} // namespace fast
 
 UFX_TU_NAMESPACE_END
 } // namespace ufx::math

@@ -5,7 +5,8 @@ tiled reduction's block_phases and the raw kernels' raw_kernel_entry included)
 or CUB's dense reductions (no ld.local /
 st.local, 0-byte stack frame, no spills), and 128-bit global loads (ld.global[.nc].v4 or
 cp.async.bulk) in the dense elementwise kernels and the row reduction; warp-level code (a shuffle reduction, block_reduce)
-compiled to shfl.sync without local memory, and the three fences to membar.cta / .gl / .sys. Prints every kernel's figures. Usage: check_ptx.py <file.ptx> <ptxas> <arch>"""
+compiled to shfl.sync without local memory, the three fences to membar.cta / .gl / .sys, and the tiled
+Gaussian sum's inner run (four outputs a thread, 128-bit shared loads, at most 11 instructions a pair). Prints every kernel's figures. Usage: check_ptx.py <file.ptx> <ptxas> <arch>"""
 import re
 import subprocess
 import sys
@@ -52,6 +53,20 @@ def ptxas_report(ptxas, arch, path):
         if m:
             info[cur]["registers"] = int(m.group(1))
     return info
+
+
+def tile_run_costs(body):
+    """The tiled reduction's hottest basic block (the most ex2 instructions: a run of 8 positions times
+    the outputs per thread, unrolled): (ex2 count, instructions other than moves, 128-bit shared loads)."""
+    best = (0, 0, 0)
+    for block in re.split(r"\n(?=\$L__BB\S+:)", body):
+        ins = [l.strip() for l in block.splitlines()]
+        ins = [l for l in ins if l and not l.startswith(("$", "//", ".", "{", "}"))]
+        ops = [(l.split()[1] if l.startswith("@") else l.split()[0]).rstrip(";") for l in ins]
+        ex2 = sum(o.startswith("ex2.") for o in ops)
+        if ex2 > best[0]:
+            best = (ex2, sum(not o.startswith("mov") for o in ops), sum(o.startswith("ld.shared.v4") for o in ops))
+    return best
 
 
 def kind(name):
@@ -106,6 +121,20 @@ def main():
         # the row reduction of floats (array_acc<const float>: chunks of 4) reads each chunk at once
         if (k == "dense elementwise" or (k == "row reduction (block body)" and "array_accIKfE" in name)) and v4 == 0:
             failures.append(f"{k} kernel has no 128-bit global loads: {name}")
+        # the tiled Gaussian sum with the fast exp (gauss_fast): four outputs a thread, a run of 8 tile
+        # elements read in 128-bit shared loads, and about ten instructions a pair (the map's own nine
+        # and the sum's add; the loop, the loads and the run's combine under one more)
+        if k == "tiled reduction (block body)" and "gauss_fast" in name:
+            ex2, count, v4s = tile_run_costs(body)
+            per_output = 4 if "Li4EE" in name else 1
+            print(f"{'':32s} hottest block: {ex2} ex2, {count} instructions ({count / max(ex2, 1):.2f} a pair), "
+                  f"{v4s} ld.shared.v4")
+            if ex2 != 8 * per_output:
+                failures.append(f"the tiled body's run holds {ex2} ex2 instructions, not {8 * per_output}: {name}")
+            elif v4s == 0:
+                failures.append(f"the tiled body reads its run of points without 128-bit shared loads: {name}")
+            elif per_output == 4 and count > 11 * ex2:
+                failures.append(f"the tiled body takes {count / ex2:.2f} instructions a pair, over 11: {name}")
         # warp-level code compiles to the hardware's shuffles, and the fences to their membar
         shfl = len(re.findall(r"\bshfl\.sync\.", body))
         if k == "warp-shuffle reduction (ufx::kernel)" and shfl < 5:

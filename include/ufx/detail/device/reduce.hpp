@@ -143,18 +143,25 @@ bool device_tiled_reduce(const Tag& tag, const memory_space& space, const reduce
     launch_config c;
     if (!plan_tiled_reduce(plan, k, tp, c)) return false;
     tiled_reduce_state().launches.fetch_add(1, std::memory_order_relaxed);
-    using body_type = tiled_reduce_body<Kern, N, OutE, Fin>;
     const index_t splits = c.grid.y;
-    if (splits == 1) {
-      launch(tag, c, body_type{plan.kept, plan.red, k, out, fin, nullptr, plan.outputs(), plan.count(), tp},
+    buffer<Acc> partial; // one split writes the outputs
+    if (splits > 1)
+      partial =
+          buffer<Acc>(space, plan.outputs() * splits, tag.stream_handle); // on a stream: freed after the queued kernels
+    auto run = [&]<int R>(std::integral_constant<int, R>) {
+      launch(tag, c,
+             tiled_reduce_body<Kern, N, OutE, Fin, R>{plan.kept, plan.red, k, out, fin, partial.data(), plan.outputs(),
+                                                      plan.count(), tp},
              "ufx tiled reduction kernel");
-      return true;
-    }
-    buffer<Acc> partial(space, plan.outputs() * splits,
-                        tag.stream_handle); // on a stream: freed after the queued kernels
-    launch(tag, c, body_type{plan.kept, plan.red, k, out, fin, partial.data(), plan.outputs(), plan.count(), tp},
-           "ufx tiled reduction kernel");
-    reduce_partials(tag, space, plan, k, partial.data(), splits, false, out, fin);
+    };
+    constexpr int per = tile_outputs_per_thread<Kern>::value;
+    if constexpr (per > 1) {
+      if (tp.per_thread == per) {
+        tiled_reduce_state().blocked_launches.fetch_add(1, std::memory_order_relaxed);
+        run(std::integral_constant<int, per>{});
+      } else run(std::integral_constant<int, 1>{});
+    } else run(std::integral_constant<int, 1>{});
+    if (splits > 1) reduce_partials(tag, space, plan, k, partial.data(), splits, false, out, fin);
     return true;
   }
 }

@@ -3,10 +3,12 @@
 // body): for a reduction whose inputs split into those constant along the reduced dimensions (the
 // x side of KeOps's (n, 1) x (m) sums: one element per output) and those constant along the kept
 // ones (the y side: one element per reduced position, the same for every output). A block of
-// threads owns a block of outputs, one each; it loads a tile of the y side's elements into shared
-// memory together (one element per thread and operand), and every thread folds its output over the
-// tile, so each y element is read from memory once per block instead of once per output. Two tile
-// buffers: while the threads fold tile t they load tile t + 1, one barrier per tile.
+// threads owns a block of outputs, R per thread (4, 2 or 1: tile_outputs_per_thread); it loads a
+// tile of the y side's elements into shared memory together (one element per thread and operand),
+// and every thread folds its R outputs over the tile, so each y element is read from memory once
+// per block instead of once per output, and from shared memory once per R outputs (8 at a time,
+// in 16-byte loads on cuda where 8 elements are a multiple of 16 bytes). Two tile buffers: while
+// the threads fold tile t they load tile t + 1, one barrier per tile.
 //
 // The fold order (docs/reduce.md, "What op may assume": seed, then elements on the right, then
 // partials combined): within a tile, blocks of 8 positions are folded in order (seed(first), then
@@ -35,6 +37,10 @@ namespace ufx::detail {
 struct tiled_reduce_control {
   std::atomic<bool> enabled{true};
   std::atomic<long> launches{0};
+  /// 1: every thread owns one output (the body before outputs per thread, for before/after
+  /// benchmarks and tests); 0: as planned (tile_outputs_per_thread where the outputs are many).
+  std::atomic<int> outputs_per_thread{0};
+  std::atomic<long> blocked_launches{0}; ///< launches with more than one output per thread
 };
 inline tiled_reduce_control& tiled_reduce_state() {
   static tiled_reduce_control c;
@@ -42,15 +48,6 @@ inline tiled_reduce_control& tiled_reduce_state() {
 }
 
 UFX_TU_NAMESPACE_BEGIN
-
-/// A y-side input as a thread reads it while folding a tile: the tile's element i, in shared
-/// memory. (The x side is a scalar_acc of the thread's element: which inputs are which is a
-/// template argument of the fold, so no element is chosen at run time and nvcc sees shared loads.)
-template <class E>
-struct tile_acc {
-  const E* tile;
-  UFX_HD const E& at(index_t i) const { return tile[i]; }
-};
 
 template <class A>
 struct tile_input {
@@ -78,46 +75,75 @@ struct tileable<reduce_kernel<Acc, F, Op, In...>>
     : std::bool_constant<(sizeof...(In) >= 2 && sizeof...(In) <= 3) && (tile_input<In>::ok && ...) &&
                          std::is_default_constructible_v<Acc>> {};
 
-/// Tile partials combined pairwise: level l holds the partial of 2^l tiles while bit l of
-/// `count` is set; a tree of 2^levels tiles is folded into `top`. Unrolled so every index is a
-/// constant (registers on cuda, no local memory).
-template <class Acc, int Levels>
+/// Outputs per thread of the tiled path for a kernel: 4, 2 or 1, the most whose registers (each
+/// output's x-side elements and its tile counter) stay within 256 bytes. Each y element a thread
+/// reads from shared memory then serves that many outputs.
+template <class Kern>
+struct tile_outputs_per_thread;
+template <class Acc, class F, class Op, class... In>
+struct tile_outputs_per_thread<reduce_kernel<Acc, F, Op, In...>> {
+  template <class A>
+  static constexpr std::size_t array_bytes() {
+    if constexpr (tile_input<A>::is_array) return sizeof(typename tile_input<A>::element);
+    else return 0;
+  }
+  static constexpr std::size_t per_output =
+      (array_bytes<In>() + ... + 0) + ((sizeof(Acc) <= 4 ? 8 : 4) + 1) * sizeof(Acc);
+  static constexpr int value = 4 * per_output <= 256 ? 4 : 2 * per_output <= 256 ? 2 : 1;
+};
+
+/// Tile partials combined pairwise, for R outputs at once: level l holds the partial of 2^l tiles
+/// while bit l of `count` is set; a tree of 2^levels tiles is folded into `top`. Unrolled so every
+/// index is a constant (registers on cuda, no local memory).
+template <class Acc, int Levels, int R = 1>
 struct tile_counter {
-  Acc level[Levels];
-  Acc top;
+  Acc level[R][Levels];
+  Acc top[R];
   index_t count; // tiles pushed
   index_t tile;  // tiles folded by this block so far (the same in every thread)
 
   template <class Kern>
-  UFX_HD void push(const Kern& k, Acc p) {
+  UFX_HD void push(const Kern& k, Acc (&p)[R]) {
     bool carry = true;
     UFX_UNROLL
     for (int l = 0; l < Levels; ++l) {
       if (carry) {
         if ((count >> l) & 1) {
-          p = k.combine(level[l], p);
+          UFX_UNROLL
+          for (int r = 0; r < R; ++r) p[r] = k.combine(level[r][l], p[r]);
         } else {
-          level[l] = p;
+          UFX_UNROLL
+          for (int r = 0; r < R; ++r) level[r][l] = p[r];
           carry = false;
         }
       }
     }
-    if (carry) top = (count >> Levels) > 0 ? k.combine(top, p) : p;
+    if (carry) {
+      const bool full = (count >> Levels) > 0;
+      UFX_UNROLL
+      for (int r = 0; r < R; ++r) top[r] = full ? k.combine(top[r], p[r]) : p[r];
+    }
     ++count;
   }
-  /// The partials in order: the full trees, then the levels from the oldest (highest) down.
   template <class Kern>
-  UFX_HD Acc total(const Kern& k) const {
-    Acc r = top;
+  UFX_HD void push(const Kern& k, Acc p) {
+    static_assert(R == 1);
+    Acc one[1] = {p};
+    push(k, one);
+  }
+  /// Output r's partials in order: the full trees, then the levels from the oldest (highest) down.
+  template <class Kern>
+  UFX_HD Acc total(const Kern& k, int r = 0) const {
+    Acc t = top[r];
     bool have = (count >> Levels) > 0;
     UFX_UNROLL
     for (int l = Levels - 1; l >= 0; --l) {
       if ((count >> l) & 1) {
-        r = have ? k.combine(r, level[l]) : level[l];
+        t = have ? k.combine(t, level[r][l]) : level[r][l];
         have = true;
       }
     }
-    return r;
+    return t;
   }
 };
 
@@ -128,16 +154,69 @@ struct tile_plan {
   unsigned tiled = 0;
   index_t region[NK] = {};
   index_t tiles_per_split = 0; // tiles of each block (the last split may have fewer)
+  int per_thread = 1;          // outputs per thread: 1, or tile_outputs_per_thread
+};
+
+/// How the fold reads an input, for output r of a thread's R and position j of a run of the tile:
+/// a scalar as it is; an x-side element, one per output, held by value; a y-side element from the
+/// tile in shared memory (`tile_at`), or from a run of 8 positions loaded at once (`tile_run`).
+template <class V>
+struct hold_scalar {
+  V v;
+  UFX_HD const V& at(int, index_t) const { return v; }
+  UFX_HD const hold_scalar& run(index_t) const { return *this; }
+  UFX_HD const hold_scalar& point(index_t) const { return *this; }
+};
+template <class E, int R>
+struct hold_x {
+  E v[R];
+  UFX_HD const E& at(int r, index_t) const { return v[r]; }
+  UFX_HD const hold_x& run(index_t) const { return *this; }
+  UFX_HD const hold_x& point(index_t) const { return *this; }
+};
+template <class E>
+struct tile_at {
+  const E* p;
+  UFX_HD const E& at(int, index_t j) const { return p[j]; }
+};
+/// 8 consecutive tile elements. On cuda a run whose bytes are a multiple of 16 is read with 16-byte
+/// shared loads (the run starts 16-byte aligned: tile buffers are, and 8 elements of such a size
+/// are); the values are the same either way.
+template <class E>
+struct alignas(8 * sizeof(E) % 16 == 0 ? 16 : alignof(E)) tile_run {
+  E v[8];
+  UFX_HD const E& at(int, index_t j) const { return v[j]; }
+};
+template <class E>
+struct hold_y {
+  const E* p;
+  UFX_HD tile_run<E> run(index_t i) const {
+#ifdef __CUDA_ARCH__
+    constexpr bool vector = 8 * sizeof(E) % 16 == 0 && 8 * sizeof(E) <= 128;
+#else
+    constexpr bool vector = false;
+#endif
+    if constexpr (vector) return *reinterpret_cast<const tile_run<E>*>(p + i);
+    else {
+      tile_run<E> r;
+      UFX_UNROLL
+      for (int j = 0; j < 8; ++j) r.v[j] = p[i + j];
+      return r;
+    }
+  }
+  UFX_HD tile_at<E> point(index_t i) const { return {p + i}; }
 };
 
 /// The block body: phase 0 loads the block's first tile; phase 1 loads the next tile (when there
 /// is one) and folds the current one, until the block's tiles are done, then writes the outputs
-/// (fin(result), or the partial of this split).
-template <class Kern, int N, class OutE, class Fin>
+/// (fin(result), or the partial of this split). Each thread owns R outputs, b apart (b = threads
+/// per block): a block owns R * b consecutive outputs, and every y element a thread reads from the
+/// tile serves R outputs. Each output's fold is the same for every R, so R changes no result.
+template <class Kern, int N, class OutE, class Fin, int R = 1>
 struct tiled_reduce_body {
   using Acc = typename Kern::acc_type;
   static constexpr int levels = sizeof(Acc) <= 4 ? 8 : 4;
-  using state_type = tile_counter<Acc, levels>;
+  using state_type = tile_counter<Acc, levels, R>;
   static constexpr int NK = N - 1; // kernel inputs (operand j + 1 of the plan)
 
   layout<N> kept, red;
@@ -159,20 +238,31 @@ struct tiled_reduce_body {
     }
     const index_t i = st.tile;
     if (i + 1 < mine) load(shared, first + i + 1, (i + 1) & 1, b, tx);
-    const index_t s = static_cast<index_t>(t.block_idx.x) * b + tx;
-    index_t base[N];
-    if (s < outputs) {
-      loop_offsets(kept, s, base);
+    const index_t s0 = static_cast<index_t>(t.block_idx.x) * b * R + tx; // output r: s0 + r * b
+    if (s0 < outputs) {
+      // x-side offsets of the thread's outputs; one past the last reads the first's (its fold is
+      // done and not written)
+      index_t base[R][N];
+      UFX_UNROLL
+      for (int r = 0; r < R; ++r) loop_offsets(kept, s0 + r * b < outputs ? s0 + r * b : s0, base[r]);
       const index_t start = (first + i) * b;
       const index_t len = m - start < b ? m - start : b;
-      st.push(k, fold(shared, base, (i & 1) * b, len, std::make_integer_sequence<unsigned, (1u << NK)>{}));
+      fold(st, shared, base, (i & 1) * b, len, std::make_integer_sequence<unsigned, (1u << NK)>{});
     }
     st.tile = i + 1;
     if (st.tile < mine) return 1;
-    if (s < outputs) {
-      const Acc r = st.total(k);
-      if (partial) partial[s * static_cast<index_t>(t.grid_dim.y) + t.block_idx.y] = r;
-      else out[base[0]] = static_cast<OutE>(fin(r));
+    UFX_UNROLL
+    for (int r = 0; r < R; ++r) {
+      const index_t s = s0 + r * b;
+      if (s < outputs) {
+        const Acc v = st.total(k, r);
+        if (partial) partial[s * static_cast<index_t>(t.grid_dim.y) + t.block_idx.y] = v;
+        else {
+          index_t o[N];
+          loop_offsets(kept, s, o);
+          out[o[0]] = static_cast<OutE>(fin(v));
+        }
+      }
     }
     return -1;
   }
@@ -208,58 +298,76 @@ private:
   }
   static constexpr unsigned arrays = array_bits(std::make_index_sequence<NK>{});
 
-  /// Input j as the fold reads it when the y-side inputs are the bits of M: its tile in buffer
-  /// `at`, or its element at the output's offset (x side, held by value); scalars as they are.
+  /// Input j as the fold holds it when the y-side inputs are the bits of M: its tile in buffer
+  /// `at` (y side), its element for each of the thread's outputs (x side), or the scalar.
   template <unsigned M, std::size_t J>
-  UFX_HD auto reader(unsigned char* shared, const index_t* base, index_t at) const {
+  UFX_HD auto holder(unsigned char* shared, const index_t (&base)[R][N], index_t at) const {
     using A = std::remove_cvref_t<decltype(get<J>(k.in))>;
-    if constexpr (!tile_input<A>::is_array) return get<J>(k.in);
+    if constexpr (!tile_input<A>::is_array)
+      return hold_scalar<std::remove_cvref_t<decltype(get<J>(k.in).at(0))>>{get<J>(k.in).at(0)};
     else {
       using E = typename tile_input<A>::element;
-      if constexpr ((M >> J) & 1) return tile_acc<E>{reinterpret_cast<const E*>(shared + tp.region[J]) + at};
-      else return scalar_acc<E>{get<J>(k.in).at(base[J + 1])};
+      if constexpr ((M >> J) & 1) return hold_y<E>{reinterpret_cast<const E*>(shared + tp.region[J]) + at};
+      else {
+        hold_x<E, R> h;
+        UFX_UNROLL
+        for (int r = 0; r < R; ++r) h.v[r] = get<J>(k.in).at(base[r][J + 1]);
+        return h;
+      }
     }
   }
   template <unsigned M, std::size_t... J>
-  UFX_HD Acc fold_sides(unsigned char* shared, const index_t* base, index_t at, index_t len,
-                        std::index_sequence<J...>) const {
-    return fold_tile(len, reader<M, J>(shared, base, at)...);
+  UFX_HD void fold_sides(state_type& st, unsigned char* shared, const index_t (&base)[R][N], index_t at, index_t len,
+                         std::index_sequence<J...>) const {
+    fold_tile(st, len, holder<M, J>(shared, base, at)...);
   }
   /// The fold for the plan's sides (tp.tiled), one instantiation per possible assignment.
   template <unsigned... M>
-  UFX_HD Acc fold(unsigned char* shared, const index_t* base, index_t at, index_t len,
-                  std::integer_sequence<unsigned, M...>) const {
-    Acc r{};
+  UFX_HD void fold(state_type& st, unsigned char* shared, const index_t (&base)[R][N], index_t at, index_t len,
+                   std::integer_sequence<unsigned, M...>) const {
     (
         [&] {
           if constexpr (M != 0 && (M & ~arrays) == 0)
-            if (tp.tiled == M) r = fold_sides<M>(shared, base, at, len, std::make_index_sequence<NK>{});
+            if (tp.tiled == M) fold_sides<M>(st, shared, base, at, len, std::make_index_sequence<NK>{});
         }(),
         ...);
-    return r;
   }
 
-  /// One thread's partial of one tile: blocks of 8 positions in order, the blocks in order.
-  template <class... R>
-  UFX_HD Acc fold_tile(index_t len, const R&... r) const {
-    constexpr int block = 8;
-    Acc acc{};
+  /// Each output's partial of one tile, pushed: runs of 8 positions in order (seed(first), then
+  /// combine(partial, x)), the runs in order, then the positions left in order.
+  template <class... H>
+  UFX_HD void fold_tile(state_type& st, index_t len, const H&... h) const {
+    constexpr int run = 8;
+    Acc acc[R] = {}; // set by the first run, or by the positions left when there is none
     index_t i = 0;
-    for (; i + block <= len; i += block) {
-      Acc v[block];
-      UFX_UNROLL
-      for (int j = 0; j < block; ++j) v[j] = static_cast<Acc>(UFX_USER_CALL(k.f, r.at(i + j)...));
-      Acc s = k.seed(v[0]);
-      UFX_UNROLL
-      for (int j = 1; j < block; ++j) s = k.combine(s, v[j]);
-      acc = i == 0 ? s : k.combine(acc, s);
+    for (; i + run <= len; i += run) {
+      [&](const auto&... rd) {
+        Acc s[R] = {};
+        UFX_UNROLL
+        for (int r = 0; r < R; ++r) s[r] = k.seed(static_cast<Acc>(UFX_USER_CALL(k.f, rd.at(r, 0)...)));
+        UFX_UNROLL
+        for (int j = 1; j < run; ++j) {
+          UFX_UNROLL
+          for (int r = 0; r < R; ++r) s[r] = k.combine(s[r], static_cast<Acc>(UFX_USER_CALL(k.f, rd.at(r, j)...)));
+        }
+        UFX_UNROLL
+        for (int r = 0; r < R; ++r) acc[r] = i == 0 ? s[r] : k.combine(acc[r], s[r]);
+      }(h.run(i)...);
     }
     if (i < len) {
-      Acc s = k.seed(static_cast<Acc>(UFX_USER_CALL(k.f, r.at(i)...)));
-      for (++i; i < len; ++i) s = k.combine(s, static_cast<Acc>(UFX_USER_CALL(k.f, r.at(i)...)));
-      acc = len >= block ? k.combine(acc, s) : s;
+      [&](const auto&... rd) {
+        Acc s[R] = {};
+        UFX_UNROLL
+        for (int r = 0; r < R; ++r) s[r] = k.seed(static_cast<Acc>(UFX_USER_CALL(k.f, rd.at(r, 0)...)));
+        for (index_t j = 1; j < len - i; ++j) {
+          UFX_UNROLL
+          for (int r = 0; r < R; ++r) s[r] = k.combine(s[r], static_cast<Acc>(UFX_USER_CALL(k.f, rd.at(r, j)...)));
+        }
+        UFX_UNROLL
+        for (int r = 0; r < R; ++r) acc[r] = len >= run ? k.combine(acc[r], s[r]) : s[r];
+      }(h.point(i)...);
     }
-    return acc;
+    st.push(k, acc);
   }
 };
 
@@ -314,7 +422,14 @@ bool plan_tiled_reduce(const reduce_plan<N>& plan, const Kern& k, tile_plan<N - 
   index_t b = tile_block;
   while (b > 32 && shared_bytes(b) > tile_max_shared) b /= 2;
   if (shared_bytes(b) > tile_max_shared) return false;
-  const index_t out_blocks = (outputs + b - 1) / b, tiles = (m + b - 1) / b;
+  // outputs per thread: as many as the registers allow where there are outputs for 4 full blocks
+  // (a block's outputs past the last are computed and dropped: at most a quarter of the work)
+  constexpr int per = tile_outputs_per_thread<Kern>::value;
+  tp.per_thread =
+      per > 1 && tiled_reduce_state().outputs_per_thread.load(std::memory_order_relaxed) != 1 && outputs >= 4 * per * b
+          ? per
+          : 1;
+  const index_t out_blocks = (outputs + b * tp.per_thread - 1) / (b * tp.per_thread), tiles = (m + b - 1) / b;
   if (out_blocks > 2147483647) return false;
   tp.tiled = tiled;
   index_t at = 0;
@@ -322,8 +437,9 @@ bool plan_tiled_reduce(const reduce_plan<N>& plan, const Kern& k, tile_plan<N - 
     tp.region[j] = at;
     at += (2 * b * elem[j] + 15) / 16 * 16;
   }
-  // splits: about 2^17 threads in all, at least 4 tiles each
-  constexpr index_t threads = index_t{1} << 17, min_tiles = 4;
+  // splits: about 2^20 threads in all (several waves of the largest devices, so the last wave's
+  // idle multiprocessors cost little), at least 4 tiles each
+  constexpr index_t threads = index_t{1} << 20, min_tiles = 4;
   index_t splits =
       std::max<index_t>(1, std::min({threads / (out_blocks * b), (tiles + min_tiles - 1) / min_tiles, index_t{65535}}));
   tp.tiles_per_split = (tiles + splits - 1) / splits;
