@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -642,4 +643,34 @@ TEST_CASE("sim global checks: CUDA's threadfence reduction (fence, then an atomi
   const std::string msg = error_message([&] { k[{4, 64}](ufx::sim, false, x, fresh, count, result); });
   CHECK(msg.find("block (3, 0, 0), thread (0, 0, 0): global-memory race: this thread reads element (0) of argument 3 "
                  "(parameter 5), which thread (0, 0, 0) of block (0, 0, 0) wrote in this launch") != std::string::npos);
+}
+
+// ---- ufx's own block bodies on the sim (device/thread.hpp's block_body, run by run_block_grid)
+
+namespace {
+/// Reads its block's first shared word before any thread wrote it, then writes it: the value read
+/// is what the block's shared memory starts as.
+struct first_shared_word {
+  using state_type = int;
+  int* out;
+  UFX_HD int step(const ufx::detail::thread_pos& t, int&, unsigned char* shared, int) const {
+    int v;
+    std::memcpy(&v, shared, sizeof v);
+    out[t.block_idx.x] = v;
+    std::memcpy(shared, &t.block_idx.x, sizeof v); // what the next block would see, if it were kept
+    return -1;
+  }
+};
+} // namespace
+
+TEST_CASE("a block body's shared memory starts as all-ones bytes in every block on the sim") {
+  // so a body that reads a slot its block never wrote gets NaN (float, double) or -1 (integers), which
+  // shows in its results, not a zero or the previous block's value, which may pass for right
+  ufx::device_array<int, 1> out({3}, ufx::sim);
+  ufx::detail::launch(ufx::sim, ufx::launch_config{ufx::dim3(3), ufx::dim3(1), 16}, first_shared_word{out.data()},
+                      "first_shared_word");
+  const auto h = out.to_host();
+  CHECK(h(0) == -1);
+  CHECK(h(1) == -1);
+  CHECK(h(2) == -1);
 }

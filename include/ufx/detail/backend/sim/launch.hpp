@@ -7,6 +7,7 @@
 // the caller has checked that every operand lies in the device's memory.
 #include <cstddef>
 #include <string>
+#include <cstring>
 #include <vector>
 
 #include "ufx/detail/device/thread.hpp"
@@ -43,7 +44,10 @@ void run_grid(const launch_config& c, const Body& body) {
 
 /// A block body's grid (device/thread.hpp): block by block, each phase for every thread of the
 /// block in order, then the next phase; the block's shared memory is one host buffer, its threads'
-/// states one array.
+/// states one array. Each block's shared memory starts as all-ones bytes (NaN as a float or double,
+/// -1 as an integer), not as what the previous block left: a body that reads a slot no thread of
+/// its block wrote gets a value that shows in its results (on a GPU such a read is undefined, and
+/// compute-sanitizer's initcheck checks global memory only).
 template <class Body>
 void run_block_grid(const launch_config& c, const Body& body, const char* label) {
   using state_type = typename Body::state_type;
@@ -56,6 +60,7 @@ void run_block_grid(const launch_config& c, const Body& body, const char* label)
   for_each_index(c.grid, [&](const dim3& b) {
     p.block_idx = b;
     for (auto& s : state) s = state_type{};
+    std::memset(shared, 0xff, c.shared_bytes);
     for (int phase = 0; phase >= 0;) {
       int next = 0;
       std::size_t i = 0;
