@@ -7,7 +7,8 @@
 // loop's own overhead shows. NumPy materialising the (n, m) matrix is in peers_numpy.py --keops
 // (`gauss/numpy/...`). `sim_tiled` / `sim_lanes`: ufx::sim with the points already on the device,
 // through the tiled device path (a block's tile of y in shared memory, reused by its 256 outputs)
-// and through the per-thread lanes it replaces (ufx::detail::tiled_reduce_state().enabled off):
+// (four outputs a thread at 10^4; `sim_tiled_one_output_per_thread`: one, as before) and through
+// the per-thread lanes it replaces (ufx::detail::tiled_reduce_state().enabled off):
 // the sim runs the threads one by one on one host thread, so their ratio is the host cost of the
 // two device bodies, not a GPU's. Counters: pairs/s (n * m per call). On a shared machine compare ratios from
 // one run with interleaved repetitions:
@@ -83,7 +84,7 @@ __attribute__((noinline)) void serial_loop(const pt* x, std::size_t n, const pt*
   }
 }
 
-enum class how { serial_loop, omp_loop, ufx_serial, ufx_host, sim_tiled, sim_lanes };
+enum class how { serial_loop, omp_loop, ufx_serial, ufx_host, sim_tiled, sim_tiled_one, sim_lanes };
 
 template <class Map, how H>
 void bm_gauss(benchmark::State& state) {
@@ -92,11 +93,12 @@ void bm_gauss(benchmark::State& state) {
   const ufx::ndview<const pt, 2> x(xs.data(), {static_cast<ufx::index_t>(n), 1}); // (n, 1)
   const Map f = make_map<Map>();
   std::vector<float> r(n);
-  constexpr bool on_sim = H == how::sim_tiled || H == how::sim_lanes;
+  constexpr bool on_sim = H == how::sim_tiled || H == how::sim_tiled_one || H == how::sim_lanes;
   const auto dx = ufx::to_device(on_sim ? x : ufx::ndview<const pt, 2>(xs.data(), {1, 1}), ufx::sim);
   const auto dy = ufx::to_device(on_sim ? ys : std::vector<pt>(1), ufx::sim);
   ufx::device_array<float, 1> dr({on_sim ? static_cast<ufx::index_t>(n) : 1}, ufx::sim);
   ufx::detail::tiled_reduce_state().enabled = H != how::sim_lanes;
+  ufx::detail::tiled_reduce_state().outputs_per_thread = H == how::sim_tiled_one ? 1 : 0;
   for (auto _ : state) {
     if constexpr (H == how::serial_loop) serial_loop<Map>(xs.data(), n, ys.data(), n, r.data());
     else if constexpr (H == how::omp_loop) omp_loop<Map>(xs.data(), n, ys.data(), n, r.data());
@@ -109,6 +111,7 @@ void bm_gauss(benchmark::State& state) {
     benchmark::ClobberMemory();
   }
   ufx::detail::tiled_reduce_state().enabled = true;
+  ufx::detail::tiled_reduce_state().outputs_per_thread = 0;
   state.counters["pairs/s"] = benchmark::Counter(static_cast<double>(n) * static_cast<double>(n),
                                                  benchmark::Counter::kIsIterationInvariantRate);
 }
@@ -126,12 +129,14 @@ BENCHMARK(bm_gauss<gauss, how::ufx_host>)->Name("gauss/ufx_host")->Apply(small);
 BENCHMARK(bm_gauss<gauss, how::omp_loop>)->Name("gauss/omp_loop")->Apply(large);
 BENCHMARK(bm_gauss<gauss, how::ufx_host>)->Name("gauss/ufx_host")->Apply(large);
 BENCHMARK(bm_gauss<gauss, how::sim_tiled>)->Name("gauss/sim_tiled")->Apply(small);
+BENCHMARK(bm_gauss<gauss, how::sim_tiled_one>)->Name("gauss/sim_tiled_one_output_per_thread")->Apply(small);
 BENCHMARK(bm_gauss<gauss, how::sim_lanes>)->Name("gauss/sim_lanes")->Apply(small);
 BENCHMARK(bm_gauss<sqdist, how::serial_loop>)->Name("sqdist/serial_loop")->Apply(small);
 BENCHMARK(bm_gauss<sqdist, how::ufx_serial>)->Name("sqdist/ufx_serial")->Apply(small);
 BENCHMARK(bm_gauss<sqdist, how::omp_loop>)->Name("sqdist/omp_loop")->Apply(small);
 BENCHMARK(bm_gauss<sqdist, how::ufx_host>)->Name("sqdist/ufx_host")->Apply(small);
 BENCHMARK(bm_gauss<sqdist, how::sim_tiled>)->Name("sqdist/sim_tiled")->Apply(small);
+BENCHMARK(bm_gauss<sqdist, how::sim_tiled_one>)->Name("sqdist/sim_tiled_one_output_per_thread")->Apply(small);
 BENCHMARK(bm_gauss<sqdist, how::sim_lanes>)->Name("sqdist/sim_lanes")->Apply(small);
 
 BENCHMARK_MAIN();

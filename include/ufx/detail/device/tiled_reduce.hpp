@@ -438,10 +438,11 @@ bool plan_tiled_reduce(const reduce_plan<N>& plan, const Kern& k, tile_plan<N - 
     at += (2 * b * elem[j] + 15) / 16 * 16;
   }
   // splits: about 2^20 threads in all (several waves of the largest devices, so the last wave's
-  // idle multiprocessors cost little), at least 4 tiles each
-  constexpr index_t threads = index_t{1} << 20, min_tiles = 4;
+  // idle multiprocessors cost little), at least 4 tiles each, and their partials within 32 MiB
+  constexpr index_t threads = index_t{1} << 20, min_tiles = 4, partial_bytes = index_t{32} << 20;
   index_t splits =
-      std::max<index_t>(1, std::min({threads / (out_blocks * b), (tiles + min_tiles - 1) / min_tiles, index_t{65535}}));
+      std::max<index_t>(1, std::min({threads / (out_blocks * b), (tiles + min_tiles - 1) / min_tiles, index_t{65535},
+                                     partial_bytes / static_cast<index_t>(sizeof(typename Kern::acc_type)) / outputs}));
   tp.tiles_per_split = (tiles + splits - 1) / splits;
   splits = (tiles + tp.tiles_per_split - 1) / tp.tiles_per_split; // none empty
   c = launch_config{dim3(static_cast<unsigned>(out_blocks), static_cast<unsigned>(splits)),
