@@ -154,12 +154,10 @@ bool device_tiled_reduce(const Tag& tag, const memory_space& space, const reduce
                                                       plan.count(), tp},
              "ufx tiled reduction kernel");
     };
-    constexpr int per = tile_outputs_per_thread<Kern>::value;
-    if constexpr (per > 1) {
-      if (tp.per_thread == per) {
-        tiled_reduce_state().blocked_launches.fetch_add(1, std::memory_order_relaxed);
-        run(std::integral_constant<int, per>{});
-      } else run(std::integral_constant<int, 1>{});
+    constexpr int per = tile_outputs_per_thread<Kern>::value; // tp.per_thread is this or 1
+    if (per > 1 && tp.per_thread == per) {
+      tiled_reduce_state().blocked_launches.fetch_add(1, std::memory_order_relaxed);
+      run(std::integral_constant<int, per>{});
     } else run(std::integral_constant<int, 1>{});
     if (splits > 1) reduce_partials(tag, space, plan, k, partial.data(), splits, false, out, fin);
     return true;

@@ -6,8 +6,8 @@
 // On a stream the grid runs on the stream's worker, after its earlier work. Before any body runs,
 // the caller has checked that every operand lies in the device's memory.
 #include <cstddef>
-#include <string>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "ufx/detail/device/thread.hpp"
