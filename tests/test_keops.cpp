@@ -445,6 +445,23 @@ TEST_CASE_TEMPLATE("several outputs per thread of the tiled reduction change no 
   }
 }
 
+TEST_CASE("the sim's tiled body checks the 16-byte alignment of the runs ufx::cuda reads in 16-byte loads") {
+  // runs of 8 three-float points (96 bytes) are 16-byte loads on cuda; the sim reads them element by
+  // element and throws where such a load would fault, so the cases above, which pass, show every run
+  // they read was aligned; runs of 8 double points (192 bytes) are read element by element on both
+  static_assert(ufx::detail::tile_run_vector<pt> && !ufx::detail::tile_run_vector<pt3d>);
+  alignas(16) pt tile[24] = {};
+  tile[9].y = 5.f;
+  CHECK(ufx::detail::hold_y<pt>{tile}.run(8).at(0, 1).y == 5.f);
+  CHECK_THROWS_WITH_AS(ufx::detail::hold_y<pt>{tile + 1}.run(8),
+                       "ufx: the tiled reduction's run of 8 tile elements of 12 bytes at position 8 starts 12 bytes "
+                       "past a 16-byte boundary, which ufx::cuda reads in 16-byte loads (a ufx bug: please report it)",
+                       ufx::kernel_error);
+  alignas(16) pt3d dtile[17] = {};
+  dtile[9].y = 6.0;
+  CHECK(ufx::detail::hold_y<pt3d>{dtile + 1}.run(8).at(0, 0).y == 6.0);
+}
+
 // ---- logsumexp
 
 TEST_CASE_TEMPLATE("logsumexp of float and double vectors of every size matches a double reference", Target,

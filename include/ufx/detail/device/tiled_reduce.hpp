@@ -21,14 +21,17 @@
 // dense (outputs, splits) array, are reduced by device_reduce's lanes into the outputs.
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
+#include <string>
 #include <type_traits>
 #include <utility>
 
-#include "ufx/detail/tuple.hpp"
 #include "ufx/detail/device/launch.hpp"
 #include "ufx/detail/map_kernel.hpp"
 #include "ufx/detail/reduce_kernel.hpp"
 #include "ufx/detail/reduce_plan.hpp"
+#include "ufx/detail/tuple.hpp"
+#include "ufx/errors.hpp"
 
 namespace ufx::detail {
 
@@ -179,9 +182,15 @@ struct tile_at {
   const E* p;
   UFX_HD const E& at(int, index_t j) const { return p[j]; }
 };
+/// Whether cuda reads a run of 8 tile elements of type E in 16-byte shared loads.
+template <class E>
+inline constexpr bool tile_run_vector = 8 * sizeof(E) % 16 == 0 && 8 * sizeof(E) <= 128;
+
 /// 8 consecutive tile elements. On cuda a run whose bytes are a multiple of 16 is read with 16-byte
 /// shared loads (the run starts 16-byte aligned: tile buffers are, and 8 elements of such a size
-/// are); the values are the same either way.
+/// are); the values are the same either way. The sim reads element by element and checks that
+/// alignment, so a change that broke it fails the tests here instead of faulting on a GPU
+/// (cudaErrorMisalignedAddress).
 template <class E>
 struct alignas(8 * sizeof(E) % 16 == 0 ? 16 : alignof(E)) tile_run {
   E v[8];
@@ -192,9 +201,16 @@ struct hold_y {
   const E* p;
   UFX_HD tile_run<E> run(index_t i) const {
 #ifdef __CUDA_ARCH__
-    constexpr bool vector = 8 * sizeof(E) % 16 == 0 && 8 * sizeof(E) <= 128;
+    constexpr bool vector = tile_run_vector<E>;
 #else
     constexpr bool vector = false;
+    if constexpr (tile_run_vector<E>) {
+      if (const auto a = reinterpret_cast<std::uintptr_t>(p + i); a % 16 != 0)
+        throw kernel_error("ufx: the tiled reduction's run of 8 tile elements of " + std::to_string(sizeof(E)) +
+                           " bytes at position " + std::to_string(i) + " starts " + std::to_string(a % 16) +
+                           " bytes past a 16-byte boundary, which ufx::cuda reads in 16-byte loads (a ufx bug: "
+                           "please report it)");
+    }
 #endif
     if constexpr (vector) return *reinterpret_cast<const tile_run<E>*>(p + i);
     else {
