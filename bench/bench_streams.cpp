@@ -86,6 +86,32 @@ void BM_sum_host(benchmark::State& state) {
 }
 BENCHMARK(BM_sum_host)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// the fixed cost of a small call on sim device arrays (64 floats into an existing device array): the
+// front door, the launch's checks against the virtual device and the block run on the host, beside
+// the same call on ufx::serial's host vectors. The device path's host work up to the launch is the
+// same code on ufx::cuda, which adds cudaLaunchKernel's few microseconds.
+void BM_small_add_sim(benchmark::State& state) {
+  const int m = 64;
+  auto add = ufx::vectorize(add_f{});
+  auto x = ufx::to_device(std::vector<float>(m, 1.f), ufx::sim), y = ufx::to_device(std::vector<float>(m, 2.f), ufx::sim);
+  ufx::device_array<float, 1> z({m}, ufx::sim);
+  for (auto _ : state) add(ufx::sim, x, y, ufx::out(z));
+  if (z.to_host()(m - 1) != 3.f) state.SkipWithError("wrong result");
+}
+BENCHMARK(BM_small_add_sim)->Unit(benchmark::kNanosecond);
+
+void BM_small_add_serial(benchmark::State& state) {
+  const int m = 64;
+  auto add = ufx::vectorize(add_f{});
+  std::vector<float> x(m, 1.f), y(m, 2.f), z(m);
+  for (auto _ : state) {
+    add(ufx::serial, x, y, ufx::out(z));
+    benchmark::DoNotOptimize(z.data());
+  }
+  if (z[m - 1] != 3.f) state.SkipWithError("wrong result");
+}
+BENCHMARK(BM_small_add_serial)->Unit(benchmark::kNanosecond);
+
 } // namespace
 
 int main(int argc, char** argv) {

@@ -253,7 +253,10 @@ public:
     d.compute_minor = 0;
     d.total_memory = config_.memory;
     d.free_memory = config_.memory - devices_[static_cast<std::size_t>(device)].used;
-    d.multiprocessors = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    // read once: glibc reads /sys/devices/system/cpu/online at every hardware_concurrency(), which
+    // took most of a small launch's time on the sim (each launch checks its configuration here)
+    static const int host_cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    d.multiprocessors = host_cores;
     d.max_threads_per_block = 1024;
     d.shared_memory_per_block = 48 << 10;
     d.warp_size = 32;
