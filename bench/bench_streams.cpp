@@ -93,7 +93,8 @@ BENCHMARK(BM_sum_host)->Unit(benchmark::kMillisecond)->UseRealTime();
 void BM_small_add_sim(benchmark::State& state) {
   const int m = 64;
   auto add = ufx::vectorize(add_f{});
-  auto x = ufx::to_device(std::vector<float>(m, 1.f), ufx::sim), y = ufx::to_device(std::vector<float>(m, 2.f), ufx::sim);
+  auto x = ufx::to_device(std::vector<float>(m, 1.f), ufx::sim),
+       y = ufx::to_device(std::vector<float>(m, 2.f), ufx::sim);
   ufx::device_array<float, 1> z({m}, ufx::sim);
   for (auto _ : state) add(ufx::sim, x, y, ufx::out(z));
   if (z.to_host()(m - 1) != 3.f) state.SkipWithError("wrong result");
