@@ -52,13 +52,14 @@ std::string operand_name(int k, int nout);
 /// "is not in ufx::sim device 0 memory (it points to host memory: ...)" (src/messages.cpp).
 std::string where_instead(const memory_space& want, const void* lo, const void* hi);
 
-/// Throws device_error naming `operand` unless the elements at offsets [lo, hi] from `p` lie in
-/// device memory `space` (a host pointer leaked into a device loop, or another device's memory).
-inline void check_reach(const memory_space& space, const void* p, std::size_t elem, index_t lo, index_t hi,
-                        const std::string& operand) {
+/// Throws device_error naming operand k (operand_name(k, nout), built only then) unless the
+/// elements at offsets [lo, hi] from `p` lie in device memory `space` (a host pointer leaked into a
+/// device loop, or another device's memory).
+inline void check_reach(const memory_space& space, const void* p, std::size_t elem, index_t lo, index_t hi, int k,
+                        int nout) {
   auto* c = static_cast<const char*>(p);
   const char *b = c + lo * static_cast<index_t>(elem), *e = c + (hi + 1) * static_cast<index_t>(elem);
-  if (!in_space(space, b, e)) fail<device_error>(operand + " " + where_instead(space, b, e));
+  if (!in_space(space, b, e)) fail<device_error>(operand_name(k, nout) + " " + where_instead(space, b, e));
 }
 
 /// Throws device_error naming the first array operand whose elements (over the whole loop, core
@@ -71,7 +72,7 @@ void check_device_operands(const memory_space& space, const layout<N>& L, const 
       const index_t span = (L.shape[d] - 1) * L.stride[j][d];
       (span < 0 ? lo : hi) += span;
     }
-    check_reach(space, p, elem, lo, hi, operand_name(j, Kernel::N - Kernel::NIn));
+    check_reach(space, p, elem, lo, hi, j, Kernel::N - Kernel::NIn);
   });
 }
 

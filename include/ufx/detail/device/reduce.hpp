@@ -204,7 +204,7 @@ void check_reduce_operands(const memory_space& space, const reduce_plan<N>& plan
     };
     span_of(plan.kept);
     if (reduced) span_of(plan.red);
-    check_reach(space, p, elem, lo, hi, operand_name(j, 1));
+    check_reach(space, p, elem, lo, hi, j, 1);
   };
   if (plan.outputs() == 0) return;
   check(0, out, sizeof(OutE), false);

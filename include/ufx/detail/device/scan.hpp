@@ -129,7 +129,7 @@ void check_scan_operands(const memory_space& space, const scan_plan<N>& plan, co
     }
     const index_t s = (plan.len - 1) * plan.str[j];
     (s < 0 ? lo : hi) += s;
-    check_reach(space, p, elem, lo, hi, operand_name(j, 1));
+    check_reach(space, p, elem, lo, hi, j, 1);
   };
   check(0, out, sizeof(OutE));
   k.for_each_array([&](int j, const void* p, std::size_t elem) { check(j + 1, p, elem); });
