@@ -425,7 +425,7 @@ BENCHMARK(bm_sum_pinned)
     ->Unit(benchmark::kMicrosecond);
 
 /// The staging of pageable host data (copy_staging) at other block sizes and thread counts: a sum of
-/// a pageable vector of 2^27 floats, args (block MiB, packing threads).
+/// a pageable vector of 2^27 floats, args (block MiB, packing threads, non-temporal stores 1 / memcpy 0).
 void bm_sum_staging(benchmark::State& state) {
   if (!have_gpu(state)) return;
   const auto n = std::size_t{1} << 27;
@@ -434,6 +434,7 @@ void bm_sum_staging(benchmark::State& state) {
   const auto saved = cfg;
   cfg.chunk = static_cast<std::size_t>(state.range(0)) << 20;
   cfg.threads = static_cast<int>(state.range(1));
+  cfg.streaming_stores = state.range(2) != 0;
   auto r = ufx::reducer(plus_op{}, 0.0f);
   float result = 0;
   timed(state, [&] { result = r(ufx::cuda, hx); });
@@ -443,11 +444,13 @@ void bm_sum_staging(benchmark::State& state) {
 }
 BENCHMARK(bm_sum_staging)
     ->Name("staging/sum_pageable")
-    ->Args({8, 4})
-    ->Args({8, 8})
-    ->Args({8, 16})
-    ->Args({32, 8})
-    ->Args({32, 16})
+    ->Args({8, 4, 1})
+    ->Args({8, 8, 1})
+    ->Args({8, 16, 1})
+    ->Args({32, 8, 1})
+    ->Args({32, 16, 1})
+    ->Args({8, 8, 0})
+    ->Args({8, 16, 0})
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 

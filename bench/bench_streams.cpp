@@ -9,6 +9,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -112,6 +113,34 @@ void BM_small_add_serial(benchmark::State& state) {
   if (z[m - 1] != 3.f) state.SkipWithError("wrong result");
 }
 BENCHMARK(BM_small_add_serial)->Unit(benchmark::kNanosecond);
+
+// packing pageable data into staging blocks, as ufx::cuda's staged copies do (copy_staging): 64 MiB
+// copied 1 MiB a range into three rotating 8 MiB blocks by `threads` host threads, with memcpy or
+// with non-temporal stores (host_copy's `streaming`). args: threads, streaming
+void BM_pack_staging(benchmark::State& state) {
+  const auto threads = static_cast<int>(state.range(0));
+  const bool streaming = state.range(1) != 0;
+  constexpr std::size_t block = std::size_t{8} << 20, bytes = n * sizeof(float);
+  std::vector<char> blocks(3 * block, 0);
+  const char* src = reinterpret_cast<const char*>(xs().data());
+  for (auto _ : state) {
+    for (std::size_t off = 0, i = 0; off < bytes; off += block, ++i)
+      ufx::detail::host_copy(blocks.data() + (i % 3) * block, src + off, std::min(block, bytes - off), threads,
+                             streaming);
+    benchmark::DoNotOptimize(blocks.data());
+  }
+  if (std::memcmp(blocks.data() + ((bytes / block - 1) % 3) * block, src + bytes - block, block) != 0)
+    state.SkipWithError("wrong bytes");
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+  state.SetLabel(std::to_string(threads) + (streaming ? " threads, streaming stores" : " threads, memcpy"));
+}
+BENCHMARK(BM_pack_staging)
+    ->Args({1, 0})
+    ->Args({1, 1})
+    ->Args({2, 0})
+    ->Args({2, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 } // namespace
 

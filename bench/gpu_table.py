@@ -130,10 +130,11 @@ def main():
             print(f"  {label}: {fmt_t(a)} now, {fmt_t(b)} before ({b / a:.2f}x)" if a == a and b == b else f"  {label}: -")
     staging = sorted((k, v) for k, v in bench.items() if k.startswith("staging/"))
     if staging:
-        print("\npageable staging, sum of 2^27 floats (block MiB / packing threads):")
+        print("\npageable staging, sum of 2^27 floats (block MiB / packing threads / stores):")
         for k, (t, err) in staging:
-            mib, threads = k.split("/")[2:4]
-            print(f"  {mib} MiB / {threads} threads: {fmt_t(t)} ({4 * U / t / 1e9:.1f} GB/s)" if t == t else f"  {k}: {err}")
+            mib, threads, nt = (k.split("/") + ["1"])[2:5]
+            how = "non-temporal" if nt.startswith("1") else "memcpy"
+            print(f"  {mib} MiB / {threads} threads / {how}: {fmt_t(t)} ({4 * U / t / 1e9:.1f} GB/s)" if t == t else f"  {k}: {err}")
     print("\nall peers per row:")
     for label, ufx_name, cpp, py, _ in ROWS:
         alls = [f"{c.split('/')[1]} {fmt_t(bench[c][0])}" for c in cpp if c in bench]

@@ -3,6 +3,7 @@
 // headers. The executor in the header hands each loop over as a function pointer and a context.
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -11,6 +12,12 @@
 #include <mutex>
 #include <string_view>
 
+#if defined(__x86_64__) || defined(_M_X64)
+#  include <emmintrin.h>
+#  define UFX_STREAM_STORES 1
+#else
+#  define UFX_STREAM_STORES 0
+#endif
 #if defined(_OPENMP)
 #  include <omp.h>
 #endif
@@ -127,10 +134,41 @@ void host_parallel_for(int threads, index_t n, parallel_cut cut, range_fn fn, co
   openmp_for(threads, n, cut, fn, context);
 }
 
-void host_copy(void* dst, const void* src, std::size_t bytes, int threads) {
+void stream_copy(void* dst, const void* src, std::size_t bytes) noexcept {
+#if UFX_STREAM_STORES
+  auto* d = static_cast<char*>(dst);
+  auto* s = static_cast<const char*>(src);
+  const std::size_t head = (16 - reinterpret_cast<std::uintptr_t>(d) % 16) % 16;
+  if (bytes < head + 64) {
+    std::memcpy(d, s, bytes);
+    return;
+  }
+  std::memcpy(d, s, head);
+  d += head, s += head, bytes -= head;
+  const std::size_t body = bytes / 64 * 64;
+  for (std::size_t i = 0; i < body; i += 64) { // 16-byte loads from anywhere, 16-byte stores to aligned lines
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i + 16));
+    const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i + 32));
+    const __m128i e = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i + 48));
+    _mm_stream_si128(reinterpret_cast<__m128i*>(d + i), a);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(d + i + 16), b);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(d + i + 32), c);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(d + i + 48), e);
+  }
+  _mm_sfence(); // the streamed stores are visible before this thread reports the range done
+  std::memcpy(d + body, s + body, bytes - body);
+#else
+  std::memcpy(dst, src, bytes);
+#endif
+}
+
+void host_copy(void* dst, const void* src, std::size_t bytes, int threads, bool streaming) {
   constexpr std::size_t piece = std::size_t{1} << 20; // 1 MiB a range: a thread's share of a staging block
+  const auto copy =
+      streaming ? &stream_copy : +[](void* d, const void* s, std::size_t n) noexcept { std::memcpy(d, s, n); };
   if (threads <= 1 || bytes < 2 * piece) {
-    std::memcpy(dst, src, bytes);
+    copy(dst, src, bytes);
     return;
   }
   const auto n = static_cast<index_t>((bytes + piece - 1) / piece);
@@ -138,14 +176,15 @@ void host_copy(void* dst, const void* src, std::size_t bytes, int threads) {
     char* dst;
     const char* src;
     std::size_t total;
-  } ctx{static_cast<char*>(dst), static_cast<const char*>(src), bytes};
+    void (*copy)(void*, const void*, std::size_t) noexcept;
+  } ctx{static_cast<char*>(dst), static_cast<const char*>(src), bytes, copy};
   host_parallel_for(
       std::min<int>(threads, static_cast<int>(n)), n, parallel_cut{1, 1, false},
       [](const void* c, index_t b, index_t e) {
         const auto& x = *static_cast<const ctx_t*>(c);
         const std::size_t lo = static_cast<std::size_t>(b) * piece;
         const std::size_t hi = std::min(x.total, static_cast<std::size_t>(e) * piece);
-        std::memcpy(x.dst + lo, x.src + lo, hi - lo);
+        x.copy(x.dst + lo, x.src + lo, hi - lo);
       },
       &ctx);
 }

@@ -94,7 +94,10 @@ int range_push(const char* who, const char* label, const int* axes, int naxes) n
     if (axes && naxes == 1) name += " axis=" + std::to_string(axes[0]);
     if (axes && naxes > 1) {
       name += " axis=(";
-      for (int k = 0; k < naxes; ++k) name += (k ? "," : "") + std::to_string(axes[k]);
+      for (int k = 0; k < naxes; ++k) {
+        if (k) name += ',';
+        name += std::to_string(axes[k]);
+      }
       name += ')';
     }
     subjects.push_back(std::move(subject));

@@ -265,6 +265,10 @@ staging_settings& copy_staging() noexcept {
 int staging_threads(const device_runtime& rt) noexcept {
   return rt.copies_by_dma() ? std::max(1, std::min(copy_staging().threads, host_threads())) : 1;
 }
+bool staging_streams(const device_runtime& rt) noexcept {
+  const staging_settings& c = copy_staging();
+  return c.streaming_stores && (rt.copies_by_dma() || c.sim);
+}
 
 namespace {
 /// copy_bytes between pageable host memory and device `dev` through pinned blocks (copy_staging):
@@ -278,6 +282,7 @@ void staged_copy(const device_runtime& rt, const memory_space& dev, char* dst, c
   const std::size_t n = (bytes + chunk - 1) / chunk;
   const int k = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(2, cfg.blocks)), n));
   const int threads = staging_threads(rt);
+  const bool streaming = staging_streams(rt);
   struct slot {
     char* block = nullptr;
     std::size_t size = 0, off = 0, len = 0;
@@ -315,7 +320,7 @@ void staged_copy(const device_runtime& rt, const memory_space& dev, char* dst, c
       s.off = i * chunk;
       s.len = std::min(chunk, bytes - s.off);
       if (to_device) {
-        host_copy(s.block, src + s.off, s.len, threads);
+        host_copy(s.block, src + s.off, s.len, threads, streaming);
         rt.copy_async(dev, dst + s.off, memory_space::host, s.block, s.len, stream);
       } else {
         rt.copy_async(memory_space::host, s.block, dev, src + s.off, s.len, stream);
@@ -334,7 +339,7 @@ void staged_copy(const device_runtime& rt, const memory_space& dev, char* dst, c
       for (std::size_t i = 0; i < n; ++i) {
         slot& s = slots[i % static_cast<std::size_t>(k)];
         rt.event_synchronize(s.event);
-        host_copy(dst + s.off, s.block, s.len, threads);
+        host_copy(dst + s.off, s.block, s.len, threads, streaming);
         if (i + static_cast<std::size_t>(k) < n) queue(i + static_cast<std::size_t>(k));
       }
     }

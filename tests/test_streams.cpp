@@ -4,7 +4,9 @@
 #include "common.hpp"
 #include "gufunc_cores.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <future>
 #include <thread>
 #include <vector>
@@ -583,6 +585,36 @@ TEST_CASE("staging: pageable host data crosses through pinned blocks in order, b
   d.copy_to_host(back);
   CHECK(back == src);
   cfg = saved;
+}
+
+TEST_CASE("staging: the non-temporal copy gives memcpy's bytes at every size and alignment, on several threads") {
+  // stream_copy: a head up to a 16-byte boundary of the destination, 64-byte runs of streamed
+  // stores, a tail; host_copy splits 1 MiB ranges among threads, each streaming its own
+  std::vector<unsigned char> src((std::size_t{5} << 20) + 300), dst(src.size());
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<unsigned char>(i * 131 + (i >> 9));
+  auto check = [&](std::size_t d_off, std::size_t s_off, std::size_t n, int threads) {
+    std::fill(dst.begin(), dst.end(), static_cast<unsigned char>(0xee));
+    ufx::detail::host_copy(dst.data() + d_off, src.data() + s_off, n, threads, true);
+    bool inside = std::memcmp(dst.data() + d_off, src.data() + s_off, n) == 0, outside = true;
+    for (std::size_t i = 0; i < d_off; ++i) outside = outside && dst[i] == 0xee;
+    for (std::size_t i = d_off + n; i < dst.size(); ++i) outside = outside && dst[i] == 0xee;
+    return inside && outside;
+  };
+  for (std::size_t d_off : {0, 1, 7, 15, 16, 33})
+    for (std::size_t s_off : {0, 3, 16})
+      for (std::size_t n : {0, 1, 15, 63, 64, 79, 80, 127, 1000, 4096, 65536 + 17}) {
+        CAPTURE(d_off);
+        CAPTURE(s_off);
+        CAPTURE(n);
+        CHECK(check(d_off, s_off, n, 1));
+      }
+  for (int threads : {1, 2, 3})
+    for (std::size_t n : {std::size_t{2} << 20, (std::size_t{5} << 20) + 100}) {
+      CAPTURE(threads);
+      CAPTURE(n);
+      CHECK(check(5, 1, n, threads));
+      CHECK(check(0, 0, n, threads));
+    }
 }
 
 // ---- calls without a stream: the default order (docs/streams.md). ufx::cuda queues a call whose

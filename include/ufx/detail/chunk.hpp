@@ -89,13 +89,15 @@ index_t chunk_rows(const Tag& tag, index_t rows, std::size_t per_row, std::size_
 }
 
 /// Copies host view src into host view dst: dense alike, a memcpy by `threads` host threads
-/// (staging_threads: several where copies are DMA, so that packing keeps up with the link), else
-/// element by element on the calling thread.
+/// (staging_threads: several where copies are DMA, so that packing keeps up with the link), with
+/// non-temporal stores where `streaming` (staging_streams), else element by element on the calling
+/// thread.
 template <class T, int R>
-void staging_copy(const ndview<T, R>& dst, const ndview<const T, R>& src, int threads) {
+void staging_copy(const ndview<T, R>& dst, const ndview<const T, R>& src, int threads, bool streaming) {
   if (dst.size() == 0) return;
   if (is_dense(dst) && is_dense(src) && strides_like(dst) == strides_like(src)) {
-    host_copy(static_cast<void*>(dst.data()), src.data(), sizeof(T) * static_cast<std::size_t>(dst.size()), threads);
+    host_copy(static_cast<void*>(dst.data()), src.data(), sizeof(T) * static_cast<std::size_t>(dst.size()), threads,
+              streaming);
     return;
   }
   copy_on(serial, dst, src);
@@ -116,7 +118,8 @@ public:
   /// `slots` streams, each with `staging_bytes` of pinned staging and as much device memory plus
   /// `device_extra` (a reduction's partials).
   chunk_ring(const Tag& tag, int slots, std::size_t staging_bytes, std::size_t device_extra = 0)
-      : tag_(tag), slots_(slots), threads_(staging_threads(*tag.space().runtime)) {
+      : tag_(tag), slots_(slots), threads_(staging_threads(*tag.space().runtime)),
+        streaming_(staging_streams(*tag.space().runtime)) {
     const memory_space space = tag.space();
     try {
       for (int s = 0; s < slots; ++s) {
@@ -175,7 +178,7 @@ public:
       if (!needs_staging(op)) return op;
       using V = typename Op::value_type;
       ndview<V, Op::rank> dst(take<V>(s, op.view.size()), op.view.shape());
-      staging_copy(dst, op.view, threads_);
+      staging_copy(dst, op.view, threads_, streaming_);
       Op r = op;
       r.view = ndview<const V, Op::rank>(dst);
       r.keep = nullptr;
@@ -189,8 +192,9 @@ public:
     if (!needs_staging(op)) return op;
     using V = typename Op::value_type;
     ndview<V, Op::rank> tmp(take<V>(s, op.view.size()), op.view.shape());
-    slot_[s].unpack.push_back(
-        [final_view = op.view, tmp, t = threads_] { staging_copy(final_view, ndview<const V, Op::rank>(tmp), t); });
+    slot_[s].unpack.push_back([final_view = op.view, tmp, t = threads_, st = streaming_] {
+      staging_copy(final_view, ndview<const V, Op::rank>(tmp), t, st);
+    });
     Op r = op;
     r.view = tmp;
     return r;
@@ -246,7 +250,8 @@ private:
   };
   Tag tag_;
   int slots_;
-  int threads_; // host threads packing and unpacking staging
+  int threads_;    // host threads packing and unpacking staging
+  bool streaming_; // ...with non-temporal stores
   slot slot_[2];
 };
 
