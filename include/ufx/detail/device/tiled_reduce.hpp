@@ -357,33 +357,30 @@ private:
     Acc acc[R] = {}; // set by the first run, or by the positions left when there is none
     index_t i = 0;
     for (; i + run <= len; i += run) {
-      [&](const auto&... rd) {
-        Acc s[R] = {};
-        UFX_UNROLL
-        for (int r = 0; r < R; ++r) s[r] = k.seed(static_cast<Acc>(UFX_USER_CALL(k.f, rd.at(r, 0)...)));
-        UFX_UNROLL
-        for (int j = 1; j < run; ++j) {
-          UFX_UNROLL
-          for (int r = 0; r < R; ++r) s[r] = k.combine(s[r], static_cast<Acc>(UFX_USER_CALL(k.f, rd.at(r, j)...)));
-        }
-        UFX_UNROLL
-        for (int r = 0; r < R; ++r) acc[r] = i == 0 ? s[r] : k.combine(acc[r], s[r]);
-      }(h.run(i)...);
+      Acc s[R];
+      fold_span(s, std::integral_constant<int, run>{}, h.run(i)...);
+      UFX_UNROLL
+      for (int r = 0; r < R; ++r) acc[r] = i == 0 ? s[r] : k.combine(acc[r], s[r]);
     }
     if (i < len) {
-      [&](const auto&... rd) {
-        Acc s[R] = {};
-        UFX_UNROLL
-        for (int r = 0; r < R; ++r) s[r] = k.seed(static_cast<Acc>(UFX_USER_CALL(k.f, rd.at(r, 0)...)));
-        for (index_t j = 1; j < len - i; ++j) {
-          UFX_UNROLL
-          for (int r = 0; r < R; ++r) s[r] = k.combine(s[r], static_cast<Acc>(UFX_USER_CALL(k.f, rd.at(r, j)...)));
-        }
-        UFX_UNROLL
-        for (int r = 0; r < R; ++r) acc[r] = len >= run ? k.combine(acc[r], s[r]) : s[r];
-      }(h.point(i)...);
+      Acc s[R];
+      fold_span(s, len - i, h.point(i)...);
+      UFX_UNROLL
+      for (int r = 0; r < R; ++r) acc[r] = len >= run ? k.combine(acc[r], s[r]) : s[r];
     }
     st.push(k, acc);
+  }
+  /// Each output's partial of positions [0, n) of a run or of the rest: seed(first), then
+  /// combine(partial, x) in order. `n` is a compile-time constant for a run of 8 (unrolled).
+  template <class Count, class... Rd>
+  UFX_HD void fold_span(Acc (&s)[R], Count n, const Rd&... rd) const {
+    UFX_UNROLL
+    for (int r = 0; r < R; ++r) s[r] = k.seed(static_cast<Acc>(UFX_USER_CALL(k.f, rd.at(r, 0)...)));
+    UFX_UNROLL
+    for (index_t j = 1; j < n; ++j) {
+      UFX_UNROLL
+      for (int r = 0; r < R; ++r) s[r] = k.combine(s[r], static_cast<Acc>(UFX_USER_CALL(k.f, rd.at(r, j)...)));
+    }
   }
 };
 
