@@ -111,6 +111,16 @@
 #  define UFX_CALL_BOUNDARY
 #endif
 
+/// A function off the hot path (an error check's slow branch): never inlined, and placed with
+/// the cold code, so the loop that calls it keeps its registers and its vector code.
+#if defined(__GNUC__)
+#  define UFX_COLD __attribute__((noinline, cold))
+#elif defined(_MSC_VER)
+#  define UFX_COLD __declspec(noinline)
+#else
+#  define UFX_COLD
+#endif
+
 /// ufx::math's host kernels and their helpers are inlined wherever they are called, as Eigen's
 /// packet math is, for the same reason as UFX_HOST_FLATTEN, in loops users write themselves too.
 #if defined(__GNUC__)

@@ -66,20 +66,18 @@ public:
   /// UFX_BOUNDS_CHECK or an index_checked view, an index out of range throws ufx::shape_error.
   template <class... I>
   requires(sizeof...(I) == R && (std::is_integral_v<I> && ...)) UFX_HD T& operator()(I... i) const {
-    const index_t idx[R == 0 ? 1 : R] = {static_cast<index_t>(i)...};
+    const std::array<index_t, R> idx = {static_cast<index_t>(i)...};
     index_t off = 0;
     for (int k = 0; k < R; ++k) off += idx[k] * str_[k];
 #if !defined(__CUDA_ARCH__)
     // A view built here (a gufunc's core, a loop of the user's) has checks_ 0, a constant the
     // compiler sees once the access is inlined: no branch is left in a Release build's loops. The
-    // sim's kernel arguments have it set.
-    if (UFX_BOUNDS_CHECK || checks_) [[unlikely]] {
-      for (int k = 0; k < R; ++k)
-        if (idx[k] < 0 || idx[k] >= ext_[k]) detail::ndview_out_of_range(R, idx, ext_);
-      if (checks_ & tracks)
-        detail::sim_global_touch(data_ + off, sizeof(T), std::is_const_v<T>,
-                                 sizeof(T) >= 4 || std::is_same_v<std::remove_cv_t<T>, bool>);
-    }
+    // sim's kernel arguments have it set. The checks run out of line on copies of the view and the
+    // index: were the view's own address passed to a function the compiler cannot see, every later
+    // access would reload the view from memory and test checks_ again, and the caller's loop would
+    // lose its vector code (tests/guards holds it).
+    if (UFX_BOUNDS_CHECK || checks_) [[unlikely]]
+      check_access(*this, idx);
 #endif
     return data_[off];
   }
@@ -142,6 +140,20 @@ public:
   }
 
 private:
+#if !defined(__CUDA_ARCH__)
+  /// operator()'s checks: the index against the extents, then the sim's log of a tracked access.
+  UFX_COLD static void check_access(const ndview v, const std::array<index_t, R> idx) {
+    for (int k = 0; k < R; ++k)
+      if (idx[k] < 0 || idx[k] >= v.ext_[k]) detail::ndview_out_of_range(R, idx.data(), v.ext_);
+    if (v.checks_ & tracks) {
+      index_t off = 0;
+      for (int k = 0; k < R; ++k) off += idx[k] * v.str_[k];
+      detail::sim_global_touch(v.data_ + off, sizeof(T), std::is_const_v<T>,
+                               sizeof(T) >= 4 || std::is_same_v<std::remove_cv_t<T>, bool>);
+    }
+  }
+#endif
+
   T* data_ = nullptr;
   index_t ext_[R == 0 ? 1 : R] = {};
   index_t str_[R == 0 ? 1 : R] = {};

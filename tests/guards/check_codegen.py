@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Reads the object code of tests/guards/hot_loops.cpp's program: every function that holds one of
+ufx's hot loops (by the pattern of its demangled name) must be found, must have a loop with packed
+float arithmetic (vectorised), and no loop of it may hold a call. A loop is the code between a
+backward jump and its target.
+
+usage: check_codegen.py [--calls-only] OBJDUMP PROGRAM...
+  --calls-only: check only that no loop calls (a build whose compiler vectorises none of them)
+"""
+import re
+import subprocess
+import sys
+
+# (what, pattern of the function's demangled name, packed instructions one of its loops must hold)
+PACKED_ADD = r"v?add(ps|pd)"
+PACKED_MUL = r"v?(mulps|vfn?madd\d+ps)"
+HOT = [
+    ("a user's loop over a by-value ndview", r"^codegen_scale$", PACKED_MUL),
+    ("a generic gufunc core (dense rows, run-time sizes)",
+     r"gufunc_rows_cloned<true, 0, .*codegen::matmul_core.*\[clone \.(default|avx2)\]", PACKED_MUL),
+    ("a generic gufunc core (strided rows)",
+     r"gufunc_rows_cloned<false, 0, .*codegen::matmul_core.*\[clone \.(default|avx2)\]", PACKED_MUL),
+    ("an elementwise call", r"map_kernel<codegen::add_fn,.*::row_cloned.*\[clone \.(default|avx2)\]",
+     PACKED_ADD),
+    ("a float sum's leaf", r"simd_(widen_)?sum_leaf", PACKED_ADD),
+]
+
+
+def functions(objdump, exe):
+    """[(name, [(address, instruction text)])] from objdump's disassembly, demangled."""
+    text = subprocess.run([objdump, "-d", "--no-show-raw-insn", "-C", exe], check=True, capture_output=True,
+                          text=True).stdout
+    funcs = []
+    for line in text.splitlines():
+        m = re.match(r"^([0-9a-f]+) <(.*)>:$", line)
+        if m:
+            funcs.append((m.group(2), []))
+            continue
+        m = re.match(r"^\s+([0-9a-f]+):\t(.*)$", line)
+        if m and funcs:
+            funcs[-1][1].append((int(m.group(1), 16), m.group(2)))
+    return funcs
+
+
+JUMP = re.compile(r"^(j[a-z]{1,3})\s+([0-9a-f]+) <")
+
+
+def loops(body):
+    """The instruction lists of the function's loops (backward jumps within the function)."""
+    addrs = [a for a, _ in body]
+    out = []
+    for i, (a, ins) in enumerate(body):
+        m = JUMP.match(ins)
+        if m:
+            t = int(m.group(2), 16)
+            if t <= a and addrs and t >= addrs[0]:
+                out.append([x for x in body[:i + 1] if x[0] >= t])
+    return out
+
+
+def check(funcs, exe, calls_only):
+    failures = []
+    for what, pattern, packed in HOT:
+        hits = [(n, b) for n, b in funcs if re.search(pattern, n)]
+        if not hits:
+            failures.append(f"{exe}: {what}: no function matches /{pattern}/ (renamed? update check.py)")
+            continue
+        for name, body in hits:
+            short = re.sub(r"ufx::detail::\w+::", "", name)[:160]
+            ls = loops(body)
+            calls = [ins for l in ls for _, ins in l if ins.startswith("call")]
+            vector = [l for l in ls if any(re.match(packed + r"\s", ins) for _, ins in l)]
+            status = "ok"
+            if calls:
+                status = "FAILED: a loop calls " + sorted(set(calls))[0]
+            elif not vector and not calls_only:
+                status = f"FAILED: no loop holds packed arithmetic /{packed}/ (not vectorised)"
+            print(f"{what}: {status}\n    {short}  ({len(ls)} loops, {len(vector)} vectorised)")
+            if status != "ok":
+                failures.append(f"{exe}: {what}: {status} in {short}")
+    return failures
+
+
+def main():
+    args = sys.argv[1:]
+    calls_only = args[:1] == ["--calls-only"]
+    args = args[1:] if calls_only else args
+    if len(args) < 2:
+        sys.exit(__doc__)
+    objdump, failures = args[0], []
+    for exe in args[1:]:
+        print(f"== {exe}")
+        failures += check(functions(objdump, exe), exe, calls_only)
+    for f in failures:
+        print(f, file=sys.stderr)
+    print(f"codegen: {len(failures)} failure(s)")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,56 @@
+// The hot loops whose object code tests/guards/check_codegen.py reads (tests/guards/CMakeLists.txt
+// builds this file at -O2 and at -O3, with NDEBUG, at the x86-64 baseline as users build): each
+// must be vectorised and call nothing. A change to a shared type or to the call path that costs
+// them their vector code (the sim's tracked ndview did: 5.4x on a generic gufunc core) fails here.
+#include <ufx/ufx.hpp>
+
+#include <span>
+
+namespace codegen {
+
+/// A generic gufunc core with run-time sizes (i-k-j order: the j loop runs over unit strides).
+struct matmul_core {
+  void operator()(ufx::ndview<const float, 2> a, ufx::ndview<const float, 2> b, ufx::ndview<float, 2> c) const {
+    for (ufx::index_t i = 0; i < c.extent(0); ++i)
+      for (ufx::index_t k = 0; k < a.extent(1); ++k)
+        for (ufx::index_t j = 0; j < c.extent(1); ++j) c(i, j) = (k == 0 ? 0.f : c(i, j)) + a(i, k) * b(k, j);
+  }
+};
+
+struct add_fn {
+  float operator()(float a, float b) const { return a + b; }
+};
+
+} // namespace codegen
+
+// Entry points with C names, so check.py finds what each one reaches.
+extern "C" {
+
+/// A user's own loop over a view taken by value.
+void codegen_scale(ufx::ndview<float, 2> c, float k) {
+  for (ufx::index_t i = 0; i < c.extent(0); ++i)
+    for (ufx::index_t j = 0; j < c.extent(1); ++j) c(i, j) *= k;
+}
+
+void codegen_gufunc(const ufx::ndarray<float, 3>* a, const ufx::ndarray<float, 3>* b, ufx::ndarray<float, 3>* c) {
+  static const auto matmul = ufx::guvectorize<"(m,n),(n,p)->(m,p)">(codegen::matmul_core{});
+  matmul(ufx::host, *a, *b, ufx::out(*c));
+}
+
+void codegen_add(const float* x, const float* y, float* z, std::size_t n) {
+  static const auto add = ufx::vectorize(codegen::add_fn{});
+  add(ufx::host, std::span(x, n), std::span(y, n), ufx::out(std::span(z, n)));
+}
+
+float codegen_sum(const float* x, std::size_t n) { return ufx::sum(ufx::host, std::span(x, n)); }
+}
+
+int main() {
+  // Runs each entry once on small data: the program is built to be read, but it must link and run.
+  ufx::ndarray<float, 3> a({2, 3, 5}, 1.f), b({2, 5, 4}, 2.f), c({2, 3, 4}, 0.f);
+  codegen_gufunc(&a, &b, &c);
+  float x[7] = {1, 2, 3, 4, 5, 6, 7}, z[7];
+  codegen_add(x, x, z, 7);
+  codegen_scale(ufx::ndview<float, 2>(z, {7, 1}), 0.5f);
+  return c(1, 2, 3) == 10.f && z[6] == 7.f && codegen_sum(x, 7) == 28.f ? 0 : 1;
+}
