@@ -99,6 +99,39 @@ TEST_CASE("copy_to_host and copy_from_host check the shape") {
   CHECK(d.to_host()(3) == 6.f);
 }
 
+TEST_CASE("a moved-from device_array says it is empty when it is read or copied") {
+  auto d = ufx::to_device(iota_f(4), ufx::sim);
+  auto taken = std::move(d);
+  const std::string empty = "the device_array is empty (moved from): it holds no device memory for its shape";
+  CHECK(error_message([&] { (void)d.to_host(); }) == "ufx::device_array::to_host: " + empty);
+  std::vector<float> h(4);
+  CHECK(error_message([&] { d.copy_to_host(h); }) == "ufx::device_array::copy_to_host: " + empty);
+  CHECK(error_message([&] { d.copy_from_host(h); }) == "ufx::device_array::copy_from_host: " + empty);
+  CHECK_THROWS_AS((void)ufx::to_device(d, ufx::sim), ufx::device_error);
+  CHECK(taken.to_host()(3) == 3.f);
+  // a default-constructed 0-d array has one element and no memory for it: the same error
+  ufx::device_array<double, 0> z;
+  CHECK(z.size() == 1);
+  CHECK(error_message([&] { (void)z.to_host(); }) == "ufx::device_array::to_host: " + empty);
+  // a default-constructed array of rank >= 1 is empty and consistent: shape (0,), no memory
+  ufx::device_array<float, 1> e;
+  CHECK(e.size() == 0);
+  CHECK(e.to_host().size() == 0);
+}
+
+TEST_CASE_TEMPLATE("a moved-from device_array passed to a call is an error that says it is empty", Target,
+                   UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto add = ufx::vectorize(add_f{});
+  auto d = ufx::to_device(iota_f(4), ufx::sim);
+  auto taken = std::move(d);
+  CHECK(error_message([&] { (void)add(Target{}, d, 1.f); }) ==
+        "ufx::vectorize: the device_array is empty (moved from): it holds no device memory for its shape");
+  CHECK(error_message([&] { add(Target{}, taken, 1.f, ufx::out(d)); }).find("the device_array is empty (moved from)") !=
+        std::string::npos);
+  CHECK(add(Target{}, taken, 1.f).to_host()(3) == 4.f);
+}
+
 TEST_CASE("a device_array on a host target or an absent device is an error") {
   CHECK_THROWS_AS((ufx::device_array<float, 1>({4}, ufx::host)), ufx::device_error);
   if (!ufx::cuda_available()) {

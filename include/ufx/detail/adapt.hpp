@@ -131,8 +131,14 @@ struct adapter<device_array<T, R>> {
   static constexpr container_kind kind = container_kind::device;
   static constexpr int rank = R;
   using value_type = T;
-  static detail::array_operand<const T, R> in(const device_array<T, R>& a) { return {a.view(), a.space(), {}}; }
-  static detail::array_operand<T, R> out(device_array<T, R>& a) { return {a.view(), a.space(), {}}; }
+  static detail::array_operand<const T, R> in(const device_array<T, R>& a) {
+    a.require_memory(detail::current_call);
+    return {a.view(), a.space(), {}};
+  }
+  static detail::array_operand<T, R> out(device_array<T, R>& a) {
+    a.require_memory(detail::current_call);
+    return {a.view(), a.space(), {}};
+  }
 };
 
 namespace detail {

@@ -66,6 +66,7 @@ void device_array<T, R>::copy_to_host(C&& dst) const {
   static_assert(std::is_same_v<typename decltype(o)::value_type, T>,
                 "device_array::copy_to_host: element types differ");
   static_assert(decltype(o)::rank == R, "device_array::copy_to_host: ranks differ");
+  require_memory("ufx::device_array::copy_to_host");
   detail::check_same_shape(view(), o.view, "ufx::device_array::copy_to_host");
   detail::transfer(o.space, o.view, space_, ndview<const T, R>(view()));
 }
@@ -77,6 +78,7 @@ void device_array<T, R>::copy_to_host(C&& dst, const ufx::target& on) const {
   static_assert(std::is_same_v<typename decltype(o)::value_type, T>,
                 "device_array::copy_to_host: element types differ");
   static_assert(decltype(o)::rank == R, "device_array::copy_to_host: ranks differ");
+  require_memory("ufx::device_array::copy_to_host");
   detail::check_same_shape(view(), o.view, "ufx::device_array::copy_to_host");
   detail::check_stream_target(on, space_, "ufx::device_array::copy_to_host");
   detail::transfer_on(detail::target_stream(on), space_, o.space, o.view, space_, ndview<const T, R>(view()));
@@ -89,6 +91,7 @@ void device_array<T, R>::copy_from_host(const C& src, const ufx::target& on) {
   static_assert(std::is_same_v<typename decltype(o)::value_type, T>,
                 "device_array::copy_from_host: element types differ");
   static_assert(decltype(o)::rank == R, "device_array::copy_from_host: ranks differ");
+  require_memory("ufx::device_array::copy_from_host");
   detail::check_same_shape(view(), o.view, "ufx::device_array::copy_from_host");
   detail::check_stream_target(on, space_, "ufx::device_array::copy_from_host");
   detail::transfer_on(detail::target_stream(on), space_, space_, view(), o.space, o.view);
@@ -101,6 +104,7 @@ void device_array<T, R>::copy_from_host(const C& src) {
   static_assert(std::is_same_v<typename decltype(o)::value_type, T>,
                 "device_array::copy_from_host: element types differ");
   static_assert(decltype(o)::rank == R, "device_array::copy_from_host: ranks differ");
+  require_memory("ufx::device_array::copy_from_host");
   detail::check_same_shape(view(), o.view, "ufx::device_array::copy_from_host");
   detail::transfer(space_, view(), o.space, o.view);
 }

@@ -37,7 +37,8 @@ device_view(T*, const std::array<index_t, R>&, const std::array<index_t, R>&) ->
 
 /// An owning, row-major array in the memory of one device (of `ufx::cuda` or `ufx::sim`); it
 /// remembers which. Move-only; `ufx::to_device(x)` makes one from a container, `to_host()` brings
-/// it back.
+/// it back. A moved-from array (and a default-constructed 0-d one) holds no memory: reading it,
+/// copying from or to it, or passing it to a call throws ufx::device_error saying it is empty.
 template <class T, int R>
 class device_array {
   static_assert(std::is_trivially_copyable_v<T>, "ufx::device_array: the element type must be trivially copyable");
@@ -93,8 +94,28 @@ public:
   /// A view of the elements that calls recognise as device memory (results stay on the device).
   device_view<T, R> view() const { return device_view<T, R>(data_, shape_); }
 
+  /// Not an element access: the elements live in device memory, which host code cannot read.
+  /// `d(i...)` is a compile-time error that names the ways to read them.
+  template <class... I>
+  T& operator()(I...) const {
+    static_assert(sizeof...(I) != sizeof...(I),
+                  "ufx::device_array: d(i...) cannot read an element: the elements are in device memory. Copy "
+                  "them to the host with d.to_host() (an ndarray: d.to_host()(i...)), or read them in device code "
+                  "through d.view(), a ufx::device_view (a ufx::kernel argument or a vectorize operand)");
+    return *data_;
+  }
+
+  /// Throws ufx::device_error, naming `who`, when the array holds no memory for its elements: it
+  /// was moved from (or is a default-constructed 0-d array, whose one element has no memory).
+  void require_memory(const char* who) const {
+    if (data_ == nullptr && size() > 0)
+      throw device_error(std::string(who) +
+                         ": the device_array is empty (moved from): it holds no device memory for its shape");
+  }
+
   /// Copies the elements back into a new host ndarray.
   ndarray<T, R> to_host() const {
+    require_memory("ufx::device_array::to_host");
     ndarray<T, R> h(shape_);
     detail::copy_bytes(memory_space::host, h.data(), space_, data_, sizeof(T) * static_cast<std::size_t>(size()));
     return h;
