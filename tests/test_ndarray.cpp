@@ -51,6 +51,35 @@ TEST_CASE("a rank-0 ndarray holds one element") {
   CHECK(s() == 2.5);
 }
 
+TEST_CASE("a default-constructed rank-0 ndarray owns one zero element, as np.zeros(()) does") {
+  ufx::ndarray<double, 0> z;
+  CHECK(z.size() == 1);
+  REQUIRE(z.data() != nullptr);
+  CHECK(z() == 0.0);
+  z() = 1;
+  CHECK(z() == 1.0);
+  ufx::ndarray<double, 0> c = z;
+  CHECK(c() == 1.0);
+  // rank >= 1: extent 0, no memory, nothing to read
+  ufx::ndarray<double, 2> e;
+  CHECK(e.size() == 0);
+  CHECK(e.begin() == e.end());
+}
+
+TEST_CASE("a moved-from ndarray passed to a call says it is empty") {
+  auto twice = ufx::vectorize([](double a) { return 2 * a; });
+  ufx::ndarray<double, 1> a({3}, 1.0);
+  auto b = std::move(a);
+  CHECK(ufx_test::error_message([&] { (void)twice(a); }) ==
+        "ufx::vectorize: the ndarray is empty (moved from): it holds no memory for its shape");
+  CHECK_THROWS_AS(twice(b, ufx::out(a)), ufx::value_error);
+  ufx::ndarray<double, 0> z;
+  auto y = std::move(z);
+  CHECK_THROWS_AS(ufx::mean(b, ufx::out(z)), ufx::value_error);
+  ufx::mean(b, ufx::out(y));
+  CHECK(y() == 1.0);
+}
+
 #if defined(__linux__)
 TEST_CASE("ndarrays of 4 MiB or more are 2 MiB aligned and reuse a freed array's memory of the same size") {
   using ufx::detail::host_cache;

@@ -205,6 +205,24 @@ TEST_CASE_TEMPLATE("multi-reductions along axes, with keepdims and out", Target,
   CHECK_THROWS_AS(ufx::mean(Target{}, a, ufx::axis{3}), ufx::shape_error);
 }
 
+TEST_CASE_TEMPLATE(
+    "a default-constructed ndarray is a destination: 0-d holds the result, a wrong shape is a shape_error", Target,
+    UFX_REDUCERS_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  const std::vector<double> x{1, 2, 3, 6};
+  ufx::ndarray<double, 0> z;
+  ufx::mean(Target{}, x, ufx::out(z));
+  CHECK(z() == 3.0);
+  auto [lo, hi] = std::tuple{ufx::ndarray<double, 0>{}, ufx::ndarray<double, 0>{}};
+  ufx::minmax(Target{}, x, ufx::out(lo, hi));
+  CHECK(lo() == 1.0);
+  CHECK(hi() == 6.0);
+  ufx::ndarray<double, 1> e; // shape (0,): not a place for a mean of (4,) along no axis, nor along axis 1
+  CHECK_THROWS_AS(ufx::mean(Target{}, x, ufx::out(e)), ufx::shape_error);
+  ufx::ndarray<double, 2> m({2, 3}, 1.0);
+  CHECK_THROWS_WITH_AS(ufx::mean(Target{}, m, ufx::axis{1}, ufx::out(e)), doctest::Contains("(0,)"), ufx::shape_error);
+}
+
 TEST_CASE_TEMPLATE("multi-reductions of device arrays stay on the device; host data runs in chunks", Target,
                    UFX_REDUCERS_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;

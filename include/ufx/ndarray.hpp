@@ -30,7 +30,8 @@
 namespace ufx {
 
 /// An owning host array of rank R with elements of type T, contiguous and row-major. Copies copy the
-/// elements; moves take the memory.
+/// elements; moves take the memory: a moved-from array holds none, and a call given it throws
+/// ufx::value_error saying it is empty.
 template <class T, int R>
 class ndarray {
   static_assert(!std::is_const_v<T>, "ufx::ndarray: the element type must not be const");
@@ -44,7 +45,10 @@ public:
   static constexpr int rank = R;
 
   /// An array with extent 0 in every dimension and no memory.
-  ndarray() = default;
+  ndarray() requires(R > 0) = default;
+  /// A 0-d array: no extents and one element, value-initialised (NumPy's `np.zeros(())`), so that
+  /// `z() = 1` and `ufx::mean(x, ufx::out(z))` have an element to write.
+  ndarray() requires(R == 0) : ndarray(shape_type{}, T{}) {}
 
   /// Allocates `shape` elements. Arithmetic elements are left uninitialised, so that the first
   /// write (often a parallel kernel) is also the first touch of the pages. Arrays of 4 MiB or

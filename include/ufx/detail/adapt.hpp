@@ -7,6 +7,7 @@
 #include <memory>
 #include <cstddef>
 #include <span>
+#include <string>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
@@ -85,8 +86,20 @@ struct adapter<ndarray<T, R>> {
   static constexpr bool host_dense = true;
   static constexpr int rank = R;
   using value_type = T;
-  static detail::array_operand<const T, R> in(const ndarray<T, R>& a) { return {a.view(), memory_space::host, {}}; }
-  static detail::array_operand<T, R> out(ndarray<T, R>& a) { return {a.view(), memory_space::host, {}}; }
+  static detail::array_operand<const T, R> in(const ndarray<T, R>& a) {
+    require_memory(a);
+    return {a.view(), memory_space::host, {}};
+  }
+  static detail::array_operand<T, R> out(ndarray<T, R>& a) {
+    require_memory(a);
+    return {a.view(), memory_space::host, {}};
+  }
+  // a moved-from array keeps its shape and holds no memory
+  static void require_memory(const ndarray<T, R>& a) {
+    if (a.data() == nullptr && a.size() > 0)
+      throw value_error(std::string(detail::current_call) +
+                        ": the ndarray is empty (moved from): it holds no memory for its shape");
+  }
 };
 
 /// A view lives where its pointer points: ufx asks each device runtime (the sim's arena, CUDA's
