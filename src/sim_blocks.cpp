@@ -22,6 +22,11 @@
 //   threads do not race; an atomic update and another thread's plain read or write do. A thread's
 //   own plain reads of an element it also updates atomically in the interval are not told apart
 //   from its atomics (only the first touch of an element is logged);
+// - reads of shared memory no thread of the block has written. The first such read of a barrier
+//   interval is reported when the interval ends, unless another thread of the block writes the
+//   element later in the interval: then a barrier is probably missing between the write and the
+//   read (the sim ran the reader first), and the error says so. Any other failure in the interval
+//   gives way to the read, which came first and is the likelier cause;
 // - an exception from the body (an index out of range, a host pointer, the user's own).
 //
 // Whichever check fails, and whenever: the block is abandoned. Every thread suspended at a barrier
@@ -415,6 +420,12 @@ struct sim_block {
   order_rng rng{0};                                      // this block's seeded order
   std::vector<unsigned> order;                           // the current pass's order of threads
   bool aborting = false;
+  /// The interval's first read of a shared element no thread of the block had written (check_log).
+  struct uninit_read {
+    std::uint32_t offset = 0;
+    unsigned thread = 0;
+    bool atomic = false, pending = false;
+  } uninit;
 #  if UFX_ASAN_FIBERS
   const void* main_bottom = nullptr;
   std::size_t main_size = 0;
@@ -538,10 +549,17 @@ struct sim_block {
       }
       wrote = wrote || e.plain_write;
       if (!init[e.offset]) {
-        if (!wrote && e.init_checked && (!e.atomic || e.atomic_reads)) [[unlikely]]
-          fail(me, std::string("uninitialised shared-memory read: this thread ") + (e.atomic ? "updates " : "reads ") +
-                       element_text(e.offset) +
-                       ", which no thread of this block has written (shared memory starts undefined, as on a GPU)");
+        if (!wrote && e.init_checked && (!e.atomic || e.atomic_reads) && !uninit.pending) [[unlikely]]
+          uninit = {e.offset, me, e.atomic, true}; // reported at the interval's end, or just below
+        if ((wrote || e.atomic) && uninit.pending && uninit.thread != me && uninit.offset >= e.offset &&
+            uninit.offset < e.offset + e.bytes) [[unlikely]] {
+          uninit.pending = false;
+          fail(uninit.thread, uninitialised_read_text() + ", which thread " + thread_text(me) +
+                                  (wrote ? " writes" : " updates") +
+                                  " later in the same barrier interval: a barrier (t.sync()) is probably missing "
+                                  "between the write and the read (between barriers a block's threads run in no set "
+                                  "order, and shared memory starts undefined, as on a GPU)");
+        }
         if (wrote || e.atomic) std::fill_n(init + e.offset, e.bytes, static_cast<unsigned char>(1));
       }
       shadow& s = wk.shadows[e.offset];
@@ -580,6 +598,18 @@ struct sim_block {
     }
     wk.log.clear();
     wk.old.clear();
+  }
+  /// "uninitialised shared-memory read: this thread reads element (3) of shared array 0 (parameter 1)"
+  std::string uninitialised_read_text() const {
+    return std::string("uninitialised shared-memory read: this thread ") + (uninit.atomic ? "updates " : "reads ") +
+           element_text(uninit.offset);
+  }
+  /// The interval's pending read of unwritten shared memory, as its error.
+  [[noreturn]] void fail_uninitialised_read() {
+    uninit.pending = false;
+    fail(uninit.thread,
+         uninitialised_read_text() +
+             ", which no thread of this block has written (shared memory starts undefined, as on a GPU)");
   }
 
   // ---- global memory (tracked arrays: ufx::sim)
@@ -825,18 +855,24 @@ struct sim_block {
       for (;;) {
         // every ready thread runs until it waits or returns; then the warps' meetings that are
         // complete take place, and their lanes run on; when none is left, the barrier opens
-        for (;;) {
-          if (seed) rng.permute(order, n);
-          for (unsigned o = 0; o < n; ++o) {
-            const unsigned i = seed ? order[o] : o;
-            if (slots[i].state != slot_state::ready) continue;
-            turn(i);
-            check_log(i);
-            if (global) check_global(i);
-            if (slots[i].error) std::rethrow_exception(slots[i].error);
+        try {
+          for (;;) {
+            if (seed) rng.permute(order, n);
+            for (unsigned o = 0; o < n; ++o) {
+              const unsigned i = seed ? order[o] : o;
+              if (slots[i].state != slot_state::ready) continue;
+              turn(i);
+              check_log(i);
+              if (global) check_global(i);
+              if (slots[i].error) std::rethrow_exception(slots[i].error);
+            }
+            if (at_warp == 0 || !meet_warps()) break;
           }
-          if (at_warp == 0 || !meet_warps()) break;
+        } catch (...) {
+          if (uninit.pending) fail_uninitialised_read(); // it came first, and may be the cause
+          throw;
         }
+        if (uninit.pending) fail_uninitialised_read();
         const int opened = barrier();
         w->next_epoch(); // the barrier interval ends (at a grid_sync too)
         if (opened == 0) return false;

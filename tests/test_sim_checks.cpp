@@ -289,6 +289,50 @@ TEST_CASE_TEMPLATE("kernel: every check of the block runner ends as its error, w
   CHECK(a == std::vector<int>{10, 20, 0, 0, 0, 0});
 }
 
+namespace {
+/// Thread 1 writes a shared element that thread 0 reads, with no barrier between them.
+struct missing_sync_body {
+  void operator()(const ufx::thread& t, ufx::shared<int[2]> s, ufx::ndview<int, 1> out) const {
+    const int i = static_cast<int>(t.thread_idx().x);
+    if (i == 1) s[0] = 5;
+    if (i == 0) out(0) = s[0]; // a t.sync() belongs before this read
+    t.sync();
+  }
+};
+} // namespace
+
+TEST_CASE_TEMPLATE(
+    "kernel: a shared read that another thread's later write would have filled says a barrier is missing", Target,
+    ufx::serial_t, ufx::host_t, ufx::sim_t) {
+  if (!kernel_runnable<Target>()) return;
+  const std::string where =
+      std::is_same_v<Target, ufx::sim_t> ? std::string("ufx::sim device 0") : std::string(Target{}.name());
+  auto k = ufx::kernel(missing_sync_body{}, "missing_sync");
+  std::vector<int> out(1, -1);
+  // the fixed order runs the reader (thread 0) first: the write comes later in the interval
+  CHECK(error_message([&] {
+          k[{1, 2}](Target{}, out);
+        }) ==
+        "kernel 'missing_sync' on " + where +
+            ", block (0, 0, 0), thread (0, 0, 0): uninitialised shared-memory read: this thread reads element (0) of "
+            "shared array 0 (parameter 1), which thread (1, 0, 0) writes later in the same barrier interval: a barrier "
+            "(t.sync()) is probably missing between the write and the read (between barriers a block's threads run "
+            "in no set order, and shared memory starts undefined, as on a GPU)");
+  // a read that no thread writes in the interval keeps its own message
+  auto unwritten = ufx::kernel(
+      [](const ufx::thread& t, ufx::shared<int[2]> s, ufx::ndview<int, 1> o) {
+        if (t.thread_idx().x == 0) o(0) = s[1];
+        if (t.thread_idx().x == 1) s[0] = 5;
+      },
+      "unwritten");
+  CHECK(error_message([&] {
+          unwritten[{1, 2}](Target{}, out);
+        })
+            .find("thread (0, 0, 0): uninitialised shared-memory read: this thread reads element (1) of shared array 0 "
+                  "(parameter 1), which no thread of this block has written (shared memory starts undefined, as on a "
+                  "GPU)") != std::string::npos);
+}
+
 TEST_CASE("kernel on sim: a host pointer is refused before any thread of a barrier kernel starts") {
   if (!kernel_runnable<ufx::sim_t>()) return;
   int host_value = 0;
@@ -568,6 +612,32 @@ TEST_CASE("sim seeded order: a kernel that depends on thread order passes in the
   const std::string msg = error_message([&] { racy[{1, 4}](ufx::sim, o); });
   CHECK(msg.find("shared-memory race") != std::string::npos);
   CHECK(msg.find("(thread order: UFX_SIM_SEED=7)") != std::string::npos);
+}
+
+TEST_CASE("kernel on sim: a missing barrier between a shared write and a read is reported in any thread order") {
+  if (!kernel_runnable<ufx::sim_t>()) return;
+  auto k = ufx::kernel(missing_sync_body{}, "missing_sync");
+  int reader_first = 0, writer_first = 0;
+  for (std::uint64_t seed = 1; seed <= 16; ++seed) {
+    const seed_scope scope(seed);
+    std::vector<int> out(1, -1);
+    const std::string msg = error_message([&] { k[{1, 2}](ufx::sim, out); });
+    CAPTURE(msg);
+    // reader first: the read of unwritten memory, with the missing barrier named
+    if (msg.find("thread (0, 0, 0): uninitialised shared-memory read: this thread reads element (0) of shared array 0 "
+                 "(parameter 1), which thread (1, 0, 0) writes later in the same barrier interval: a barrier "
+                 "(t.sync()) is probably missing") != std::string::npos)
+      ++reader_first;
+    // writer first: the read sees the write, unordered: a race, which says where the barrier goes
+    else if (msg.find(
+                 "thread (0, 0, 0): shared-memory race: this thread reads element (0) of shared array 0 (parameter "
+                 "1), which thread (1, 0, 0) wrote since the last sync() (put a t.sync() between the two "
+                 "accesses") != std::string::npos)
+      ++writer_first;
+    else FAIL("neither message");
+  }
+  CHECK(reader_first > 0);
+  CHECK(writer_first > 0);
 }
 
 TEST_CASE("sim seeded order: correct kernels give the same results under any seed") {
