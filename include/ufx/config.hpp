@@ -131,6 +131,19 @@
 #  define UFX_ALWAYS_INLINE inline
 #endif
 
+/// Marks a parameter that the result refers to (Clang's lifetimebound: `ufx::lazy(x)` refers to x),
+/// so that Clang warns when the result outlives the argument: `return ufx::lazy(local);`
+/// (-Wreturn-stack-address) or a lazy operand of a temporary (-Wdangling). Empty elsewhere (nvcc's
+/// front end, which is not Clang's, included).
+#if defined(__clang__) && !defined(__NVCC__) && defined(__has_cpp_attribute)
+#  if __has_cpp_attribute(clang::lifetimebound)
+#    define UFX_LIFETIMEBOUND [[clang::lifetimebound]]
+#  endif
+#endif
+#ifndef UFX_LIFETIMEBOUND
+#  define UFX_LIFETIMEBOUND
+#endif
+
 namespace ufx {
 
 /// Signed index type for shapes, strides and offsets (as NumPy's npy_intp).

@@ -16,6 +16,12 @@
 /// array and scalar of the calls, in order). Arrays passed as lvalues and lazy operands are held
 /// by reference (they must outlive the expression); scalars and temporaries by value.
 ///
+/// Lifetimes. An expression built from a function's locals and returned from it dangles (ASan:
+/// stack-use-after-scope; silent without it). Return its value: `return ufx::eval(e);`, or
+/// `return e;` from a function declared to return the container. ufx::lazy is marked
+/// UFX_LIFETIMEBOUND, so Clang warns for `return ufx::lazy(local);`; no compiler follows the
+/// reference through a call into an expression.
+///
 /// It runs as one ufx::vectorize call of the tree's function over all the leaves: when converted
 /// to the container the eager calls would return (`std::vector<float> z = e;`), by
 /// `ufx::eval(e [, target] [, ufx::out(dst)])`, or reduced (`ufx::sum(e)`, a reducer,

@@ -130,9 +130,9 @@ public:
   const T* end() const { return data() + size(); }
 
   /// A row-major view of the elements (valid while the array keeps its memory).
-  ndview<T, R> view() { return ndview<T, R>(data(), shape_); }
+  ndview<T, R> view() UFX_LIFETIMEBOUND { return ndview<T, R>(data(), shape_); }
   /// The same, read-only.
-  ndview<const T, R> view() const { return ndview<const T, R>(data(), shape_); }
+  ndview<const T, R> view() const UFX_LIFETIMEBOUND { return ndview<const T, R>(data(), shape_); }
 
   /// True when a and b have the same shape and equal elements.
   friend bool operator==(const ndarray& a, const ndarray& b) {

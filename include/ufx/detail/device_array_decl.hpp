@@ -92,7 +92,7 @@ public:
   /// The device target of that device (`ufx::sim.device(1)`, ...).
   ufx::target target() const { return detail::target_for(space_); }
   /// A view of the elements that calls recognise as device memory (results stay on the device).
-  device_view<T, R> view() const { return device_view<T, R>(data_, shape_); }
+  device_view<T, R> view() const UFX_LIFETIMEBOUND { return device_view<T, R>(data_, shape_); }
 
   /// Not an element access: the elements live in device memory, which host code cannot read.
   /// `d(i...)` is a compile-time error that names the ways to read them.

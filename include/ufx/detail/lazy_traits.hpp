@@ -17,9 +17,11 @@ struct lazy_operand {
 };
 
 /// Marks `x` as a lazy operand: `add(mul(ufx::lazy(x), 2.f), y)` is an expression, computed in one
-/// pass when it is assigned to a container, evaluated (ufx::eval) or reduced.
+/// pass when it is assigned to a container, evaluated (ufx::eval) or reduced. It refers to x, as
+/// the expression does: an expression of a function's locals must not be returned from it
+/// (ufx/lazy.hpp: return `ufx::eval(e)` instead).
 template <class C>
-lazy_operand<C> lazy(const C& x) {
+lazy_operand<C> lazy(const C& x UFX_LIFETIMEBOUND) {
   static_assert(array_like<C>, "ufx::lazy: mark an array operand (a container or view ufx accepts)");
   return {&x};
 }
