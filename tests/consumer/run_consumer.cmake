@@ -40,7 +40,7 @@ if(MODE MATCHES "^find_package")
   set(prefix "${WORK_DIR}/prefix")
   step(${CMAKE_COMMAND} -S "${UFX_SOURCE_DIR}" -B "${WORK_DIR}/ufx-build" ${common_args}
        -DCMAKE_INSTALL_PREFIX=${prefix} -DUFX_BUILD_TESTS=OFF -DUFX_BUILD_EXAMPLES=OFF -DUFX_BUILD_BENCH=OFF
-       -DUFX_INSTALL=ON)
+       -DUFX_INSTALL=ON) # the README's install recipe
   step(${CMAKE_COMMAND} --build "${WORK_DIR}/ufx-build" --parallel 2)
   step(${CMAKE_COMMAND} --install "${WORK_DIR}/ufx-build")
   # the installed targets name no dependency path of the build machine: Thrust is found again by
