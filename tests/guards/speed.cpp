@@ -68,7 +68,8 @@ __attribute__((noinline)) void add_loop(const float* x, const float* y, float* z
 }
 __attribute__((noinline)) void add_tbb(const float* x, const float* y, float* z, long n) {
   constexpr long block = 4096;
-  tbb_blocks((n + block - 1) / block, [&](long q) { add_loop(x + q * block, y + q * block, z + q * block, std::min(block, n - q * block)); });
+  tbb_blocks((n + block - 1) / block,
+             [&](long q) { add_loop(x + q * block, y + q * block, z + q * block, std::min(block, n - q * block)); });
 }
 
 // NumPy's pairwise sum: 8 accumulators over blocks of at most 128 elements.
@@ -152,11 +153,9 @@ int main() {
     std::function<void()> ufx, loop;
   };
   const std::vector<row> rows = {
-      {"generic gufunc core 32x32, serial",
-       [&] { matmul(ufx::serial, a, b, ufx::out(c)); },
+      {"generic gufunc core 32x32, serial", [&] { matmul(ufx::serial, a, b, ufx::out(c)); },
        [&] { matmul_loop(a.data(), b.data(), c.data(), n, batch); }},
-      {"generic gufunc core 32x32, host / oneTBB loop",
-       [&] { matmul(ufx::host, a, b, ufx::out(c)); },
+      {"generic gufunc core 32x32, host / oneTBB loop", [&] { matmul(ufx::host, a, b, ufx::out(c)); },
        [&] { matmul_tbb(a.data(), b.data(), c.data(), n, batch); }},
       {"add 2^20 floats, serial", [&] { add(ufx::serial, xs, ys, ufx::out(zs)); },
        [&] { add_loop(x.data(), y.data(), z.data(), len); }},
