@@ -86,11 +86,16 @@ template <class V>
 using stat_real = std::conditional_t<std::is_floating_point_v<V>, V, double>;
 
 /// Count, mean and sum of squared deviations from the mean of the elements seen (Chan, Golub and
-/// LeVeque's pairwise update). The count is kept in T: exact in float up to 2^24 per partial and
-/// within float rounding beyond, which only weighs the update.
+/// LeVeque's pairwise update), the mean kept as `shift + mean`: `shift` is the partial's first
+/// element, `mean` the mean of the elements less it. Data far from 0 (readings near 1000 in float,
+/// timestamps near 1e9 in double) then keep their digits: x - shift is exact for elements within a
+/// factor 2 of the shift (Sterbenz), so the deviations and the difference of two partials' means
+/// are computed from small numbers, where a mean stored as one number carries its rounding (half an
+/// ulp of 1000 in float: 3e-5) into every deviation. The count is kept in T: exact in float up to
+/// 2^24 per partial and within float rounding beyond, which only weighs the update.
 template <class T>
 struct moments {
-  T n, mean, m2;
+  T n, shift, mean, m2;
 };
 
 /// False for +-inf and NaN (v - v is NaN for them; no <cmath> call, the same on host and device).
@@ -100,16 +105,21 @@ UFX_HD inline bool stat_finite(T v) {
 }
 
 /// Combines two partials: n = na + nb, mean = ma + d nb / n, m2 = m2a + m2b + d^2 na nb / n with
-/// d = mb - ma. No branch on the data (the CPU leaf stays vector code): an empty side has weight 0,
-/// and when d is not finite (an infinite element) the mean is the weighted one, so mean([inf, 1])
-/// is inf and mean([inf, -inf]) NaN, as NumPy's.
+/// d = mb - ma, computed as (shift_b - shift_a) + (mean_b - mean_a); the result keeps a's shift.
+/// No branch on the data, only selects: an empty side gives the other one as it is, and when d is
+/// not finite (an infinite element) the mean is the weighted one, held in the shift, so
+/// mean([inf, 1]) is inf and mean([inf, -inf]) NaN, as NumPy's.
 template <class T>
 UFX_HD inline moments<T> combine_moments(const moments<T>& a, const moments<T>& b) {
   const T n = a.n + b.n;
   const T w = b.n / (n > T(0) ? n : T(1));
-  const T d = b.mean - a.mean;
-  const T mean = stat_finite(d) ? a.mean + d * w : a.mean * (T(1) - w) + b.mean * w;
-  return {n, mean, a.m2 + b.m2 + d * d * a.n * w};
+  const T d = (b.shift - a.shift) + (b.mean - a.mean);
+  const bool fin = stat_finite(d);
+  const T mixed = (a.shift + a.mean) * (T(1) - w) + (b.shift + b.mean) * w;
+  moments<T> r{n, fin ? a.shift : mixed, fin ? a.mean + d * w : T(0), a.m2 + b.m2 + d * d * a.n * w};
+  if (!(b.n > T(0))) r = a;
+  if (!(a.n > T(0))) r = b;
+  return r;
 }
 
 /// Independent sums of a statistics leaf on the CPU (moments_part::leaf, lanes_sum): 32 floats or
@@ -142,46 +152,51 @@ struct moments_part {
   static constexpr const char* empty = "";
   stat_kind kind = stat_kind::mean;
   int ddof = 0;
-  UFX_HD acc map(const V& v, index_t) const { return {T(1), static_cast<T>(v), T(0)}; }
+  UFX_HD acc map(const V& v, index_t) const { return {T(1), static_cast<T>(v), T(0), T(0)}; }
   UFX_HD acc combine(const acc& a, const acc& b) const { return combine_moments(a, b); }
-  /// The CPU leaf of n >= 1 elements (values at(i)): the two-pass formula over the leaf (its sum,
-  /// its mean, the squared deviations from it), each pass in stat_lanes independent sums combined
-  /// pairwise (lanes_sum: vector registers with GCC); one division per leaf instead of Welford's
-  /// one per element. The leaves then combine by Chan's update.
+  /// The CPU leaf of n >= 1 elements (values at(i).shift): the two-pass formula over the leaf
+  /// shifted by its first element k (the sum and mean of x - k, then the squared deviations of
+  /// x - k from that mean: k + mean, rounded, would lose the deviations of elements closer together
+  /// than their magnitude's ulp allows, 3e-5 at 1000 in float), each pass in stat_lanes independent sums combined
+  /// pairwise (lanes_sum: vector registers with GCC); one division per leaf instead of Welford's one per element. The
+  /// leaves then combine by Chan's update.
   template <class At>
   UFX_ALWAYS_INLINE acc leaf(index_t n, const At& at) const {
     constexpr int L = stat_lanes<T>;
     const index_t nfull = n - n % L;
-    T sum = lanes_sum<T, L>(nfull, [&](index_t i) { return at(i).mean; });
-    for (index_t k = nfull; k < n; ++k) sum += at(k).mean;
+    const T k = at(0).shift;
+    T sum = lanes_sum<T, L>(nfull, [&](index_t i) { return at(i).shift - k; });
+    for (index_t i = nfull; i < n; ++i) sum += at(i).shift - k;
     const T nn = static_cast<T>(n), mean = sum / nn;
+    if (!stat_finite(mean)) return fold(n, at);
     T m2 = lanes_sum<T, L>(nfull, [&](index_t i) {
-      const T d = at(i).mean - mean;
+      const T d = (at(i).shift - k) - mean;
       return d * d;
     });
-    for (index_t k = nfull; k < n; ++k) {
-      const T d = at(k).mean - mean;
+    for (index_t i = nfull; i < n; ++i) {
+      const T d = (at(i).shift - k) - mean;
       m2 += d * d;
     }
-    return {nn, stat_finite(mean) ? mean : fold_mean(n, at), m2};
+    return {nn, k, mean, m2};
   }
   UFX_HD T finish(const acc& a) const {
     const T nan = std::numeric_limits<T>::quiet_NaN();
-    if (kind == stat_kind::mean) return a.n > T(0) ? a.mean : nan;
+    const T mean = a.shift + a.mean;
+    if (kind == stat_kind::mean) return a.n > T(0) ? mean : nan;
     const T dof = a.n - static_cast<T>(ddof);
-    const T v = stat_finite(a.mean) ? a.m2 / (dof > T(0) ? dof : T(0)) : nan;
+    const T v = stat_finite(mean) ? a.m2 / (dof > T(0) ? dof : T(0)) : nan;
     return kind == stat_kind::var ? v : stat_sqrt(v);
   }
-  acc identity_value() const { return {T(0), T(0), T(0)}; }
+  acc identity_value() const { return {T(0), T(0), T(0), T(0)}; }
 
 private:
-  /// The mean of a leaf whose sum is not finite, by the combining rule (NumPy's: inf stays inf,
-  /// inf beside -inf is NaN, where the sum may have overflowed to inf from finite values).
+  /// A leaf whose shifted sum is not finite (an inf or NaN element, or a sum that overflowed from
+  /// finite values), by the combining rule: NumPy's mean, inf stays inf, inf beside -inf is NaN.
   template <class At>
-  static T fold_mean(index_t n, const At& at) {
+  static acc fold(index_t n, const At& at) {
     acc a = at(0);
-    for (index_t k = 1; k < n; ++k) a = combine_moments(a, at(k));
-    return a.mean;
+    for (index_t i = 1; i < n; ++i) a = combine_moments(a, at(i));
+    return a;
   }
 };
 
