@@ -154,29 +154,31 @@ struct moments_part {
   int ddof = 0;
   UFX_HD acc map(const V& v, index_t) const { return {T(1), static_cast<T>(v), T(0), T(0)}; }
   UFX_HD acc combine(const acc& a, const acc& b) const { return combine_moments(a, b); }
-  /// The CPU leaf of n >= 1 elements (values at(i).shift): the two-pass formula over the leaf
-  /// shifted by its first element k (the sum and mean of x - k, then the squared deviations of
-  /// x - k from that mean: k + mean, rounded, would lose the deviations of elements closer together
-  /// than their magnitude's ulp allows, 3e-5 at 1000 in float), each pass in stat_lanes independent sums combined
-  /// pairwise (lanes_sum: vector registers with GCC); one division per leaf instead of Welford's one per element. The
-  /// leaves then combine by Chan's update.
+  /// The CPU leaf of n >= 1 elements (values at(i).shift): one pass over the leaf shifted by k,
+  /// the mean of its first stat_lanes elements (fewer in a short leaf), with the sums of x - k and
+  /// of its squares, each in stat_lanes independent sums combined pairwise (lanes_sums: vector
+  /// registers with GCC). m2 = sum (x - k)^2 - n (mean - k)^2 then cancels at most a fifth of the
+  /// first sum; where k lies further from the leaf's mean (its first elements unlike the rest), a
+  /// second pass takes the squared deviations from the mean. One division per leaf instead of
+  /// Welford's one per element; the leaves then combine by Chan's update.
   template <class At>
   UFX_ALWAYS_INLINE acc leaf(index_t n, const At& at) const {
     constexpr int L = stat_lanes<T>;
-    const index_t nfull = n - n % L;
-    const T k = at(0).shift;
-    T sum = lanes_sum<T, L>(nfull, [&](index_t i) { return at(i).shift - k; });
-    for (index_t i = nfull; i < n; ++i) sum += at(i).shift - k;
-    const T nn = static_cast<T>(n), mean = sum / nn;
-    if (!stat_finite(mean)) return fold(n, at);
-    T m2 = lanes_sum<T, L>(nfull, [&](index_t i) {
-      const T d = (at(i).shift - k) - mean;
-      return d * d;
-    });
+    const index_t nfull = n - n % L, h = n < L ? n : L;
+    T k = 0;
+    for (index_t i = 0; i < h; ++i) k += at(i).shift;
+    k /= static_cast<T>(h);
+    const auto shifted = [&](index_t i) { return at(i).shift - k; };
+    auto [s, q] = lanes_sums<T, L, true>(nfull, shifted);
     for (index_t i = nfull; i < n; ++i) {
-      const T d = (at(i).shift - k) - mean;
-      m2 += d * d;
+      const T d = shifted(i);
+      s += d;
+      q += d * d;
     }
+    const T nn = static_cast<T>(n), mean = s / nn;
+    if (!stat_finite(mean) || !stat_finite(q)) return fold(n, at);
+    T m2 = q - s * mean;
+    if (T(4) * s * mean > m2) m2 = deviations(n, at, k, mean);
     return {nn, k, mean, m2};
   }
   UFX_HD T finish(const acc& a) const {
@@ -190,6 +192,22 @@ struct moments_part {
   acc identity_value() const { return {T(0), T(0), T(0), T(0)}; }
 
 private:
+  /// The sum of the squared deviations of n elements from k + mean (x - c: exact near c, the
+  /// rounded k + mean), less the effect of c's rounding e: sum (x - c - e)^2 = sum (x - c)^2 - n e^2
+  /// where sum (x - c) = n e.
+  template <class At>
+  UFX_ALWAYS_INLINE static T deviations(index_t n, const At& at, T k, T mean) {
+    constexpr int L = stat_lanes<T>;
+    const index_t nfull = n - n % L;
+    const T c = k + mean, e = mean - (c - k);
+    const auto squared = [&](index_t i) {
+      const T d = at(i).shift - c;
+      return d * d;
+    };
+    T m2 = lanes_sum<T, L>(nfull, squared);
+    for (index_t i = nfull; i < n; ++i) m2 += squared(i);
+    return m2 - static_cast<T>(n) * e * e;
+  }
   /// A leaf whose shifted sum is not finite (an inf or NaN element, or a sum that overflowed from
   /// finite values), by the combining rule: NumPy's mean, inf stays inf, inf beside -inf is NaN.
   template <class At>

@@ -275,25 +275,32 @@ T simd_map_sum_leaf(index_t n, int k, const Value& value) {
 }
 #endif
 
+/// The sums lanes_sums gives: of the values, and of their squares when asked for.
+template <class T>
+struct lane_sums {
+  T sum, squares;
+};
+
 /// value(0) + ... + value(nfull - 1), nfull a multiple of L, in L lanes (lane j adds value(j),
 /// value(j + L), ... in order, from +0), the lanes then combined by the tree acc[j] += acc[j + w],
-/// w = L/2 .. 1: the passes of the statistics' CPU leaf (reducers.hpp, moments_part::leaf). With
-/// GCC the lanes are vector registers, each vector's W values computed into a small array that
-/// GCC vectorises as a group; GCC kept the generic loop's lanes in memory, a store and a load per
-/// vector add. A cloned leaf (config.hpp, UFX_HOST_CLONES) takes the generic loop, which each
-/// clone vectorises at its own width. The same bits either way, but that with FMA GCC may fuse
-/// the generic loop's `acc + d * d` where the vector code rounds d * d first.
-template <class T, int L, class Value>
-UFX_ALWAYS_INLINE T lanes_sum(index_t nfull, const Value& value) {
+/// w = L/2 .. 1; with Squares, the sum of value(i)^2 beside it in the same order, from the same
+/// loop: the statistics' CPU leaf (reducers.hpp, moments_part::leaf). With GCC the lanes are
+/// vector registers, each vector's W values computed into a small array that GCC vectorises as a
+/// group; GCC kept the generic loop's lanes in memory, a store and a load per vector add. A cloned
+/// leaf (config.hpp, UFX_HOST_CLONES) takes the generic loop, which each clone vectorises at its
+/// own width. The same bits either way, but that with FMA GCC may fuse the generic loop's
+/// `acc + d * d` where the vector code rounds d * d first.
+template <class T, int L, bool Squares, class Value>
+UFX_ALWAYS_INLINE lane_sums<T> lanes_sums(index_t nfull, const Value& value) {
 #if UFX_SIMD_LEAF
   if constexpr (!UFX_HOST_CLONED && simd_leaf_type<T> && L % simd_vec<T>::W == 0 && L / simd_vec<T>::W <= 8 &&
                 ((L / simd_vec<T>::W) & (L / simd_vec<T>::W - 1)) == 0) {
     using V = typename simd_vec<T>::V;
     constexpr int W = simd_vec<T>::W;
     constexpr int NV = L / W;
-    V A[NV];
+    V A[NV], B[NV];
 #  pragma GCC unroll 8
-    for (int k = 0; k < NV; ++k) A[k] = V{};
+    for (int k = 0; k < NV; ++k) A[k] = B[k] = V{};
     for (index_t i = 0; i < nfull; i += L) {
 #  pragma GCC unroll 8
       for (int k = 0; k < NV; ++k) {
@@ -303,24 +310,41 @@ UFX_ALWAYS_INLINE T lanes_sum(index_t nfull, const Value& value) {
         V u;
         std::memcpy(&u, t, sizeof u);
         A[k] += u;
+        if constexpr (Squares) B[k] += u * u;
       }
     }
 #  pragma GCC unroll 4
     for (int h = NV / 2; h > 0; h /= 2) {
 #  pragma GCC unroll 4
-      for (int k = 0; k < h; ++k) A[k] += A[k + h];
+      for (int k = 0; k < h; ++k) {
+        A[k] += A[k + h];
+        if constexpr (Squares) B[k] += B[k + h];
+      }
     }
-    return simd_fold_vector<T>(A[0]);
+    return {simd_fold_vector<T>(A[0]), Squares ? simd_fold_vector<T>(B[0]) : T(0)};
   } else
 #endif
   {
-    T s[L] = {};
+    T s[L] = {}, q[L] = {};
     for (index_t i = 0; i < nfull; i += L)
-      for (int j = 0; j < L; ++j) s[j] += value(i + j);
+      for (int j = 0; j < L; ++j) {
+        const T v = value(i + j);
+        s[j] += v;
+        if constexpr (Squares) q[j] += v * v;
+      }
     for (int w = L / 2; w > 0; w /= 2)
-      for (int j = 0; j < w; ++j) s[j] += s[j + w];
-    return s[0];
+      for (int j = 0; j < w; ++j) {
+        s[j] += s[j + w];
+        if constexpr (Squares) q[j] += q[j + w];
+      }
+    return {s[0], q[0]};
   }
+}
+
+/// lanes_sums' sum alone.
+template <class T, int L, class Value>
+UFX_ALWAYS_INLINE T lanes_sum(index_t nfull, const Value& value) {
+  return lanes_sums<T, L, false>(nfull, value).sum;
 }
 
 UFX_TU_NAMESPACE_END
