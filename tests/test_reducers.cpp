@@ -3,7 +3,9 @@
 // along axes, with keepdims and out, on device arrays and through the chunked path.
 #include "common.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <limits>
 #include <tuple>
 
@@ -51,6 +53,64 @@ template <class C>
 auto host_of(const C& c) {
   if constexpr (requires { c.to_host(); }) return c.to_host();
   else return ufx::ndarray<typename C::value_type, 1>(c);
+}
+
+/// What the statistics promise against the exact value (the long double two-pass formula over the
+/// same elements) on every target: the relative error of var and std within 5 ulps of float
+/// (5 * 2^-23) and 1e-14 of double, of the mean within 2 ulps, wherever the data sit.
+template <class T>
+constexpr long double var_bound = sizeof(T) == 4 ? 5.0L / (1 << 23) : 1e-14L;
+template <class T>
+constexpr long double mean_bound = 2.0L * std::numeric_limits<T>::epsilon();
+
+/// The largest relative error of `got(j)` against the two-pass reference of run j of `runs`.
+template <class R, class T>
+long double worst_error(const R& got, const std::vector<std::vector<T>>& runs, int ddof, bool mean = false) {
+  long double worst = 0;
+  for (std::size_t j = 0; j < runs.size(); ++j) {
+    const two_pass ref(runs[j], ddof);
+    const long double want = mean ? ref.mean : ref.var;
+    worst = std::max(worst, std::abs((static_cast<long double>(got(static_cast<ufx::index_t>(j))) - want) / want));
+  }
+  return worst;
+}
+
+/// Sensor readings near 1000 in float, timestamps near 1e9 in double: a (4, 3000) array of
+/// center + 5 u, u in [-1, 1), with its columns, its rows and all its elements.
+template <class T>
+struct far_from_zero {
+  ufx::ndarray<T, 2> m;
+  std::vector<std::vector<T>> cols, rows, whole;
+  explicit far_from_zero(double center) : m({4, 3000}), cols(3000), rows(4), whole(1) {
+    const auto u = noise(12000, 46);
+    for (ufx::index_t i = 0; i < m.size(); ++i)
+      m.data()[i] = static_cast<T>(center + 5 * u[static_cast<std::size_t>(i)]);
+    for (ufx::index_t i = 0; i < 4; ++i)
+      for (ufx::index_t j = 0; j < 3000; ++j) {
+        cols[static_cast<std::size_t>(j)].push_back(m(i, j));
+        rows[static_cast<std::size_t>(i)].push_back(m(i, j));
+        whole[0].push_back(m(i, j));
+      }
+  }
+};
+
+/// A scalar result as what worst_error reads.
+template <class T>
+auto scalar_result(T v) {
+  return [v](ufx::index_t) { return v; };
+}
+
+/// far_from_zero's var along axis 0 (4 per output), mean with var over the whole array: within
+/// var_bound and mean_bound on `target`. The one-pass update without a shift was off by 2e-4
+/// (float, axis 0) and 4e-7 (double, axis 0).
+template <class T, class Target>
+void check_far_from_zero(Target target, double center) {
+  CAPTURE(center);
+  const far_from_zero<T> d(center);
+  CHECK(worst_error(host_of(ufx::var(target, d.m, ufx::axis{0}, ufx::ddof{1})), d.cols, 1) <= var_bound<T>);
+  const auto [mu, var] = ufx::reducers(ufx::mean, ufx::var(ufx::ddof{1}))(target, d.m);
+  CHECK(worst_error(scalar_result(mu), d.whole, 0, true) <= mean_bound<T>);
+  CHECK(worst_error(scalar_result(var), d.whole, 1) <= var_bound<T>);
 }
 
 } // namespace
@@ -113,14 +173,45 @@ TEST_CASE_TEMPLATE("var is stable far from zero, where the sum of squares loses 
   for (double v : x) sq += static_cast<double>(v * v), s += v;
   const double naive = static_cast<double>(sq / n - (s / n) * (s / n));
   CHECK(std::abs(naive - ref.var) > 0.01L * ref.var); // the naive one-pass formula is far off
-  // the inputs are given to 1.2e-7 (their ulp at 1e9); the variance is good to a few of those
-  CHECK(std::abs(ufx::var(Target{}, x) - ref.var) <= 1e-6L * ref.var);
+  // the variance of the elements as given (to 1.2e-7, their ulp at 1e9), to a few ulps
+  CHECK(std::abs(ufx::var(Target{}, x) - ref.var) <= var_bound<double> * ref.var);
   CHECK(std::abs(ufx::mean(Target{}, x) - ref.mean) <= 1e-6L);
 
   std::vector<float> xf(n);
   for (std::size_t i = 0; i < n; ++i) xf[i] = static_cast<float>(1e4 + x[i] - 1e9);
   const two_pass rf(xf);
-  CHECK(std::abs(ufx::var(Target{}, xf) - rf.var) <= 1e-2L * rf.var); // float: ulp(1e4) is 1e-3 of the spread
+  CHECK(std::abs(ufx::var(Target{}, xf) - rf.var) <= var_bound<float> * rf.var); // float, spread 1 at 1e4
+}
+
+TEST_CASE_TEMPLATE("var, std and mean keep their digits far from zero: float near 1000, double near 1e9", Target,
+                   UFX_REDUCERS_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  check_far_from_zero<float>(Target{}, 1000);
+  check_far_from_zero<double>(Target{}, 1e9);
+  // axis 1 (3000 per output), std over the whole array, mean with var along axis 0
+  const auto more = [&]<class T>(const far_from_zero<T>& d) {
+    CHECK(worst_error(host_of(ufx::var(Target{}, d.m, ufx::axis{1}, ufx::ddof{1})), d.rows, 1) <= var_bound<T>);
+    const long double want = std::sqrt(two_pass(d.whole[0]).var);
+    CHECK(std::abs(ufx::std(Target{}, d.m) - want) <= var_bound<T> * want);
+    const auto [mu, var] = ufx::reducers(ufx::mean, ufx::var)(Target{}, d.m, ufx::axis{0});
+    CHECK(worst_error(host_of(mu), d.cols, 0, true) <= mean_bound<T>);
+    CHECK(worst_error(host_of(var), d.cols, 0) <= var_bound<T>);
+  };
+  more(far_from_zero<float>(1000));
+  more(far_from_zero<double>(1e9));
+  // long runs near 1000: the device lanes' long folds; sorted, each CPU leaf's first elements are
+  // unlike the rest (its second pass), reversed the same from above
+  std::vector<float> x(1 << 20);
+  const auto u = noise(x.size(), 5);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(1000 + 5 * u[i]);
+  for (int order = 0; order < 3; ++order) {
+    CAPTURE(order);
+    if (order == 1) std::sort(x.begin(), x.end());
+    if (order == 2) std::reverse(x.begin(), x.end());
+    const two_pass ref(x, 1);
+    CHECK(std::abs(ufx::var(Target{}, x, ufx::ddof{1}) - ref.var) <= var_bound<float> * ref.var);
+    CHECK(std::abs(ufx::mean(Target{}, x) - ref.mean) <= mean_bound<float> * ref.mean);
+  }
 }
 
 TEST_CASE_TEMPLATE("statistics of empty, infinite and NaN data follow NumPy", Target, UFX_REDUCERS_TARGETS) {
@@ -293,6 +384,11 @@ TEST_CASE("ufx::cuda's multi-reductions match ufx::host's") {
   const auto [mc, vc] = stats(ufx::chunked(ufx::cuda, 64 << 10), h);
   CHECK(mc == doctest::Approx(m1).epsilon(1e-14));
   CHECK(vc == doctest::Approx(v1).epsilon(1e-10));
+
+  // float near 1000 and double near 1e9: the device lanes along axis 0 and CUB's whole-array
+  // reduce keep the bounds of the CPU targets and the sim (nvcc's contractions into FMA included)
+  check_far_from_zero<float>(ufx::cuda, 1000);
+  check_far_from_zero<double>(ufx::cuda, 1e9);
 
   // along axis 1 of device data: device arrays, equal to the host's (min and max are exact)
   auto [lo, up] = ufx::minmax(d, ufx::axis{1});
