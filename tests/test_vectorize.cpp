@@ -3,6 +3,9 @@
 
 #include <atomic>
 #include <cmath>
+#include <complex>
+#include <cstdint>
+#include <tuple>
 #include <mutex>
 #include <set>
 #include <span>
@@ -387,4 +390,99 @@ TEST_CASE_TEMPLATE("bool results of std::vector operands come back as ndarray<bo
   auto r = gt(Target{}, std::vector<float>{1, 5, 3}, 2.f);
   static_assert(std::is_same_v<decltype(r), ufx::ndarray<bool, 1>>);
   CHECK(r == ufx::ndarray<bool, 1>::of({false, true, true}));
+}
+
+// ---- casting (casting.hpp): NumPy's safe rule for array inputs, same_kind for outputs
+
+namespace {
+// np.can_cast(a, b, rule) for the dtypes bool, int8, int16, int32, int64, uint8, uint16, uint32,
+// uint64, float32, float64, longdouble, complex64, complex128 (rows from, columns to), printed by
+// NumPy 1.24: /usr/bin/python3 -c "import numpy as np; ..." (tests/test_vectorize.cpp's comment)
+constexpr const char* numpy_safe[] = {"11111111111111", ".1111....11111", "..111....11111", "...11.....11.1",
+                                      "....1.....11.1", "..111111111111", "...11.11111111", "....1..11.11.1",
+                                      "........1.11.1", ".........11111", "..........11.1", "...........1..",
+                                      "............11", ".............1"};
+constexpr const char* numpy_same_kind[] = {"11111111111111", ".1111....11111", ".1111....11111", ".1111....11111",
+                                           ".1111....11111", ".1111111111111", ".1111111111111", ".1111111111111",
+                                           ".1111111111111", ".........11111", ".........11111", ".........11111",
+                                           "............11", "............11"};
+using numpy_dtypes =
+    std::tuple<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t, std::uint16_t, std::uint32_t,
+               std::uint64_t, float, double, long double, std::complex<float>, std::complex<double>>;
+struct scale_core {
+  UFX_HD void operator()(ufx::ndview<const float, 1> x, float k, ufx::ndview<float, 1> y) const {
+    for (ufx::index_t i = 0; i < x.extent(0); ++i) y(i) = k * x(i);
+  }
+};
+/// a + b for any two arithmetic types.
+struct add_mixed {
+  template <class A, class B>
+  UFX_HD auto operator()(A a, B b) const {
+    return a + b;
+  }
+};
+template <class Rule, std::size_t I, std::size_t... J>
+std::string cast_row(std::index_sequence<J...>) {
+  using From = std::tuple_element_t<I, numpy_dtypes>;
+  return {(ufx::can_cast<From, std::tuple_element_t<J, numpy_dtypes>>(Rule{}) ? '1' : '.')...};
+}
+template <class Rule, std::size_t... I>
+std::vector<std::string> cast_table(std::index_sequence<I...>) {
+  return {cast_row<Rule, I>(std::make_index_sequence<14>{})...};
+}
+} // namespace
+
+TEST_CASE("ufx::can_cast gives NumPy's safe and same_kind tables") {
+  const auto safe = cast_table<ufx::casting::safe_t>(std::make_index_sequence<14>{});
+  const auto same_kind = cast_table<ufx::casting::same_kind_t>(std::make_index_sequence<14>{});
+  for (int i = 0; i < 14; ++i) {
+    CHECK(safe[i] == numpy_safe[i]);
+    CHECK(same_kind[i] == numpy_same_kind[i]);
+  }
+  static_assert(ufx::can_cast<double, float>(ufx::casting::unsafe) && !ufx::can_cast<std::complex<float>, float>());
+}
+
+TEST_CASE_TEMPLATE("a call converts array elements into a narrower parameter only when it names the rule", Target,
+                   UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  auto add = ufx::vectorize([] UFX_HD(float a, float b) { return a + b; });
+  const std::vector<double> x{0.1, 1e40};
+  // NumPy: np.add(x, x, dtype=np.float32, casting="same_kind") is [0.2, inf]
+  const std::vector<float> z = add(Target{}, x, x, ufx::casting::same_kind);
+  CHECK(z[0] == 0.1f + 0.1f);
+  CHECK(std::isinf(z[1]));
+  std::vector<float> o(2);
+  add(Target{}, x, 1.0, ufx::casting::unsafe, ufx::out(o)); // a rule comes before ufx::out
+  CHECK(o[0] == 0.1f + 1.f);
+  // int16 into float32 is safe (every int16 is a float); a C++ double scalar is weak and converts
+  auto twice = ufx::vectorize([] UFX_HD(float a) { return 2 * a; });
+  const std::vector<float> t = twice(Target{}, std::vector<std::int16_t>{-32768, 32767});
+  CHECK(t[0] == -65536.f);
+  CHECK(t[1] == 65534.f);
+  const std::vector<float> w = add(Target{}, std::vector<float>{1.5f}, 2.25);
+  CHECK(w[0] == 3.75f);
+}
+
+TEST_CASE_TEMPLATE("generic functions see the elements' own types; reducers and lazy calls take a rule", Target,
+                   UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  const std::vector<double> x{0.1, 1e40};
+  const std::vector<float> y{1.f, 2.f};
+  // a generic functor is called with (double, float): C++'s usual conversions make the result double
+  const std::vector<double> g = ufx::vectorize(add_mixed{})(Target{}, x, y);
+  CHECK(g[0] == 0.1 + 1.0);
+  auto plusf = [] UFX_HD(float a, float b) { return a + b; };
+  auto r = ufx::reducer(plusf, 0.f);
+  CHECK(std::isinf(r(Target{}, x, ufx::casting::same_kind)));
+  CHECK(r(Target{}, y) == 3.f);
+  auto add = ufx::vectorize([] UFX_HD(float a, float b) { return a + b; });
+  const std::vector<float> e = add(ufx::lazy(x), 2.0, ufx::casting::same_kind);
+  CHECK(e[0] == 0.1f + 2.f);
+  // a gufunc's '()' input converts under the rule; its core inputs are views of their own type
+  auto scale = ufx::guvectorize<"(n),()->(n)">(scale_core{});
+  const ufx::ndarray<float, 2> m({2, 3}, 1.f);
+  const ufx::ndarray<double, 1> k({2}, 0.1);
+  const auto s = scale(Target{}, m, k, ufx::casting::same_kind);
+  CHECK(s(1, 2) == 0.1f);
+  CHECK(ufx::accumulate(Target{}, x, plusf, ufx::casting::same_kind)[0] == 0.1f);
 }

@@ -18,6 +18,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "ufx/casting.hpp"
+
 namespace ufx {
 
 /// The destinations `ufx::out(dst...)` makes, passed as a call's last argument.
@@ -40,16 +42,10 @@ struct is_out : std::false_type {};
 template <class... D>
 struct is_out<out_t<D...>> : std::true_type {};
 
-/// NumPy's same_kind casting between arithmetic types.
+/// NumPy's same_kind casting (casting.hpp).
 template <class From, class To>
 constexpr bool same_kind_castable() {
-  if constexpr (std::is_same_v<From, To>) return true;
-  else if constexpr (!std::is_arithmetic_v<From> || !std::is_arithmetic_v<To>) return std::is_convertible_v<From, To>;
-  else if constexpr (std::is_same_v<To, bool>) return std::is_same_v<From, bool>;
-  else if constexpr (std::is_same_v<From, bool>) return true;
-  else if constexpr (std::is_floating_point_v<To>) return true;
-  else if constexpr (std::is_floating_point_v<From>) return false;
-  else return !(std::is_signed_v<From> && std::is_unsigned_v<To>); // signed to unsigned changes kind
+  return can_cast<From, To>(casting::same_kind);
 }
 } // namespace detail
 } // namespace ufx

@@ -10,6 +10,7 @@
 #include "ufx/adapter.hpp"
 #include "ufx/atomic.hpp"
 #include "ufx/block.hpp"
+#include "ufx/casting.hpp"
 #include "ufx/config.hpp"
 #include "ufx/creation.hpp"
 #include "ufx/device_array.hpp"

@@ -68,17 +68,27 @@ else()
   step("${WORK_DIR}/consumer-build/consumer")
 endif()
 
-if(EXISTS "${WORK_DIR}/consumer-build/dlpack_compile_fail")
-  # a static_assert of ufx/dlpack.hpp, met through the installed package (headers as -isystem)
-  execute_process(COMMAND ${CMAKE_COMMAND} --build "${WORK_DIR}/consumer-build" --target consumer_dlpack_lvalue
+# Builds `target` of the consumer, which must fail with ufx's static_assert `expected`: a
+# compile-time error met through the installed package (headers as -isystem).
+function(expect_compile_fail target expected what)
+  execute_process(COMMAND ${CMAKE_COMMAND} --build "${WORK_DIR}/consumer-build" --target ${target}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
   if(rc EQUAL 0)
-    message(FATAL_ERROR "consumer.${MODE}: consumer_dlpack_lvalue compiled; ufx::to_dlpack of an lvalue must not")
+    message(FATAL_ERROR "consumer.${MODE}: ${target} compiled; ${what} must not")
   endif()
-  if(NOT out MATCHES "static assertion failed: ufx::to_dlpack: pass the array as an rvalue")
-    message(FATAL_ERROR "consumer.${MODE}: consumer_dlpack_lvalue failed without ufx's message:\n${out}")
+  if(NOT out MATCHES "${expected}")
+    message(FATAL_ERROR "consumer.${MODE}: ${target} failed without ufx's message:\n${out}")
   endif()
-  message(STATUS "consumer.${MODE}: consumer_dlpack_lvalue fails with ufx's static_assert, as it should")
+  message(STATUS "consumer.${MODE}: ${target} fails with ufx's static_assert, as it should")
+endfunction()
+if(EXISTS "${WORK_DIR}/consumer-build/dlpack_compile_fail")
+  expect_compile_fail(consumer_dlpack_lvalue "static assertion failed: ufx::to_dlpack: pass the array as an rvalue"
+                      "ufx::to_dlpack of an lvalue")
+endif()
+if(EXISTS "${WORK_DIR}/consumer-build/cast_compile_fail") # NumPy's safe casting into a typed parameter
+  expect_compile_fail(consumer_cast_narrowing
+                      "input_cast<1, double, float, ufx::casting::safe_t>.*static assertion failed: ufx: an array operand's elements do not convert safely"
+                      "float64 elements into a float parameter")
 endif()
 
 if(MODE STREQUAL "find_package_cuda")

@@ -1,7 +1,8 @@
 #pragma once
 // Step 0 of every call, shared by every front door: split the arguments into
-// (target?, positional..., ufx::axis?, ufx::keepdims?, ufx::out(...)?). The options may come in
-// either order, each at most once; a front door that takes none rejects them at compile time.
+// (target?, positional..., ufx::axis?, ufx::keepdims?, ufx::casting::...?, ufx::out(...)?). The
+// options may come in any order, each at most once; a front door that takes none rejects them at
+// compile time.
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
@@ -9,6 +10,7 @@
 
 #include "ufx/detail/tuple.hpp"
 #include "ufx/axis.hpp"
+#include "ufx/casting.hpp"
 #include "ufx/out.hpp"
 #include "ufx/targets.hpp"
 
@@ -54,14 +56,14 @@ struct call_args : call_shape<A...> {
   template <std::size_t I>
   static constexpr bool is_option() {
     if constexpr (I >= opt_end || I < first) return false;
-    else return is_axis_v<arg<I>> || is_keepdims_v<arg<I>>;
+    else return is_axis_v<arg<I>> || is_keepdims_v<arg<I>> || is_casting_v<arg<I>>;
   }
-  static constexpr std::size_t options = [] {
-    if constexpr (opt_end == first) return std::size_t{0};
-    else if constexpr (!is_option<opt_end - 1>()) return std::size_t{0};
-    else if constexpr (opt_end - first >= 2 && is_option<opt_end - 2>()) return std::size_t{2};
-    else return std::size_t{1};
-  }();
+  template <std::size_t K>
+  static constexpr std::size_t trailing_options() {
+    if constexpr (K < 3 && opt_end - first > K && is_option<opt_end - 1 - K>()) return trailing_options<K + 1>();
+    else return K;
+  }
+  static constexpr std::size_t options = trailing_options<0>();
   static constexpr std::size_t last = opt_end - options; // one past the last positional argument
   static constexpr std::size_t positional = last - first;
 
@@ -77,11 +79,27 @@ struct call_args : call_shape<A...> {
   static constexpr int count_axis_args(std::index_sequence<I...>) {
     return (0 + ... + (is_axis_v<arg<last + I>> ? 1 : 0));
   }
+  template <std::size_t... I>
+  static constexpr int count_casting(std::index_sequence<I...>) {
+    return (0 + ... + (is_casting_v<arg<last + I>> ? 1 : 0));
+  }
+  /// The casting rule the call names (ufx::casting::safe when it names none).
+  template <std::size_t... I>
+  static auto casting_rule(std::index_sequence<I...>) {
+    casting::safe_t r;
+    return (r, ..., [] {
+      if constexpr (is_casting_v<arg<last + I>>) return arg<last + I>{};
+      else return casting::safe_t{};
+    }());
+  }
   static constexpr int n_axes = count_axes(std::make_index_sequence<options>{});
   static constexpr bool keep = count_keep(std::make_index_sequence<options>{}) > 0;
   static_assert(count_keep(std::make_index_sequence<options>{}) <= 1, "ufx: ufx::keepdims given twice");
   static_assert(count_axis_args(std::make_index_sequence<options>{}) <= 1,
                 "ufx: give all axes in one ufx::axis{...}, e.g. ufx::axis{0, 2}");
+  static_assert(count_casting(std::make_index_sequence<options>{}) <= 1, "ufx: one casting rule a call");
+  static constexpr bool has_casting = count_casting(std::make_index_sequence<options>{}) == 1;
+  using rule = decltype(casting_rule(std::make_index_sequence<options>{}));
 
   /// The axes as ints (n_axes of them; none when the call names no axis).
   template <class Tuple>
@@ -108,8 +126,10 @@ struct call_args : call_shape<A...> {
   }
 };
 
-/// Splits `a...` (target?, positional..., axis?, keepdims?, out?) and calls
-/// `body.template operator()<NA, Keep>(target_ptr, out_ptr, axes, positional...)`.
+/// Splits `a...` (target?, positional..., axis?, keepdims?, casting?, out?) and calls
+/// `body.template operator()<NA, Keep>(target_ptr, out_ptr, axes, positional...)`, or, for a front
+/// door that converts its operands' elements (its body takes a third template argument),
+/// `body.template operator()<NA, Keep, Rule>(...)` with the casting rule the call names.
 template <class Body, class... A>
 decltype(auto) with_call_args(const Body& body, const A&... a) {
   using S = call_args<A...>;
@@ -119,8 +139,17 @@ decltype(auto) with_call_args(const Body& body, const A&... a) {
   auto* tp = S::target_ptr(t);
   auto* op = S::out_ptr(t);
   return with_indices<S::positional>([&]<std::size_t... I>(std::index_sequence<I...>)->decltype(auto) {
-    return body.template operator()<S::n_axes, S::keep>(tp, op, static_cast<const int*>(axes),
-                                                        std::get<S::first + I>(t)...);
+    if constexpr (requires {
+                    body.template operator()<S::n_axes, S::keep, typename S::rule>(
+                        tp, op, static_cast<const int*>(axes), std::get<S::first + I>(t)...);
+                  })
+      return body.template operator()<S::n_axes, S::keep, typename S::rule>(tp, op, static_cast<const int*>(axes),
+                                                                            std::get<S::first + I>(t)...);
+    else {
+      static_assert(!S::has_casting, "ufx: this call converts no elements and takes no ufx::casting rule");
+      return body.template operator()<S::n_axes, S::keep>(tp, op, static_cast<const int*>(axes),
+                                                          std::get<S::first + I>(t)...);
+    }
   });
 }
 

@@ -24,6 +24,7 @@
 #include "ufx/detail/gufunc_kernel.hpp"
 #include "ufx/detail/gufunc_shape.hpp"
 #include "ufx/detail/gufunc_types.hpp"
+#include "ufx/detail/input_casts.hpp"
 #include "ufx/detail/loop.hpp"
 #include "ufx/detail/result.hpp"
 #include "ufx/detail/backends.hpp"
@@ -246,11 +247,30 @@ struct gufunc_call_info {
   }
 };
 
-template <class Sig, class F, class OutT, class TargetT, class... Args>
+/// The '()' inputs' elements into fn's value parameters, under the call's casting rule (core inputs
+/// are views of the arrays' own element type: nothing is converted).
+template <class Sig, class F, class Rule, class... Args>
+constexpr bool scalar_inputs_cast_ok() {
+  using P = fn_params<F>;
+  if constexpr (!P::known || P::count != Sig::operands) return true;
+  else
+    return with_indices<sizeof...(Args)>([]<std::size_t... S>(std::index_sequence<S...>) {
+      return ([] {
+        using O = decltype(adapt_in(std::declval<const std::tuple_element_t<S, std::tuple<Args...>>&>()));
+        if constexpr (is_scalar_operand<O>::value || Sig::core_rank(static_cast<int>(S)) != 0) return true;
+        else
+          return input_cast<static_cast<int>(S), typename O::value_type,
+                            std::remove_cvref_t<std::tuple_element_t<S, typename P::types>>, Rule>::ok;
+      }() && ...);
+    });
+}
+
+template <class Sig, class F, class OutT, class TargetT, class Rule, class... Args>
 UFX_CALL_BOUNDARY auto gufunc_run(const F& f, const TargetT* given, OutT* out, const Args&... args) {
   constexpr int NIn = Sig::nin, NOut = Sig::nout;
   if constexpr (!input_count_check<Sig::literal, sizeof...(Args), NIn>::ok) return;
   else if constexpr (!gufunc_call_info<Sig, F, OutT, Args...>::check()) return;
+  else if constexpr (!scalar_inputs_cast_ok<Sig, F, Rule, Args...>()) return;
   else {
     const call_scope scope("ufx::guvectorize");
     using info = gufunc_call_info<Sig, F, OutT, Args...>;
@@ -292,12 +312,12 @@ UFX_CALL_BOUNDARY auto gufunc_run(const F& f, const TargetT* given, OutT* out, c
 template <class Sig, class F, class... A>
 decltype(auto) gufunc_call(const F& f, const A&... a) {
   return with_call_args(
-      [&]<int NA, bool Keep>(auto tp, auto outp, const int*, const auto&... pos) -> decltype(auto) {
+      [&]<int NA, bool Keep, class Rule>(auto tp, auto outp, const int*, const auto&... pos) -> decltype(auto) {
         static_assert(NA == 0 && !Keep, "ufx::guvectorize: ufx::axis and ufx::keepdims belong to reductions; a gufunc "
                                         "call takes operands, a target first and ufx::out(...) last");
         using TargetT = std::remove_cvref_t<std::remove_pointer_t<decltype(tp)>>;
         using OutT = std::remove_cvref_t<std::remove_pointer_t<decltype(outp)>>;
-        return gufunc_run<Sig, F, OutT, TargetT>(f, tp, const_cast<OutT*>(outp), pos...);
+        return gufunc_run<Sig, F, OutT, TargetT, Rule>(f, tp, const_cast<OutT*>(outp), pos...);
       },
       a...);
 }

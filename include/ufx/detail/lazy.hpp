@@ -192,14 +192,48 @@ expression<Tree, L...> make_expression(Tree tree, std::tuple<L...>&& leaves) {
 template <class F, class... A>
 auto lazy_tree(const F& f, A&&... args);
 
-/// `f(args...)` with a lazy operand or an expression among args: the expression.
-template <class F, class... A>
-auto lazy_call(const F& f, A&&... args) {
+template <class E>
+struct expression_value;
+template <class Tree, class... L>
+struct expression_value<expression<Tree, L...>> {
+  using type = std::invoke_result_t<const fused_fn<Tree>&,
+                                    typename decltype(adapt_in(
+                                        std::declval<const std::remove_reference_t<L>&>()))::value_type...>;
+};
+/// The element type an argument of a lazy call gives the node's function, as an operand type for
+/// inputs_cast_ok (input_casts.hpp): arrays, lazy operands and expressions (an eager call's result
+/// array) are typed; scalars are weak.
+template <class D>
+auto lazy_operand_of() {
+  if constexpr (is_lazy_operand<D>::value)
+    return typed_operand<typename decltype(adapt_in(*std::declval<D>().p))::value_type>{};
+  else if constexpr (is_expression<D>::value) return typed_operand<typename expression_value<D>::type>{};
+  else return decltype(adapt_in(std::declval<const D&>())){};
+}
+
+template <class Rule, class F, class... A>
+auto lazy_call_ruled(const F& f, A&&... args) {
   constexpr bool plain =
       !(any_target<std::remove_cvref_t<A>> || ...) && !(is_out<std::remove_cvref_t<A>>::value || ...);
   static_assert(plain, "ufx::lazy: a call with a lazy operand builds an expression and takes no target or ufx::out; "
                        "give them to ufx::eval(e, target, ufx::out(dst))");
+  static_assert(inputs_cast_ok<F, Rule, decltype(lazy_operand_of<std::remove_cvref_t<A>>())...>());
   if constexpr (plain) return lazy_tree(f, std::forward<A>(args)...);
+}
+
+/// `f(args...)` with a lazy operand or an expression among args: the expression. A casting rule
+/// (ufx::casting::same_kind, unsafe) may come last.
+template <class F, class... A>
+auto lazy_call(const F& f, A&&... args) {
+  using Last = std::remove_cvref_t<std::tuple_element_t<sizeof...(A) - 1, std::tuple<A...>>>;
+  if constexpr (is_casting_v<Last>) {
+    auto t = std::forward_as_tuple(std::forward<A>(args)...);
+    return with_indices<sizeof...(A) - 1>([&]<std::size_t... I>(std::index_sequence<I...>) {
+      return lazy_call_ruled<Last>(f, std::get<I>(std::move(t))...);
+    });
+  } else {
+    return lazy_call_ruled<casting::safe_t>(f, std::forward<A>(args)...);
+  }
 }
 
 /// lazy_call's expression.

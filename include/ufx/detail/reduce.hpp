@@ -16,6 +16,7 @@
 #include "ufx/detail/chunk.hpp"
 #include "ufx/detail/run.hpp"
 #include "ufx/detail/elementwise.hpp"
+#include "ufx/detail/input_casts.hpp"
 #include "ufx/detail/place.hpp"
 #include "ufx/detail/reduce_kernel.hpp"
 #include "ufx/detail/reduce_dense.hpp"
@@ -309,12 +310,13 @@ auto reduce_general(const Spec& spec, const Fin& fin, const TargetT* given, OutT
   }
 }
 
-template <int NA, bool Keep, class Spec, class TargetT, class OutT, class... Args>
+template <int NA, bool Keep, class Rule = casting::safe_t, class Spec, class TargetT, class OutT, class... Args>
 UFX_CALL_BOUNDARY auto reduce_run(const Spec& spec, const TargetT* given, OutT* out, const int* axes,
                                   const Args&... args) {
   const call_scope scope(spec.who, axes, NA);
   // 1. adapt
   auto ins = std::make_tuple(adapt_in(args)...);
+  static_assert(reduce_inputs_cast_ok<decltype(spec.map), decltype(spec.op), Rule, decltype(adapt_in(args))...>());
   constexpr int R = std::max({0, decltype(adapt_in(args))::rank...});
   static_assert(R > 0, "ufx::reduce: reduce at least one array (scalars alone have nothing to reduce)");
   using types = reduce_call_types<Spec, decltype(adapt_in(args))...>;
@@ -362,7 +364,7 @@ constexpr void check_arg_args() {
 template <class Op, class Id, class... A>
 decltype(auto) reducer_call(const Op& op, const Id& id, const A&... a) {
   return with_call_args(
-      [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
+      [&]<int NA, bool Keep, class Rule>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
         constexpr std::size_t n = sizeof...(pos);
         check_reducer_args<n>();
         const auto p = std::forward_as_tuple(pos...);
@@ -370,7 +372,7 @@ decltype(auto) reducer_call(const Op& op, const Id& id, const A&... a) {
         if constexpr (n == 1) {
           const reduce_spec<identity, Op, Id, no_value, index_mode::none> spec{identity{},     op, id, no_value{},
                                                                                "ufx::reducer", msg};
-          return reduce_run<NA, Keep>(spec, tp, outp, axes, std::get<0>(p));
+          return reduce_run<NA, Keep, Rule>(spec, tp, outp, axes, std::get<0>(p));
         } else {
           using I = std::remove_cvref_t<std::tuple_element_t<1, decltype(p)>>;
           static_assert(scalar_like<I>,
@@ -378,7 +380,7 @@ decltype(auto) reducer_call(const Op& op, const Id& id, const A&... a) {
                         "at a time (ufx::transform_reduce maps several)");
           const reduce_spec<identity, Op, Id, I, index_mode::none> spec{identity{},     op, id, std::get<1>(p),
                                                                         "ufx::reducer", msg};
-          return reduce_run<NA, Keep>(spec, tp, outp, axes, std::get<0>(p));
+          return reduce_run<NA, Keep, Rule>(spec, tp, outp, axes, std::get<0>(p));
         }
       },
       a...);
@@ -388,14 +390,14 @@ decltype(auto) reducer_call(const Op& op, const Id& id, const A&... a) {
 template <class... A>
 decltype(auto) reduce_call(const A&... a) {
   return with_call_args(
-      [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
+      [&]<int NA, bool Keep, class Rule>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
         check_reduce_args<sizeof...(pos)>();
         const auto p = std::forward_as_tuple(pos...);
         using Op = std::remove_cvref_t<std::tuple_element_t<1, decltype(p)>>;
         using Id = std::remove_cvref_t<std::tuple_element_t<2, decltype(p)>>;
         const reduce_spec<identity, Op, Id, no_value, index_mode::none> spec{identity{}, std::get<1>(p), std::get<2>(p),
                                                                              no_value{}, "ufx::reduce",  ""};
-        return reduce_run<NA, Keep>(spec, tp, outp, axes, std::get<0>(p));
+        return reduce_run<NA, Keep, Rule>(spec, tp, outp, axes, std::get<0>(p));
       },
       a...);
 }
@@ -404,7 +406,7 @@ decltype(auto) reduce_call(const A&... a) {
 template <class... A>
 decltype(auto) transform_reduce_call(const A&... a) {
   return with_call_args(
-      [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
+      [&]<int NA, bool Keep, class Rule>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
         constexpr std::size_t n = sizeof...(pos);
         check_transform_reduce_args<n>();
         const auto p = std::forward_as_tuple(pos...);
@@ -414,7 +416,7 @@ decltype(auto) transform_reduce_call(const A&... a) {
         const reduce_spec<Map, Op, Id, no_value, index_mode::none> spec{
             std::get<n - 3>(p), std::get<n - 2>(p), std::get<n - 1>(p), no_value{}, "ufx::transform_reduce", ""};
         return with_indices<n - 3>([&]<std::size_t... I>(std::index_sequence<I...>)->decltype(auto) {
-          return reduce_run<NA, Keep>(spec, tp, outp, axes, std::get<I>(p)...);
+          return reduce_run<NA, Keep, Rule>(spec, tp, outp, axes, std::get<I>(p)...);
         });
       },
       a...);

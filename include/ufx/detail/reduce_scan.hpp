@@ -13,6 +13,7 @@
 #include "ufx/detail/chunk.hpp"
 #include "ufx/detail/run.hpp"
 #include "ufx/detail/elementwise.hpp"
+#include "ufx/detail/input_casts.hpp"
 #include "ufx/detail/reduce_spec.hpp"
 #include "ufx/detail/reduce_kernel.hpp"
 #include "ufx/detail/reduce_plan.hpp"
@@ -123,13 +124,14 @@ void scan_on_target(const Tag& tag, const Op& op, const OutOp& o, const InOp& in
   scan_whole<Acc>(tag, op, o, in, axis);
 }
 
-template <int NA, class Op, class TargetT, class OutT, class X>
+template <int NA, class Rule = casting::safe_t, class Op, class TargetT, class OutT, class X>
 UFX_CALL_BOUNDARY auto accumulate_run(const Op& op, const TargetT* given, OutT* out, const int* axes, const X& x) {
   const call_scope scope("ufx::accumulate", axes, NA);
   auto in = adapt_in(x);
   using In = decltype(in);
   constexpr int R = In::rank;
   static_assert(R > 0 && !is_scalar_operand<In>::value, "ufx::accumulate: accumulate an array, not a scalar");
+  static_assert(reduce_inputs_cast_ok<identity, Op, Rule, In>());
   using Acc = typename reduce_types<identity, Op, typename In::value_type>::acc;
 
   device_set_of<reaches_device<OutT, X>> device;
@@ -173,10 +175,10 @@ constexpr void check_accumulate_args() {
 template <class... A>
 decltype(auto) accumulate_call(const A&... a) {
   return with_call_args(
-      [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
+      [&]<int NA, bool Keep, class Rule>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
         check_accumulate_args<sizeof...(pos), NA, Keep>();
         const auto p = std::forward_as_tuple(pos...);
-        return accumulate_run<NA>(std::get<1>(p), tp, outp, axes, std::get<0>(p));
+        return accumulate_run<NA, Rule>(std::get<1>(p), tp, outp, axes, std::get<0>(p));
       },
       a...);
 }

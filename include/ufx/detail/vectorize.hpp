@@ -11,6 +11,7 @@
 #include "ufx/detail/args.hpp"
 #include "ufx/detail/run.hpp"
 #include "ufx/detail/elementwise.hpp"
+#include "ufx/detail/input_casts.hpp"
 #include "ufx/detail/result.hpp"
 #include "ufx/detail/tuple.hpp"
 #include "ufx/out.hpp"
@@ -64,10 +65,11 @@ auto run_elementwise(const F& f, const TargetT* given, const Devices& device, Ou
   });
 }
 
-template <class F, class OutT, class TargetT, class... Args>
+template <class F, class OutT, class TargetT, class Rule, class... Args>
 UFX_CALL_BOUNDARY auto vectorize_run(const F& f, const TargetT* given, OutT* out, const Args&... args) {
   const call_scope scope("ufx::vectorize");
   auto ins = std::make_tuple(adapt_in(args)...);
+  static_assert(inputs_cast_ok<F, Rule, decltype(adapt_in(args))...>());
   using info = vectorize_result<F, typename decltype(adapt_in(args))::value_type...>;
   constexpr int R = std::max({0, decltype(adapt_in(args))::rank...});
 
@@ -116,13 +118,13 @@ UFX_CALL_BOUNDARY auto vectorize_run(const F& f, const TargetT* given, OutT* out
 template <class F, class... A>
 decltype(auto) vectorize_call(const F& f, const A&... a) {
   return with_call_args(
-      [&]<int NA, bool Keep>(auto tp, auto outp, const int*, const auto&... pos) -> decltype(auto) {
+      [&]<int NA, bool Keep, class Rule>(auto tp, auto outp, const int*, const auto&... pos) -> decltype(auto) {
         static_assert(NA == 0 && !Keep, "ufx::vectorize: ufx::axis and ufx::keepdims belong to reductions; an "
                                         "elementwise call takes operands, a target first and ufx::out(...) last");
         static_assert(sizeof...(pos) > 0, "ufx::vectorize: call the kernel with at least one operand");
         using TargetT = std::remove_cvref_t<std::remove_pointer_t<decltype(tp)>>;
         using OutT = std::remove_cvref_t<std::remove_pointer_t<decltype(outp)>>;
-        return vectorize_run<F, OutT, TargetT>(f, tp, const_cast<OutT*>(outp), pos...);
+        return vectorize_run<F, OutT, TargetT, Rule>(f, tp, const_cast<OutT*>(outp), pos...);
       },
       a...);
 }
