@@ -84,13 +84,11 @@ struct call_args : call_shape<A...> {
     return (0 + ... + (is_casting_v<arg<last + I>> ? 1 : 0));
   }
   /// The casting rule the call names (ufx::casting::safe when it names none).
-  template <std::size_t... I>
-  static auto casting_rule(std::index_sequence<I...>) {
-    casting::safe_t r;
-    return (r, ..., [] {
-      if constexpr (is_casting_v<arg<last + I>>) return arg<last + I>{};
-      else return casting::safe_t{};
-    }());
+  template <std::size_t I>
+  static auto casting_rule() {
+    if constexpr (I == options) return casting::safe_t{};
+    else if constexpr (is_casting_v<arg<last + I>>) return arg<last + I>{};
+    else return casting_rule<I + 1>();
   }
   static constexpr int n_axes = count_axes(std::make_index_sequence<options>{});
   static constexpr bool keep = count_keep(std::make_index_sequence<options>{}) > 0;
@@ -99,7 +97,7 @@ struct call_args : call_shape<A...> {
                 "ufx: give all axes in one ufx::axis{...}, e.g. ufx::axis{0, 2}");
   static_assert(count_casting(std::make_index_sequence<options>{}) <= 1, "ufx: one casting rule a call");
   static constexpr bool has_casting = count_casting(std::make_index_sequence<options>{}) == 1;
-  using rule = decltype(casting_rule(std::make_index_sequence<options>{}));
+  using rule = decltype(casting_rule<0>());
 
   /// The axes as ints (n_axes of them; none when the call names no axis).
   template <class Tuple>
@@ -128,9 +126,9 @@ struct call_args : call_shape<A...> {
 
 /// Splits `a...` (target?, positional..., axis?, keepdims?, casting?, out?) and calls
 /// `body.template operator()<NA, Keep>(target_ptr, out_ptr, axes, positional...)`, or, for a front
-/// door that converts its operands' elements (its body takes a third template argument),
+/// door that converts its operands' elements (TakesCasting),
 /// `body.template operator()<NA, Keep, Rule>(...)` with the casting rule the call names.
-template <class Body, class... A>
+template <bool TakesCasting = false, class Body, class... A>
 decltype(auto) with_call_args(const Body& body, const A&... a) {
   using S = call_args<A...>;
   auto t = std::forward_as_tuple(a...);
@@ -139,10 +137,7 @@ decltype(auto) with_call_args(const Body& body, const A&... a) {
   auto* tp = S::target_ptr(t);
   auto* op = S::out_ptr(t);
   return with_indices<S::positional>([&]<std::size_t... I>(std::index_sequence<I...>)->decltype(auto) {
-    if constexpr (requires {
-                    body.template operator()<S::n_axes, S::keep, typename S::rule>(
-                        tp, op, static_cast<const int*>(axes), std::get<S::first + I>(t)...);
-                  })
+    if constexpr (TakesCasting)
       return body.template operator()<S::n_axes, S::keep, typename S::rule>(tp, op, static_cast<const int*>(axes),
                                                                             std::get<S::first + I>(t)...);
     else {

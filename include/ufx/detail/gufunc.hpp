@@ -311,7 +311,7 @@ UFX_CALL_BOUNDARY auto gufunc_run(const F& f, const TargetT* given, OutT* out, c
 /// Splits a call's arguments (args.hpp) and runs it.
 template <class Sig, class F, class... A>
 decltype(auto) gufunc_call(const F& f, const A&... a) {
-  return with_call_args(
+  return with_call_args<true>(
       [&]<int NA, bool Keep, class Rule>(auto tp, auto outp, const int*, const auto&... pos) -> decltype(auto) {
         static_assert(NA == 0 && !Keep, "ufx::guvectorize: ufx::axis and ufx::keepdims belong to reductions; a gufunc "
                                         "call takes operands, a target first and ufx::out(...) last");

@@ -363,7 +363,7 @@ constexpr void check_arg_args() {
 /// `sum(x)`, `sum(x, init)` and their options, for a reducer with operator `op` and identity `id`.
 template <class Op, class Id, class... A>
 decltype(auto) reducer_call(const Op& op, const Id& id, const A&... a) {
-  return with_call_args(
+  return with_call_args<true>(
       [&]<int NA, bool Keep, class Rule>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
         constexpr std::size_t n = sizeof...(pos);
         check_reducer_args<n>();
@@ -389,7 +389,7 @@ decltype(auto) reducer_call(const Op& op, const Id& id, const A&... a) {
 /// `reduce(x, op, identity)` and its options.
 template <class... A>
 decltype(auto) reduce_call(const A&... a) {
-  return with_call_args(
+  return with_call_args<true>(
       [&]<int NA, bool Keep, class Rule>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
         check_reduce_args<sizeof...(pos)>();
         const auto p = std::forward_as_tuple(pos...);
@@ -405,7 +405,7 @@ decltype(auto) reduce_call(const A&... a) {
 /// `transform_reduce(x, y, ..., map, op, identity)` and its options.
 template <class... A>
 decltype(auto) transform_reduce_call(const A&... a) {
-  return with_call_args(
+  return with_call_args<true>(
       [&]<int NA, bool Keep, class Rule>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
         constexpr std::size_t n = sizeof...(pos);
         check_transform_reduce_args<n>();

@@ -174,7 +174,7 @@ constexpr void check_accumulate_args() {
 /// `accumulate(x, op)` and its options (one axis at most; axis 0 when none is named).
 template <class... A>
 decltype(auto) accumulate_call(const A&... a) {
-  return with_call_args(
+  return with_call_args<true>(
       [&]<int NA, bool Keep, class Rule>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
         check_accumulate_args<sizeof...(pos), NA, Keep>();
         const auto p = std::forward_as_tuple(pos...);

@@ -117,7 +117,7 @@ UFX_CALL_BOUNDARY auto vectorize_run(const F& f, const TargetT* given, OutT* out
 /// `k(args...)`: splits the arguments (args.hpp) and runs the call.
 template <class F, class... A>
 decltype(auto) vectorize_call(const F& f, const A&... a) {
-  return with_call_args(
+  return with_call_args<true>(
       [&]<int NA, bool Keep, class Rule>(auto tp, auto outp, const int*, const auto&... pos) -> decltype(auto) {
         static_assert(NA == 0 && !Keep, "ufx::vectorize: ufx::axis and ufx::keepdims belong to reductions; an "
                                         "elementwise call takes operands, a target first and ufx::out(...) last");
