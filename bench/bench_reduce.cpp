@@ -126,8 +126,18 @@ enum class how {
   ufx_serial,
   ufx_host,
   tutorial_serial,
-  tutorial_host
+  tutorial_host,
+  lambda_serial,
+  lambda_host,
+  plus_reducer_serial,
+  plus_reducer_host,
+  sum_serial,
+  sum_host
 };
+
+// a user's operator that is a plain add: ufx folds it with its generic leaf (the same lanes and
+// tree as ufx::plus's vector leaf, so the same bits)
+constexpr auto user_add = [](float a, float b) { return a + b; };
 
 template <class Map, how H>
 void bm_sum(benchmark::State& state) {
@@ -155,7 +165,13 @@ void bm_sum(benchmark::State& state) {
     else if constexpr (H == how::ufx_serial) s = ufx::transform_reduce(ufx::serial, x, Map{}, ufx::plus{}, 0.0f);
     else if constexpr (H == how::ufx_host) s = ufx::transform_reduce(ufx::host, x, Map{}, ufx::plus{}, 0.0f);
     else if constexpr (H == how::tutorial_serial) s = ufx::reducer(tutorial_abs_sum{}, 0.0f)(ufx::serial, x);
-    else s = ufx::reducer(tutorial_abs_sum{}, 0.0f)(ufx::host, x);
+    else if constexpr (H == how::tutorial_host) s = ufx::reducer(tutorial_abs_sum{}, 0.0f)(ufx::host, x);
+    else if constexpr (H == how::lambda_serial) s = ufx::reducer(user_add, 0.0f)(ufx::serial, x);
+    else if constexpr (H == how::lambda_host) s = ufx::reducer(user_add, 0.0f)(ufx::host, x);
+    else if constexpr (H == how::sum_serial) s = ufx::sum(ufx::serial, x);
+    else if constexpr (H == how::sum_host) s = ufx::sum(ufx::host, x);
+    else if constexpr (H == how::plus_reducer_serial) s = ufx::reducer(ufx::plus{}, 0.0f)(ufx::serial, x);
+    else s = ufx::reducer(ufx::plus{}, 0.0f)(ufx::host, x);
     benchmark::DoNotOptimize(s);
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * sizeof(float)));
@@ -287,6 +303,8 @@ void sizes(benchmark::internal::Benchmark* b) {
 BENCHMARK(bm_sum<ident, how::serial_loop>)->Name("sum/serial_loop")->Apply(sizes);
 BENCHMARK(bm_sum<ident, how::simd_loop>)->Name("sum/simd_loop")->Apply(sizes);
 BENCHMARK(bm_sum<ident, how::ufx_serial>)->Name("sum/ufx_serial")->Apply(sizes);
+BENCHMARK(bm_sum<ident, how::sum_serial>)->Name("sum/ufx_sum_serial")->Apply(sizes);
+BENCHMARK(bm_sum<ident, how::sum_host>)->Name("sum/ufx_sum_host")->Apply(sizes);
 BENCHMARK(bm_sum<ident, how::omp_loop>)->Name("sum/omp_loop")->Apply(sizes);
 BENCHMARK(bm_sum<ident, how::ufx_host>)->Name("sum/ufx_host")->Apply(sizes);
 BENCHMARK(bm_sum<ident, how::omp_pairwise>)->Name("sum/omp_pairwise")->Apply(sizes);
@@ -295,6 +313,12 @@ BENCHMARK(bm_sum<ident, how::pairwise_loop>)->Name("sum/pairwise_loop")->Apply(s
 BENCHMARK(bm_sum<ident, how::eigen>)->Name("sum/eigen")->Apply(sizes);
 BENCHMARK(bm_sum<abs_value, how::eigen>)->Name("abs_sum/eigen")->Apply(sizes);
 #endif
+// a user's operator (a lambda a + b, identity 0) beside ufx::plus as a reducer and the pairwise loop
+BENCHMARK(bm_sum<ident, how::pairwise_loop>)->Name("user_op_sum/pairwise_loop")->Apply(sizes);
+BENCHMARK(bm_sum<ident, how::lambda_serial>)->Name("user_op_sum/lambda_serial")->Apply(sizes);
+BENCHMARK(bm_sum<ident, how::plus_reducer_serial>)->Name("user_op_sum/plus_serial")->Apply(sizes);
+BENCHMARK(bm_sum<ident, how::lambda_host>)->Name("user_op_sum/lambda_host")->Apply(sizes);
+BENCHMARK(bm_sum<ident, how::plus_reducer_host>)->Name("user_op_sum/plus_host")->Apply(sizes);
 BENCHMARK(bm_sum<abs_value, how::serial_loop>)->Name("abs_sum/serial_loop")->Apply(sizes);
 BENCHMARK(bm_sum<abs_value, how::simd_loop>)->Name("abs_sum/simd_loop")->Apply(sizes);
 BENCHMARK(bm_sum<abs_value, how::ufx_serial>)->Name("abs_sum/ufx_serial")->Apply(sizes);
