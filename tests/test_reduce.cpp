@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -576,6 +577,46 @@ TEST_CASE_TEMPLATE("a full reduction of dense inputs (no plan) is bitwise the pl
     ufx::reduce(t, y, ufx::plus{}, 0.0f, ufx::out(first));
     CHECK(y[0] == expect);
   }
+}
+
+namespace {
+// The bits of a user's `a + b` (identity 0), reducer(ufx::plus{}, 0) and ufx::sum over the same
+// values: on the CPU targets and the sim one order serves all three (docs/reduce.md, "How each
+// target runs a reduction"), so they are bitwise equal; on ufx::cuda CUB sums with ufx::plus in its
+// own order, so within rounding there.
+template <class T, class Target>
+void user_plus_has_plus_bits(const Target& t) {
+  const auto user = ufx::reducer([] UFX_HD(T a, T b) { return a + b; }, T{0});
+  const auto plus = ufx::reducer(ufx::plus{}, T{0});
+  const auto same_bits = [](T a, T b) { return std::memcmp(&a, &b, sizeof(T)) == 0; };
+  // the generic leaf's lanes (32 floats or 16 doubles at the baseline, 64 / 32 with AVX), leaves of
+  // 16 lanes' elements, the host's threads from 2^17
+  for (const std::int64_t n :
+       {1, 2, 7, 15, 16, 17, 31, 32, 33, 63, 65, 100, 511, 512, 513, 1000, 1031, 4096, 4099, 70001, (1 << 17) + 3}) {
+    CAPTURE(n);
+    std::vector<T> x(static_cast<std::size_t>(n));
+    std::uint32_t s = static_cast<std::uint32_t>(n) + 11;
+    for (T& v : x) v = static_cast<T>((s = s * 1664525u + 1013904223u) >> 8) / T(16777216) - T(0.45);
+    const T u = user(t, x), p = plus(t, x), sum = ufx::sum(t, x);
+    if constexpr (std::is_same_v<Target, ufx::cuda_t>) {
+      double exact = 0, magnitude = 0;
+      for (const T v : x) exact += static_cast<double>(v), magnitude += std::abs(static_cast<double>(v));
+      const double bound = 64 * static_cast<double>(std::numeric_limits<T>::epsilon()) * magnitude;
+      CHECK(std::abs(static_cast<double>(u) - exact) <= bound);
+      CHECK(same_bits(p, sum));
+    } else {
+      CHECK(same_bits(u, p));
+      CHECK(same_bits(u, sum));
+      if constexpr (!Target::is_device) CHECK(same_bits(u, user(ufx::serial, x))); // host is serial's
+    }
+  }
+}
+} // namespace
+
+TEST_CASE_TEMPLATE("a user's a + b gives ufx::plus's and ufx::sum's bits, at every size", Target, UFX_TEST_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  user_plus_has_plus_bits<float>(Target{});
+  user_plus_has_plus_bits<double>(Target{});
 }
 
 namespace {
