@@ -1,5 +1,6 @@
 // ufx reductions against hand-written loops: sum and sum of |x| at N = 2^12 ... 2^26 (|x| also as the
-// Numba tutorial's reducer, a user's operator that ufx folds: op(acc, x)), and axis-0
+// Numba tutorial's reducer, a user's operator that ufx folds: op(acc, x)), a user's `a + b` beside
+// reducer(ufx::plus{}) and the pairwise loop (user_op_sum: the generic leaf against the vector one), and axis-0
 // and axis-1 sums of a 4096 x 4096 float32 row-major matrix, on ufx::serial and ufx::host; and
 // mean with variance (ufx::reducers: one pass) against one sum, two calls and a hand loop.
 // Peers: a plain serial loop (what one writes first: in order, so not vectorised), the same loop

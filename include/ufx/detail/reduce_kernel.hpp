@@ -278,27 +278,25 @@ private:
     return s;
   }
 
-  /// The generic leaf's horizontal combine (docs/reduce.md, "Order"): acc[j] = op(acc[j], acc[j + w])
-  /// for j < w, w = W, W/2, .., 1, then acc[0]. Each level is straight-line code of a compile-time
-  /// width into an array that is copied back whole, whose W stores GCC's SLP vectoriser groups into
-  /// vector operations where op is one (a user's `a + b` becomes ufx::plus's simd_hsum). As a loop
-  /// over w it stayed a loop, with one-element stores and loads for the last levels (a user's
-  /// `a + b` over 4096 floats took 1.5x ufx::plus's time), and element-wise copies back let GCC
-  /// forward every value and leave the whole tree scalar.
+  /// The generic leaf's horizontal combine (docs/reduce.md, "Targets and device data"):
+  /// acc[j] = op(acc[j], acc[j + w]) for j < w, w = W, W/2, .., 1, then acc[0]. Each level is a loop
+  /// of compile-time length into a small array that is copied back whole, which the compiler
+  /// vectorises wherever op vectorises (a user's `a + b` becomes what simd_hsum does for
+  /// ufx::plus). One loop over w stayed a loop, with one-element stores and loads for its last
+  /// levels (a user's `a + b` over 4096 floats took 1.5x to 2x ufx::plus's time); copied back
+  /// element by element, GCC forwarded every value and left the whole tree scalar; as straight-line
+  /// code, GCC vectorised `a + b` but left a maximum and branchy operators scalar with AVX-512.
   template <int W>
   UFX_ALWAYS_INLINE Acc fold_lanes(Acc* acc) const {
     if constexpr (W == 0) return acc[0];
     else {
-      fold_level<W>(acc, std::make_index_sequence<W>{});
+      Acc t[W];
+      for (int j = 0; j < W; ++j) t[j] = combine(acc[j], acc[j + W]);
+      if constexpr (std::is_trivially_copyable_v<Acc>) std::memcpy(acc, t, sizeof t);
+      else
+        for (int j = 0; j < W; ++j) acc[j] = std::move(t[j]);
       return fold_lanes<W / 2>(acc);
     }
-  }
-  template <int W, std::size_t... J>
-  UFX_ALWAYS_INLINE void fold_level(Acc* acc, std::index_sequence<J...>) const {
-    Acc t[W];
-    ((t[J] = combine(acc[J], acc[J + W])), ...);
-    if constexpr (std::is_trivially_copyable_v<Acc>) std::memcpy(acc, t, sizeof t);
-    else ((acc[J] = std::move(t[J])), ...);
   }
 
   template <bool Set, class U, std::size_t... K>
