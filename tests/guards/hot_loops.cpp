@@ -43,6 +43,18 @@ void codegen_add(const float* x, const float* y, float* z, std::size_t n) {
 }
 
 float codegen_sum(const float* x, std::size_t n) { return ufx::sum(ufx::host, std::span(x, n)); }
+
+// Reductions with a user's operator: the generic leaf, whose lanes and their horizontal combine
+// must stay in vector registers (a user's `a + b` at ufx::plus's speed).
+float codegen_user_sum(const float* x, std::size_t n) {
+  return ufx::reducer([](float a, float b) { return a + b; }, 0.f)(ufx::serial, std::span(x, n));
+}
+double codegen_user_sum_f64(const double* x, std::size_t n) {
+  return ufx::reducer([](double a, double b) { return a + b; }, 0.0)(ufx::serial, std::span(x, n));
+}
+float codegen_user_max(const float* x, std::size_t n) {
+  return ufx::reducer([](float a, float b) { return a < b ? b : a; }, -1e30f)(ufx::serial, std::span(x, n));
+}
 }
 
 int main() {
@@ -52,5 +64,8 @@ int main() {
   float x[7] = {1, 2, 3, 4, 5, 6, 7}, z[7];
   codegen_add(x, x, z, 7);
   codegen_scale(ufx::ndview<float, 2>(z, {7, 1}), 0.5f);
-  return c(1, 2, 3) == 10.f && z[6] == 7.f && codegen_sum(x, 7) == 28.f ? 0 : 1;
+  const double xd[3] = {1, 2, 3.5};
+  const bool users =
+      codegen_user_sum(x, 7) == 28.f && codegen_user_sum_f64(xd, 3) == 6.5 && codegen_user_max(x, 7) == 7.f;
+  return c(1, 2, 3) == 10.f && z[6] == 7.f && codegen_sum(x, 7) == 28.f && users ? 0 : 1;
 }
