@@ -25,19 +25,25 @@ namespace ufx {
 namespace casting {
 /// Only conversions that keep every value (NumPy's `safe`), the default for array inputs.
 struct safe_t {
+  /// The rule's place in NumPy's order: safe 0, same_kind 1, unsafe 2.
   static constexpr int level = 0;
 };
 /// Safe conversions, and those within a kind (float64 to float32, int64 to int32, any integer to
 /// any float): NumPy's `same_kind`, the rule for outputs.
 struct same_kind_t {
+  /// The rule's place in NumPy's order: safe 0, same_kind 1, unsafe 2.
   static constexpr int level = 1;
 };
 /// Any conversion C++ makes implicitly (NumPy's `unsafe`).
 struct unsafe_t {
+  /// The rule's place in NumPy's order: safe 0, same_kind 1, unsafe 2.
   static constexpr int level = 2;
 };
+/// NumPy's `safe`: the default for array inputs.
 inline constexpr safe_t safe{};
+/// NumPy's `same_kind`: the rule for outputs, and a call's option.
 inline constexpr same_kind_t same_kind{};
+/// NumPy's `unsafe`: any implicit C++ conversion, a call's option.
 inline constexpr unsafe_t unsafe{};
 } // namespace casting
 

@@ -174,7 +174,8 @@ decltype(auto) arg_axis_result(const D& x, const int* axes, const Local& local) 
   });
   if (!across) return wrap(*s->part, std::move(res));
   combine_arg_axis0<Max>(x, x.rows() > 0, res);
-  return distributed<Res>(adopt_t{}, partition::replicated(x.comm(), shape_vector(res)), std::move(res));
+  const std::vector<index_t> shape = shape_vector(res); // before the move (reduce.hpp says why)
+  return distributed<Res>(adopt_t{}, partition::replicated(x.comm(), shape), std::move(res));
 }
 
 /// `ufx::argmin(x, axis{k})` / `argmax`: a 1-D x gives the global flat index, as the full call.

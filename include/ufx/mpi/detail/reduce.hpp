@@ -137,7 +137,10 @@ decltype(auto) reduce_distributed(const across_spec<Acc, Op>& spec, const Local&
   } else {
     Res c = collectively(comm, local_partials);
     combine_container(comm, spec, r.has_rows, c);
-    return distributed<Res>(adopt_t{}, partition::replicated(comm, shape_vector(c)), std::move(c));
+    // the shape before the move: the arguments' order of evaluation is unspecified (GCC's is right
+    // to left, so the by-value parameter was moved into before shape_vector read it)
+    const std::vector<index_t> shape = shape_vector(c);
+    return distributed<Res>(adopt_t{}, partition::replicated(comm, shape), std::move(c));
   }
 }
 
