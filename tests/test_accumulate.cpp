@@ -156,11 +156,12 @@ TEST_CASE_TEMPLATE("a device operand's scan stays on the device", Target, UFX_TE
   if constexpr (!ufx::is_device_target_v<Target>) return;
   else {
     const auto a = sample3<int>(5, 6, 7);
+    const auto a64 = sample3<std::int64_t>(5, 6, 7); // the same values
     auto d = ufx::to_device(a, Target{});
     auto r = ufx::accumulate(d, ufx::plus{}, ufx::axis{1});
-    static_assert(std::is_same_v<decltype(r), ufx::device_array<int, 3>>);
-    CHECK(r.to_host() == reference(a, 1));
+    static_assert(std::is_same_v<decltype(r), ufx::device_array<std::int64_t, 3>>); // np.cumsum of int32: int64
+    CHECK(r.to_host() == reference(a64, 1));
     CHECK(ufx::accumulate(ufx::host, d, ufx::plus{}, ufx::axis{2}).to_host() ==
-          reference(a, 2)); // results stay where the data is
+          reference(a64, 2)); // results stay where the data is
   }
 }

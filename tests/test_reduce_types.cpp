@@ -26,15 +26,17 @@ using u64 = std::uint64_t;
 template <class R>
 using value_t = std::remove_cvref_t<R>;
 
-// The types of a whole-array sum, product, min and of a cumulative sum of a std::vector<T>.
+// The types of a whole-array sum, product, min and of a cumulative sum of a ufx::ndarray<T, 1> (not
+// a std::vector, which has no bool storage).
 template <class T>
-using sum_of = value_t<decltype(ufx::sum(std::declval<const std::vector<T>&>()))>;
+using sum_of = value_t<decltype(ufx::sum(std::declval<const ufx::ndarray<T, 1>&>()))>;
 template <class T>
-using prod_of = value_t<decltype(ufx::prod(std::declval<const std::vector<T>&>()))>;
+using prod_of = value_t<decltype(ufx::prod(std::declval<const ufx::ndarray<T, 1>&>()))>;
 template <class T>
-using min_of = value_t<decltype(ufx::min(std::declval<const std::vector<T>&>()))>;
+using min_of = value_t<decltype(ufx::min(std::declval<const ufx::ndarray<T, 1>&>()))>;
 template <class T>
-using cumsum_of = typename value_t<decltype(ufx::accumulate(std::declval<const std::vector<T>&>(), ufx::plus{}))>::value_type;
+using cumsum_of =
+    typename value_t<decltype(ufx::accumulate(std::declval<const ufx::ndarray<T, 1>&>(), ufx::plus{}))>::value_type;
 
 // NumPy 1.24: np.sum / np.prod / np.cumsum of bool, int8, int16, int32 give int64, of uint8, uint16,
 // uint32 give uint64; 64-bit integers and floats keep their type; np.min keeps every type.
