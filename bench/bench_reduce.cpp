@@ -2,7 +2,9 @@
 // Numba tutorial's reducer, a user's operator that ufx folds: op(acc, x)), a user's `a + b` beside
 // reducer(ufx::plus{}) and the pairwise loop (user_op_sum: the generic leaf against the vector one), and axis-0
 // and axis-1 sums of a 4096 x 4096 float32 row-major matrix, on ufx::serial and ufx::host; and
-// mean with variance (ufx::reducers: one pass) against one sum, two calls and a hand loop.
+// mean with variance (ufx::reducers: one pass) against one sum, two calls and a hand loop; and
+// ufx::sum of int32 values, which returns int64 as np.sum does, against hand-written loops that
+// accumulate in int64 (one thread, and OpenMP) and the int32-accumulating loop it replaced.
 // Peers: a plain serial loop (what one writes first: in order, so not vectorised), the same loop
 // with `omp simd reduction` (vectorised, reordered), and an OpenMP `parallel for simd reduction`
 // loop; a pairwise OpenMP loop (NumPy's pairwise sum in each thread's block, the blocks' sums
@@ -18,6 +20,7 @@
 #endif
 
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <tuple>
 #include <utility>
@@ -294,6 +297,48 @@ void bm_stats(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * sizeof(float)));
 }
 
+// int32 sums: ufx::sum accumulates in int64 (NumPy's result type). The loops beside it: an int64
+// accumulator (what NumPy's result asks for; GCC vectorises it, integer addition being
+// associative), the same across threads, and an int32 accumulator, the width ufx summed in before
+// (unsigned, so that its overflow is defined: the wrong answer, fast).
+enum class int_how { int64_loop, omp_int64_loop, int32_loop, ufx_serial, ufx_host };
+
+__attribute__((noinline)) std::int64_t int64_loop(const int* x, std::size_t n) {
+  std::int64_t s = 0;
+  for (std::size_t i = 0; i < n; ++i) s += x[i];
+  return s;
+}
+__attribute__((noinline)) std::int64_t omp_int64_loop(const int* x, std::size_t n) {
+  std::int64_t s = 0;
+#pragma omp parallel for simd schedule(static) reduction(+ : s)
+  for (std::size_t i = 0; i < n; ++i) s += x[i];
+  return s;
+}
+__attribute__((noinline)) std::int64_t int32_loop(const int* x, std::size_t n) {
+  unsigned s = 0;
+  for (std::size_t i = 0; i < n; ++i) s += static_cast<unsigned>(x[i]);
+  return static_cast<int>(s);
+}
+
+template <int_how H>
+void bm_int_sum(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  std::vector<int> x(n);
+  std::mt19937 gen(5);
+  for (auto& v : x) v = static_cast<int>(gen()); // the whole int32 range: the sum overflows int32
+  std::int64_t s = 0;
+  for (auto _ : state) {
+    if constexpr (H == int_how::int64_loop) s = int64_loop(x.data(), n);
+    else if constexpr (H == int_how::omp_int64_loop) s = omp_int64_loop(x.data(), n);
+    else if constexpr (H == int_how::int32_loop) s = int32_loop(x.data(), n);
+    else if constexpr (H == int_how::ufx_serial) s = ufx::sum(ufx::serial, x);
+    else s = ufx::sum(ufx::host, x);
+    benchmark::DoNotOptimize(s);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * sizeof(int)));
+  if (H != int_how::int32_loop && s != int64_loop(x.data(), n)) state.SkipWithError("wrong int64 sum");
+}
+
 void sizes(benchmark::internal::Benchmark* b) {
   for (int e = 12; e <= 26; e += 2) b->Arg(int64_t{1} << e);
   b->UseRealTime();
@@ -342,5 +387,11 @@ BENCHMARK(bm_stats<stats_how::one_sum>)->Name("stats/one_sum_host")->Apply(sizes
 BENCHMARK(bm_stats<stats_how::reducers>)->Name("stats/mean_var_reducers_host")->Apply(sizes);
 BENCHMARK(bm_stats<stats_how::two_calls>)->Name("stats/mean_then_var_host")->Apply(sizes);
 BENCHMARK(bm_stats<stats_how::omp_shifted>)->Name("stats/omp_shifted_loop")->Apply(sizes);
+
+BENCHMARK(bm_int_sum<int_how::int64_loop>)->Name("int32_sum/int64_loop")->Apply(sizes);
+BENCHMARK(bm_int_sum<int_how::ufx_serial>)->Name("int32_sum/ufx_serial")->Apply(sizes);
+BENCHMARK(bm_int_sum<int_how::omp_int64_loop>)->Name("int32_sum/omp_int64_loop")->Apply(sizes);
+BENCHMARK(bm_int_sum<int_how::ufx_host>)->Name("int32_sum/ufx_host")->Apply(sizes);
+BENCHMARK(bm_int_sum<int_how::int32_loop>)->Name("int32_sum/int32_loop")->Apply(sizes);
 
 BENCHMARK_MAIN();

@@ -9,9 +9,14 @@ Format (whitespace separated, one record per line, '#' starts a comment line):
   accuracy SEED N REF NP_SUM NP_REL_ERR
       2^22 float32 random normals from the generator below (splitmix64 + Box-Muller, replayed in
       C++), their exact sum (math.fsum), np.sum's float32 result and its relative error.
+  dtype FUNC IN OUT
+      NumPy's result dtype of FUNC (sum prod cumsum cumprod min max) on an array of dtype IN.
   case OP DTYPE ORDER RANK SHAPE... NAXES AXES... KEEPDIMS
       OP: add multiply minimum maximum argmin argmax accumulate, and the statistics mean var std
-      var1 std1 (var1 / std1: ddof=1); DTYPE: f8 or i8;
+      var1 std1 (var1 / std1: ddof=1); DTYPE: f8 or i8; and NumPy's own reductions of narrow
+      integers, whose results widen (np.sum, np.prod, np.cumsum, np.cumprod: OP sum prod cumsum
+      cumprod, DTYPE b1 i1 u1 i2 u2 i4 u4), values near the type's limits so that the results
+      overflow the input type, every result exact in int64 and in a double;
       ORDER: c (row-major) or f (column-major storage of the same logical array);
       NAXES 0 means axis=None (the whole array).
   values COUNT V...            the input, in C order of the logical array
@@ -97,7 +102,52 @@ def compute(op, x, axes, keep):
         f = getattr(np, op.rstrip("1"))
         return f(x, axis=axis, keepdims=keep) if op == "mean" else \
             f(x, axis=axis, keepdims=keep, ddof=1 if op.endswith("1") else 0)
+    if op in ("sum", "prod"):
+        return getattr(np, op)(x, axis=axis, keepdims=keep)
+    if op in ("cumsum", "cumprod"):
+        return getattr(np, op)(x, axis=axis[0])
     return np.add.accumulate(x, axis=axis[0])
+
+
+# The narrow types of the widening cases, by the code the case file uses (NumPy's array-interface
+# kind and size) and the C++ type tests/test_numpy_reduce.cpp reads them into.
+NARROW = {"b1": np.bool_, "i1": np.int8, "u1": np.uint8, "i2": np.int16, "u2": np.uint16, "i4": np.int32,
+          "u4": np.uint32}
+DTYPE_NAMES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float32",
+               "float64"]
+
+
+def result_dtypes():
+    """`dtype FUNC IN OUT` lines: the result dtype NumPy gives each function on each input dtype."""
+    lines = []
+    for func in ("sum", "prod", "cumsum", "cumprod", "min", "max"):
+        for name in DTYPE_NAMES:
+            lines.append(f"dtype {func} {name} {getattr(np, func)(np.ones(3, dtype=name)).dtype.name}")
+    return lines
+
+
+def narrow_values(rng, op, code, shape):
+    """Values of a widening case: sums of values near the type's limits, products of +-1 and a few
+    larger factors, redrawn until every product is exact in a double (|product of all| < 2^53)."""
+    t = NARROW[code]
+    n = int(np.prod(shape)) if shape else 1
+    if code == "b1":
+        return (rng.random(n) < 0.7).reshape(shape)
+    info = np.iinfo(t)
+    while True:
+        if op in ("sum", "cumsum"):  # near the top, and for signed types sometimes near the bottom
+            hi = int(info.max) - rng.integers(0, 4, size=n)
+            lo = int(info.min) + rng.integers(0, 4, size=n)
+            x = np.where((rng.random(n) < 0.75) | (info.min == 0), hi, lo)
+        else:  # +-1, and up to 6 larger factors: 2, 3 and 2^16 (uint8: 255)
+            big = min(int(info.max), 65536)
+            x = rng.choice([1] if info.min == 0 else [1, -1], size=n)
+            k = min(n, int(rng.integers(0, 7)))
+            pool = [2, 3, big] if info.min == 0 else [2, -2, 3, big, -big]
+            x[rng.permutation(n)[:k]] = rng.choice(pool, size=k)
+        x = x.astype(t)
+        if op in ("sum", "cumsum") or math.prod(abs(int(v)) for v in x.reshape(-1)) < 2**53:
+            return x.reshape(shape)
 
 
 def add_case(lines, op, dtype, order, shape, axes, keep, x):
@@ -171,6 +221,27 @@ def make_text():
         else:
             x = (srng.standard_normal(n) + (1e6 if srng.random() < 0.3 else 0.0)).reshape(shape)
         add_case(lines, op, dtype, order, shape, axes, keep, x)
+
+    # NumPy's result dtypes, and the widening cases (a stream of their own, so the cases above stay
+    # as they were): sums and products of narrow integers whose results overflow their type
+    lines.extend(result_dtypes())
+    wrng = np.random.default_rng(20261204)
+    wops = ["sum", "sum", "prod", "cumsum", "cumprod"]
+    for _ in range(90):
+        op = wops[int(wrng.integers(len(wops)))]
+        code = list(NARROW)[int(wrng.integers(len(NARROW)))]
+        shape = random_shape(wrng)
+        rank = len(shape)
+        if op in ("cumsum", "cumprod"):
+            axes = [int(wrng.integers(-rank, rank))]
+        elif wrng.random() < 0.3:
+            axes = None
+        else:
+            k = int(wrng.integers(1, rank + 1))
+            axes = [int(a) for a in wrng.permutation(rank)[:k]]
+        keep = op in ("sum", "prod") and wrng.random() < 0.4
+        order = "f" if wrng.random() < 0.3 else "c"
+        add_case(lines, op, code, order, shape, axes, keep, narrow_values(wrng, op, code, shape))
 
     text = "\n".join(lines) + "\n"
     return text, f"np.sum relative error on 2^22 float32 normals {abs(s - ref) / abs(ref):.3e}"

@@ -51,7 +51,7 @@ TEST_CASE_TEMPLATE("accumulate is np.add.accumulate on vectors of every size", T
   for (int n : {0, 1, 2, 7, 97, 129, 1023, 32769, 65537, 262147}) {
     CAPTURE(n);
     const auto x = cycle(n);
-    const std::vector<int> r = ufx::accumulate(Target{}, x, ufx::plus{});
+    const std::vector<std::int64_t> r = ufx::accumulate(Target{}, x, ufx::plus{}); // np.cumsum of int32: int64
     REQUIRE(r.size() == x.size());
     long bad = 0;
     int run = 0;
@@ -111,7 +111,7 @@ TEST_CASE_TEMPLATE("maximum.accumulate carries a NaN forward; other operators an
   const std::vector<double> p = ufx::accumulate(Target{}, std::vector<double>{1, 2, 3, 4}, ufx::multiplies{});
   CHECK(p == std::vector<double>{1, 2, 6, 24});
   const std::vector<std::int8_t> small(300, 100);
-  const std::vector<int> s = ufx::accumulate(Target{}, small, ufx::plus{}); // int8 + int8 is int
+  const std::vector<std::int64_t> s = ufx::accumulate(Target{}, small, ufx::plus{}); // int8 sums in int64
   CHECK(s.back() == 30000);
   ufx::ndarray<bool, 1> flags({4}, true);
   flags(2) = false;
@@ -127,12 +127,12 @@ TEST_CASE_TEMPLATE("maximum.accumulate carries a NaN forward; other operators an
 TEST_CASE_TEMPLATE("out takes the scan, in place or overlapping its input as NumPy does", Target, UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   auto x = cycle(1000);
-  const std::vector<int> expect = ufx::accumulate(ufx::serial, x, ufx::plus{});
+  const std::vector<std::int64_t> expect = ufx::accumulate(ufx::serial, x, ufx::plus{});
   std::vector<long long> wide(1000);
   ufx::accumulate(Target{}, x, ufx::plus{}, ufx::out(wide));
-  CHECK(std::vector<int>(wide.begin(), wide.end()) == expect);
-  ufx::accumulate(Target{}, x, ufx::plus{}, ufx::out(x)); // in place
-  CHECK(x == expect);
+  CHECK(std::vector<std::int64_t>(wide.begin(), wide.end()) == expect);
+  ufx::accumulate(Target{}, x, ufx::plus{}, ufx::out(x)); // in place (int64 into int32: same kind)
+  CHECK(std::vector<std::int64_t>(x.begin(), x.end()) == expect);
   // out one element ahead of the input in the same buffer: the input is read as it was
   std::vector<int> buf{1, 2, 3, 4, 5, 0};
   ufx::ndview<int, 1> in(buf.data(), {5}), dst(buf.data() + 1, {5});
@@ -156,11 +156,12 @@ TEST_CASE_TEMPLATE("a device operand's scan stays on the device", Target, UFX_TE
   if constexpr (!ufx::is_device_target_v<Target>) return;
   else {
     const auto a = sample3<int>(5, 6, 7);
+    const auto a64 = sample3<std::int64_t>(5, 6, 7); // the same values
     auto d = ufx::to_device(a, Target{});
     auto r = ufx::accumulate(d, ufx::plus{}, ufx::axis{1});
-    static_assert(std::is_same_v<decltype(r), ufx::device_array<int, 3>>);
-    CHECK(r.to_host() == reference(a, 1));
+    static_assert(std::is_same_v<decltype(r), ufx::device_array<std::int64_t, 3>>); // np.cumsum of int32: int64
+    CHECK(r.to_host() == reference(a64, 1));
     CHECK(ufx::accumulate(ufx::host, d, ufx::plus{}, ufx::axis{2}).to_host() ==
-          reference(a, 2)); // results stay where the data is
+          reference(a64, 2)); // results stay where the data is
   }
 }

@@ -22,8 +22,13 @@
 /// the target, so on accumulators `op` must be associative and commutative. Numba's |x| reducer
 /// `b < 0 ? a - b : a + b` with identity 0 is exact. Without an identity a partial begins with its
 /// first element as it is, so `op`'s left argument can be a raw element. The accumulator type is `op`'s result on two
-/// elements (or two map results), so `ufx::plus` sums `bool` and small integers in `int`. Ready operators: `ufx::plus`,
-/// `multiplies`, `minimum`, `maximum` (a NaN wins, as `np.minimum` / `np.maximum`), `logical_and`, `logical_or`.
+/// elements (or two map results). Ready operators: `ufx::plus`, `multiplies`, `minimum`, `maximum` (a NaN wins, as
+/// `np.minimum` / `np.maximum`), `logical_and`, `logical_or`.
+///
+/// Result types. As NumPy's: reductions and scans by `ufx::plus` and `ufx::multiplies` (`ufx::sum`,
+/// `ufx::prod`, `accumulate`) take `bool` and integers narrower than 64 bits to `std::int64_t` (signed,
+/// bool) or `std::uint64_t` (unsigned): `ufx::sum` of `{INT_MAX, INT_MAX, 7}` is 4294967301. Floats keep
+/// their type; a user's operator keeps the types it returns.
 ///
 /// Results. Without an axis the result is a scalar (copied back from a device). With axes it is
 /// a container by the rules of docs/vectorize.md with the reduced dimensions removed (or kept as 1 with

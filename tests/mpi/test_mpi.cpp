@@ -332,6 +332,25 @@ TEST_CASE_TEMPLATE("every reducer of a distributed array returns the single-proc
   }
 }
 
+TEST_CASE_TEMPLATE("int32 sums and products across ranks widen to int64, as NumPy's and one process's do", Target,
+                   UFX_MPI_TEST_TARGETS) {
+  const Target t{};
+  for (index_t n : {1, 2, 7, 1000}) {
+    const std::vector<int> v(static_cast<std::size_t>(n), std::numeric_limits<int>::max());
+    const auto x = mpi::scatter(mpi::partition(world, {n}), v);
+    const auto s = ufx::sum(t, x);
+    static_assert(std::is_same_v<decltype(s), const std::int64_t>);
+    CHECK(s == n * std::int64_t{std::numeric_limits<int>::max()}); // past INT_MAX from n = 2
+    CHECK(s == ufx::sum(t, v));
+    CHECK(same_on_every_rank(s));
+    const std::vector<int> f(static_cast<std::size_t>(std::min<index_t>(n, 3)), 65536);
+    const auto xp = mpi::scatter(mpi::partition(world, {static_cast<index_t>(f.size())}), f);
+    CHECK(ufx::prod(t, xp) == ufx::prod(t, f)); // 65536^2 = 2^32 and 65536^3 = 2^48 in int64
+    const std::vector<std::int64_t> c = mpi::allgather(ufx::accumulate(t, x, ufx::plus{}));
+    CHECK(c == ufx::accumulate(t, v, ufx::plus{}));
+  }
+}
+
 TEST_CASE("an empty distributed reduction gives the identity, or NumPy's error on every rank") {
   const auto x = mpi::scatter(mpi::partition(world, {0}), std::vector<float>{});
   CHECK(ufx::reducer(ufx::plus{}, 0.f)(x) == 0.f);

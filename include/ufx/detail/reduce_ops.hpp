@@ -1,13 +1,15 @@
 #pragma once
 // Ready binary operators for reductions and scans (public names, declared here so reduce.hpp stays a
 // short contract), and the (value, index) operator behind argmin / argmax.
+#include <cstdint>
 #include <type_traits>
 
 #include "ufx/config.hpp"
 
 namespace ufx {
 
-/// `a + b` (the reduction is a sum; bool and small integers add in `int`, as C++ promotes them).
+/// `a + b`. As a reduction or scan it is NumPy's `np.add.reduce` / `np.sum`: bool and integers
+/// narrower than 64 bits accumulate in 64 bits (detail::reduce_accumulator).
 struct plus {
   template <class T>
   UFX_HD constexpr auto operator()(const T& a, const T& b) const {
@@ -15,7 +17,8 @@ struct plus {
   }
 };
 
-/// `a * b`.
+/// `a * b`. As a reduction or scan it is NumPy's `np.multiply.reduce` / `np.prod`: bool and integers
+/// narrower than 64 bits accumulate in 64 bits (detail::reduce_accumulator).
 struct multiplies {
   template <class T>
   UFX_HD constexpr auto operator()(const T& a, const T& b) const {
@@ -56,6 +59,30 @@ struct logical_or {
 };
 
 namespace detail {
+
+/// True for the operators whose reductions and scans follow NumPy's rule for add and multiply
+/// (np.sum, np.prod, np.cumsum, np.add.reduce, ...): bool and integers narrower than 64 bits
+/// accumulate, and return, as int64 (signed and bool) or uint64 (unsigned).
+template <class Op>
+inline constexpr bool widens_integers = false;
+template <>
+inline constexpr bool widens_integers<plus> = true;
+template <>
+inline constexpr bool widens_integers<multiplies> = true;
+
+/// NumPy's accumulator for an add or multiply reduction of values of type V: bool and integers
+/// narrower than 64 bits become std::int64_t (signed, bool) or std::uint64_t (unsigned); other
+/// types (floats, 64-bit integers, a user's types) are as they are.
+template <class V>
+using numpy_widened = std::conditional_t<
+    std::is_integral_v<V> && (sizeof(V) < 8),
+    std::conditional_t<std::is_unsigned_v<V> && !std::is_same_v<V, bool>, std::uint64_t, std::int64_t>, V>;
+
+/// The accumulator of a reduction or scan by `Op` of values of type V: `Op`'s result on two values
+/// (`Result`), but NumPy's widened integer for ufx::plus and ufx::multiplies (widens_integers). A
+/// user's operator keeps the types it returns: `[](int a, int b) { return a + b; }` sums in int.
+template <class Op, class V, class Result>
+using reduce_accumulator = std::conditional_t<widens_integers<Op> && std::is_integral_v<V>, numpy_widened<V>, Result>;
 
 /// A value and the flat (or along-axis) index it was found at.
 template <class V>

@@ -41,7 +41,9 @@ struct reduce_types {
   static_assert(std::is_invocable_v<const Op&, const mapped&, const mapped&>,
                 "ufx::reduce: the operator cannot combine two elements (it must take two values of the element "
                 "type, or of the map's result type)");
-  using acc = std::decay_t<std::invoke_result_t<const Op&, const mapped&, const mapped&>>;
+  // op's result on two values; ufx::plus and ufx::multiplies widen integers as NumPy does
+  using acc =
+      reduce_accumulator<Op, mapped, std::decay_t<std::invoke_result_t<const Op&, const mapped&, const mapped&>>>;
   static_assert(!std::is_void_v<acc>, "ufx::reduce: the operator returns nothing: it must return the combined value");
   using acc_ref = std::add_lvalue_reference_t<const acc>; // const void when acc is void (reported above)
   static_assert(std::is_void_v<acc> || std::is_invocable_r_v<acc, const Op&, acc_ref, acc_ref>,
