@@ -24,9 +24,10 @@ struct input_cast {
   static constexpr bool ok = can_cast<Element, Parameter>(Rule{});
   static_assert(ok, "ufx: an array operand's elements do not convert safely to the function's parameter type "
                     "(NumPy's safe casting: no float64 to float32, no int32 to float32, nothing to bool but bool; "
-                    "see input_cast<operand, element type, parameter type, rule> below). Pass the rule that allows "
-                    "it as an option of the call (ufx::casting::same_kind or ufx::casting::unsafe, before "
-                    "ufx::out), or give the function the wider parameter type");
+                    "the operand and both types are in the input_cast<operand, element, parameter, rule> of the "
+                    "instantiation line). Pass the rule that allows it as an option of the call "
+                    "(ufx::casting::same_kind or ufx::casting::unsafe, before ufx::out), or give the function the "
+                    "wider parameter type");
 };
 
 /// Every array operand of a call of `F` (with one parameter list) against its parameter: C++ scalars
