@@ -12,8 +12,8 @@
 #include <string>
 
 #include "runtime_common.hpp"
-#include "ufx/detail/ranges.hpp"
-#include "ufx/detail/runtime.hpp"
+#include "ufx/detail/lib/ranges.hpp"
+#include "ufx/detail/lib/runtime.hpp"
 #include "ufx/nvtx.hpp"
 #include "ufx/errors.hpp"
 

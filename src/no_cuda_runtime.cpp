@@ -1,5 +1,5 @@
 // Built when the CUDA toolkit is not found: ufx::cuda's runtime says it is unavailable.
-#include "ufx/detail/runtime.hpp"
+#include "ufx/detail/lib/runtime.hpp"
 #include "ufx/errors.hpp"
 
 namespace ufx {

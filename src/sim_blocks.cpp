@@ -53,7 +53,7 @@
 #include <utility>
 #include <vector>
 
-#include "ufx/detail/blocks.hpp"
+#include "ufx/detail/raw/blocks.hpp"
 #include "ufx/detail/cpu/executor.hpp"
 #include "ufx/errors.hpp"
 

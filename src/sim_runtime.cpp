@@ -26,7 +26,7 @@
 
 #include "asan.hpp"
 #include "runtime_common.hpp"
-#include "ufx/detail/runtime.hpp"
+#include "ufx/detail/lib/runtime.hpp"
 #include "ufx/errors.hpp"
 
 namespace ufx::detail {

@@ -1,7 +1,7 @@
 // device_array and transfers: to_device, to_host, copy_to_host, staging rules, the sim arena.
 #include "common.hpp"
 
-#include <ufx/detail/runtime.hpp>
+#include <ufx/detail/lib/runtime.hpp>
 // <ufx/ufx.hpp> (in common.hpp) includes no Thrust header in a host compiler's translation unit,
 // so Thrust's device system is this file's own choice: its CPU system here (Thrust's default, CUDA,
 // needs the CUDA runtime's headers); nvcc keeps the default.

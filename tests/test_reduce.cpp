@@ -138,7 +138,7 @@ TEST_CASE_TEMPLATE("sum(x, init) is op(init, sum(x)) and an empty reduction retu
 }
 
 // A call naming no target on host containers compiles the host path alone, and a full reduction
-// of one such container the dense tree alone (issue #29: detail/run.hpp, detail/reduce_dense.hpp):
+// of one such container the dense tree alone (issue #29: detail/step/run.hpp, detail/step/reduce_dense.hpp):
 // what the types decide, and that those calls give the general path's results, empty ones too.
 static_assert(!ufx::detail::reaches_device<void, std::vector<float>, float, std::array<int, 3>>);
 static_assert(!ufx::detail::reaches_device<void, ufx::ndarray<double, 2>>);

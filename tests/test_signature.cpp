@@ -1,11 +1,11 @@
-// The compile-time gufunc signature parser (detail/signature.hpp): NumPy's grammar, the parsed
+// The compile-time gufunc signature parser (detail/core/signature.hpp): NumPy's grammar, the parsed
 // form, and the error each malformed signature gives. Compile-fail cases for the static_asserts
 // are in tests/compile_fail/.
 #include "common.hpp"
 
 #include <string_view>
 
-#include <ufx/detail/signature.hpp>
+#include <ufx/detail/core/signature.hpp>
 #include <ufx/guvectorize.hpp>
 
 using ufx::detail::parse_signature;

@@ -38,7 +38,7 @@
 #include <utility>
 
 #include "ufx/config.hpp"
-#include "ufx/detail/runtime.hpp"
+#include "ufx/detail/lib/runtime.hpp"
 #include "ufx/ndview.hpp"
 #include "ufx/targets.hpp"
 

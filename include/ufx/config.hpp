@@ -190,7 +190,7 @@ namespace detail {
 /// (an error in a build that sees ufx's headers with -I), nvcc's device pass compiles this for every
 /// instantiation of the shared code, so a host-only functor is an error there on every target;
 /// host-only lambdas are not (nvcc lets device code call them), and ufx keeps them off ufx::cuda
-/// itself (detail/run.hpp).
+/// itself (detail/step/run.hpp).
 template <class F, class... A>
 __device__ __forceinline__ decltype(auto) device_call_needs_UFX_HD(F&& f, A&&... a) {
   return static_cast<F&&>(f)(static_cast<A&&>(a)...);

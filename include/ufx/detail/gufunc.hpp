@@ -1,11 +1,11 @@
 #pragma once
 // The body of ufx::guvectorize: the five steps of a call for a function of core blocks.
-//   1. adapt   each argument (detail/adapt.hpp);
-//   2. shape   bind core dimensions, broadcast loop dimensions (detail/gufunc_shape.hpp);
-//   3. place   pick the target (detail/run.hpp), stage operands into its memory space
-//              (detail/place.hpp, detail/transfer.hpp);
-//   4. run     the gufunc kernel over the loop dimensions (detail/gufunc_kernel.hpp, backend/*/gufunc.hpp);
-//   5. return  the outputs in the container result_rule picks (detail/result.hpp), or into `out`.
+//   1. adapt   each argument (detail/step/adapt.hpp);
+//   2. shape   bind core dimensions, broadcast loop dimensions (detail/step/gufunc_shape.hpp);
+//   3. place   pick the target (detail/step/run.hpp), stage operands into its memory space
+//              (detail/step/place.hpp, detail/step/transfer.hpp);
+//   4. run     the gufunc kernel over the loop dimensions (detail/body/gufunc.hpp, backend/*/gufunc.hpp);
+//   5. return  the outputs in the container result_rule picks (detail/step/result.hpp), or into `out`.
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -13,22 +13,22 @@
 #include <type_traits>
 #include <utility>
 
-#include "ufx/detail/tuple.hpp"
-#include "ufx/detail/adapt.hpp"
-#include "ufx/detail/broadcast.hpp"
-#include "ufx/detail/args.hpp"
-#include "ufx/detail/run.hpp"
-#include "ufx/detail/chunk.hpp"
-#include "ufx/detail/elementwise.hpp"
-#include "ufx/detail/place.hpp"
-#include "ufx/detail/gufunc_kernel.hpp"
-#include "ufx/detail/gufunc_shape.hpp"
-#include "ufx/detail/gufunc_types.hpp"
-#include "ufx/detail/input_casts.hpp"
-#include "ufx/detail/loop.hpp"
-#include "ufx/detail/result.hpp"
+#include "ufx/detail/core/tuple.hpp"
+#include "ufx/detail/step/adapt.hpp"
+#include "ufx/detail/core/broadcast.hpp"
+#include "ufx/detail/step/args.hpp"
+#include "ufx/detail/step/run.hpp"
+#include "ufx/detail/step/chunk.hpp"
+#include "ufx/detail/step/elementwise.hpp"
+#include "ufx/detail/step/place.hpp"
+#include "ufx/detail/body/gufunc.hpp"
+#include "ufx/detail/step/gufunc_shape.hpp"
+#include "ufx/detail/core/gufunc_types.hpp"
+#include "ufx/detail/step/input_casts.hpp"
+#include "ufx/detail/core/loop.hpp"
+#include "ufx/detail/step/result.hpp"
 #include "ufx/detail/backends.hpp"
-#include "ufx/detail/transfer.hpp"
+#include "ufx/detail/step/transfer.hpp"
 #include "ufx/out.hpp"
 
 namespace ufx::detail {

@@ -1,8 +1,8 @@
 #pragma once
 // The body of a ufx::kernel launch, the five steps of a call: each argument prepared for its
-// parameter (detail/kernel_args.hpp), the target chosen (explicit, else where the arrays live,
+// parameter (detail/raw/args.hpp), the target chosen (explicit, else where the arrays live,
 // else the default), the configuration checked against the device before anything moves, the
-// arguments placed, the bound body launched (detail/kernel_launch.hpp), and written arrays copied
+// arguments placed, the bound body launched (detail/raw/launch.hpp), and written arrays copied
 // back (on a stream: queued where they can be, the call's temporaries kept for the queued work).
 #include <cstddef>
 #include <memory>
@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "ufx/detail/backends.hpp"
-#include "ufx/detail/fail.hpp"
-#include "ufx/detail/kernel_args.hpp"
-#include "ufx/detail/kernel_launch.hpp"
-#include "ufx/detail/place.hpp"
-#include "ufx/detail/run.hpp"
+#include "ufx/detail/core/fail.hpp"
+#include "ufx/detail/raw/args.hpp"
+#include "ufx/detail/raw/launch.hpp"
+#include "ufx/detail/step/place.hpp"
+#include "ufx/detail/step/run.hpp"
 #include "ufx/launch_config.hpp"
 
 namespace ufx::detail {

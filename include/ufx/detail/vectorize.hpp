@@ -6,14 +6,14 @@
 #include <type_traits>
 #include <utility>
 
-#include "ufx/detail/adapt.hpp"
-#include "ufx/detail/broadcast.hpp"
-#include "ufx/detail/args.hpp"
-#include "ufx/detail/run.hpp"
-#include "ufx/detail/elementwise.hpp"
-#include "ufx/detail/input_casts.hpp"
-#include "ufx/detail/result.hpp"
-#include "ufx/detail/tuple.hpp"
+#include "ufx/detail/step/adapt.hpp"
+#include "ufx/detail/core/broadcast.hpp"
+#include "ufx/detail/step/args.hpp"
+#include "ufx/detail/step/run.hpp"
+#include "ufx/detail/step/elementwise.hpp"
+#include "ufx/detail/step/input_casts.hpp"
+#include "ufx/detail/step/result.hpp"
+#include "ufx/detail/core/tuple.hpp"
 #include "ufx/out.hpp"
 
 namespace ufx::detail {

@@ -12,9 +12,9 @@
 #include <type_traits>
 
 #include "ufx/detail/device/launch.hpp"
-#include "ufx/detail/fail.hpp"
-#include "ufx/detail/loop.hpp"
-#include "ufx/detail/runtime.hpp"
+#include "ufx/detail/core/fail.hpp"
+#include "ufx/detail/core/loop.hpp"
+#include "ufx/detail/lib/runtime.hpp"
 #include "ufx/errors.hpp"
 #include "ufx/targets.hpp"
 

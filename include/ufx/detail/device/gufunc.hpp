@@ -16,7 +16,7 @@
 
 #include "ufx/detail/device/elementwise.hpp"
 #include "ufx/detail/device/launch.hpp"
-#include "ufx/detail/loop.hpp"
+#include "ufx/detail/core/loop.hpp"
 
 namespace ufx::detail {
 

@@ -11,15 +11,15 @@
 #include <algorithm>
 #include <string>
 
-#include "ufx/detail/loop.hpp"
-#include "ufx/detail/runtime.hpp"
-#include "ufx/detail/reduce_kernel.hpp"
-#include "ufx/detail/reduce_plan.hpp"
+#include "ufx/detail/core/loop.hpp"
+#include "ufx/detail/lib/runtime.hpp"
+#include "ufx/detail/body/reduce.hpp"
+#include "ufx/detail/core/reduce_plan.hpp"
 #include "ufx/detail/device/elementwise.hpp"
 #include "ufx/detail/device/launch.hpp"
 #include "ufx/detail/device/row_reduce.hpp"
 #include "ufx/detail/device/tiled_reduce.hpp"
-#include "ufx/detail/transfer.hpp"
+#include "ufx/detail/step/transfer.hpp"
 #include "ufx/errors.hpp"
 #include "ufx/targets.hpp"
 

@@ -28,10 +28,10 @@
 
 #include "ufx/detail/device/launch.hpp"
 #include "ufx/detail/device/tiled_reduce.hpp"
-#include "ufx/detail/map_kernel.hpp"
-#include "ufx/detail/reduce_kernel.hpp"
-#include "ufx/detail/reduce_plan.hpp"
-#include "ufx/detail/tuple.hpp"
+#include "ufx/detail/body/map.hpp"
+#include "ufx/detail/body/reduce.hpp"
+#include "ufx/detail/core/reduce_plan.hpp"
+#include "ufx/detail/core/tuple.hpp"
 
 namespace ufx::detail {
 

@@ -27,10 +27,10 @@
 #include <utility>
 
 #include "ufx/detail/device/launch.hpp"
-#include "ufx/detail/map_kernel.hpp"
-#include "ufx/detail/reduce_kernel.hpp"
-#include "ufx/detail/reduce_plan.hpp"
-#include "ufx/detail/tuple.hpp"
+#include "ufx/detail/body/map.hpp"
+#include "ufx/detail/body/reduce.hpp"
+#include "ufx/detail/core/reduce_plan.hpp"
+#include "ufx/detail/core/tuple.hpp"
 #include "ufx/errors.hpp"
 
 namespace ufx::detail {

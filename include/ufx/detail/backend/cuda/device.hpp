@@ -2,8 +2,8 @@
 // What every ufx::cuda algorithm does around a launch: check the target can run here, make its
 // device current for the call, and turn CUDA status codes into ufx::device_error. Only a
 // translation unit compiled by nvcc can launch; elsewhere a call throws device_error saying so.
-#include "ufx/detail/run.hpp"
-#include "ufx/detail/runtime.hpp"
+#include "ufx/detail/step/run.hpp"
+#include "ufx/detail/lib/runtime.hpp"
 #include "ufx/errors.hpp"
 #include "ufx/targets.hpp"
 

@@ -5,7 +5,7 @@
 // dynamic region; ufx::thread reads CUDA's built-in variables.
 #include <string>
 
-#include "ufx/detail/kernel_launch.hpp"
+#include "ufx/detail/raw/launch.hpp"
 #include "ufx/detail/backend/cuda/device.hpp"
 #include "ufx/detail/backend/cuda/launch.hpp"
 #include "ufx/targets.hpp"

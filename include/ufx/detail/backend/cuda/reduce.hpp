@@ -14,9 +14,9 @@
 //   (CUB's DeviceSegmentedReduce only with the row body switched off: row_reduce_state).
 // CUB combines in its own order, so a full float sum may differ from the sim's in the last bits.
 #include "ufx/detail/device/reduce.hpp"
-#include "ufx/detail/map_kernel.hpp"
+#include "ufx/detail/body/map.hpp"
 #include "ufx/detail/backend/cuda/device.hpp"
-#include "ufx/detail/transfer.hpp"
+#include "ufx/detail/step/transfer.hpp"
 
 #if UFX_CUDA_TU
 #  include <cub/device/device_reduce.cuh>

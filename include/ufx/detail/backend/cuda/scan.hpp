@@ -6,7 +6,7 @@
 #include <exception>
 #include <string>
 
-#include "ufx/detail/fail.hpp"
+#include "ufx/detail/core/fail.hpp"
 #include "ufx/detail/backend/cuda/device.hpp"
 #include "ufx/detail/device/scan.hpp"
 

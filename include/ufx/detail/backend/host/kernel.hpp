@@ -1,10 +1,10 @@
 #pragma once
-// ufx::host's raw kernels: the host block runner (detail/blocks.hpp), blocks in parallel on the
+// ufx::host's raw kernels: the host block runner (detail/raw/blocks.hpp), blocks in parallel on the
 // target's threads, under a sim device's limits.
 #include <string>
 
 #include "ufx/detail/cpu/executor.hpp"
-#include "ufx/detail/kernel_launch.hpp"
+#include "ufx/detail/raw/launch.hpp"
 #include "ufx/targets.hpp"
 
 namespace ufx::detail {

@@ -1,9 +1,9 @@
 #pragma once
-// ufx::serial's raw kernels: the host block runner (detail/blocks.hpp) on the calling thread, under
+// ufx::serial's raw kernels: the host block runner (detail/raw/blocks.hpp) on the calling thread, under
 // a sim device's limits.
 #include <string>
 
-#include "ufx/detail/kernel_launch.hpp"
+#include "ufx/detail/raw/launch.hpp"
 #include "ufx/targets.hpp"
 
 namespace ufx::detail {

@@ -1,10 +1,10 @@
 #pragma once
-// ufx::sim's raw kernels: the host block runner (detail/blocks.hpp) on the virtual device's memory
+// ufx::sim's raw kernels: the host block runner (detail/raw/blocks.hpp) on the virtual device's memory
 // and limits, on the target's stream when it has one; arrays passed to a kernel check their
 // indices in every build (ndview::index_checked).
 #include <string>
 
-#include "ufx/detail/kernel_launch.hpp"
+#include "ufx/detail/raw/launch.hpp"
 #include "ufx/detail/backend/sim/launch.hpp"
 #include "ufx/targets.hpp"
 

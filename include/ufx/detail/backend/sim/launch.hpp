@@ -2,7 +2,7 @@
 // ufx::sim's launch: the configuration is checked against the virtual device, then every block
 // runs, and within it every thread, in order (ufx's own bodies never wait at a barrier, or are
 // block bodies whose barriers are phase boundaries: each phase runs for every thread of a block;
-// the raw kernels of ufx::kernel, which wait anywhere, run on the block runner of detail/blocks.hpp).
+// the raw kernels of ufx::kernel, which wait anywhere, run on the block runner of detail/raw/blocks.hpp).
 // On a stream the grid runs on the stream's worker, after its earlier work. Before any body runs,
 // the caller has checked that every operand lies in the device's memory.
 #include <cstddef>
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "ufx/detail/device/thread.hpp"
-#include "ufx/detail/runtime.hpp"
+#include "ufx/detail/lib/runtime.hpp"
 #include "ufx/targets.hpp"
 
 namespace ufx::detail {
