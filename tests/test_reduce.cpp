@@ -403,7 +403,8 @@ TEST_CASE_TEMPLATE("host-memory inputs reach device targets staged, never as hos
                    ufx::detail::make_tuple(ufx::detail::array_acc<const float>{x.data()})};
     auto out = ufx::device_array<float, 1>({1}, ufx::sim);
     CHECK(error_message([&] {
-            ufx::detail::reduce_on(ufx::sim, plan, k, out.data(), ufx::detail::pass_through<float>{}, 0.0f);
+            ufx::detail::reduce_hook<ufx::sim_t>::run(ufx::sim, plan, k, out.data(), ufx::detail::pass_through<float>{},
+                                                      0.0f);
           }).find("input 0 is not in ufx::sim device 0 memory (it points to host memory") != std::string::npos);
   }
 }

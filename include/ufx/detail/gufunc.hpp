@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/core/tuple.hpp"
 #include "ufx/detail/step/adapt.hpp"
 #include "ufx/detail/core/broadcast.hpp"
@@ -117,7 +118,7 @@ void gufunc_exec_impl(const Tag& tag, const F& f, const gufunc_shape& g, Ins& in
       ...);
 
   simplify(L);
-  run_gufunc(tag, L, kernel, dense, g.work);
+  gufunc_hook<std::remove_cvref_t<decltype(tag)>>::run(tag, L, kernel, dense, g.work);
   finish_call(tag, ins, std::get<A>(staged)...);
 }
 

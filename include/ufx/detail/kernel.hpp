@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/backends.hpp"
 #include "ufx/detail/core/fail.hpp"
 #include "ufx/detail/raw/args.hpp"
@@ -56,7 +57,7 @@ void finish_kernel_arg_queued(const Tag& tag, const P& p, std::vector<std::share
 /// parameters after the thread and its shared arrays. `empty` (forall(0)): the arguments are
 /// checked, nothing runs. `label` names the kernel in messages.
 template <class Traits, class F, class T, std::size_t... J, class... A>
-UFX_CALL_BOUNDARY void launch_kernel(const F& f, const std::string& label, const T* given, const launch_config& c,
+UFX_CALL_BOUNDARY void raw_kernel_call(const F& f, const std::string& label, const T* given, const launch_config& c,
                                      bool empty, std::index_sequence<J...>, A&&... a) {
   const call_scope scope("ufx::kernel");
   auto prepared = std::make_tuple(kernel_arg<typename Traits::template param<1 + Traits::n_shared + J>>(
@@ -67,11 +68,13 @@ UFX_CALL_BOUNDARY void launch_kernel(const F& f, const std::string& label, const
   with_target_for<F>(given, seen, [&](const auto& tag) {
     using Tag = std::remove_cvref_t<decltype(tag)>;
     // the configuration first: nothing is copied for a launch the device refuses
-    check_launch(c, kernel_limits(tag), label.c_str(), Traits::static_bytes);
+    check_launch(c, raw_kernel_hook<Tag>::limits(tag), label.c_str(), Traits::static_bytes);
     if (c.cooperative) {
       using args_t = decltype(detail::make_tuple(as_passed<Tag>(std::get<J>(prepared).value())...));
-      check_cooperative(c, cooperative_blocks<kernel_body<F, Traits, args_t>>(tag, c, Traits::static_bytes),
-                        kernel_limits(tag), label.c_str());
+      check_cooperative(c,
+                        raw_kernel_hook<Tag>::template cooperative_blocks<kernel_body<F, Traits, args_t>>(
+                            tag, c, Traits::static_bytes),
+                        raw_kernel_hook<Tag>::limits(tag), label.c_str());
     }
     const memory_space space = tag.space();
     if (streamed(tag)) { // arrays of another device are an error; some host ones make the call wait
@@ -87,12 +90,12 @@ UFX_CALL_BOUNDARY void launch_kernel(const F& f, const std::string& label, const
     std::apply([&](auto&... p) { (p.place(space, stream_of(tag)), ...); }, prepared);
     auto args = detail::make_tuple(as_passed<Tag>(std::get<J>(prepared).value())...);
     const kernel_body<F, Traits, decltype(args)> body{f, args};
-    launch_body<Traits>(static_cast<const Tag&>(tag), c, body, label);
+    raw_kernel_hook<Tag>::template run<Traits>(static_cast<const Tag&>(tag), c, body, label);
     if constexpr (Tag::is_device) // only a device target has a stream
       if (streamed(tag)) {
         std::vector<std::shared_ptr<void>> keep;
         std::apply([&](const auto&... p) { (finish_kernel_arg_queued(tag, p, keep), ...); }, prepared);
-        keep_until_run(tag, stream_keep{std::move(keep)}); // the target's folder says how
+        launch_hook<Tag>::keep_until_run(tag, stream_keep{std::move(keep)}); // the target's folder says how
         return;
       }
     std::apply([&](const auto&... p) { (p.finish(space), ...); }, prepared);

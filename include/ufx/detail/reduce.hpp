@@ -9,6 +9,7 @@
 #include <memory>
 #include <utility>
 
+#include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/core/tuple.hpp"
 #include "ufx/detail/step/adapt.hpp"
 #include "ufx/detail/core/broadcast.hpp"
@@ -113,7 +114,7 @@ void reduce_whole(const Tag& tag, const Spec& spec, const Fin& fin, const Res& e
       kern.identity = static_cast<Acc>(spec.identity);
       kern.has_identity = true;
     }
-    reduce_on(tag, plan, kern, staged.view.data(), fin, empty);
+    reduce_hook<std::remove_cvref_t<decltype(tag)>>::run(tag, plan, kern, staged.view.data(), fin, empty);
   };
   if constexpr (indexed) run(make_acc(ins)..., index_acc{index_base});
   else run(make_acc(ins)...);

@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/step/adapt.hpp"
 #include "ufx/detail/core/broadcast.hpp"
 #include "ufx/detail/step/args.hpp"
@@ -49,7 +50,7 @@ void scan_whole(const Tag& tag, const Op& op, const OutOp& o, InOp in, int axis)
   const scan_plan<2> plan = make_scan_plan(L, axis);
   using kernel_t = reduce_kernel<Acc, identity, Op, array_acc<const typename InOp::value_type>>;
   const kernel_t k{identity{}, op, detail::make_tuple(array_acc<const typename InOp::value_type>{in.view.data()})};
-  scan_on(tag, plan, k, staged.view.data());
+  scan_hook<std::remove_cvref_t<decltype(tag)>>::run(tag, plan, k, staged.view.data());
   finish_call(tag, std::make_tuple(in), staged);
 }
 

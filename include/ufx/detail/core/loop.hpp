@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "ufx/detail/core/hooks.hpp"
 #include "ufx/config.hpp"
 #include "ufx/detail/core/broadcast.hpp"
 
@@ -140,7 +141,7 @@ template <class Tag, int N, class Kernel>
 void run_on(const Tag& tag, layout<N>& L, const Kernel& k) {
   simplify(L);
   if (L.size() == 0) return;
-  for_each(tag, L, k);
+  for_each_hook<Tag>::run(tag, L, k);
 }
 
 /// Walks loop indices [begin, end) row by row: `row(off, n)` gets each operand's offset at the

@@ -207,12 +207,6 @@ struct signature {
   static constexpr int dim(int k, int j) { return parsed.dim[k][j]; }
   /// The fixed size of operand k's j-th core dimension, or -1 when it is a name.
   static constexpr long long fixed(int k, int j) { return parsed.fixed[parsed.dim[k][j]]; }
-  /// True when every core dimension of every operand has a fixed size.
-  static constexpr bool all_fixed() {
-    for (int d = 0; d < parsed.ndims; ++d)
-      if (parsed.fixed[d] < 0) return false;
-    return true;
-  }
 
   static std::string_view str() { return {text, static_cast<std::size_t>(length)}; }
   /// The dimension's name as the user spelled it ("n", or "3" for a fixed size).

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <string>
 
+#include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/core/loop.hpp"
 #include "ufx/detail/lib/runtime.hpp"
 #include "ufx/detail/body/reduce.hpp"
@@ -149,10 +150,10 @@ bool device_tiled_reduce(const Tag& tag, const memory_space& space, const reduce
       partial =
           buffer<Acc>(space, plan.outputs() * splits, tag.stream_handle); // on a stream: freed after the queued kernels
     auto run = [&]<int R>(std::integral_constant<int, R>) {
-      launch(tag, c,
-             tiled_reduce_body<Kern, N, OutE, Fin, R>{plan.kept, plan.red, k, out, fin, partial.data(), plan.outputs(),
-                                                      plan.count(), tp},
-             "ufx tiled reduction kernel");
+      launch_hook<Tag>::run(tag, c,
+                            tiled_reduce_body<Kern, N, OutE, Fin, R>{plan.kept, plan.red, k, out, fin, partial.data(),
+                                                                     plan.outputs(), plan.count(), tp},
+                            "ufx tiled reduction kernel");
     };
     constexpr int per = tile_outputs_per_thread<Kern>::value; // tp.per_thread is this or 1
     if (per > 1 && tp.per_thread == per) {
@@ -172,8 +173,9 @@ bool device_row_reduce(const Tag& tag, const reduce_plan<N>& plan, const Kern& k
   launch_config c;
   if (!plan_row_reduce(plan, k, rp, c)) return false;
   row_reduce_state().launches.fetch_add(1, std::memory_order_relaxed);
-  launch(tag, c, row_reduce_body<Kern, N, OutE, Fin>{plan.kept, k, out, fin, plan.outputs(), plan.count(), rp},
-         "ufx row reduction kernel");
+  launch_hook<Tag>::run(tag, c,
+                        row_reduce_body<Kern, N, OutE, Fin>{plan.kept, k, out, fin, plan.outputs(), plan.count(), rp},
+                        "ufx row reduction kernel");
   return true;
 }
 

@@ -132,7 +132,7 @@ void sim_enqueue(void* stream, std::function<void()> task);
 
 /// What a call queued on a stream keeps alive until the stream has run its work (staged copies of
 /// operands, temporaries the queued copies read): each device target's folder says how
-/// (keep_until_run in backend/<name>/launch.hpp).
+/// (launch_hook<Tag>::keep_until_run in backend/<name>/launch.hpp).
 struct stream_keep {
   std::vector<std::shared_ptr<void>> items;
 };

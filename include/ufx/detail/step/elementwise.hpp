@@ -60,7 +60,7 @@ bool dense_host_operand(const Op& op, int rank, const index_t* extent) {
 /// host memory with the destination's shape, each input either apart from the destination or
 /// exactly it (in place). Scalars are held by value.
 template <class Outs, class Ins>
-bool dense_call(const Outs& outs, const Ins& ins) {
+bool is_dense_call(const Outs& outs, const Ins& ins) {
   if constexpr (std::tuple_size_v<Outs> != 1) return false;
   else {
     const auto& out = std::get<0>(outs);
@@ -84,7 +84,7 @@ bool dense_call(const Outs& outs, const Ins& ins) {
   }
 }
 
-/// Runs a call dense_call accepted on a CPU target: one unit-stride row of n elements, in blocks
+/// Runs a call is_dense_call accepted on a CPU target: one unit-stride row of n elements, in blocks
 /// across threads on ufx::host.
 template <class Tag, class F, class Outs, class Ins, std::size_t... B>
 void elementwise_dense(const Tag& tag, const F& f, Outs& outs, const Ins& ins, std::index_sequence<B...>) {

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/step/adapt.hpp"
 #include "ufx/detail/core/fail.hpp"
 #include "ufx/detail/lib/runtime.hpp"
@@ -285,7 +286,7 @@ void finish_call(const Tag& tag, const Ins& ins, const S&... so) {
       std::vector<std::shared_ptr<void>> keep;
       (copy_back_queued(tag, so, keep), ...);
       std::apply([&](const auto&... op) { (keep_operand(op, keep), ...); }, ins);
-      keep_until_run(tag, stream_keep{std::move(keep)}); // the target's folder says how
+      launch_hook<Tag>::keep_until_run(tag, stream_keep{std::move(keep)}); // the target's folder says how
       return;
     }
   }

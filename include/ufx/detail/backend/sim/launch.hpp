@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/device/thread.hpp"
 #include "ufx/detail/lib/runtime.hpp"
 #include "ufx/targets.hpp"
@@ -83,20 +84,24 @@ void run_any_grid(const launch_config& c, const Body& body, const char* label) {
   else run_grid(c, body);
 }
 
-/// Keeps a call's operands and temporaries until the stream's worker has run the call's tasks: a
-/// task queued after them releases them.
-inline void keep_until_run(const sim_t& t, stream_keep&& k) {
-  if (!k.items.empty()) sim_enqueue(t.stream_handle, [k = std::move(k)] {});
-}
+template <>
+struct launch_hook<sim_t> {
+  /// Keeps a call's operands and temporaries until the stream's worker has run the call's tasks: a
+  /// task queued after them releases them.
+  static void keep_until_run(const sim_t& t, stream_keep&& k) {
+    if (!k.items.empty()) sim_enqueue(t.stream_handle, [k = std::move(k)] {});
+  }
 
-template <class Body>
-void launch(const sim_t& t, const launch_config& c, const Body& body, const char* label) {
-  require_space(t.space());
-  check_launch(c, sim_device_info(t), label);
-  call_counters::add(t.runtime().counters.launches);
-  if (t.has_stream())
-    sim_enqueue(t.stream_handle, [c, body, label] { run_any_grid(c, body, label); }); // after the stream's earlier work
-  else run_any_grid(c, body, label);
-}
+  template <class Body>
+  static void run(const sim_t& t, const launch_config& c, const Body& body, const char* label) {
+    require_space(t.space());
+    check_launch(c, sim_device_info(t), label);
+    call_counters::add(t.runtime().counters.launches);
+    if (t.has_stream())
+      sim_enqueue(t.stream_handle,
+                  [c, body, label] { run_any_grid(c, body, label); }); // after the stream's earlier work
+    else run_any_grid(c, body, label);
+  }
+};
 
 } // namespace ufx::detail
