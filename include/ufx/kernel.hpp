@@ -201,7 +201,7 @@ private:
     const detail::label_scope named(name_.empty() ? nullptr : name_.c_str());
     if constexpr (sizeof...(A) == traits::n_args)
       detail::raw_kernel_call<traits>(f_, label(), given, c, empty, std::make_index_sequence<sizeof...(A)>{},
-                                    std::forward<A>(a)...);
+                                      std::forward<A>(a)...);
   }
 
   F f_;

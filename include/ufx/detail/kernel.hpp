@@ -58,7 +58,7 @@ void finish_kernel_arg_queued(const Tag& tag, const P& p, std::vector<std::share
 /// checked, nothing runs. `label` names the kernel in messages.
 template <class Traits, class F, class T, std::size_t... J, class... A>
 UFX_CALL_BOUNDARY void raw_kernel_call(const F& f, const std::string& label, const T* given, const launch_config& c,
-                                     bool empty, std::index_sequence<J...>, A&&... a) {
+                                       bool empty, std::index_sequence<J...>, A&&... a) {
   const call_scope scope("ufx::kernel");
   auto prepared = std::make_tuple(kernel_arg<typename Traits::template param<1 + Traits::n_shared + J>>(
       std::forward<A>(a), static_cast<int>(J) + 1)...);

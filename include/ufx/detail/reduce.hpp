@@ -9,6 +9,7 @@
 #include <memory>
 #include <utility>
 
+#include "ufx/detail/device/reduce_policy.hpp"
 #include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/core/tuple.hpp"
 #include "ufx/detail/step/adapt.hpp"
@@ -181,9 +182,9 @@ bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutO
   const bool row_kept = !(mask & 1u);
   const index_t outputs = reduced_shape(loop, mask, true).size();
   const auto rows_total = static_cast<std::size_t>(loop[0]);
-  // the device reduction's partials: one accumulator per lane of at least 32 positions (device/reduce.hpp),
-  // and a 32nd of that again for its second level
-  const std::size_t partials_per_row = (static_cast<std::size_t>(loop.size()) / rows_total * sizeof(Acc) + 27) / 28;
+  // the device reduction's partials (its tuning: device/reduce_policy.hpp)
+  const std::size_t partials_per_row =
+      device_reduce_policy::partial_bytes_per_row(static_cast<std::size_t>(loop.size()) / rows_total * sizeof(Acc));
   const std::size_t out_per_row =
       row_kept && o.space != tag.space() ? static_cast<std::size_t>(outputs) / rows_total * sizeof(OutE) : 0;
   const std::size_t out_fixed = row_kept ? 0 : static_cast<std::size_t>(outputs) * sizeof(Acc);

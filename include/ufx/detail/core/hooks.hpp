@@ -11,8 +11,10 @@
 // | `gufunc_hook` | `run(t, layout, kernel, dense, work)`: a gufunc's cores over its loop | detail/gufunc.hpp |
 // | `reduce_hook` | `run(t, plan, kernel, out, fin, empty)`: a planned reduction | detail/reduce.hpp |
 // | `scan_hook` | `run(t, plan, kernel, out)`: a planned scan | detail/reduce_scan.hpp |
-// | `launch_hook` (device targets) | `run(t, config, body, label)`: the launch seam; `keep_until_run(t, keep)`: what a call on a stream keeps until the stream has run it | device/, step/place.hpp |
-// | `raw_kernel_hook` | `limits(t)`, `cooperative_blocks<Body>(t, config, static_shared)`, `run<Traits>(t, config, body, label)`: a raw kernel's limits and launch | detail/kernel.hpp |
+// | `launch_hook` (device targets) | `run(t, config, body, label)`: the launch seam; `keep_until_run(t, keep)`: what a
+// call on a stream keeps until the stream has run it | device/, step/place.hpp | | `raw_kernel_hook` | `limits(t)`,
+// `cooperative_blocks<Body>(t, config, static_shared)`, `run<Traits>(t, config, body, label)`: a raw kernel's limits
+// and launch | detail/kernel.hpp |
 #include "ufx/config.hpp"
 
 namespace ufx::detail {

@@ -61,6 +61,11 @@ inline constexpr index_t host_serial_cutoff = index_t{1} << 17;
 /// with two busy processes, host stayed within 1.06x serial at 2^14 to 2^22.
 inline constexpr index_t host_blocks_cutoff = index_t{1} << 15;
 
+/// Below this many elements (outputs times positions) a reduction on ufx::host stays on the calling thread. A reduction
+/// only reads and runs at about 8 floats a cycle, so an OpenMP region's ~2 us (measured) pays off later than for
+/// elementwise loops: around 2^17 elements on two cores (an estimate from those figures).
+inline constexpr index_t host_reduce_cutoff = index_t{1} << 17;
+
 class cpu_executor {
 public:
   /// One thread: the calling one.

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <string>
 
+#include "ufx/detail/device/reduce_policy.hpp"
 #include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/core/loop.hpp"
 #include "ufx/detail/lib/runtime.hpp"
@@ -72,9 +73,9 @@ struct fill_fn {
   }
 };
 
-/// Lanes per output: about 2^17 threads in all, each with at least 32 positions.
+/// Lanes per output: about lane_threads in all, each with at least lane_min_run positions.
 inline index_t device_lanes(index_t outputs, index_t m) {
-  constexpr index_t threads = index_t{1} << 17, min_run = 32;
+  constexpr index_t threads = device_reduce_policy::lane_threads, min_run = device_reduce_policy::lane_min_run;
   if (m < 2 * min_run) return 1;
   return std::max<index_t>(1, std::min(threads / std::max<index_t>(outputs, 1), m / min_run));
 }

@@ -9,11 +9,6 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// Below this many elements a reduction stays on the calling thread. A reduction only reads and
-/// runs at about 8 floats a cycle, so an OpenMP region's ~2 us (measured) pays off later than
-/// for elementwise loops: around 2^17 elements on two cores (an estimate from those figures).
-inline constexpr index_t host_reduce_cutoff = index_t{1} << 17;
-
 template <>
 struct reduce_hook<host_t> {
   template <class Kern, int N, class OutE, class Fin, class Res>
