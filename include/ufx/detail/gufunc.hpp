@@ -79,8 +79,6 @@ void gufunc_exec_impl(const Tag& tag, const F& f, const gufunc_shape& g, Ins& in
   constexpr int NOut = sizeof...(A);
   constexpr int NIn = sizeof...(B);
   constexpr int N = NOut + NIn;
-  const memory_space space = tag.space();
-  (stage_on(std::get<B>(ins), space, stream_of(tag)), ...);
   (gufunc_resolve_overlap(std::get<B>(ins), staged, std::index_sequence<A...>{}), ...);
 
   using kernel_t = gufunc_kernel<Sig, F, NOut, array_acc<typename std::tuple_element_t<A, Outs>::element_type>...,
@@ -119,7 +117,7 @@ void gufunc_exec_impl(const Tag& tag, const F& f, const gufunc_shape& g, Ins& in
 
   simplify(L);
   gufunc_hook<std::remove_cvref_t<decltype(tag)>>::run(tag, L, kernel, dense, g.work);
-  finish_call(tag, ins, std::get<A>(staged)...);
+  staging<Tag>(tag).finish(ins, staged);
 }
 
 /// The loop dimensions of each operand of a gufunc call (outputs first): its rank less its core rank.
@@ -146,9 +144,7 @@ void gufunc_exec(const Tag& tag, const F& f, const gufunc_shape& g, Outs& outs, 
       tag, g.loop, outs, ins, gufunc_leads<Sig, Outs, Ins>{}, [&](const Tag& t, const dims& l, auto& o, auto& i) {
         gufunc_shape sub = g;
         sub.loop = l;
-        stream_prepare_io(t, o, i);
-        auto staged =
-            std::apply([&](auto&... out) { return std::make_tuple(stage_output(out, space, stream_of(t))...); }, o);
+        auto staged = staging<Tag>(t).place(o, i, overlap_wait::partial);
         gufunc_exec_impl<Sig, Tag, F, Outs>(t, f, sub, i, staged, std::make_index_sequence<std::tuple_size_v<Outs>>{},
                                             std::make_index_sequence<std::tuple_size_v<Ins>>{});
       });

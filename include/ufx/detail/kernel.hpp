@@ -31,25 +31,11 @@ decltype(auto) kernel_arg_operand(const P& p) {
   else return (p.op);
 }
 
-/// After a launch on a stream: a written array is copied back queued when its destination is
-/// pinned host memory, else after waiting for the stream; staged copies are kept until the
-/// stream has run the kernel.
-template <class Tag, class P>
-void finish_kernel_arg_queued(const Tag& tag, const P& p, std::vector<std::shared_ptr<void>>& keep) {
-  if constexpr (requires { p.temp; }) {
-    if (!p.temp) return;
-    const auto& dst = p.op.view;
-    const std::size_t bytes = static_cast<std::size_t>(dst.size()) * sizeof(*dst.data());
-    if (p.op.space.is_host() && dst.is_contiguous() && is_pinned(dst.data(), bytes)) {
-      tag.space().runtime->copy_async(p.op.space, dst.data(), tag.space(), p.view.data(), bytes, stream_of(tag));
-      keep.push_back(p.temp);
-    } else {
-      stream_wait(tag);
-      p.finish(tag.space());
-    }
-  } else if constexpr (requires { p.op.keep; }) {
-    if (p.op.keep) keep.push_back(p.op.keep);
-  }
+/// The staged place of a prepared argument the kernel writes (a tuple of it), or an empty tuple.
+template <class P>
+auto kernel_arg_staged(const P& p) {
+  if constexpr (requires { p.staged; }) return std::tie(p.staged);
+  else return std::tuple<>{};
 }
 
 /// Launches body `f` (parameters read by `Traits`) with configuration `c` on the explicit target
@@ -76,29 +62,20 @@ UFX_CALL_BOUNDARY void raw_kernel_call(const F& f, const std::string& label, con
                             tag, c, Traits::static_bytes),
                         raw_kernel_hook<Tag>::limits(tag), label.c_str());
     }
-    const memory_space space = tag.space();
-    if (streamed(tag)) { // arrays of another device are an error; some host ones make the call wait
-      bool wait = false;
-      std::apply(
-          [&](const auto&... p) {
-            ((stream_check_device(tag, kernel_arg_operand(p)), wait = wait || waits_to_copy_in(kernel_arg_operand(p))),
-             ...);
-          },
-          prepared);
-      if (wait) stream_wait(tag);
-    }
-    std::apply([&](auto&... p) { (p.place(space, stream_of(tag)), ...); }, prepared);
+    // step 3 as every call's (place.hpp): on a stream, arrays of another device are an error and
+    // host arrays copied in at the call make it wait; every array argument is copied in
+    const staging<Tag> st(tag);
+    const auto operands =
+        std::apply([](const auto&... p) { return std::make_tuple(kernel_arg_operand(p)...); }, prepared);
+    st.prepare(std::tuple<>{}, operands, overlap_wait::never);
+    std::apply([&](auto&... p) { (p.place(st), ...); }, prepared);
     auto args = detail::make_tuple(as_passed<Tag>(std::get<J>(prepared).value())...);
     const kernel_body<F, Traits, decltype(args)> body{f, args};
     raw_kernel_hook<Tag>::template run<Traits>(static_cast<const Tag&>(tag), c, body, label);
-    if constexpr (Tag::is_device) // only a device target has a stream
-      if (streamed(tag)) {
-        std::vector<std::shared_ptr<void>> keep;
-        std::apply([&](const auto&... p) { (finish_kernel_arg_queued(tag, p, keep), ...); }, prepared);
-        launch_hook<Tag>::keep_until_run(tag, stream_keep{std::move(keep)}); // the target's folder says how
-        return;
-      }
-    std::apply([&](const auto&... p) { (p.finish(space), ...); }, prepared);
+    // written arrays copied back (queued on a stream where they can be), staged copies kept for the
+    // queued kernel; not noted as written: the sim follows a kernel's writes itself
+    st.finish(operands, std::apply([](const auto&... p) { return std::tuple_cat(kernel_arg_staged(p)...); }, prepared),
+              false);
   });
 }
 

@@ -71,7 +71,6 @@ bool any_overlaps(const OutOp& o, const Ins&... ins) {
 template <class Acc, class Tag, class Spec, class Fin, class Res, class OutOp, class... Ins>
 void reduce_whole(const Tag& tag, const Spec& spec, const Fin& fin, const Res& empty, const OutOp& o, const dims& loop,
                   unsigned mask, index_t index_base, Ins... ins) {
-  const memory_space space = tag.space();
   constexpr bool indexed = Spec::indexing != index_mode::none;
   constexpr int N = 1 + static_cast<int>(sizeof...(Ins)) + (indexed ? 1 : 0);
   if constexpr (!Tag::is_device && !indexed) {
@@ -85,12 +84,9 @@ void reduce_whole(const Tag& tag, const Spec& spec, const Fin& fin, const Res& e
   if (reduced_shape(loop, mask, true).size() == 0) return; // no outputs
   // on a stream: queued like any call (place.hpp's rules); an input overlapping the result is
   // read from a copy made now, after the stream's queued work
-  if (streamed(tag)) {
-    stream_prepare_io(tag, std::make_tuple(o), std::forward_as_tuple(ins...));
-    if (any_overlaps(o, ins...)) stream_wait(tag);
-  }
-  (stage_on(ins, space, stream_of(tag)), ...);
-  auto staged = stage_output(o, space, stream_of(tag));
+  const staging<Tag> st(tag);
+  auto in_refs = std::forward_as_tuple(ins...);
+  auto staged = std::get<0>(st.place(std::make_tuple(o), in_refs, overlap_wait::any));
   (copy_if_overlapping(ins, staged.view), ...);
 
   layout<N> L;
@@ -119,7 +115,7 @@ void reduce_whole(const Tag& tag, const Spec& spec, const Fin& fin, const Res& e
   };
   if constexpr (indexed) run(make_acc(ins)..., index_acc{index_base});
   else run(make_acc(ins)...);
-  finish_call(tag, std::forward_as_tuple(ins...), staged);
+  st.finish(in_refs, std::make_tuple(staged));
 }
 
 /// The loop dimensions of a reduction's inputs: all of theirs.

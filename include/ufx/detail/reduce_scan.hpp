@@ -29,15 +29,11 @@ UFX_TU_NAMESPACE_BEGIN
 /// Steps 3 and 4 of accumulate on one target, for the whole input at once.
 template <class Acc, class Tag, class Op, class OutOp, class InOp>
 void scan_whole(const Tag& tag, const Op& op, const OutOp& o, InOp in, int axis) {
-  const memory_space space = tag.space();
   // on a stream: queued like any call (place.hpp's rules); an input overlapping the result is
   // read from a copy made now, after the stream's queued work
-  if (streamed(tag)) {
-    stream_prepare_io(tag, std::make_tuple(o), std::make_tuple(in));
-    if (overlaps(in.view, o.view)) stream_wait(tag);
-  }
-  stage_on(in, space, stream_of(tag));
-  auto staged = stage_output(o, space, stream_of(tag));
+  const staging<Tag> st(tag);
+  auto in_refs = std::tie(in);
+  auto staged = std::get<0>(st.place(std::make_tuple(o), in_refs, overlap_wait::any));
   layout<2> L;
   L.rank = InOp::rank;
   for (int d = 0; d < L.rank; ++d) L.shape[d] = in.view.extent(d);
@@ -51,7 +47,7 @@ void scan_whole(const Tag& tag, const Op& op, const OutOp& o, InOp in, int axis)
   using kernel_t = reduce_kernel<Acc, identity, Op, array_acc<const typename InOp::value_type>>;
   const kernel_t k{identity{}, op, detail::make_tuple(array_acc<const typename InOp::value_type>{in.view.data()})};
   scan_hook<std::remove_cvref_t<decltype(tag)>>::run(tag, plan, k, staged.view.data());
-  finish_call(tag, std::make_tuple(in), staged);
+  st.finish(in_refs, std::make_tuple(staged));
 }
 
 /// out = op(carry, out), element by element, with `carry` one row broadcast along dimension 0.

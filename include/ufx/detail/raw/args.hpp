@@ -159,10 +159,11 @@ template <class V, int R>
 struct view_in_arg {
   array_operand<const V, R> op;
   const memory_space& space() const { return op.space; }
-  /// `stream`: the call's stream, or null (place.hpp's copy_in).
-  void place(const memory_space& s, void* stream) { stage_on(op, s, stream); }
+  template <class Tag>
+  void place(const staging<Tag>& st) {
+    st.in(op);
+  }
   ndview<const V, R> value() const { return op.view; }
-  void finish(const memory_space&) const {}
 };
 
 /// An array bound to `ndview<V, R>`: staged both ways when it lives elsewhere (the kernel may read
@@ -170,19 +171,13 @@ struct view_in_arg {
 template <class V, int R>
 struct view_out_arg {
   array_operand<V, R> op;
-  ndview<V, R> view;
-  std::shared_ptr<buffer<V>> temp;
+  staged_output<V, R> staged;
   const memory_space& space() const { return op.space; }
-  void place(const memory_space& s, void* stream) {
-    view = op.view;
-    if (op.space == s || op.view.size() == 0) return;
-    temp = copy_in(s, op.space, ndview<const V, R>(op.view), stream);
-    view = ndview<V, R>(temp->data(), op.view.shape());
+  template <class Tag>
+  void place(const staging<Tag>& st) {
+    staged = st.out(op, true);
   }
-  ndview<V, R> value() const { return view; }
-  void finish(const memory_space& s) const {
-    if (temp) transfer(op.space, op.view, s, ndview<const V, R>(view));
-  }
+  ndview<V, R> value() const { return staged.view; }
 };
 
 /// A scalar, a pointer or a trivially copyable value: passed as it is.
@@ -191,8 +186,10 @@ struct value_arg {
   P v;
   int position;
   const memory_space& space() const { return memory_space::host; }
-  void place(const memory_space& s, void*) {
+  template <class Tag>
+  void place([[maybe_unused]] const staging<Tag>& st) {
     if constexpr (std::is_pointer_v<P>) {
+      const memory_space s = st.space();
       if (v == nullptr) return;
       const memory_space where = space_of(static_cast<const void*>(v), 1);
       if (where != s)
@@ -202,7 +199,6 @@ struct value_arg {
     }
   }
   P value() const { return v; }
-  void finish(const memory_space&) const {}
 };
 
 template <class V>
@@ -237,7 +233,7 @@ auto kernel_arg(A&& a, int pos) {
             std::is_lvalue_reference_v<A> || requires(const C& c) { adapter<C>::out(c); },
             "ufx::kernel: the body writes this argument (its parameter is ufx::ndview<T, R> without const) "
             "but the array passed is a temporary, whose contents would be lost; pass a named array");
-        return view_out_arg<V, R>{adapter<C>::out(a), {}, {}};
+        return view_out_arg<V, R>{adapter<C>::out(a), {}};
       }
     }
   } else {

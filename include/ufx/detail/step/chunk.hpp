@@ -311,7 +311,7 @@ void run_pipelined(const Tag& tag, const dims& loop, const chunk_split& split, c
   auto stage_broadcast = [&](auto& op) {
     using Op = std::remove_cvref_t<decltype(op)>;
     if constexpr (!is_scalar_operand<Op>::value)
-      if (!along_rows(op, lead(k), loop.rank)) stage_input(op, t.space()); // whole, once
+      if (!along_rows(op, lead(k), loop.rank)) staging<Tag>(t).in(op); // whole, once
     ++k;
   };
   std::apply([&](auto&... op) { (stage_broadcast(op), ...); }, whole);

@@ -25,9 +25,6 @@ void elementwise_impl(const Tag& tag, const F& f, const dims& loop, Ins& ins, St
                       std::index_sequence<B...>) {
   constexpr int NOut = sizeof...(A);
   constexpr int N = NOut + sizeof...(B);
-  const memory_space space = tag.space();
-  (stage_on(std::get<B>(ins), space, stream_of(tag)), ...);
-
   layout<N> L;
   L.rank = loop.rank;
   for (int d = 0; d < loop.rank; ++d) L.shape[d] = loop[d];
@@ -42,7 +39,7 @@ void elementwise_impl(const Tag& tag, const F& f, const dims& loop, Ins& ins, St
              array_acc<typename std::tuple_element_t<A, Outs>::element_type>{std::get<A>(staged).view.data()}...,
              make_acc(std::get<B>(ins))...)};
   run_on(tag, L, kernel);
-  finish_call(tag, ins, std::get<A>(staged)...);
+  staging<Tag>(tag).finish(ins, staged);
 }
 
 /// True for an array operand in host memory, C-contiguous and of shape `extent` (rank `rank`): what
@@ -111,9 +108,7 @@ void elementwise(const Tag& tag, const F& f, const dims& loop, Outs& outs, Ins& 
   require_space(space);
   // host data larger than the device runs in chunks of rows (chunk.hpp)
   run_chunked(tag, loop, outs, ins, elementwise_leads<Outs, Ins>{}, [&](const Tag& t, const dims& l, auto& o, auto& i) {
-    stream_prepare_io(t, o, i);
-    auto staged =
-        std::apply([&](auto&... out) { return std::make_tuple(stage_output(out, space, stream_of(t))...); }, o);
+    auto staged = staging<Tag>(t).place(o, i, overlap_wait::partial);
     elementwise_impl<Tag, F, Outs>(t, f, l, i, staged, std::make_index_sequence<std::tuple_size_v<Outs>>{},
                                    std::make_index_sequence<std::tuple_size_v<Ins>>{});
   });

@@ -1,7 +1,7 @@
 #pragma once
 // ufx::cuda reductions, on the target's device, queued on the call's stream (without one, the
 // legacy default stream) with their temporaries freed in its order; a result for the host is
-// copied back by finish_call, which is the call's one wait:
+// copied back by staging::finish, which is the call's one wait:
 // - one output, dense, with an identity and one of ufx's ready operators: CUB's DeviceReduce,
 //   reading the plain pointer (vector loads) when the map is the identity on one input, else a
 //   transform iterator over positions;
@@ -248,7 +248,7 @@ struct reduce_hook<cuda_t> {
       device_reduce_all(t, scope.space(), plan, k, out, fin, empty);
     }
     // nothing waits here: the call is queued on its stream (without one, the legacy default
-    // stream); finish_call's copy of a result to the host is what waits (place.hpp)
+    // stream); staging::finish's copy of a result to the host is what waits (place.hpp)
 #else
     (void)plan, (void)k, (void)out, (void)fin, (void)empty;
     cuda_not_compiled(t);

@@ -47,7 +47,7 @@ struct scan_hook<cuda_t> {
     } catch (const std::exception& e) { // thrust::system_error, std::bad_alloc: Thrust clears the CUDA error first
       fail<device_error>(std::string("the device scan (thrust::inclusive_scan_by_key) failed: ") + e.what());
     }
-    // queued on the call's stream (without one, the legacy default stream): finish_call's copy of a
+    // queued on the call's stream (without one, the legacy default stream): staging::finish's copy of a
     // result to the host is what waits (place.hpp)
 #else
     (void)plan, (void)k, (void)out;
