@@ -59,54 +59,54 @@ void check_same_shape(const A& a, const B& b, const char* who) {
 }
 } // namespace detail
 
+namespace detail {
+/// device_array's copies to a host container (ToHost) and from one, at once or on `on`'s stream.
+template <bool ToHost, class T, int R, class C>
+void device_array_copy(const device_array<T, R>& d, C&& c, const ufx::target* on) {
+  const char* who = ToHost ? "ufx::device_array::copy_to_host" : "ufx::device_array::copy_from_host";
+  auto o = [&] {
+    if constexpr (ToHost) return adapt_out(c);
+    else return adapt_in(c);
+  }();
+  constexpr bool same_type = std::is_same_v<typename decltype(o)::value_type, T>;
+  static_assert(!ToHost || same_type, "device_array::copy_to_host: element types differ");
+  static_assert(ToHost || same_type, "device_array::copy_from_host: element types differ");
+  static_assert(!ToHost || decltype(o)::rank == R, "device_array::copy_to_host: ranks differ");
+  static_assert(ToHost || decltype(o)::rank == R, "device_array::copy_from_host: ranks differ");
+  d.require_memory(who);
+  check_same_shape(d.view(), o.view, who);
+  void* stream = nullptr;
+  if (on) {
+    check_stream_target(*on, d.space(), who);
+    stream = target_stream(*on);
+  }
+  if constexpr (ToHost) transfer_on(stream, d.space(), o.space, o.view, d.space(), ndview<const T, R>(d.view()));
+  else transfer_on(stream, d.space(), d.space(), ndview<T, R>(d.view()), o.space, o.view);
+}
+} // namespace detail
+
 template <class T, int R>
 template <class C>
 void device_array<T, R>::copy_to_host(C&& dst) const {
-  auto o = detail::adapt_out(dst);
-  static_assert(std::is_same_v<typename decltype(o)::value_type, T>,
-                "device_array::copy_to_host: element types differ");
-  static_assert(decltype(o)::rank == R, "device_array::copy_to_host: ranks differ");
-  require_memory("ufx::device_array::copy_to_host");
-  detail::check_same_shape(view(), o.view, "ufx::device_array::copy_to_host");
-  detail::transfer(o.space, o.view, space_, ndview<const T, R>(view()));
+  detail::device_array_copy<true>(*this, std::forward<C>(dst), nullptr);
 }
 
 template <class T, int R>
 template <class C>
 void device_array<T, R>::copy_to_host(C&& dst, const ufx::target& on) const {
-  auto o = detail::adapt_out(dst);
-  static_assert(std::is_same_v<typename decltype(o)::value_type, T>,
-                "device_array::copy_to_host: element types differ");
-  static_assert(decltype(o)::rank == R, "device_array::copy_to_host: ranks differ");
-  require_memory("ufx::device_array::copy_to_host");
-  detail::check_same_shape(view(), o.view, "ufx::device_array::copy_to_host");
-  detail::check_stream_target(on, space_, "ufx::device_array::copy_to_host");
-  detail::transfer_on(detail::target_stream(on), space_, o.space, o.view, space_, ndview<const T, R>(view()));
+  detail::device_array_copy<true>(*this, std::forward<C>(dst), &on);
 }
 
 template <class T, int R>
 template <class C>
 void device_array<T, R>::copy_from_host(const C& src, const ufx::target& on) {
-  auto o = detail::adapt_in(src);
-  static_assert(std::is_same_v<typename decltype(o)::value_type, T>,
-                "device_array::copy_from_host: element types differ");
-  static_assert(decltype(o)::rank == R, "device_array::copy_from_host: ranks differ");
-  require_memory("ufx::device_array::copy_from_host");
-  detail::check_same_shape(view(), o.view, "ufx::device_array::copy_from_host");
-  detail::check_stream_target(on, space_, "ufx::device_array::copy_from_host");
-  detail::transfer_on(detail::target_stream(on), space_, space_, view(), o.space, o.view);
+  detail::device_array_copy<false>(*this, src, &on);
 }
 
 template <class T, int R>
 template <class C>
 void device_array<T, R>::copy_from_host(const C& src) {
-  auto o = detail::adapt_in(src);
-  static_assert(std::is_same_v<typename decltype(o)::value_type, T>,
-                "device_array::copy_from_host: element types differ");
-  static_assert(decltype(o)::rank == R, "device_array::copy_from_host: ranks differ");
-  require_memory("ufx::device_array::copy_from_host");
-  detail::check_same_shape(view(), o.view, "ufx::device_array::copy_from_host");
-  detail::transfer(space_, view(), o.space, o.view);
+  detail::device_array_copy<false>(*this, src, nullptr);
 }
 
 } // namespace ufx

@@ -117,11 +117,12 @@ void* stream_of(const Tag& tag) {
   else return nullptr;
 }
 
-/// True when an input overlaps an output without being it: it is read from a copy made at the
-/// call (so a call on a stream waits first), and a chunked call would read rows an earlier chunk
-/// has written (so such a call is not chunked).
+/// True when an input overlaps an output (`exact`: also one that is exactly an output, from the same
+/// first element). Without `exact`: the input is read from a copy made at the call (so a call on a
+/// stream waits first), and a chunked call would read rows an earlier chunk has written (so such a
+/// call is not chunked).
 template <class Outs, class Ins>
-bool partial_overlap(const Outs& outs, const Ins& ins) {
+bool partial_overlap(const Outs& outs, const Ins& ins, bool exact = false) {
   bool any = false;
   std::apply(
       [&](const auto&... o) {
@@ -130,7 +131,7 @@ bool partial_overlap(const Outs& outs, const Ins& ins) {
               [[maybe_unused]] auto one = [&](const auto& out, const auto& in) {
                 if constexpr (requires { in.view; })
                   if (overlaps(out.view, in.view) &&
-                      static_cast<const void*>(out.view.data()) != static_cast<const void*>(in.view.data()))
+                      (exact || static_cast<const void*>(out.view.data()) != static_cast<const void*>(in.view.data())))
                     any = true;
               };
               ([&](const auto& out) { (one(out, i), ...); }(o), ...);
@@ -177,8 +178,7 @@ public:
     bool wait = false;
     std::apply([&](const auto&... o) { (check_device(o), ...); }, outs);
     std::apply([&](const auto&... i) { ((check_device(i), wait = wait || copied_at_call(i)), ...); }, ins);
-    if (rule == overlap_wait::partial) wait = wait || partial_overlap(outs, ins);
-    if (rule == overlap_wait::any) wait = wait || any_overlap(outs, ins);
+    if (rule != overlap_wait::never) wait = wait || partial_overlap(outs, ins, rule == overlap_wait::any);
     if (wait) stream_wait(tag_);
   }
 
@@ -265,25 +265,6 @@ private:
     } else {
       return false;
     }
-  }
-
-  template <class Outs, class Ins>
-  static bool any_overlap(const Outs& outs, const Ins& ins) {
-    bool any = false;
-    std::apply(
-        [&](const auto&... o) {
-          std::apply(
-              [&](const auto&... i) {
-                [[maybe_unused]] auto one = [&](const auto& out, const auto& in) {
-                  if constexpr (requires { in.view; })
-                    if (overlaps(out.view, in.view)) any = true;
-                };
-                ([&](const auto& out) { (one(out, i), ...); }(o), ...);
-              },
-              ins);
-        },
-        outs);
-    return any;
   }
 
   /// Data from `from` in a new row-major buffer in the target's memory: copied at once, or by the
