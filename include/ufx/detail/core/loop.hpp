@@ -2,11 +2,13 @@
 // The one loop description every target walks: a shape and, per operand, a stride per dimension
 // (in elements; 0 where the operand is broadcast). Targets only decide how to walk it.
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 
 #include "ufx/detail/core/hooks.hpp"
 #include "ufx/config.hpp"
 #include "ufx/detail/core/broadcast.hpp"
+#include "ufx/ndview.hpp"
 
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
@@ -33,6 +35,42 @@ struct layout {
   }
 };
 
+/// True when the view's elements fill [data, data + size) exactly, in some order of dimensions.
+template <class T, int R>
+bool is_dense(const ndview<T, R>& v) {
+  int order[R == 0 ? 1 : R];
+  int n = 0;
+  for (int k = 0; k < R; ++k)
+    if (v.extent(k) != 1) order[n++] = k;
+  for (int i = 1; i < n; ++i) // insertion sort by stride: ranks are small
+    for (int j = i; j > 0 && v.stride(order[j - 1]) > v.stride(order[j]); --j) std::swap(order[j - 1], order[j]);
+  index_t s = 1;
+  for (int i = 0; i < n; ++i) {
+    if (v.stride(order[i]) != s) return false;
+    s *= v.extent(order[i]);
+  }
+  return true;
+}
+
+/// Strides of a dense buffer laid out like `v` when `v` is dense (so one block copy moves it),
+/// else row-major.
+template <class T, int R>
+std::array<index_t, R> strides_like(const ndview<T, R>& v) {
+  if (is_dense(v)) {
+    std::array<index_t, R> s = v.strides();
+    for (int k = 0; k < R; ++k)
+      if (v.extent(k) == 1) s[k] = 0;
+    return s;
+  }
+  std::array<index_t, R> s{};
+  index_t acc = 1;
+  for (int k = R - 1; k >= 0; --k) {
+    s[k] = acc;
+    acc *= v.extent(k);
+  }
+  return s;
+}
+
 /// Sets operand k's strides from its view, aligned right against the loop shape; dimensions
 /// where the operand has extent 1 (or is missing) get stride 0.
 template <int N, class View>
@@ -43,6 +81,14 @@ void set_strides(layout<N>& L, int k, const View& v) {
     const int d = L.rank - R + j;
     L.stride[k][d] = v.extent(j) == 1 ? 0 : v.stride(j);
   }
+}
+
+/// Operand k's strides: an array operand's (ufx/adapter.hpp) view's, or none for a scalar operand,
+/// which the layout marks in scalar_mask.
+template <int N, class Op>
+void set_input_strides(layout<N>& L, int k, const Op& op) {
+  if constexpr (requires { op.view; }) set_strides(L, k, op.view);
+  else L.scalar_mask |= 1u << k;
 }
 
 /// Merges adjacent dimensions (outer into inner) wherever every operand steps evenly across

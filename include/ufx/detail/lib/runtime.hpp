@@ -4,12 +4,14 @@
 // src/ so that a host-only translation unit never includes cuda_runtime.h. A memory_space names
 // its runtime, so nothing here switches on a kind of memory.
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ufx/devices.hpp"
@@ -235,4 +237,44 @@ struct sim_counters {
 };
 sim_counters sim_stats() noexcept;
 
+UFX_TU_NAMESPACE_BEGIN
+
+/// Owning, uninitialised storage for n elements in a memory space.
+template <class T>
+class buffer {
+public:
+  buffer() = default;
+  /// n elements in space s; with a `stream` (device memory only) allocated and freed in the
+  /// stream's order (a call's temporaries on a stream: freed once its queued work has run).
+  buffer(const memory_space& s, index_t n, void* stream = nullptr)
+      : space_(s), n_(n), stream_(s.is_host() ? nullptr : stream) {
+    if (s.is_host()) host_.reset(new T[static_cast<std::size_t>(std::max<index_t>(n, 1))]);
+    else dev_ = static_cast<T*>(device_malloc_async(s, sizeof(T) * static_cast<std::size_t>(n), stream_));
+  }
+  buffer(buffer&& o) noexcept
+      : space_(o.space_), n_(o.n_), stream_(o.stream_), host_(std::move(o.host_)),
+        dev_(std::exchange(o.dev_, nullptr)) {}
+  buffer& operator=(buffer&& o) noexcept {
+    std::swap(space_, o.space_);
+    std::swap(n_, o.n_);
+    std::swap(stream_, o.stream_);
+    std::swap(host_, o.host_);
+    std::swap(dev_, o.dev_);
+    return *this;
+  }
+  ~buffer() {
+    if (dev_) device_free_async(space_, dev_, stream_);
+  }
+  T* data() const { return space_.is_host() ? host_.get() : dev_; }
+  const memory_space& space() const { return space_; }
+
+private:
+  memory_space space_ = memory_space::host;
+  index_t n_ = 0;
+  void* stream_ = nullptr;
+  std::unique_ptr<T[]> host_;
+  T* dev_ = nullptr;
+};
+
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

@@ -33,15 +33,6 @@ void read_from_copy(Op& op) {
   op.keep = std::move(buf);
 }
 
-/// True when two views share any byte.
-template <class A, class B>
-bool overlaps(const A& a, const B& b) {
-  if (a.size() == 0 || b.size() == 0) return false;
-  const auto [alo, ahi] = byte_range(a);
-  const auto [blo, bhi] = byte_range(b);
-  return alo < bhi && blo < ahi;
-}
-
 /// An output as the kernel sees it: the final destination, or a temporary in the target's space.
 template <class T, int R>
 struct staged_output {
@@ -73,12 +64,6 @@ void resolve_overlap(layout<N>& L, int k, Op& op, const Staged& staged, std::ind
     read_from_copy(op);
     set_strides(L, k, op.view);
   }
-}
-
-template <int N, class Op>
-void set_input_strides(layout<N>& L, int k, const Op& op) {
-  if constexpr (is_scalar_operand<Op>::value) L.scalar_mask |= 1u << k;
-  else set_strides(L, k, op.view);
 }
 
 // ---- calls on a stream (stream.hpp): what waits, what is queued, what is kept alive
