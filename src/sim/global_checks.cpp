@@ -29,7 +29,8 @@ bool reads_race_free(const block_launch& l) {
 
 namespace {
 
-[[noreturn]] void uninitialised_read(const block_context& ctx, unsigned me, std::uintptr_t addr, bool atomic) {
+[[noreturn, gnu::cold, gnu::noinline]] void uninitialised_read(const block_context& ctx, unsigned me,
+                                                               std::uintptr_t addr, bool atomic) {
   ctx.fail(me, std::string("uninitialised device-memory read: this thread ") + (atomic ? "updates " : "reads ") +
                    ctx.global_element_text(addr) +
                    ", which nothing has written since it was allocated (a new device_array, empty_like or "
@@ -72,7 +73,7 @@ struct global_access {
 
   /// A plain write conflicts with another thread's access of any kind, an atomic update with
   /// plain ones, a plain read with writes and atomic updates: reported unless ordered.
-  void check_race(const global_record& r) const {
+  [[gnu::always_inline]] void check_race(const global_record& r) const {
     global_ref inner;
     const global_ref* with = nullptr;
     const char* did = "";
@@ -83,7 +84,7 @@ struct global_access {
       report_race(*with, did);
   }
 
-  [[noreturn]] void report_race(const global_ref& with, const char* did) const {
+  [[noreturn, gnu::cold, gnu::noinline]] void report_race(const global_ref& with, const char* did) const {
     const bool same_block = with.block == b.ctx.block_linear;
     b.ctx.fail(me, std::string("global-memory race: this thread ") + access_verb(wrote, e.atomic) +
                        b.ctx.global_element_text(e.addr) + (!wrote && e.atomic ? " atomically" : "") +
@@ -119,7 +120,7 @@ struct global_access {
   }
 
   /// Records this access: a write replaces the element's history, a read or update joins it.
-  void record(global_record& r) const {
+  [[gnu::always_inline]] void record(global_record& r) const {
     if (wrote) {
       r.written = true;
       r.writer = global_ref{b.ctx.block_linear, static_cast<thread_id>(me), interval, em};

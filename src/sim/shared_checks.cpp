@@ -34,29 +34,50 @@ std::string uninitialised_read_text(const block_context& ctx, const shared_check
          ctx.shared_element_text(u.offset);
 }
 
+// the reports: out of line and cold, so that the checks' loop stays small
+
+/// The interval's first read `u` of an unwritten element, which thread me writes (or updates) later.
+[[noreturn, gnu::cold, gnu::noinline]] void
+report_missing_barrier(const block_context& ctx, const shared_checks::uninit_read& u, bool wrote, unsigned me) {
+  ctx.fail(u.thread, uninitialised_read_text(ctx, u) + ", which thread " + ctx.thread_text(me) +
+                         (wrote ? " writes" : " updates") +
+                         " later in the same barrier interval: a barrier (t.sync()) is probably missing "
+                         "between the write and the read (between barriers a block's threads run in no set "
+                         "order, and shared memory starts undefined, as on a GPU)");
+}
+
+/// Thread me's access `e` races with thread `with`'s, which `did` (" wrote", " read", ...).
+[[noreturn, gnu::cold, gnu::noinline]] void report_race(const block_context& ctx, const log_entry& e, bool wrote,
+                                                        unsigned me, thread_id with, const char* did) {
+  ctx.fail(me, std::string("shared-memory race: this thread ") + access_verb(wrote, e.atomic) +
+                   ctx.shared_element_text(e.offset) + (!wrote && e.atomic ? " atomically" : "") + ", which thread " +
+                   ctx.thread_text(static_cast<unsigned>(with)) + did +
+                   " since the last sync() (put a t.sync() between the two accesses, or a t.syncwarp() naming "
+                   "both lanes when they are of one warp)");
+}
+
 /// Thread me's access `e` (which `wrote`) of an element no thread of the block had written: notes
 /// the interval's first read of such an element, reports the missing barrier when me writes the
 /// element another thread read before, and marks the element written.
-void check_initialised(shared_checks& sc, const block_context& ctx, const log_entry& e, bool wrote, unsigned me) {
+[[gnu::always_inline]] inline void check_initialised(shared_checks& sc, const block_context& ctx, const log_entry& e,
+                                                     bool wrote, unsigned me) {
   shared_checks::uninit_read& u = sc.uninit;
   if (!wrote && e.init_checked && (!e.atomic || e.atomic_reads) && !u.pending) [[unlikely]]
     u = {e.offset, me, e.atomic, true}; // reported at the interval's end, or just below
   if ((wrote || e.atomic) && u.pending && u.thread != me && u.offset >= e.offset && u.offset < e.offset + e.bytes)
       [[unlikely]] {
     u.pending = false;
-    ctx.fail(u.thread, uninitialised_read_text(ctx, u) + ", which thread " + ctx.thread_text(me) +
-                           (wrote ? " writes" : " updates") +
-                           " later in the same barrier interval: a barrier (t.sync()) is probably missing "
-                           "between the write and the read (between barriers a block's threads run in no set "
-                           "order, and shared memory starts undefined, as on a GPU)");
+    report_missing_barrier(ctx, u, wrote, me);
   }
   if (wrote || e.atomic) std::fill_n(sc.init + e.offset, e.bytes, static_cast<unsigned char>(1));
 }
 
 /// Thread me's access `e` against the element's earlier accesses in the interval: a plain write
 /// conflicts with another thread's access of any kind, an atomic update with plain ones, a plain
-/// read with writes and atomic updates; unless ordered by a syncwarp. Then records it.
-void check_race(const sim_block& b, worker& wk, const log_entry& e, bool wrote, unsigned me, std::uint32_t em) {
+/// read with writes and atomic updates; unless ordered by a syncwarp. Then records it. (Inline, as
+/// check_initialised: check_turn's loop over a turn's accesses is the checks' hot path.)
+[[gnu::always_inline]] inline void check_race(const sim_block& b, worker& wk, const log_entry& e, bool wrote,
+                                              unsigned me, std::uint32_t em) {
   shadow& s = wk.shadows[e.offset];
   if (s.epoch != wk.epoch) {
     s.epoch = wk.epoch;
@@ -71,11 +92,7 @@ void check_race(const sim_block& b, worker& wk, const log_entry& e, bool wrote, 
   else if ((wrote || e.atomic) && (with = clocks.unordered(s.readers, me)) != no_thread) did = " read";
   else if ((wrote || !e.atomic) && (with = clocks.unordered(s.atomics, me)) != no_thread) did = " updated atomically";
   if (with != no_thread) [[unlikely]]
-    b.ctx.fail(me, std::string("shared-memory race: this thread ") + access_verb(wrote, e.atomic) +
-                       b.ctx.shared_element_text(e.offset) + (!wrote && e.atomic ? " atomically" : "") +
-                       ", which thread " + b.ctx.thread_text(static_cast<unsigned>(with)) + did +
-                       " since the last sync() (put a t.sync() between the two accesses, or a t.syncwarp() naming "
-                       "both lanes when they are of one warp)");
+    report_race(b.ctx, e, wrote, me, with, did);
   if (wrote) {
     s.writer = static_cast<thread_id>(me);
     s.writer_epoch = em;
