@@ -1,4 +1,4 @@
-// The host block runner's checks (src/sim_blocks.cpp; ufx::sim, and ufx::serial / ufx::host,
+// The host block runner's checks (src/sim/, listed at the head of block.cpp; ufx::sim, and ufx::serial / ufx::host,
 // which run kernels the same way), issue 27 items 5-7:
 // - atomics on a ufx::shared element are not races among themselves, on every target (ufx::cuda
 //   too, where a GPU answers), while an atomic and a plain access in one barrier interval are;

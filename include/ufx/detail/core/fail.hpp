@@ -2,7 +2,7 @@
 // Errors in the user's words: every message starts with the front door being called on this
 // thread ("ufx::vectorize: ..."), set once per call by a call_scope, so no function below a front
 // door threads a `who` through its signature. CUDA status codes are wrapped in one place
-// (throw_cuda_error, src/cuda_runtime.cpp).
+// (throw_cuda_error, src/cuda/runtime.cpp).
 #include <string>
 #include <string_view>
 

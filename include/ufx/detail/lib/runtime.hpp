@@ -1,6 +1,6 @@
 #pragma once
 // The device memory runtimes: allocation, copies and synchronisation for each kind of device
-// memory (ufx::sim's in src/sim_runtime.cpp, ufx::cuda's in src/cuda_runtime.cpp). They live in
+// memory (ufx::sim's in src/sim/runtime.cpp, ufx::cuda's in src/cuda/runtime.cpp). They live in
 // src/ so that a host-only translation unit never includes cuda_runtime.h. A memory_space names
 // its runtime, so nothing here switches on a kind of memory.
 

@@ -1,6 +1,6 @@
 #pragma once
 // Raw kernels on the host (ufx::sim, and ufx::serial / ufx::host on host memory): the block
-// runner of src/sim_blocks.cpp runs each block's threads as fibers, so `t.sync()` is a real
+// runner of src/sim/block.cpp runs each block's threads as fibers, so `t.sync()` is a real
 // barrier, and blocks in parallel on the host's cores. The kernel body reaches it type-erased: a
 // pointer and a function that runs one thread.
 #include <cstddef>

@@ -1,9 +1,9 @@
 #pragma once
 // Raw kernels, run side: the body every target runs (the user's function with its shared arrays
 // and arguments), and what the targets' launches share: the CPU targets' launch limits and the
-// host block runner's entry (src/sim_blocks.cpp) that ufx::serial, ufx::host and ufx::sim run a
-// body's blocks on. Each target's `raw_kernel_hook` (limits, cooperative
-// blocks, launch) is in its folder (detail/backend/<name>/kernel.hpp).
+// host block runner's entry (src/sim/block.cpp) that ufx::serial, ufx::host and ufx::sim run a
+// body's blocks on. Each target's `raw_kernel_hook` (limits, cooperative blocks, launch) is in
+// its folder (detail/backend/<name>/kernel.hpp).
 #include <array>
 #include <string>
 

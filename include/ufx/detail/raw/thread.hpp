@@ -1,6 +1,6 @@
 #pragma once
 // What ufx/thread.hpp's types hold and call on the host: a thread's position in a launch, the
-// part of a block run (src/sim_blocks.cpp) that shared-array accesses read inline, the block
+// part of a block run (src/sim/) that shared-array accesses read inline, the block
 // runner's entry points in libufx, and the element type and extents of a `shared<A>` declaration.
 #include <cstddef>
 #include <cstdint>
@@ -20,7 +20,7 @@ struct thread_pos {
   UFX_HD index_t stride_x() const { return static_cast<index_t>(grid_dim.x) * static_cast<index_t>(block_dim.x); }
 };
 
-/// The part of a block run on the host (src/sim_blocks.cpp) that shared-array accesses read
+/// The part of a block run on the host (src/sim/) that shared-array accesses read
 /// inline: the block's shared memory and, per byte offset, the barrier interval segment that
 /// last logged it (an access whose stamp is current costs one compare).
 struct sim_block_state {
@@ -32,12 +32,12 @@ struct sim_block_state {
 struct sim_block;
 
 #if !defined(__CUDA_ARCH__)
-/// The block a host thread is running (src/sim_blocks.cpp sets it around each block), or null:
+/// The block a host thread is running (src/sim/ sets it around each block), or null:
 /// ufx's atomic functions ask it whether their element is the block's shared memory.
 inline thread_local sim_block_state* sim_current_block = nullptr;
 #endif
 /// Before an atomic update of the shared element at byte `offset` by the running thread: logs the
-/// element and notes the update (src/sim_blocks.cpp); returns what sim_shared_atomic_end takes.
+/// element and notes the update (src/sim/shared_checks.cpp); returns what sim_shared_atomic_end takes.
 /// `reads`: the update reads the old value (every one but atomic_exch), so an element no thread of
 /// the block has written is an uninitialised read.
 std::uint32_t sim_shared_atomic_begin(sim_block_state* state, std::size_t offset, std::size_t bytes, bool reads = true);
