@@ -134,9 +134,10 @@ TEST_CASE_TEMPLATE("kernel: atomic_min and atomic_max on a one-element shared ar
 
 namespace {
 /// Thread 1 writes a shared element that thread 0 reads, with no barrier between them (defined outside the host-only
-/// block below: the seeded sim test near the end uses it in the CUDA build too).
+/// block below: the seeded sim test near the end uses it in the CUDA build too, whose kernel calls
+/// compile a functor for ufx::cuda as well: hence UFX_HD).
 struct missing_sync_body {
-  void operator()(const ufx::thread& t, ufx::shared<int[2]> s, ufx::ndview<int, 1> out) const {
+  UFX_HD void operator()(const ufx::thread& t, ufx::shared<int[2]> s, ufx::ndview<int, 1> out) const {
     const int i = static_cast<int>(t.thread_idx().x);
     if (i == 1) s[0] = 5;
     if (i == 0) out(0) = s[0]; // a t.sync() belongs before this read
