@@ -374,9 +374,8 @@ BENCHMARK(bm_call_add<small::thrust_peer>)->Name("call_add/thrust_transform")->A
 BENCHMARK(bm_call_sum<small::ufx>)->Name("call_sum/ufx_cuda")->Apply(loop_sizes);
 BENCHMARK(bm_call_sum<small::plain>)->Name("call_sum/cub_reduce")->Apply(loop_sizes);
 
-/// Sums along axis 1 (rows) and axis 0 (columns) of a row-major side x side matrix on the device;
-/// Rows false: axis 1 without the row body (CUB's DeviceSegmentedReduce, the path before it).
-template <int Axis, bool Rows = true>
+/// Sums along axis 1 (rows) and axis 0 (columns) of a row-major side x side matrix on the device.
+template <int Axis>
 void bm_axis(benchmark::State& state) {
   if (!have_gpu(state)) return;
   const auto side = static_cast<ufx::index_t>(state.range(0));
@@ -385,9 +384,7 @@ void bm_axis(benchmark::State& state) {
   std::copy(h.begin(), h.end(), m.data());
   auto dm = ufx::to_device(m, ufx::cuda);
   ufx::device_array<float, 1> out({side}, ufx::cuda);
-  ufx::detail::row_reduce_state().enabled = Rows;
   timed(state, [&] { ufx::reduce(ufx::cuda, dm, ufx::plus{}, 0.0f, ufx::axis{Axis}, ufx::out(out)); });
-  ufx::detail::row_reduce_state().enabled = true;
   // checked against the host's sum of each row or column, within float rounding
   const auto got = out.to_host();
   const auto want = ufx::sum(ufx::host, m, ufx::axis{Axis});
@@ -399,11 +396,6 @@ void bm_axis(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * side * side * sizeof(float)));
 }
 BENCHMARK(bm_axis<1>)->Name("axis1_sum/ufx_cuda")->Arg(16384)->UseManualTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK(bm_axis<1, false>)
-    ->Name("axis1_sum/ufx_cuda_cub_segmented")
-    ->Arg(16384)
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
 BENCHMARK(bm_axis<0>)->Name("axis0_sum/ufx_cuda")->Arg(16384)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
 /// A full sum of host data: a pinned vector (the pageable std::vector is sum/ufx_cuda_transfers).
@@ -469,9 +461,9 @@ void bm_gufunc4(benchmark::State& state) {
   auto da = ufx::to_device(a, ufx::cuda), db = ufx::to_device(b, ufx::cuda);
   ufx::device_array<float, 3> dc({batch, 4, 4}, ufx::cuda);
   const auto matmul4 = ufx::guvectorize<"(4,4),(4,4)->(4,4)">(ufx_test::matmul_f{});
-  ufx::detail::gufunc_staging_state().enabled = Staged;
+  ufx::detail::testing().gufunc_staging.enabled = Staged;
   timed(state, [&] { matmul4(ufx::cuda, da, db, ufx::out(dc)); });
-  ufx::detail::gufunc_staging_state().enabled = true;
+  ufx::detail::testing().gufunc_staging.enabled = true;
   const auto hc = dc.to_host();
   float want = 0;
   for (int k = 0; k < 4; ++k) want += a(batch - 1, 3, k) * b(batch - 1, k, 3);
@@ -492,7 +484,7 @@ BENCHMARK(bm_gufunc4<false>)
 /// The Gaussian kernel sum r_i = sum_j exp(-|x_i - y_j|^2 / s), d = 3, n = m (bench_keops on a GPU):
 /// with CUDA's expf (within 2 ulp), and with ufx::math::fast::exp (two instructions; within 2^-22 e^x
 /// + 2^-24 for these x <= 0). `one_output_per_thread`: the tiled body as it ran before four outputs a
-/// thread (tiled_reduce_state().outputs_per_thread = 1), in the same run. The results are checked
+/// thread (testing().tiled_outputs_per_thread = 1), in the same run. The results are checked
 /// against a double loop over the first 64 outputs.
 struct pt {
   float x, y, z;
@@ -519,12 +511,12 @@ void bm_gauss(benchmark::State& state) {
   auto dx = ufx::to_device(xv, ufx::cuda);
   auto dy = ufx::to_device(ys, ufx::cuda);
   ufx::device_array<float, 1> dr({static_cast<ufx::index_t>(n)}, ufx::cuda);
-  auto& tiled = ufx::detail::tiled_reduce_state();
-  tiled.outputs_per_thread = PerThread;
+  auto& tiled = ufx::detail::testing();
+  tiled.tiled_outputs_per_thread = PerThread;
   timed(state, [&] {
     ufx::transform_reduce(ufx::cuda, dx, dy, gauss<Fast>{4.f}, ufx::plus{}, 0.f, ufx::axis{1}, ufx::out(dr));
   });
-  tiled.outputs_per_thread = 0;
+  tiled.tiled_outputs_per_thread = 0;
   const auto r = dr.to_host();
   double worst = 0;
   for (std::size_t i = 0; i < 64; ++i) {

@@ -8,7 +8,7 @@
 // (`gauss/numpy/...`). `sim_tiled` / `sim_lanes`: ufx::sim with the points already on the device,
 // through the tiled device path (a block's tile of y in shared memory, reused by its 256 outputs)
 // (four outputs a thread at 10^4; `sim_tiled_one_output_per_thread`: one, as before) and through
-// the per-thread lanes it replaces (ufx::detail::tiled_reduce_state().enabled off):
+// the per-thread lanes it replaces (ufx::detail::testing().tiled_reduce.enabled off):
 // the sim runs the threads one by one on one host thread, so their ratio is the host cost of the
 // two device bodies, not a GPU's. Counters: pairs/s (n * m per call). On a shared machine compare ratios from
 // one run with interleaved repetitions:
@@ -97,8 +97,8 @@ void bm_gauss(benchmark::State& state) {
   const auto dx = ufx::to_device(on_sim ? x : ufx::ndview<const pt, 2>(xs.data(), {1, 1}), ufx::sim);
   const auto dy = ufx::to_device(on_sim ? ys : std::vector<pt>(1), ufx::sim);
   ufx::device_array<float, 1> dr({on_sim ? static_cast<ufx::index_t>(n) : 1}, ufx::sim);
-  ufx::detail::tiled_reduce_state().enabled = H != how::sim_lanes;
-  ufx::detail::tiled_reduce_state().outputs_per_thread = H == how::sim_tiled_one ? 1 : 0;
+  ufx::detail::testing().tiled_reduce.enabled = H != how::sim_lanes;
+  ufx::detail::testing().tiled_outputs_per_thread = H == how::sim_tiled_one ? 1 : 0;
   for (auto _ : state) {
     if constexpr (H == how::serial_loop) serial_loop<Map>(xs.data(), n, ys.data(), n, r.data());
     else if constexpr (H == how::omp_loop) omp_loop<Map>(xs.data(), n, ys.data(), n, r.data());
@@ -110,8 +110,8 @@ void bm_gauss(benchmark::State& state) {
     benchmark::DoNotOptimize(r.data());
     benchmark::ClobberMemory();
   }
-  ufx::detail::tiled_reduce_state().enabled = true;
-  ufx::detail::tiled_reduce_state().outputs_per_thread = 0;
+  ufx::detail::testing().tiled_reduce.enabled = true;
+  ufx::detail::testing().tiled_outputs_per_thread = 0;
   state.counters["pairs/s"] = benchmark::Counter(static_cast<double>(n) * static_cast<double>(n),
                                                  benchmark::Counter::kIsIterationInvariantRate);
 }

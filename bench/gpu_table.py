@@ -57,8 +57,6 @@ PAIRS = [
      "add/ufx_cuda_transfers_unstaged/134217728"),
     ("gufunc (4,4)@(4,4), B = 2^22 (staged cores / a thread per matrix in place)", "gufunc_matmul4/ufx_cuda/4194304",
      "gufunc_matmul4/ufx_cuda_unstaged/4194304"),
-    ("sums along axis 1, 16384^2 (row body / CUB's segmented reduce)", "axis1_sum/ufx_cuda/16384",
-     "axis1_sum/ufx_cuda_cub_segmented/16384"),
     ("Gaussian kernel sum 10^6, expf (4 outputs a thread / 1)", "gauss_sum/ufx_cuda/1000000",
      "gauss_sum/ufx_cuda_one_output_per_thread/1000000"),
     ("chunked add, pageable (packing threads / one thread)", "bulk/chunked_add_pageable/64",

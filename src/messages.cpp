@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "ufx/detail/device/elementwise.hpp"
+#include "ufx/detail/backend/sim/checks.hpp"
 #include "ufx/detail/device/thread.hpp"
 #include "ufx/targets.hpp"
 

@@ -415,7 +415,7 @@ TEST_CASE_TEMPLATE("device arrays stay on the device and results come back as de
 TEST_CASE_TEMPLATE("small fixed-size cores on a device are staged through shared memory, with the same bits", Target,
                    ufx::sim_t, ufx::cuda_t) {
   if (!ufx_test::runnable<Target>()) return;
-  auto& staging = ufx::detail::gufunc_staging_state();
+  auto& staging = ufx::detail::testing().gufunc_staging;
   auto fixed = ufx::guvectorize<"(4,4),(4,4)->(4,4)">(matmul_f{});
   auto dot3 = ufx::guvectorize<"(3),(3)->()">(dot_f{});
   for (index_t B : {index_t{1}, index_t{127}, index_t{128}, index_t{1000}}) { // a partial last block too

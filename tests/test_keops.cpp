@@ -244,7 +244,7 @@ TEST_CASE("the Gaussian-kernel sum needs O(n + m) device memory: 4096 x 4096 on 
 
 namespace {
 /// Tiled reductions launched so far (every device target counts its launches on the host).
-long tiled_launches() { return ufx::detail::tiled_reduce_state().launches.load(); }
+long tiled_launches() { return ufx::detail::testing().tiled_reduce.launches.load(); }
 
 template <class A, class B>
 bool close_to(const A& got, const B& want, double tol) {
@@ -325,10 +325,10 @@ TEST_CASE_TEMPLATE("the tiled device reduction equals ufx::serial's, and is take
       REQUIRE(k.shape() == std::array<ufx::index_t, 2>{n, 1});
       std::vector<float> dst(static_cast<std::size_t>(n));
       ufx::transform_reduce(Target{}, x, ys, gauss{inv_s}, ufx::plus{}, 0.f, ufx::axis{1}, ufx::out(dst));
-      ufx::detail::tiled_reduce_state().enabled = false;
+      ufx::detail::testing().tiled_reduce.enabled = false;
       before = tiled_launches();
       const auto lanes = ufx::transform_reduce(dx, dy, gauss{inv_s}, ufx::plus{}, 0.f, ufx::axis{1}).to_host();
-      ufx::detail::tiled_reduce_state().enabled = true;
+      ufx::detail::testing().tiled_reduce.enabled = true;
       CHECK(tiled_launches() == before);
       same = true;
       for (int i = 0; i < n; ++i) same = same && k(i, 0) == g(i) && dst[std::size_t(i)] == g(i);
@@ -375,7 +375,7 @@ struct sqdist_d {
     return (dx * dx + dy * dy + dz * dz) * w;
   }
 };
-long blocked_launches() { return ufx::detail::tiled_reduce_state().blocked_launches.load(); }
+long blocked_launches() { return ufx::detail::testing().tiled_blocked_launches.load(); }
 } // namespace
 
 TEST_CASE_TEMPLATE("several outputs per thread of the tiled reduction change no bit of any output", Target,
@@ -394,7 +394,7 @@ TEST_CASE_TEMPLATE("several outputs per thread of the tiled reduction change no 
             ufx::detail::reduce_kernel<double, sqdist_d, ufx::plus, ufx::detail::array_acc<const pt3d>,
                                        ufx::detail::array_acc<const pt3d>, ufx::detail::scalar_acc<double>>>::value ==
         2);
-    auto& state = ufx::detail::tiled_reduce_state();
+    auto& state = ufx::detail::testing();
     // n = 4100: four full blocks of 4 x 256 outputs and 4 outputs in a fifth; m = 1203: 4 tiles and a
     // short one, runs of 8 and a rest; n = 4000: too few outputs for 4 a thread (one each)
     for (const auto& [n, m] : {std::pair<int, int>{4100, 1203}, {4000, 517}, {2100, 300}}) {
@@ -420,10 +420,10 @@ TEST_CASE_TEMPLATE("several outputs per thread of the tiled reduction change no 
       CHECK(tiled_launches() - launches == 4);
       // float: 4 a thread from 4 * 4 * 256 outputs on; double: 2 a thread from 4 * 2 * 256
       CHECK(blocked_launches() - blocked == (n >= 4096 ? 2 : 0) + (m >= 4096 ? 1 : 0) + (n >= 2048 ? 1 : 0));
-      state.outputs_per_thread = 1;
+      state.tiled_outputs_per_thread = 1;
       const long blocked_one = blocked_launches();
       const auto one = run();
-      state.outputs_per_thread = 0;
+      state.tiled_outputs_per_thread = 0;
       CHECK(blocked_launches() == blocked_one);
       auto same = [](const auto& a, const auto& b) {
         bool ok = a.size() == b.size();

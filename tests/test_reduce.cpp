@@ -747,7 +747,7 @@ TEST_CASE_TEMPLATE("long axis reductions (many lanes per output on devices) matc
 // threads per row, no partials in device memory
 
 namespace {
-long row_launches() { return ufx::detail::row_reduce_state().launches.load(); }
+long row_launches() { return ufx::detail::testing().row_reduce.launches.load(); }
 
 /// A float or double sum of x[0..m) in the row body's documented order: chunks of V = 16 / sizeof(T)
 /// positions, lane l of G taking its full chunks l, l + G, ... four at a time ((a0 + a1) + (a2 + a3)
@@ -881,11 +881,11 @@ TEST_CASE_TEMPLATE("the row device reduction sums each row in its documented ord
       close = true;
       for (int i = 0; i < n; ++i) close = close && std::abs(mp(i) - mp_ref(i)) <= 1e-5f * float(m);
       CHECK(close);
-      // switched off: the lanes (ufx::cuda: CUB's segmented reduce for the plain sum), within rounding
-      ufx::detail::row_reduce_state().enabled = false;
+      // switched off: the lanes, within rounding
+      ufx::detail::testing().row_reduce.enabled = false;
       before = row_launches();
       const auto off = ufx::sum(da, ufx::axis{1}).to_host();
-      ufx::detail::row_reduce_state().enabled = true;
+      ufx::detail::testing().row_reduce.enabled = true;
       CHECK(row_launches() == before);
       close = true;
       for (int i = 0; i < n; ++i) close = close && std::abs(off(i) - r(i)) <= 1e-5f * float(m);

@@ -28,11 +28,21 @@
 
 #include "ufx/config.hpp"
 #include "ufx/detail/raw/thread.hpp"
-
-#if defined(__CUDACC__)
-#  include <cooperative_groups.h>
-#endif
 #include "ufx/launch_config.hpp"
+#if defined(__CUDACC__)
+#  include "ufx/detail/backend/cuda/thread.hpp"
+#endif
+
+namespace ufx::detail {
+/// What a thread's members do: CUDA's built-in variables and intrinsics in device code
+/// (backend/cuda/thread.hpp), the host block runner's fibers everywhere else (detail/raw/thread.hpp).
+/// The one place the choice is made.
+#if defined(__CUDA_ARCH__)
+using thread_ops = cuda_thread_ops;
+#else
+using thread_ops = host_thread_ops;
+#endif
+} // namespace ufx::detail
 
 /// \cond INTERNAL
 // The messages of the warp functions' static_asserts (undefined again at the end).
@@ -56,37 +66,13 @@ namespace ufx {
 class thread {
 public:
   /// cuda.threadIdx: this thread's index within its block.
-  UFX_HD dim3 thread_idx() const {
-#if defined(__CUDA_ARCH__)
-    return dim3(threadIdx.x, threadIdx.y, threadIdx.z);
-#else
-    return pos_.thread_idx;
-#endif
-  }
+  UFX_HD dim3 thread_idx() const { return detail::thread_ops::thread_idx(pos_); }
   /// cuda.blockIdx: this thread's block within the grid.
-  UFX_HD dim3 block_idx() const {
-#if defined(__CUDA_ARCH__)
-    return dim3(blockIdx.x, blockIdx.y, blockIdx.z);
-#else
-    return pos_.block_idx;
-#endif
-  }
+  UFX_HD dim3 block_idx() const { return detail::thread_ops::block_idx(pos_); }
   /// cuda.blockDim: threads per block.
-  UFX_HD dim3 block_dim() const {
-#if defined(__CUDA_ARCH__)
-    return dim3(blockDim.x, blockDim.y, blockDim.z);
-#else
-    return pos_.block_dim;
-#endif
-  }
+  UFX_HD dim3 block_dim() const { return detail::thread_ops::block_dim(pos_); }
   /// cuda.gridDim: blocks in the grid.
-  UFX_HD dim3 grid_dim() const {
-#if defined(__CUDA_ARCH__)
-    return dim3(gridDim.x, gridDim.y, gridDim.z);
-#else
-    return pos_.grid_dim;
-#endif
-  }
+  UFX_HD dim3 grid_dim() const { return detail::thread_ops::grid_dim(pos_); }
 
   /// cuda.grid(N): the thread's absolute index in the grid; an index for N = 1, else a
   /// std::array {x, y} or {x, y, z} (`auto [x, y] = t.grid<2>();`).
@@ -116,30 +102,14 @@ public:
   /// cuda.syncthreads(): waits until every thread of the block has reached this barrier. Every
   /// thread of a block must reach the same sync() calls: on ufx::sim a thread that returns, or
   /// waits at another sync(), while others wait is an error naming the lines.
-  UFX_HD void sync(int line = __builtin_LINE()) const {
-#if defined(__CUDA_ARCH__)
-    (void)line;
-    __syncthreads();
-#else
-    detail::sim_sync(block_, line);
-#endif
-  }
+  UFX_HD void sync(int line = __builtin_LINE()) const { detail::thread_ops::sync(block_, line); }
 
   /// Cooperative groups' `this_grid().sync()` (Numba's `cg.this_grid().sync()`): waits until every
   /// thread of the grid has reached it; memory accesses before it are visible to every thread
   /// after it. Only in a cooperative launch (`k[ufx::cooperative(config)]`): on the sim a grid_sync
   /// in another launch is a kernel_error naming the thread; on a GPU it traps (the kernel fails
   /// with cudaErrorLaunchFailure). Every thread of the grid must reach the same grid_sync calls.
-  UFX_HD void grid_sync(int line = __builtin_LINE()) const {
-#if defined(__CUDA_ARCH__)
-    (void)line;
-    cooperative_groups::grid_group g = cooperative_groups::this_grid();
-    if (!g.is_valid()) __trap();
-    g.sync();
-#else
-    detail::sim_sync_predicate(block_, line, detail::barrier_kind::grid, false);
-#endif
-  }
+  UFX_HD void grid_sync(int line = __builtin_LINE()) const { detail::thread_ops::grid_sync(block_, line); }
 
   /// cuda.warpsize: 32 on NVIDIA GPUs, and on the sim, whose blocks form warps as a GPU's do.
   UFX_HD static constexpr int warp_size() { return 32; }
@@ -157,15 +127,7 @@ public:
     return i.x + d.x * (i.y + d.y * i.z);
   }
   /// cuda.laneid: the thread's lane in its warp, 0 to 31.
-  UFX_HD unsigned lane_id() const {
-#if defined(__CUDA_ARCH__)
-    unsigned l;
-    asm("mov.u32 %0, %%laneid;" : "=r"(l));
-    return l;
-#else
-    return thread_rank() % 32;
-#endif
-  }
+  UFX_HD unsigned lane_id() const { return detail::thread_ops::lane_id(pos_); }
   /// The thread's warp within the block (thread_rank() / 32).
   UFX_HD unsigned warp_id() const { return thread_rank() / 32; }
   /// cuda.lanemask_lt(): the lanes below this one (1 << lane_id()) - 1; _le, _eq, _ge, _gt alike.
@@ -183,23 +145,13 @@ public:
   /// that reach an activemask() on the same source line while the warp's other lanes wait elsewhere
   /// or have returned: inside `if (lane % 2)` the lanes on that branch.
   UFX_HD unsigned activemask(int line = __builtin_LINE()) const {
-#if defined(__CUDA_ARCH__)
-    (void)line;
-    return __activemask();
-#else
-    return meet(detail::warp_kind::activemask, lanemask_eq(), line).result_mask;
-#endif
+    return detail::thread_ops::activemask(pos_, block_, line);
   }
 
   /// cuda.syncwarp(mask): waits until every lane named in mask reaches a syncwarp with the same
   /// mask; memory accesses before it are visible to those lanes after it.
   UFX_HD void syncwarp(unsigned mask = 0xffffffffu, int line = __builtin_LINE()) const {
-#if defined(__CUDA_ARCH__)
-    (void)line;
-    __syncwarp(mask);
-#else
-    meet(detail::warp_kind::syncwarp, mask, line);
-#endif
+    detail::thread_ops::syncwarp(block_, mask, line);
   }
 
   /// cuda.shfl_sync(mask, v, src_lane): v of lane src_lane (of this thread's group of `width`
@@ -209,14 +161,15 @@ public:
   template <class T>
   UFX_HD T shfl_sync(unsigned mask, const T& v, int src_lane, int width = 32, int line = __builtin_LINE()) const {
     static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 64, UFX_SHFL_VALUE_MESSAGE);
-    return shuffle<T>(detail::warp_kind::shfl_idx, mask, v, static_cast<unsigned>(src_lane), width, line);
+    return detail::thread_ops::shuffle(block_, detail::warp_kind::shfl_idx, mask, v, static_cast<unsigned>(src_lane),
+                                       width, line);
   }
   /// cuda.shfl_up_sync(mask, v, delta): v of lane lane_id() - delta; a lane with fewer than delta
   /// lanes below it in its group of `width` keeps its own v.
   template <class T>
   UFX_HD T shfl_up_sync(unsigned mask, const T& v, unsigned delta, int width = 32, int line = __builtin_LINE()) const {
     static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 64, UFX_SHFL_VALUE_MESSAGE);
-    return shuffle<T>(detail::warp_kind::shfl_up, mask, v, delta, width, line);
+    return detail::thread_ops::shuffle(block_, detail::warp_kind::shfl_up, mask, v, delta, width, line);
   }
   /// cuda.shfl_down_sync(mask, v, delta): v of lane lane_id() + delta; a lane with fewer than delta
   /// lanes above it in its group of `width` keeps its own v.
@@ -224,7 +177,7 @@ public:
   UFX_HD T shfl_down_sync(unsigned mask, const T& v, unsigned delta, int width = 32,
                           int line = __builtin_LINE()) const {
     static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 64, UFX_SHFL_VALUE_MESSAGE);
-    return shuffle<T>(detail::warp_kind::shfl_down, mask, v, delta, width, line);
+    return detail::thread_ops::shuffle(block_, detail::warp_kind::shfl_down, mask, v, delta, width, line);
   }
   /// cuda.shfl_xor_sync(mask, v, lane_mask): v of lane lane_id() ^ lane_mask (a butterfly); a lane
   /// whose partner lies in a later group of `width` keeps its own v.
@@ -232,7 +185,7 @@ public:
   UFX_HD T shfl_xor_sync(unsigned mask, const T& v, unsigned lane_mask, int width = 32,
                          int line = __builtin_LINE()) const {
     static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 64, UFX_SHFL_VALUE_MESSAGE);
-    return shuffle<T>(detail::warp_kind::shfl_xor, mask, v, lane_mask, width, line);
+    return detail::thread_ops::shuffle(block_, detail::warp_kind::shfl_xor, mask, v, lane_mask, width, line);
   }
 
   /// cuda.all_sync(mask, pred): whether pred is true in every lane of the mask.
@@ -254,24 +207,14 @@ public:
   template <class P>
   UFX_HD unsigned ballot_sync(unsigned mask, P pred, int line = __builtin_LINE()) const {
     static_assert(std::is_integral_v<P>, UFX_VOTE_PREDICATE_MESSAGE);
-#if defined(__CUDA_ARCH__)
-    (void)line;
-    return __ballot_sync(mask, pred != 0);
-#else
-    return meet(detail::warp_kind::ballot, mask, line, 0, 32, nullptr, 0, pred != 0).result_mask;
-#endif
+    return detail::thread_ops::ballot(block_, mask, pred != 0, line);
   }
   /// cuda.match_any_sync(mask, v): the lanes of the mask whose v has the same bits as this lane's.
   /// v is a 4- or 8-byte trivially copyable value (int, unsigned, long long, float, double, ...).
   template <class T>
   UFX_HD unsigned match_any_sync(unsigned mask, const T& v, int line = __builtin_LINE()) const {
     static_assert(std::is_trivially_copyable_v<T> && (sizeof(T) == 4 || sizeof(T) == 8), UFX_MATCH_VALUE_MESSAGE);
-#if defined(__CUDA_ARCH__)
-    (void)line;
-    return __match_any_sync(mask, match_bits(v));
-#else
-    return meet(detail::warp_kind::match_any, mask, line, 0, 32, &v, static_cast<int>(sizeof(T))).result_mask;
-#endif
+    return detail::thread_ops::match_any(block_, mask, v, line);
   }
   /// The result of match_all_sync: the mask's lanes when all have the same value (else 0), and
   /// whether they do.
@@ -285,15 +228,8 @@ public:
   template <class T>
   UFX_HD match_all_result match_all_sync(unsigned mask, const T& v, int line = __builtin_LINE()) const {
     static_assert(std::is_trivially_copyable_v<T> && (sizeof(T) == 4 || sizeof(T) == 8), UFX_MATCH_VALUE_MESSAGE);
-#if defined(__CUDA_ARCH__)
-    (void)line;
-    int pred = 0;
-    const unsigned m = __match_all_sync(mask, match_bits(v), &pred);
-    return {m, pred != 0};
-#else
-    const detail::warp_call c = meet(detail::warp_kind::match_all, mask, line, 0, 32, &v, static_cast<int>(sizeof(T)));
-    return {c.result_mask, c.result_pred};
-#endif
+    const detail::match_all_bits r = detail::thread_ops::match_all(block_, mask, v, line);
+    return {r.mask, r.pred};
   }
 
   /// cuda.syncthreads_count(pred): a sync() that returns how many threads of the block have pred true.
@@ -318,79 +254,12 @@ private:
   template <detail::warp_kind K, class P>
   UFX_HD bool vote_pred(unsigned mask, P pred, int line) const {
     static_assert(std::is_integral_v<P>, UFX_VOTE_PREDICATE_MESSAGE);
-#if defined(__CUDA_ARCH__)
-    (void)line;
-    if constexpr (K == detail::warp_kind::all) return __all_sync(mask, pred != 0) != 0;
-    else if constexpr (K == detail::warp_kind::any) return __any_sync(mask, pred != 0) != 0;
-    else return __uni_sync(mask, pred != 0) != 0;
-#else
-    return meet(K, mask, line, 0, 32, nullptr, 0, pred != 0).result_pred;
-#endif
+    return detail::thread_ops::vote<K>(block_, mask, pred != 0, line);
   }
   template <detail::barrier_kind K, class P>
   UFX_HD int sync_pred(P pred, int line) const {
     static_assert(std::is_integral_v<P>, UFX_SYNC_PREDICATE_MESSAGE);
-#if defined(__CUDA_ARCH__)
-    (void)line;
-    if constexpr (K == detail::barrier_kind::count) return __syncthreads_count(pred != 0);
-    else if constexpr (K == detail::barrier_kind::all) return __syncthreads_and(pred != 0);
-    else return __syncthreads_or(pred != 0);
-#else
-    return detail::sim_sync_predicate(block_, line, K, pred != 0);
-#endif
-  }
-
-#if defined(__CUDA_ARCH__)
-  template <class T>
-  __device__ static auto match_bits(const T& v) {
-    if constexpr (sizeof(T) == 4) {
-      unsigned b;
-      memcpy(&b, &v, 4);
-      return b;
-    } else {
-      unsigned long long b;
-      memcpy(&b, &v, 8);
-      return b;
-    }
-  }
-#else
-  /// Meets the warp's other lanes at operation k (the runner fills in the result).
-  detail::warp_call meet(detail::warp_kind k, unsigned mask, int line, unsigned arg = 0, int width = 32,
-                         const void* value = nullptr, int bytes = 0, bool pred = false) const {
-    detail::warp_call c;
-    c.kind = k;
-    c.mask = mask;
-    c.line = line;
-    c.arg = arg;
-    c.width = static_cast<unsigned>(width);
-    c.pred = pred;
-    c.bytes = bytes;
-    c.words = (bytes + 3) / 4;
-    if (value) std::memcpy(c.value, value, static_cast<std::size_t>(bytes));
-    detail::sim_warp(block_, c);
-    return c;
-  }
-#endif
-  template <class T>
-  UFX_HD T shuffle(detail::warp_kind k, unsigned mask, const T& v, unsigned arg, int width, int line) const {
-    constexpr int words = static_cast<int>((sizeof(T) + 3) / 4);
-    unsigned w[words] = {};
-    memcpy(w, &v, sizeof(T));
-#if defined(__CUDA_ARCH__)
-    (void)line;
-    for (int i = 0; i < words; ++i) {
-      if (k == detail::warp_kind::shfl_idx) w[i] = __shfl_sync(mask, w[i], static_cast<int>(arg), width);
-      else if (k == detail::warp_kind::shfl_up) w[i] = __shfl_up_sync(mask, w[i], arg, width);
-      else if (k == detail::warp_kind::shfl_down) w[i] = __shfl_down_sync(mask, w[i], arg, width);
-      else w[i] = __shfl_xor_sync(mask, w[i], static_cast<int>(arg), width);
-    }
-#else
-    const detail::warp_call c = meet(k, mask, line, arg, width, w, static_cast<int>(sizeof(T)));
-    std::memcpy(w, c.result, sizeof(w));
-#endif
-    T r;
-    memcpy(&r, w, sizeof(T));
-    return r;
+    return detail::thread_ops::sync_predicate<K>(block_, pred != 0, line);
   }
 
   detail::thread_pos pos_{};                 // host runs only (a GPU reads its built-in variables)
@@ -403,29 +272,11 @@ private:
 
 /// cuda.threadfence(): orders this thread's memory accesses before the fence before those after it,
 /// as seen by every thread of the device (__threadfence(); on the host a sequentially consistent fence).
-UFX_HD inline void threadfence() {
-#if defined(__CUDA_ARCH__)
-  __threadfence();
-#else
-  detail::host_fence(1);
-#endif
-}
+UFX_HD inline void threadfence() { detail::thread_ops::fence<1>(); }
 /// cuda.threadfence_block(): the same, as seen by the threads of this block (__threadfence_block()).
-UFX_HD inline void threadfence_block() {
-#if defined(__CUDA_ARCH__)
-  __threadfence_block();
-#else
-  detail::host_fence(0);
-#endif
-}
+UFX_HD inline void threadfence_block() { detail::thread_ops::fence<0>(); }
 /// cuda.threadfence_system(): the same, as seen by the host and other devices too (__threadfence_system()).
-UFX_HD inline void threadfence_system() {
-#if defined(__CUDA_ARCH__)
-  __threadfence_system();
-#else
-  detail::host_fence(2);
-#endif
-}
+UFX_HD inline void threadfence_system() { detail::thread_ops::fence<2>(); }
 
 namespace detail {
 /// How ufx's launchers make and read a `thread` (its members are not the kernel body's business).
@@ -497,23 +348,11 @@ public:
   template <class... I>
   requires(sizeof...(I) == rank && (std::is_integral_v<I> && ...)) UFX_HD element_type& operator()(I... i) const {
     const index_t idx[rank] = {static_cast<index_t>(i)...};
+    const index_t ext[3] = {extent(0), extent(1), extent(2)};
+    detail::thread_ops::check_shared_index(idx, ext); // the host block runner's checks; none on a GPU
     index_t off = 0;
-#if !defined(__CUDA_ARCH__)
-    bool bad = false;
-    for (int k = 0; k < rank; ++k) bad |= idx[k] < 0 || idx[k] >= extent(k);
-    if (bad) {
-      const index_t ext[3] = {extent(0), extent(1), extent(2)};
-      detail::sim_shared_out_of_range(rank, idx, ext);
-    }
-#endif
     for (int k = 0; k < rank; ++k) off = off * extent(k) + idx[k];
-#if !defined(__CUDA_ARCH__)
-    if (state_) {
-      const auto byte = static_cast<std::size_t>(reinterpret_cast<unsigned char*>(data_ + off) - state_->shared);
-      if (state_->stamp[byte] != state_->segment)
-        detail::sim_shared_log(state_, byte, sizeof(element_type), init_checked);
-    }
-#endif
+    detail::thread_ops::log_shared(state_, data_ + off, sizeof(element_type), init_checked);
     return data_[off];
   }
   /// The element at i of a one-dimensional array.

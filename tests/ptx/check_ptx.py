@@ -74,7 +74,7 @@ def kind(name):
         return "dense elementwise"
     if "element_at" in name:
         return "strided/broadcast elementwise"
-    if "DeviceReduce" in name or "DeviceSegmentedReduce" in name:
+    if "DeviceReduce" in name:
         return "dense reduction (CUB)"
     if "tiled_reduce_body" in name:
         return "tiled reduction (block body)"

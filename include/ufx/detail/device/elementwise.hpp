@@ -1,22 +1,18 @@
 #pragma once
 // What ufx::sim and ufx::cuda share for elementwise and gufunc loops: the per-thread bodies run
-// through the launch seam, the grid they use, and the check that every operand lies in the
-// target device's memory (the sim runs it before launching; a GPU would fault instead).
+// through the launch seam and the grid they use (the sim's check that every operand lies in the
+// target device's memory is backend/sim/checks.hpp's).
 //
 // Local memory. A kernel's arguments live in its parameter space; indexing their arrays with a
 // run-time index makes the compiler copy the whole struct to local memory (CUB's for_each did, for
 // 568 bytes per thread). The offset computation below walks the layout's dimensions in a loop
 // unrolled over max_rank, so every index is a constant and the arrays stay parameters.
 #include <cstdint>
-#include <string>
 #include <type_traits>
 
 #include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/device/launch.hpp"
-#include "ufx/detail/core/fail.hpp"
 #include "ufx/detail/core/loop.hpp"
-#include "ufx/detail/lib/runtime.hpp"
-#include "ufx/errors.hpp"
 #include "ufx/targets.hpp"
 
 namespace ufx::detail {
@@ -46,36 +42,6 @@ struct dense_vector_body {
     if (tail < n) k.at_linear(tail);
   }
 };
-
-/// "output 0", "input 1".
-std::string operand_name(int k, int nout);
-
-/// "is not in ufx::sim device 0 memory (it points to host memory: ...)" (src/messages.cpp).
-std::string where_instead(const memory_space& want, const void* lo, const void* hi);
-
-/// Throws device_error naming operand k (operand_name(k, nout), built only then) unless the
-/// elements at offsets [lo, hi] from `p` lie in device memory `space` (a host pointer leaked into a
-/// device loop, or another device's memory).
-inline void check_reach(const memory_space& space, const void* p, std::size_t elem, index_t lo, index_t hi, int k,
-                        int nout) {
-  auto* c = static_cast<const char*>(p);
-  const char *b = c + lo * static_cast<index_t>(elem), *e = c + (hi + 1) * static_cast<index_t>(elem);
-  if (!in_space(space, b, e)) fail<device_error>(operand_name(k, nout) + " " + where_instead(space, b, e));
-}
-
-/// Throws device_error naming the first array operand whose elements (over the whole loop, core
-/// blocks included) are not in device memory `space`.
-template <int N, class Kernel>
-void check_device_operands(const memory_space& space, const layout<N>& L, const Kernel& k) {
-  // lo/hi: the operand's reach beyond the loop position (a gufunc's core block); 0 for elementwise
-  k.for_each_array([&](int j, const void* p, std::size_t elem, index_t lo = 0, index_t hi = 0) {
-    for (int d = 0; d < L.rank; ++d) {
-      const index_t span = (L.shape[d] - 1) * L.stride[j][d];
-      (span < 0 ? lo : hi) += span;
-    }
-    check_reach(space, p, elem, lo, hi, j, Kernel::N - Kernel::NIn);
-  });
-}
 
 UFX_TU_NAMESPACE_BEGIN
 

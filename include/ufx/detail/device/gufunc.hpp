@@ -9,28 +9,17 @@
 // shared memory together (neighbouring threads read neighbouring words), calls the function on
 // views of shared memory (a thread's core `core + 1` words from its neighbour's when `core` is
 // even, so the threads of a warp hit different banks), and copies the output cores back together.
-#include <atomic>
 #include <cstddef>
 #include <type_traits>
 #include <utility>
 
 #include "ufx/detail/core/hooks.hpp"
+#include "ufx/detail/core/testing.hpp"
 #include "ufx/detail/device/elementwise.hpp"
 #include "ufx/detail/device/launch.hpp"
 #include "ufx/detail/core/loop.hpp"
 
 namespace ufx::detail {
-
-/// The staged path's switch and launch counter, for tests and benchmarks (the per-thread path when
-/// `enabled` is false).
-struct gufunc_staging_control {
-  std::atomic<bool> enabled{true};
-  std::atomic<long> launches{0};
-};
-inline gufunc_staging_control& gufunc_staging_state() {
-  static gufunc_staging_control c;
-  return c;
-}
 
 UFX_TU_NAMESPACE_BEGIN
 
@@ -128,7 +117,7 @@ void device_gufunc(const Tag& tag, const layout<N>& L, const Kernel& k, bool den
     if constexpr (Kernel::all_fixed_arrays) {
       using body_t = gufunc_staged_body<Kernel>;
       const index_t n = L.rank == 1 ? L.shape[0] : 1; // rank 0: one position (a loop of extent 1)
-      if (dense && L.rank <= 1 && n > 0 && gufunc_staging_state().enabled.load(std::memory_order_relaxed)) {
+      if (dense && L.rank <= 1 && n > 0 && testing().gufunc_staging.on()) {
         body_t body{k, n, {}};
         bool back_to_back = true;
         std::size_t bytes[N] = {}; // shared bytes one thread's core of operand k takes
@@ -151,7 +140,7 @@ void device_gufunc(const Tag& tag, const layout<N>& L, const Kernel& k, bool den
           }
           const index_t blocks = (n + b - 1) / b;
           if (blocks < (index_t{1} << 31)) {
-            gufunc_staging_state().launches.fetch_add(1, std::memory_order_relaxed);
+            testing().gufunc_staging.count();
             launch_hook<Tag>::run(
                 tag, launch_config{dim3(static_cast<unsigned>(blocks)), dim3(static_cast<unsigned>(b)), off}, body,
                 label);

@@ -17,6 +17,7 @@
 #include "ufx/detail/lib/runtime.hpp"
 #include "ufx/detail/body/reduce.hpp"
 #include "ufx/detail/core/reduce_plan.hpp"
+#include "ufx/detail/core/testing.hpp"
 #include "ufx/detail/device/elementwise.hpp"
 #include "ufx/detail/device/launch.hpp"
 #include "ufx/detail/device/row_reduce.hpp"
@@ -144,7 +145,7 @@ bool device_tiled_reduce(const Tag& tag, const memory_space& space, const reduce
     tile_plan<N - 1> tp;
     launch_config c;
     if (!plan_tiled_reduce(plan, k, tp, c)) return false;
-    tiled_reduce_state().launches.fetch_add(1, std::memory_order_relaxed);
+    testing().tiled_reduce.count();
     const index_t splits = c.grid.y;
     buffer<Acc> partial; // one split writes the outputs
     if (splits > 1)
@@ -158,7 +159,7 @@ bool device_tiled_reduce(const Tag& tag, const memory_space& space, const reduce
     };
     constexpr int per = tile_outputs_per_thread<Kern>::value; // tp.per_thread is this or 1
     if (per > 1 && tp.per_thread == per) {
-      tiled_reduce_state().blocked_launches.fetch_add(1, std::memory_order_relaxed);
+      testing().tiled_blocked_launches.fetch_add(1, std::memory_order_relaxed);
       run(std::integral_constant<int, per>{});
     } else run(std::integral_constant<int, 1>{});
     if (splits > 1) reduce_partials(tag, space, plan, k, partial.data(), splits, false, out, fin);
@@ -173,7 +174,7 @@ bool device_row_reduce(const Tag& tag, const reduce_plan<N>& plan, const Kern& k
   row_plan<Kern::N> rp;
   launch_config c;
   if (!plan_row_reduce(plan, k, rp, c)) return false;
-  row_reduce_state().launches.fetch_add(1, std::memory_order_relaxed);
+  testing().row_reduce.count();
   launch_hook<Tag>::run(tag, c,
                         row_reduce_body<Kern, N, OutE, Fin>{plan.kept, k, out, fin, plan.outputs(), plan.count(), rp},
                         "ufx row reduction kernel");
@@ -192,27 +193,6 @@ void device_reduce_all(const Tag& tag, const memory_space& space, const reduce_p
   if (device_tiled_reduce(tag, space, plan, k, out, fin)) return;
   if (device_row_reduce(tag, plan, k, out, fin)) return;
   device_reduce(tag, space, plan, k, out, fin);
-}
-
-/// Throws device_error naming the first operand of a reduction that is not in the sim arena.
-template <int N, class Kern, class OutE>
-void check_reduce_operands(const memory_space& space, const reduce_plan<N>& plan, const Kern& k, const OutE* out) {
-  auto check = [&](int j, const void* p, std::size_t elem, bool reduced) {
-    index_t lo = 0, hi = 0;
-    auto span_of = [&](const layout<N>& L) {
-      for (int d = 0; d < L.rank; ++d) {
-        const index_t s = (L.shape[d] - 1) * L.stride[j][d];
-        (s < 0 ? lo : hi) += s;
-      }
-    };
-    span_of(plan.kept);
-    if (reduced) span_of(plan.red);
-    check_reach(space, p, elem, lo, hi, j, 1);
-  };
-  if (plan.outputs() == 0) return;
-  check(0, out, sizeof(OutE), false);
-  if (plan.count() == 0) return;
-  k.for_each_array([&](int j, const void* p, std::size_t elem) { check(j + 1, p, elem, true); });
 }
 
 UFX_TU_NAMESPACE_END

@@ -21,7 +21,6 @@
 // chunk of an input that steps by 1 is one 16-byte load when the row starts on a multiple of the
 // chunk's size (else element by element: the same values in the same order).
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
@@ -32,21 +31,10 @@
 #include "ufx/detail/body/map.hpp"
 #include "ufx/detail/body/reduce.hpp"
 #include "ufx/detail/core/reduce_plan.hpp"
+#include "ufx/detail/core/testing.hpp"
 #include "ufx/detail/core/tuple.hpp"
 
 namespace ufx::detail {
-
-/// The row path's switch and launch counter, for tests and benchmarks (with `enabled` false the
-/// lanes take these reductions, and ufx::cuda's plain ones CUB's DeviceSegmentedReduce, the path
-/// before the row body).
-struct row_reduce_control {
-  std::atomic<bool> enabled{true};
-  std::atomic<long> launches{0};
-};
-inline row_reduce_control& row_reduce_state() {
-  static row_reduce_control c;
-  return c;
-}
 
 UFX_TU_NAMESPACE_BEGIN
 
@@ -261,8 +249,7 @@ bool plan_row_reduce(const reduce_plan<N>& plan, const Kern& k, row_plan<Kern::N
     constexpr int NK = Kern::N;
     constexpr index_t V = row_chunk_width<Kern>::value;
     const index_t outputs = plan.outputs(), m = plan.count();
-    if (!row_reduce_state().enabled.load(std::memory_order_relaxed) || plan.red.rank != 1 || outputs < 1 || m < 1)
-      return false;
+    if (!testing().row_reduce.on() || plan.red.rank != 1 || outputs < 1 || m < 1) return false;
     bool ok = true, unit = false;
     with_indices<NK>([&]<std::size_t... J>(std::index_sequence<J...>) {
       (

@@ -20,7 +20,6 @@
 // device, the tiles of each output are split among `splits` blocks (grid.y); their partials, a
 // dense (outputs, splits) array, are reduced by device_reduce's lanes into the outputs.
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -31,25 +30,11 @@
 #include "ufx/detail/body/map.hpp"
 #include "ufx/detail/body/reduce.hpp"
 #include "ufx/detail/core/reduce_plan.hpp"
+#include "ufx/detail/core/testing.hpp"
 #include "ufx/detail/core/tuple.hpp"
 #include "ufx/errors.hpp"
 
 namespace ufx::detail {
-
-/// The tiled path's switch and launch counter, for tests and benchmarks (the per-lane path when
-/// `enabled` is false).
-struct tiled_reduce_control {
-  std::atomic<bool> enabled{true};
-  std::atomic<long> launches{0};
-  /// 1: every thread owns one output (the body before outputs per thread, for before/after
-  /// benchmarks and tests); 0: as planned (tile_outputs_per_thread where the outputs are many).
-  std::atomic<int> outputs_per_thread{0};
-  std::atomic<long> blocked_launches{0}; ///< launches with more than one output per thread
-};
-inline tiled_reduce_control& tiled_reduce_state() {
-  static tiled_reduce_control c;
-  return c;
-}
 
 UFX_TU_NAMESPACE_BEGIN
 
@@ -393,9 +378,7 @@ bool plan_tiled_reduce(const reduce_plan<N>& plan, const Kern& k, tile_plan<N - 
   static_assert(tileable<Kern>::value);
   constexpr int NK = Kern::N;
   const index_t outputs = plan.outputs(), m = plan.count();
-  if (!tiled_reduce_state().enabled.load(std::memory_order_relaxed) ||
-      outputs < device_reduce_policy::tile_min_outputs || m < 1)
-    return false;
+  if (!testing().tiled_reduce.on() || outputs < device_reduce_policy::tile_min_outputs || m < 1) return false;
   auto zero_strides = [](const layout<N>& L, int j) {
     for (int d = 0; d < L.rank; ++d)
       if (L.stride[j][d] != 0) return false;
@@ -434,9 +417,8 @@ bool plan_tiled_reduce(const reduce_plan<N>& plan, const Kern& k, tile_plan<N - 
   // (a block's outputs past the last are computed and dropped: at most a quarter of the work)
   constexpr int per = tile_outputs_per_thread<Kern>::value;
   tp.per_thread =
-      per > 1 && tiled_reduce_state().outputs_per_thread.load(std::memory_order_relaxed) != 1 && outputs >= 4 * per * b
-          ? per
-          : 1;
+      per > 1 && testing().tiled_outputs_per_thread.load(std::memory_order_relaxed) != 1 && outputs >= 4 * per * b ? per
+                                                                                                                   : 1;
   const index_t out_blocks = (outputs + b * tp.per_thread - 1) / (b * tp.per_thread), tiles = (m + b - 1) / b;
   if (out_blocks > 2147483647) return false;
   tp.tiled = tiled;

@@ -1,9 +1,12 @@
 #pragma once
 // What ufx/thread.hpp's types hold and call on the host: a thread's position in a launch, the
 // part of a block run (src/sim/) that shared-array accesses read inline, the block
-// runner's entry points in libufx, and the element type and extents of a `shared<A>` declaration.
+// runner's entry points in libufx, host_thread_ops (what a thread's members do on ufx::sim,
+// ufx::serial and ufx::host; backend/cuda/thread.hpp's cuda_thread_ops is the same in device code),
+// and the element type and extents of a `shared<A>` declaration.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "ufx/config.hpp"
 #include "ufx/launch_config.hpp"
@@ -18,6 +21,8 @@ struct thread_pos {
   }
   /// cuda.gridsize(1): threads along x over the whole grid (a grid-stride loop's step).
   UFX_HD index_t stride_x() const { return static_cast<index_t>(grid_dim.x) * static_cast<index_t>(block_dim.x); }
+  /// The thread's index within its block, x fastest.
+  UFX_HD unsigned rank() const { return thread_idx.x + block_dim.x * (thread_idx.y + block_dim.y * thread_idx.z); }
 };
 
 /// The part of a block run on the host (src/sim/) that shared-array accesses read
@@ -106,6 +111,101 @@ void sim_shared_log(sim_block_state* state, std::size_t offset, std::size_t byte
 /// Throws the out-of-range error of a shared-array access (the runner adds kernel, block, thread).
 [[noreturn]] void sim_shared_out_of_range(int rank, const index_t* index, const index_t* extents);
 struct thread_access;
+
+/// What match_all_sync gives: the mask's lanes when all have the same value (else 0), and whether they do.
+struct match_all_bits {
+  unsigned mask;
+  bool pred;
+};
+
+/// What ufx::thread's members do on the host block runner (ufx::sim, ufx::serial, ufx::host): the
+/// position the runner gave the thread, barriers and warp operations where the thread's fiber
+/// meets the others (src/sim_blocks.cpp), and the checks of shared-array accesses. ufx/thread.hpp
+/// calls these through `thread_ops`, with the arguments cuda_thread_ops takes (and ignores).
+struct host_thread_ops {
+  static dim3 thread_idx(const thread_pos& p) { return p.thread_idx; }
+  static dim3 block_idx(const thread_pos& p) { return p.block_idx; }
+  static dim3 block_dim(const thread_pos& p) { return p.block_dim; }
+  static dim3 grid_dim(const thread_pos& p) { return p.grid_dim; }
+
+  static void sync(sim_block* b, int line) { sim_sync(b, line); }
+  static void grid_sync(sim_block* b, int line) { sim_sync_predicate(b, line, barrier_kind::grid, false); }
+  template <barrier_kind K>
+  static int sync_predicate(sim_block* b, bool pred, int line) {
+    return sim_sync_predicate(b, line, K, pred);
+  }
+
+  static unsigned lane_id(const thread_pos& p) { return p.rank() % 32; }
+  /// The lanes that reach an activemask() on the same source line while the warp's others wait
+  /// elsewhere or have returned.
+  static unsigned activemask(const thread_pos& p, sim_block* b, int line) {
+    return meet(b, warp_kind::activemask, 1u << lane_id(p), line).result_mask;
+  }
+  static void syncwarp(sim_block* b, unsigned mask, int line) { meet(b, warp_kind::syncwarp, mask, line); }
+
+  /// A shuffle of v: the runner moves its bytes, 4 at a time.
+  template <class T>
+  static T shuffle(sim_block* b, warp_kind k, unsigned mask, const T& v, unsigned arg, int width, int line) {
+    const warp_call c = meet(b, k, mask, line, arg, width, &v, static_cast<int>(sizeof(T)));
+    T r;
+    std::memcpy(&r, c.result, sizeof(T));
+    return r;
+  }
+  template <warp_kind K>
+  static bool vote(sim_block* b, unsigned mask, bool pred, int line) {
+    return meet(b, K, mask, line, 0, 32, nullptr, 0, pred).result_pred;
+  }
+  static unsigned ballot(sim_block* b, unsigned mask, bool pred, int line) {
+    return meet(b, warp_kind::ballot, mask, line, 0, 32, nullptr, 0, pred).result_mask;
+  }
+  template <class T>
+  static unsigned match_any(sim_block* b, unsigned mask, const T& v, int line) {
+    return meet(b, warp_kind::match_any, mask, line, 0, 32, &v, static_cast<int>(sizeof(T))).result_mask;
+  }
+  template <class T>
+  static match_all_bits match_all(sim_block* b, unsigned mask, const T& v, int line) {
+    const warp_call c = meet(b, warp_kind::match_all, mask, line, 0, 32, &v, static_cast<int>(sizeof(T)));
+    return {c.result_mask, c.result_pred};
+  }
+
+  /// A sequentially consistent fence (scope: 0 block, 1 device, 2 system).
+  template <int Scope>
+  static void fence() {
+    host_fence(Scope);
+  }
+
+  /// Throws the out-of-range error unless every index lies within its extent.
+  template <int Rank>
+  static void check_shared_index(const index_t (&idx)[Rank], const index_t (&ext)[3]) {
+    bool bad = false;
+    for (int k = 0; k < Rank; ++k) bad |= idx[k] < 0 || idx[k] >= ext[k];
+    if (bad) sim_shared_out_of_range(Rank, idx, ext);
+  }
+  /// Logs an access to the element at `p` the first time the thread touches it in a barrier
+  /// interval (`state`: null where the runner does not check).
+  static void log_shared(sim_block_state* state, const void* p, std::size_t bytes, bool init_checked) {
+    if (!state) return;
+    const auto byte = static_cast<std::size_t>(static_cast<const unsigned char*>(p) - state->shared);
+    if (state->stamp[byte] != state->segment) sim_shared_log(state, byte, bytes, init_checked);
+  }
+
+  /// Meets the warp's other lanes at operation k (the runner fills in the result).
+  static warp_call meet(sim_block* b, warp_kind k, unsigned mask, int line, unsigned arg = 0, int width = 32,
+                        const void* value = nullptr, int bytes = 0, bool pred = false) {
+    warp_call c;
+    c.kind = k;
+    c.mask = mask;
+    c.line = line;
+    c.arg = arg;
+    c.width = static_cast<unsigned>(width);
+    c.pred = pred;
+    c.bytes = bytes;
+    c.words = (bytes + 3) / 4;
+    if (value) std::memcpy(c.value, value, static_cast<std::size_t>(bytes));
+    sim_warp(b, c);
+    return c;
+  }
+};
 
 /// The element type, rank and extents of a `shared<A>` declaration (a dynamic first extent is 0).
 template <class A>

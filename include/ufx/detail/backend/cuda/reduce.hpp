@@ -10,8 +10,7 @@
 //   combines accumulators, as the fold contract says (docs/reduce.md): for one input through
 //   TransformReduce on its pointer (vector loads), else a transform iterator over positions;
 // - otherwise the device reduction of device/reduce.hpp through the launch seam, as ufx::sim: tiles,
-//   rows (each output a contiguous row: vector loads) or lanes, so those results are the sim's
-//   (CUB's DeviceSegmentedReduce only with the row body switched off: row_reduce_state).
+//   rows (each output a contiguous row: vector loads) or lanes, so those results are the sim's.
 // CUB combines in its own order, so a full float sum may differ from the sim's in the last bits.
 #include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/device/reduce.hpp"
@@ -21,7 +20,6 @@
 
 #if UFX_CUDA_TU
 #  include <cub/device/device_reduce.cuh>
-#  include <cub/device/device_segmented_reduce.cuh>
 #  include <thrust/iterator/counting_iterator.h>
 #  include <thrust/iterator/transform_iterator.h>
 #  include <thrust/iterator/transform_output_iterator.h>
@@ -64,37 +62,6 @@ constexpr bool cub_seeded() {
   return !seeds_with_elements<std::remove_cvref_t<decltype(std::declval<const Kern&>().op)>>;
 }
 
-/// Operand 1's offset at the start of output s (a segment's first element).
-template <int N>
-struct segment_begin {
-  layout<N> kept;
-  UFX_HD index_t operator()(index_t s) const {
-    index_t off[N];
-    loop_offsets(kept, s, off);
-    return off[1];
-  }
-};
-template <int N>
-struct segment_end {
-  segment_begin<N> begin;
-  index_t m;
-  UFX_HD index_t operator()(index_t s) const { return begin(s) + m; }
-};
-
-/// Writes fin(partial[s]) to output s.
-template <int N, class Acc, class OutE, class Fin>
-struct finish_outputs {
-  layout<N> kept;
-  const Acc* partial;
-  OutE* out;
-  Fin fin;
-  UFX_HD void operator()(index_t s) const {
-    index_t off[N];
-    loop_offsets(kept, s, off);
-    out[off[0]] = static_cast<OutE>(fin(partial[s]));
-  }
-};
-
 /// One array input read as it is (identity map, a ready operator): CUB can take its pointer.
 template <class Kern>
 constexpr bool cub_plain() {
@@ -127,12 +94,14 @@ struct value_mapped {
   }
 };
 
+/// Whether CUB's DeviceReduce takes the reduction: one output, an identity, and every array input
+/// dense along the one reduced dimension.
 template <class Kern, int N>
 bool cub_reducible(const reduce_plan<N>& plan, const Kern& k) {
   // CUB combines its inputs pairwise: elements as they are for operators that take an element as
-  // an accumulator, else elements seeded with the identity (dense_seeded: one output only)
-  if (!k.has_identity || plan.red.rank != 1 || plan.count() == 0) return false;
-  if (cub_seeded<Kern>() && !(plan.outputs() == 1 && plan.kept.rank == 0)) return false;
+  // an accumulator, else elements seeded with the identity (dense_seeded)
+  if (!k.has_identity || plan.outputs() != 1 || plan.kept.rank != 0 || plan.red.rank != 1 || plan.count() == 0)
+    return false;
   for (int j = 1; j < N; ++j)
     if (!(plan.red.scalar_mask & (1u << j)) && plan.red.stride[j][0] != 1) return false;
   return true;
@@ -147,16 +116,6 @@ auto cub_input(const Kern& k) {
   else if constexpr (cub_seeded<Kern>())
     return thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), dense_seeded<Kern>{k});
   else return thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), dense_mapped<Kern>{k});
-}
-
-/// fin(partial) into the outputs. The partials and CUB's temporary storage are freed in the
-/// order of the call's stream (without one: the legacy default stream's), after this kernel.
-template <class Kern, int N, class OutE, class Fin>
-void cub_finish(const cuda_t& t, const reduce_plan<N>& plan, const buffer<typename Kern::acc_type>& partial, OutE* out,
-                const Fin& fin) {
-  device_for_each(t, plan.outputs(),
-                  finish_outputs<N, typename Kern::acc_type, OutE, Fin>{plan.kept, partial.data(), out, fin},
-                  "ufx reduction finish kernel");
 }
 
 /// What CUB's last kernel writes through for a whole reduction: fin(result), as OutE.
@@ -199,32 +158,6 @@ void cub_reduce_whole(const cuda_t& t, const memory_space& space, const reduce_p
   note_queued(current_call); // counted as one launch (CUB may run two kernels)
 }
 
-/// Several outputs, each over contiguous elements of one input read as it is: CUB's
-/// DeviceSegmentedReduce. Only plain reductions (cub_plain) have it: a seeded or mapped one has
-/// no segmented CUB path to fall into (reduce_hook<cuda_t>::run sends those to the device reduction).
-template <class Kern, int N, class OutE, class Fin>
-requires(cub_plain<Kern>()) void cub_reduce_segments(const cuda_t& t, const memory_space& space,
-                                                     const reduce_plan<N>& plan, const Kern& k, OutE* out,
-                                                     const Fin& fin) {
-  const index_t n_out = plan.outputs(), m = plan.count();
-  const auto stream = static_cast<cudaStream_t>(t.stream_handle);
-  buffer<typename Kern::acc_type> partial(space, n_out, t.stream_handle);
-  const cub_combine<Kern> op{k};
-  const auto input = cub_input(k);
-  const segment_begin<N> b{plan.kept};
-  auto begins = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), b);
-  auto ends = thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), segment_end<N>{b, m});
-  std::size_t bytes = 0;
-  cuda_check(cub::DeviceSegmentedReduce::Reduce(nullptr, bytes, input, partial.data(), n_out, begins, ends, op,
-                                                k.identity, stream),
-             "cub::DeviceSegmentedReduce");
-  buffer<char> temp(space, static_cast<index_t>(bytes), t.stream_handle);
-  cuda_check(cub::DeviceSegmentedReduce::Reduce(temp.data(), bytes, input, partial.data(), n_out, begins, ends, op,
-                                                k.identity, stream),
-             "cub::DeviceSegmentedReduce");
-  note_queued(current_call); // counted as one launch
-  cub_finish<Kern>(t, plan, partial, out, fin);
-}
 #endif
 
 template <>
@@ -234,21 +167,10 @@ struct reduce_hook<cuda_t> {
                   const Res& empty) {
 #if UFX_CUDA_TU
     const cuda_scope scope(t);
-    const bool whole = plan.outputs() == 1 && plan.kept.rank == 0;
-    const bool cub = plan.outputs() > 0 && cub_reducible(plan, k);
-    if (cub && whole) {
-      cub_reduce_whole(t, scope.space(), plan, k, out, fin);
-    } else if constexpr (cub_plain<Kern>()) {
-      // CUB's segmented reduce only with the row body switched off (the path before it, which
-      // bench_cuda measures beside it); otherwise as the sim: tiles, rows or lanes
-      if (cub && !row_reduce_state().enabled.load(std::memory_order_relaxed))
-        cub_reduce_segments(t, scope.space(), plan, k, out, fin);
-      else device_reduce_all(t, scope.space(), plan, k, out, fin, empty);
-    } else {
-      device_reduce_all(t, scope.space(), plan, k, out, fin, empty);
-    }
-    // nothing waits here: the call is queued on its stream (without one, the legacy default
-    // stream); staging::finish's copy of a result to the host is what waits (place.hpp)
+    if (cub_reducible(plan, k)) cub_reduce_whole(t, scope.space(), plan, k, out, fin);
+    else device_reduce_all(t, scope.space(), plan, k, out, fin, empty); // as the sim: tiles, rows or lanes
+      // nothing waits here: the call is queued on its stream (without one, the legacy default
+      // stream); staging::finish's copy of a result to the host is what waits (place.hpp)
 #else
     (void)plan, (void)k, (void)out, (void)fin, (void)empty;
     cuda_not_compiled(t);

@@ -1,8 +1,12 @@
 #pragma once
-// ufx::cuda: the device scan (device/scan.hpp) through Thrust's CUDA system (CUB's scan-by-key)
-// without its own synchronisation, on the target's device, queued on the call's stream (without
-// one, the legacy default stream). Thrust's temporaries come from ufx's device memory
-// (thrust_temporaries), freed in that stream's order.
+// ufx::cuda's scan: every line at once, thrust::inclusive_scan_by_key on Thrust's CUDA system
+// (CUB's scan-by-key) without its own synchronisation, reading and writing through the plan's
+// strides (the positions and functors of device/scan.hpp, which ufx::sim walks line by line), on
+// the target's device, queued on the call's stream (without one, the legacy default stream).
+// Thrust's temporaries come from ufx's device memory (thrust_temporaries), freed in that stream's
+// order. Thrust is included only by nvcc: a host compiler's translation unit gets no Thrust header
+// from ufx, so what `thrust::device_vector` means in a user's .cpp is Thrust's own configuration,
+// whatever the order of the includes (ufx never defines THRUST_DEVICE_SYSTEM).
 #include <exception>
 #include <string>
 
@@ -12,6 +16,11 @@
 #include "ufx/detail/device/scan.hpp"
 
 #if UFX_CUDA_TU
+#  include <thrust/functional.h>
+#  include <thrust/iterator/counting_iterator.h>
+#  include <thrust/iterator/permutation_iterator.h>
+#  include <thrust/iterator/transform_iterator.h>
+#  include <thrust/scan.h>
 #  include <thrust/system/cuda/execution_policy.h>
 #endif
 
@@ -29,6 +38,36 @@ struct thrust_temporaries {
   }
   void deallocate(char* p, std::size_t) const noexcept { device_free_async(space, p, stream); }
 };
+
+#if UFX_CUDA_TU
+/// Scan-by-key's key (the line of position i) and operator, for Thrust.
+struct scan_line_key {
+  index_t len;
+  UFX_HD index_t operator()(index_t i) const { return i / len; }
+};
+
+template <class Kern>
+struct scan_combine {
+  Kern k;
+  UFX_HD typename Kern::acc_type operator()(const typename Kern::acc_type& a, const typename Kern::acc_type& b) const {
+    return k.combine(a, b);
+  }
+};
+
+/// Every line at once, Thrust's scan-by-key on `pol` (thrust::cuda::par...).
+template <class Policy, class Kern, int N, class OutE>
+void device_scan(const Policy& pol, const scan_plan<N>& plan, const Kern& k, OutE* out) {
+  const index_t n = plan.count() * plan.len;
+  if (n == 0) return;
+  const scan_position<N> pos = scan_positions(plan);
+  const thrust::counting_iterator<index_t> first(0);
+  auto keys = thrust::make_transform_iterator(first, scan_line_key{plan.len});
+  auto values = thrust::make_transform_iterator(first, scan_value<Kern, N>{pos, k});
+  auto result = thrust::make_permutation_iterator(out, thrust::make_transform_iterator(first, scan_out_offset<N>{pos}));
+  thrust::inclusive_scan_by_key(pol, keys, keys + n, values, result, thrust::equal_to<index_t>(),
+                                scan_combine<Kern>{k});
+}
+#endif
 
 template <>
 struct scan_hook<cuda_t> {
