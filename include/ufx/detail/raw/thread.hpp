@@ -120,7 +120,7 @@ struct match_all_bits {
 
 /// What ufx::thread's members do on the host block runner (ufx::sim, ufx::serial, ufx::host): the
 /// position the runner gave the thread, barriers and warp operations where the thread's fiber
-/// meets the others (src/sim_blocks.cpp), and the checks of shared-array accesses. ufx/thread.hpp
+/// meets the others (src/sim/warp.cpp), and the checks of shared-array accesses. ufx/thread.hpp
 /// calls these through `thread_ops`, with the arguments cuda_thread_ops takes (and ignores).
 struct host_thread_ops {
   static dim3 thread_idx(const thread_pos& p) { return p.thread_idx; }
