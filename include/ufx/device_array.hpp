@@ -40,6 +40,7 @@ class device_view : public ndview<T, R> {
 public:
   using ndview<T, R>::ndview;
   device_view() = default;
+  /// The view `v`, known to point into device memory.
   explicit device_view(const ndview<T, R>& v) : ndview<T, R>(v) {}
   /// A const view of a mutable one.
   template <class U>
@@ -47,8 +48,10 @@ public:
       : ndview<T, R>(ndview<U, R>(other)) {}
 };
 
+/// `ufx::device_view(ptr, shape)`: the rank from the shape's.
 template <class T, std::size_t R>
 device_view(T*, const std::array<index_t, R>&) -> device_view<T, static_cast<int>(R)>;
+/// `ufx::device_view(ptr, shape, strides)` (strides in elements).
 template <class T, std::size_t R>
 device_view(T*, const std::array<index_t, R>&, const std::array<index_t, R>&) -> device_view<T, static_cast<int>(R)>;
 
@@ -61,8 +64,11 @@ class device_array {
   static_assert(std::is_trivially_copyable_v<T>, "ufx::device_array: the element type must be trivially copyable");
 
 public:
+  /// The element type.
   using value_type = T;
+  /// The extents, one per dimension.
   using shape_type = std::array<index_t, R>;
+  /// The number of dimensions.
   static constexpr int rank = R;
 
   device_array() = default;
@@ -80,8 +86,10 @@ public:
       throw device_error("ufx::device_array: host memory is not a device's; use ufx::cuda or ufx::sim");
     allocate(space);
   }
+  /// Takes `o`'s memory; `o` is left empty (moved from).
   device_array(device_array&& o) noexcept
       : data_(std::exchange(o.data_, nullptr)), shape_(o.shape_), space_(o.space_) {}
+  /// Frees this array's memory and takes `o`'s; `o` is left empty (moved from).
   device_array& operator=(device_array&& o) noexcept {
     if (this != &o) {
       reset();
@@ -95,8 +103,11 @@ public:
   device_array& operator=(const device_array&) = delete;
   ~device_array() { reset(); }
 
+  /// The extents.
   const shape_type& shape() const { return shape_; }
+  /// The extent of dimension `k`.
   index_t extent(int k) const { return shape_[k]; }
+  /// The number of elements.
   index_t size() const {
     index_t n = 1;
     for (index_t e : shape_) n *= e;
@@ -168,12 +179,17 @@ private:
   memory_space space_ = memory_space::host;
 };
 
-// How calls take them: as operands in device memory (ufx/adapter.hpp).
+/// Adapts a device_view as an operand in device memory: calls on it run on that device and return
+/// device arrays.
 template <class T, int R>
 struct adapter<device_view<T, R>> {
+  /// Device memory.
   static constexpr container_kind kind = container_kind::device;
+  /// The view's rank.
   static constexpr int rank = R;
+  /// The element type, without const.
   using value_type = std::remove_cv_t<T>;
+  /// The device memory `v` points into; ufx::device_error when it is host memory.
   static memory_space device_space(const ndview<const value_type, R>& v) {
     const memory_space s = detail::space_of_view(v);
     if (s.is_host() && v.size() > 0)
@@ -181,24 +197,33 @@ struct adapter<device_view<T, R>> {
           "ufx::device_view: the view points to host memory, not to a device's; use ufx::ndview for host memory");
     return s;
   }
+  /// As a call's input.
   static detail::array_operand<const value_type, R> in(const device_view<T, R>& v) {
     const ndview<const value_type, R> view(v.data(), v.shape(), v.strides());
     return {view, device_space(view), {}};
   }
+  /// As a call's output (a view of mutable elements).
   static detail::array_operand<T, R> out(const device_view<T, R>& v) requires(!std::is_const_v<T>) {
     return {v, device_space(ndview<const value_type, R>(v.data(), v.shape(), v.strides())), {}};
   }
 };
 
+/// Adapts a device_array as an operand in its device's memory; an empty (moved-from) array is a
+/// ufx::device_error naming the call.
 template <class T, int R>
 struct adapter<device_array<T, R>> {
+  /// Device memory.
   static constexpr container_kind kind = container_kind::device;
+  /// The array's rank.
   static constexpr int rank = R;
+  /// The element type.
   using value_type = T;
+  /// As a call's input.
   static detail::array_operand<const T, R> in(const device_array<T, R>& a) {
     a.require_memory(detail::current_call);
     return {a.view(), a.space(), {}};
   }
+  /// As a call's output.
   static detail::array_operand<T, R> out(device_array<T, R>& a) {
     a.require_memory(detail::current_call);
     return {a.view(), a.space(), {}};

@@ -17,6 +17,7 @@ namespace ufx {
 /// Holds x by reference: x must outlive the expression.
 template <class C>
 struct lazy_operand {
+  /// The operand marked.
   const C* p;
 };
 
@@ -50,10 +51,14 @@ public:
   using result_type = decltype(detail::vectorize_call(std::declval<const detail::fused_fn<Tree>&>(),
                                                       std::declval<const std::remove_reference_t<L>&>()...));
 
+  /// The tree of the calls' functions over `leaves` (ufx::vectorize objects build these).
   expression(Tree tree, std::tuple<L...> leaves) : tree_(std::move(tree)), leaves_(std::move(leaves)) {}
 
+  /// The tree of the calls' functions.
   const Tree& tree() const { return tree_; }
+  /// The leaves: every array and scalar of the calls, in order.
   const std::tuple<L...>& leaves() const { return leaves_; }
+  /// The whole expression's function of one position of the leaves.
   detail::fused_fn<Tree> function() const { return {tree_}; }
 
   /// The call's result as the eager calls would give it: runs the expression in one pass.
