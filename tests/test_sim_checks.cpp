@@ -132,6 +132,20 @@ TEST_CASE_TEMPLATE("kernel: atomic_min and atomic_max on a one-element shared ar
   check_extremes<Target, double>();
 }
 
+namespace {
+/// Thread 1 writes a shared element that thread 0 reads, with no barrier between them (defined outside the host-only
+/// block below: the seeded sim test near the end uses it in the CUDA build too, whose kernel calls
+/// compile a functor for ufx::cuda as well: hence UFX_HD).
+struct missing_sync_body {
+  UFX_HD void operator()(const ufx::thread& t, ufx::shared<int[2]> s, ufx::ndview<int, 1> out) const {
+    const int i = static_cast<int>(t.thread_idx().x);
+    if (i == 1) s[0] = 5;
+    if (i == 0) out(0) = s[0]; // a t.sync() belongs before this read
+    t.sync();
+  }
+};
+} // namespace
+
 #if !defined(__CUDACC__) // the sim's checks, host code only (these bodies write plainly and atomically)
 namespace {
 /// Thread 0 zeroes s[0]; after a barrier thread `a` adds to it atomically while thread `p` reads it
@@ -288,18 +302,6 @@ TEST_CASE_TEMPLATE("kernel: every check of the block runner ends as its error, w
       "after")[{1, 3}](Target{}, a);
   CHECK(a == std::vector<int>{10, 20, 0, 0, 0, 0});
 }
-
-namespace {
-/// Thread 1 writes a shared element that thread 0 reads, with no barrier between them.
-struct missing_sync_body {
-  void operator()(const ufx::thread& t, ufx::shared<int[2]> s, ufx::ndview<int, 1> out) const {
-    const int i = static_cast<int>(t.thread_idx().x);
-    if (i == 1) s[0] = 5;
-    if (i == 0) out(0) = s[0]; // a t.sync() belongs before this read
-    t.sync();
-  }
-};
-} // namespace
 
 TEST_CASE_TEMPLATE(
     "kernel: a shared read that another thread's later write would have filled says a barrier is missing", Target,
