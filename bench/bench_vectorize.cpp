@@ -19,7 +19,7 @@
 #  include <sys/mman.h>
 #endif
 
-#include <ufx/detail/host_memory.hpp>
+#include <ufx/detail/lib/host_memory.hpp>
 #include <ufx/ufx.hpp>
 
 #include "bench_common.hpp"
@@ -154,7 +154,7 @@ void bm_outer(benchmark::State& state) {
 }
 
 // A fresh result per call, as NumPy's `x + y` allocates one: std::vector and ndarray results
-// (ndarray: huge-page-aligned blocks, reused when freed: detail/host_memory.hpp), next to a
+// (ndarray: huge-page-aligned blocks, reused when freed: detail/lib/host_memory.hpp), next to a
 // hand-written loop into a fresh std::vector (which zero-fills it first) and a fresh new float[],
 // and the ways to make a std::vector's pages cheaper by hand: reserve, madvise(MADV_HUGEPAGE) the
 // reserved buffer, then resize (what ufx does from 4 MiB); the same with the pages touched by two

@@ -38,7 +38,7 @@ if(NOT UFX_HOST_SCHEDULER STREQUAL "openmp")
 endif()
 find_package(Eigen3 3.3 NO_MODULE QUIET)
 # Boost.Context (Debian's libboost-context-dev): the fibers that run a raw kernel's block threads on
-# the host, so t.sync() is a real barrier (src/sim_blocks.cpp). Without it raw kernels throw.
+# the host, so t.sync() is a real barrier (src/sim/block.cpp). Without it raw kernels throw.
 find_package(Boost 1.74 QUIET CONFIG COMPONENTS context)
 if(Boost_FOUND AND TARGET Boost::context)
   set(UFX_WITH_BOOST_CONTEXT ON)

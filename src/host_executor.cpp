@@ -29,6 +29,7 @@
 #endif
 
 #include "ufx/detail/cpu/executor.hpp"
+#include "ufx/detail/lib/host_memory.hpp"
 
 namespace ufx::detail {
 namespace {

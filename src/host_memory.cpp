@@ -1,5 +1,5 @@
-// Host memory for ufx's arrays: include/ufx/detail/host_memory.hpp says what and why.
-#include "ufx/detail/host_memory.hpp"
+// Host memory for ufx's arrays: include/ufx/detail/lib/host_memory.hpp says what and why.
+#include "ufx/detail/lib/host_memory.hpp"
 
 #include <cstdint>
 #include <mutex>

@@ -1,12 +1,12 @@
-// Profiler ranges (ufx/nvtx.hpp, detail/ranges.hpp): names built here, NVTX called here, so that no
+// Profiler ranges (ufx/nvtx.hpp, detail/lib/ranges.hpp): names built here, NVTX called here, so that no
 // header includes NVTX and a call with ranges off reads one flag.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
-#include "ufx/detail/ranges.hpp"
-#include "ufx/detail/runtime.hpp"
+#include "ufx/detail/lib/ranges.hpp"
+#include "ufx/detail/lib/runtime.hpp"
 #include "ufx/errors.hpp"
 #include "ufx/nvtx.hpp"
 #include "ufx/targets.hpp"

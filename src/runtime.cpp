@@ -15,7 +15,8 @@
 
 #include "runtime_common.hpp"
 #include "ufx/detail/cpu/executor.hpp"
-#include "ufx/detail/runtime.hpp"
+#include "ufx/detail/lib/host_memory.hpp"
+#include "ufx/detail/lib/runtime.hpp"
 #include "ufx/errors.hpp"
 
 namespace ufx::detail {

@@ -25,7 +25,7 @@ inline void fill_undefined(void* p, std::size_t bytes) {
 inline unsigned char undefined_fill_byte(std::uintptr_t a) {
   return static_cast<unsigned char>(undefined_fill >> (8 * (a % 4)));
 }
-/// src/sim_runtime.cpp: whether `bytes` at p lie in device memory nothing has written since its
+/// src/sim/runtime.cpp: whether `bytes` at p lie in device memory nothing has written since its
 /// allocation; that they have been written.
 bool sim_memory_undefined(const void* p, std::size_t bytes);
 void sim_memory_defined(const void* p, std::size_t bytes);

@@ -1,7 +1,7 @@
 // device_array and transfers: to_device, to_host, copy_to_host, staging rules, the sim arena.
 #include "common.hpp"
 
-#include <ufx/detail/runtime.hpp>
+#include <ufx/detail/lib/runtime.hpp>
 // <ufx/ufx.hpp> (in common.hpp) includes no Thrust header in a host compiler's translation unit,
 // so Thrust's device system is this file's own choice: its CPU system here (Thrust's default, CUDA,
 // needs the CUDA runtime's headers); nvcc keeps the default.
@@ -201,12 +201,12 @@ TEST_CASE("a host pointer that leaks into a sim launch is caught, naming the ope
   L.stride[1][0] = 1;
   map_kernel<identity, 1, array_acc<float>, array_acc<const float>> k{
       identity{}, make_tuple(array_acc<float>{dev.data()}, array_acc<const float>{host_mem.data()})};
-  const std::string msg = error_message([&] { for_each(ufx::sim, L, k); });
+  const std::string msg = error_message([&] { for_each_hook<ufx::sim_t>::run(ufx::sim, L, k); });
   CHECK(msg.find("input 0 is not in ufx::sim device 0 memory (it points to host memory") != std::string::npos);
   map_kernel<identity, 1, array_acc<float>, array_acc<const float>> k2{
       identity{}, make_tuple(array_acc<float>{host_mem.data()}, array_acc<const float>{dev.data()})};
   CHECK(error_message([&] {
-          for_each(ufx::sim, L, k2);
+          for_each_hook<ufx::sim_t>::run(ufx::sim, L, k2);
         }).find("output 0 is not in ufx::sim device 0 memory (it points to host memory") != std::string::npos);
 }
 

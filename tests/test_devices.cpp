@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <sstream>
 
-#include <ufx/detail/runtime.hpp>
+#include <ufx/detail/lib/runtime.hpp>
 
 using ufx_test::add_f;
 using ufx_test::error_message;

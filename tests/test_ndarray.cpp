@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include <ufx/detail/host_memory.hpp>
+#include <ufx/detail/lib/host_memory.hpp>
 
 TEST_CASE("an ndarray is row-major and indexes like NumPy") {
   ufx::ndarray<float, 2> a({3, 4}, 0.f);

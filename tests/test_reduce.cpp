@@ -138,7 +138,7 @@ TEST_CASE_TEMPLATE("sum(x, init) is op(init, sum(x)) and an empty reduction retu
 }
 
 // A call naming no target on host containers compiles the host path alone, and a full reduction
-// of one such container the dense tree alone (issue #29: detail/run.hpp, detail/reduce_dense.hpp):
+// of one such container the dense tree alone (issue #29: detail/step/run.hpp, detail/step/reduce_dense.hpp):
 // what the types decide, and that those calls give the general path's results, empty ones too.
 static_assert(!ufx::detail::reaches_device<void, std::vector<float>, float, std::array<int, 3>>);
 static_assert(!ufx::detail::reaches_device<void, ufx::ndarray<double, 2>>);
@@ -403,7 +403,8 @@ TEST_CASE_TEMPLATE("host-memory inputs reach device targets staged, never as hos
                    ufx::detail::make_tuple(ufx::detail::array_acc<const float>{x.data()})};
     auto out = ufx::device_array<float, 1>({1}, ufx::sim);
     CHECK(error_message([&] {
-            ufx::detail::reduce_on(ufx::sim, plan, k, out.data(), ufx::detail::pass_through<float>{}, 0.0f);
+            ufx::detail::reduce_hook<ufx::sim_t>::run(ufx::sim, plan, k, out.data(), ufx::detail::pass_through<float>{},
+                                                      0.0f);
           }).find("input 0 is not in ufx::sim device 0 memory (it points to host memory") != std::string::npos);
   }
 }

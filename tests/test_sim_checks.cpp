@@ -1,4 +1,4 @@
-// The host block runner's checks (src/sim_blocks.cpp; ufx::sim, and ufx::serial / ufx::host,
+// The host block runner's checks (src/sim/, listed at the head of block.cpp; ufx::sim, and ufx::serial / ufx::host,
 // which run kernels the same way), issue 27 items 5-7:
 // - atomics on a ufx::shared element are not races among themselves, on every target (ufx::cuda
 //   too, where a GPU answers), while an atomic and a plain access in one barrier interval are;
@@ -739,8 +739,8 @@ TEST_CASE("a block body's shared memory starts as all-ones bytes in every block 
   // so a body that reads a slot its block never wrote gets NaN (float, double) or -1 (integers), which
   // shows in its results, not a zero or the previous block's value, which may pass for right
   ufx::device_array<int, 1> out({3}, ufx::sim);
-  ufx::detail::launch(ufx::sim, ufx::launch_config{ufx::dim3(3), ufx::dim3(1), 16}, first_shared_word{out.data()},
-                      "first_shared_word");
+  ufx::detail::launch_hook<ufx::sim_t>::run(ufx::sim, ufx::launch_config{ufx::dim3(3), ufx::dim3(1), 16},
+                                            first_shared_word{out.data()}, "first_shared_word");
   const auto h = out.to_host();
   CHECK(h(0) == -1);
   CHECK(h(1) == -1);

@@ -38,7 +38,7 @@
 #include <utility>
 
 #include "ufx/config.hpp"
-#include "ufx/detail/runtime.hpp"
+#include "ufx/detail/lib/runtime.hpp"
 #include "ufx/ndview.hpp"
 #include "ufx/targets.hpp"
 
@@ -97,6 +97,15 @@ std::pair<const char*, const char*> byte_range(const ndview<T, R>& v) {
     (span < 0 ? lo : hi) += span;
   }
   return {p + lo * static_cast<index_t>(sizeof(T)), p + (hi + 1) * static_cast<index_t>(sizeof(T))};
+}
+
+/// True when two views share any byte.
+template <class A, class B>
+bool overlaps(const A& a, const B& b) {
+  if (a.size() == 0 || b.size() == 0) return false;
+  const auto [alo, ahi] = byte_range(a);
+  const auto [blo, bhi] = byte_range(b);
+  return alo < bhi && blo < ahi;
 }
 
 /// Where a view's elements live: found by asking each device runtime (the sim's arena; CUDA's

@@ -44,7 +44,7 @@
 #include <type_traits>
 
 #include "ufx/config.hpp"
-#include "ufx/detail/atomic.hpp"
+#include "ufx/detail/raw/atomic.hpp"
 
 /// \cond INTERNAL
 // The list of element types, in each function's static_assert message (undefined again at the end).

@@ -30,7 +30,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "ufx/detail/creation.hpp"
+#include "ufx/detail/arrays/creation.hpp"
 #include "ufx/device_array.hpp"
 #include "ufx/ndarray.hpp"
 

@@ -58,8 +58,8 @@
 #include <utility>
 
 #include "ufx/config.hpp"
-#include "ufx/detail/device_array_decl.hpp"
-#include "ufx/detail/runtime.hpp"
+#include "ufx/device_array.hpp"
+#include "ufx/detail/lib/runtime.hpp"
 #include "ufx/errors.hpp"
 #include "ufx/ndarray.hpp"
 #include "ufx/ndview.hpp"

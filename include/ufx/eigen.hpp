@@ -10,7 +10,7 @@
 #include <memory>
 #include <type_traits>
 
-#include "ufx/detail/adapt.hpp"
+#include "ufx/detail/step/adapt.hpp"
 
 static_assert(EIGEN_VERSION_AT_LEAST(3, 3, 0), "ufx/eigen.hpp needs Eigen 3.3 or newer");
 

@@ -54,10 +54,10 @@
 #include <utility>
 
 #include "ufx/detail/distributed.hpp"
-#include "ufx/detail/lazy_traits.hpp"
+#include "ufx/detail/core/lazy_traits.hpp"
 #include "ufx/detail/gufunc.hpp"
-#include "ufx/detail/gufunc_types.hpp"
-#include "ufx/detail/signature.hpp"
+#include "ufx/detail/core/gufunc_types.hpp"
+#include "ufx/detail/core/signature.hpp"
 #include "ufx/out.hpp"
 #include "ufx/targets.hpp"
 

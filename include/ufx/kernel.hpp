@@ -186,7 +186,10 @@ private:
     using args_t = detail::tuple<typename traits::template param<1 + traits::n_shared + J>...>;
     using body_t = detail::kernel_body<F, traits, args_t>;
     const launch_config c{dim3(1), block, shared_bytes, true};
-    const auto on = [&](const auto& tag) { return detail::cooperative_blocks<body_t>(tag, c, traits::static_bytes); };
+    const auto on = [&](const auto& tag) {
+      return detail::raw_kernel_hook<std::remove_cvref_t<decltype(tag)>>::template cooperative_blocks<body_t>(
+          tag, c, traits::static_bytes);
+    };
     if constexpr (target_tag<T>) return on(target);
     else return target.visit(on);
   }
@@ -197,8 +200,8 @@ private:
                                                   "than the body takes after the thread and its ufx::shared arrays");
     const detail::label_scope named(name_.empty() ? nullptr : name_.c_str());
     if constexpr (sizeof...(A) == traits::n_args)
-      detail::launch_kernel<traits>(f_, label(), given, c, empty, std::make_index_sequence<sizeof...(A)>{},
-                                    std::forward<A>(a)...);
+      detail::raw_kernel_call<traits>(f_, label(), given, c, empty, std::make_index_sequence<sizeof...(A)>{},
+                                      std::forward<A>(a)...);
   }
 
   F f_;

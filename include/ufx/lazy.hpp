@@ -40,7 +40,7 @@
 /// wrong shape; compile-time errors for a lazy call given a target or ufx::out (give them to
 /// ufx::eval), ufx::lazy of a temporary or a scalar, and a gufunc given an expression.
 
-#include "ufx/detail/lazy.hpp"
+#include "ufx/expression.hpp"
 #include "ufx/detail/lazy_reduce.hpp"
 #include "ufx/reduce.hpp"
 #include "ufx/vectorize.hpp"

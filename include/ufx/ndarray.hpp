@@ -22,8 +22,8 @@
 #include <type_traits>
 
 #include "ufx/config.hpp"
-#include "ufx/detail/host_memory.hpp"
-#include "ufx/detail/ndarray.hpp"
+#include "ufx/detail/lib/host_memory.hpp"
+#include "ufx/detail/arrays/ndarray.hpp"
 #include "ufx/errors.hpp"
 #include "ufx/ndview.hpp"
 
@@ -53,7 +53,7 @@ public:
   /// Allocates `shape` elements. Arithmetic elements are left uninitialised, so that the first
   /// write (often a parallel kernel) is also the first touch of the pages. Arrays of 4 MiB or
   /// more are huge-page aligned, and reuse a freed array's memory of the same size
-  /// (detail/host_memory.hpp).
+  /// (detail/lib/host_memory.hpp).
   explicit ndarray(const shape_type& shape) : shape_(shape) {
     for (index_t e : shape)
       if (e < 0) throw shape_error("ufx::ndarray: negative extent in shape");

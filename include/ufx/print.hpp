@@ -30,7 +30,7 @@
 #include <string>
 #include <type_traits>
 
-#include "ufx/detail/print.hpp"
+#include "ufx/detail/arrays/print.hpp"
 #include "ufx/device_array.hpp"
 #include "ufx/ndarray.hpp"
 #include "ufx/ndview.hpp"

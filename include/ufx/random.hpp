@@ -31,7 +31,7 @@
 #include <type_traits>
 
 #include "ufx/creation.hpp"
-#include "ufx/detail/random.hpp"
+#include "ufx/detail/arrays/random.hpp"
 
 namespace ufx::random {
 

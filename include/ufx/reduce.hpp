@@ -62,7 +62,7 @@
 #include "ufx/detail/lazy_reduce.hpp"
 #include "ufx/detail/logsumexp.hpp"
 #include "ufx/detail/reduce.hpp"
-#include "ufx/detail/reduce_ops.hpp"
+#include "ufx/detail/core/reduce_ops.hpp"
 #include "ufx/detail/reduce_scan.hpp"
 #include "ufx/out.hpp"
 #include "ufx/targets.hpp"

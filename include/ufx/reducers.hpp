@@ -40,6 +40,15 @@
 #include <type_traits>
 #include <utility>
 
+namespace ufx {
+/// NumPy's `ddof` for ufx::var and ufx::std: the divisor is `n - ddof` (0 by default; 1 gives
+/// the unbiased sample variance).
+struct ddof {
+  /// The delta degrees of freedom.
+  int value = 0;
+};
+} // namespace ufx
+
 #include "ufx/detail/reducers.hpp"
 #include "ufx/reduce.hpp"
 

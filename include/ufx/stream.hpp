@@ -24,7 +24,7 @@
 #include <utility>
 #include <vector>
 
-#include "ufx/detail/runtime.hpp"
+#include "ufx/detail/lib/runtime.hpp"
 #include "ufx/errors.hpp"
 #include "ufx/targets.hpp"
 

@@ -37,7 +37,7 @@ class stream;
 
 namespace detail {
 class device_runtime;
-/// The runtimes of the device memory kinds (src/sim_runtime.cpp, src/cuda_runtime.cpp).
+/// The runtimes of the device memory kinds (src/sim/runtime.cpp, src/cuda/runtime.cpp).
 const device_runtime& sim_runtime() noexcept;
 const device_runtime& cuda_runtime() noexcept;
 /// The name of a runtime ("ufx::sim"), and its calling thread's current device.
@@ -142,7 +142,7 @@ struct sim_t : detail::device_target<sim_t> {
   static constexpr bool runs_device_code = false;
   /// "ufx::sim".
   static constexpr std::string_view name() { return "ufx::sim"; }
-  /// The sim's device runtime (src/sim_runtime.cpp), which allocates, copies and synchronises.
+  /// The sim's device runtime (src/sim/runtime.cpp), which allocates, copies and synchronises.
   static const detail::device_runtime& runtime() noexcept { return detail::sim_runtime(); }
 };
 
@@ -152,7 +152,7 @@ struct cuda_t : detail::device_target<cuda_t> {
   static constexpr bool runs_device_code = true;
   /// "ufx::cuda".
   static constexpr std::string_view name() { return "ufx::cuda"; }
-  /// CUDA's device runtime (src/cuda_runtime.cpp), which allocates, copies and synchronises.
+  /// CUDA's device runtime (src/cuda/runtime.cpp), which allocates, copies and synchronises.
   static const detail::device_runtime& runtime() noexcept { return detail::cuda_runtime(); }
 };
 

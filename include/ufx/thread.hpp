@@ -27,7 +27,7 @@
 #include <type_traits>
 
 #include "ufx/config.hpp"
-#include "ufx/detail/kernel_thread.hpp"
+#include "ufx/detail/raw/thread.hpp"
 
 #if defined(__CUDACC__)
 #  include <cooperative_groups.h>

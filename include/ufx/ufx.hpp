@@ -16,6 +16,7 @@
 #include "ufx/device_array.hpp"
 #include "ufx/devices.hpp"
 #include "ufx/errors.hpp"
+#include "ufx/expression.hpp"
 #include "ufx/guvectorize.hpp"
 #include "ufx/kernel.hpp"
 #include "ufx/math.hpp"

@@ -30,7 +30,7 @@
 #include <utility>
 
 #include "ufx/detail/distributed.hpp"
-#include "ufx/detail/lazy.hpp"
+#include "ufx/expression.hpp"
 #include "ufx/detail/vectorize.hpp"
 #include "ufx/out.hpp"
 #include "ufx/targets.hpp"

@@ -58,7 +58,7 @@ inline constexpr newaxis_t newaxis{};
 } // namespace ufx
 
 // the bodies, after the slice arguments above, which they take
-#include "ufx/detail/views.hpp"
+#include "ufx/detail/arrays/views.hpp"
 
 namespace ufx {
 UFX_TU_NAMESPACE_BEGIN

@@ -23,10 +23,10 @@
 #include <utility>
 #include <vector>
 
-#include <ufx/detail/broadcast.hpp>
-#include <ufx/detail/gufunc_shape.hpp>
-#include <ufx/detail/reduce_plan.hpp>
-#include <ufx/detail/signature.hpp>
+#include <ufx/detail/core/broadcast.hpp>
+#include <ufx/detail/step/gufunc_shape.hpp>
+#include <ufx/detail/core/reduce_plan.hpp>
+#include <ufx/detail/core/signature.hpp>
 #include <ufx/errors.hpp>
 
 #ifndef UFX_FUZZ_PYTHON

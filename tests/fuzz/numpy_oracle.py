@@ -155,7 +155,7 @@ def gen_axes(g, count, out, stats):
 
 # ---------------------------------------------------------------- signature
 
-# ufx's parser (detail/signature.hpp) differs from NumPy's _parse_signature on purpose here; the
+# ufx's parser (detail/core/signature.hpp) differs from NumPy's _parse_signature on purpose here; the
 # oracle turns NumPy's answer into the one ufx must give and counts each kind:
 #   flexible    NumPy's '?' dimensions: ufx rejects them
 #   limits      more than 16 operands, 8 core dimensions in an operand, 32 distinct dimensions, or

@@ -1,11 +1,11 @@
 #pragma once
 // The body of ufx::guvectorize: the five steps of a call for a function of core blocks.
-//   1. adapt   each argument (detail/adapt.hpp);
-//   2. shape   bind core dimensions, broadcast loop dimensions (detail/gufunc_shape.hpp);
-//   3. place   pick the target (detail/run.hpp), stage operands into its memory space
-//              (detail/place.hpp, detail/transfer.hpp);
-//   4. run     the gufunc kernel over the loop dimensions (detail/gufunc_kernel.hpp, backend/*/gufunc.hpp);
-//   5. return  the outputs in the container result_rule picks (detail/result.hpp), or into `out`.
+//   1. adapt   each argument (detail/step/adapt.hpp);
+//   2. shape   bind core dimensions, broadcast loop dimensions (detail/step/gufunc_shape.hpp);
+//   3. place   pick the target (detail/step/run.hpp), stage operands into its memory space
+//              (detail/step/place.hpp, detail/step/transfer.hpp);
+//   4. run     the gufunc kernel over the loop dimensions (detail/body/gufunc.hpp, backend/*/gufunc.hpp);
+//   5. return  the outputs in the container result_rule picks (detail/step/result.hpp), or into `out`.
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -13,22 +13,23 @@
 #include <type_traits>
 #include <utility>
 
-#include "ufx/detail/tuple.hpp"
-#include "ufx/detail/adapt.hpp"
-#include "ufx/detail/broadcast.hpp"
-#include "ufx/detail/args.hpp"
-#include "ufx/detail/run.hpp"
-#include "ufx/detail/chunk.hpp"
-#include "ufx/detail/elementwise.hpp"
-#include "ufx/detail/place.hpp"
-#include "ufx/detail/gufunc_kernel.hpp"
-#include "ufx/detail/gufunc_shape.hpp"
-#include "ufx/detail/gufunc_types.hpp"
-#include "ufx/detail/input_casts.hpp"
-#include "ufx/detail/loop.hpp"
-#include "ufx/detail/result.hpp"
+#include "ufx/detail/core/hooks.hpp"
+#include "ufx/detail/core/tuple.hpp"
+#include "ufx/detail/step/adapt.hpp"
+#include "ufx/detail/core/broadcast.hpp"
+#include "ufx/detail/step/args.hpp"
+#include "ufx/detail/step/run.hpp"
+#include "ufx/detail/step/chunk.hpp"
+#include "ufx/detail/step/elementwise.hpp"
+#include "ufx/detail/step/place.hpp"
+#include "ufx/detail/body/gufunc.hpp"
+#include "ufx/detail/step/gufunc_shape.hpp"
+#include "ufx/detail/core/gufunc_types.hpp"
+#include "ufx/detail/step/input_casts.hpp"
+#include "ufx/detail/core/loop.hpp"
+#include "ufx/detail/step/result.hpp"
 #include "ufx/detail/backends.hpp"
-#include "ufx/detail/transfer.hpp"
+#include "ufx/detail/step/transfer.hpp"
 #include "ufx/out.hpp"
 
 namespace ufx::detail {
@@ -78,8 +79,6 @@ void gufunc_exec_impl(const Tag& tag, const F& f, const gufunc_shape& g, Ins& in
   constexpr int NOut = sizeof...(A);
   constexpr int NIn = sizeof...(B);
   constexpr int N = NOut + NIn;
-  const memory_space space = tag.space();
-  (stage_on(std::get<B>(ins), space, stream_of(tag)), ...);
   (gufunc_resolve_overlap(std::get<B>(ins), staged, std::index_sequence<A...>{}), ...);
 
   using kernel_t = gufunc_kernel<Sig, F, NOut, array_acc<typename std::tuple_element_t<A, Outs>::element_type>...,
@@ -117,8 +116,8 @@ void gufunc_exec_impl(const Tag& tag, const F& f, const gufunc_shape& g, Ins& in
       ...);
 
   simplify(L);
-  run_gufunc(tag, L, kernel, dense, g.work);
-  finish_call(tag, ins, std::get<A>(staged)...);
+  gufunc_hook<std::remove_cvref_t<decltype(tag)>>::run(tag, L, kernel, dense, g.work);
+  staging<Tag>(tag).finish(ins, staged);
 }
 
 /// The loop dimensions of each operand of a gufunc call (outputs first): its rank less its core rank.
@@ -145,9 +144,7 @@ void gufunc_exec(const Tag& tag, const F& f, const gufunc_shape& g, Outs& outs, 
       tag, g.loop, outs, ins, gufunc_leads<Sig, Outs, Ins>{}, [&](const Tag& t, const dims& l, auto& o, auto& i) {
         gufunc_shape sub = g;
         sub.loop = l;
-        stream_prepare_io(t, o, i);
-        auto staged =
-            std::apply([&](auto&... out) { return std::make_tuple(stage_output(out, space, stream_of(t))...); }, o);
+        auto staged = staging<Tag>(t).place(o, i, overlap_wait::partial);
         gufunc_exec_impl<Sig, Tag, F, Outs>(t, f, sub, i, staged, std::make_index_sequence<std::tuple_size_v<Outs>>{},
                                             std::make_index_sequence<std::tuple_size_v<Ins>>{});
       });

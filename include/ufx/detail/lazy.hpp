@@ -12,9 +12,9 @@
 
 #include "ufx/adapter.hpp"
 #include "ufx/config.hpp"
-#include "ufx/detail/lazy_traits.hpp"
-#include "ufx/detail/reduce_ops.hpp"
-#include "ufx/detail/tuple.hpp"
+#include "ufx/detail/core/lazy_traits.hpp"
+#include "ufx/detail/core/reduce_ops.hpp"
+#include "ufx/detail/core/tuple.hpp"
 #include "ufx/detail/vectorize.hpp"
 #include "ufx/out.hpp"
 #include "ufx/targets.hpp"
@@ -126,39 +126,9 @@ UFX_TU_NAMESPACE_END
 
 namespace ufx {
 UFX_TU_NAMESPACE_BEGIN
-
-/// An expression of ufx::vectorize calls over lazy operands (detail/lazy.hpp). It holds its
-/// leaves by reference (arrays given as lvalues, lazy operands) or by value (scalars, temporaries).
-/// Run it by assigning it to its result container (`std::vector<float> z = e;`), with ufx::eval,
-/// or by reducing it (`ufx::sum(e)`, `ufx::reduce(e, op, identity, ...)`, `ufx::argmax(e)`).
+/// Defined in ufx/expression.hpp, after these trees.
 template <class Tree, class... L>
-class expression {
-public:
-  /// The container the eager calls would return (vectorize's result rules over the leaves).
-  using result_type = decltype(detail::vectorize_call(std::declval<const detail::fused_fn<Tree>&>(),
-                                                      std::declval<const std::remove_reference_t<L>&>()...));
-
-  expression(Tree tree, std::tuple<L...> leaves) : tree_(std::move(tree)), leaves_(std::move(leaves)) {}
-
-  const Tree& tree() const { return tree_; }
-  const std::tuple<L...>& leaves() const { return leaves_; }
-  detail::fused_fn<Tree> function() const { return {tree_}; }
-
-  /// The call's result as the eager calls would give it: runs the expression in one pass.
-  template <class C>
-  requires std::is_same_v<C, result_type>
-  operator C() const { return evaluate(); }
-
-  /// The result, on the default target (or where the leaves live).
-  result_type evaluate() const {
-    return std::apply([&](const auto&... l) { return detail::vectorize_call(function(), l...); }, leaves_);
-  }
-
-private:
-  Tree tree_;
-  std::tuple<L...> leaves_;
-};
-
+class expression;
 UFX_TU_NAMESPACE_END
 } // namespace ufx
 
@@ -331,22 +301,3 @@ void eval_many_run(const std::tuple<Z&...>& dst, const A&... a) {
 
 UFX_TU_NAMESPACE_END
 } // namespace ufx::detail
-
-namespace ufx {
-UFX_TU_NAMESPACE_BEGIN
-
-/// Runs expressions: `ufx::eval(e [, target] [, ufx::out(dst)])` returns (or writes) what the eager
-/// calls would, in one pass; `ufx::eval(std::tie(z1, z2), e1, e2 [, target])` writes several
-/// expressions' results in one pass over all their leaves.
-template <class First, class... A>
-decltype(auto) eval(const First& first, const A&... a) {
-  if constexpr (detail::is_expression<First>::value) return detail::eval_one(first, a...);
-  else {
-    static_assert(detail::is_tie<First>::value,
-                  "ufx::eval: the first argument is an expression (ufx::lazy) or std::tie(destinations...)");
-    if constexpr (detail::is_tie<First>::value) detail::eval_many(first, a...);
-  }
-}
-
-UFX_TU_NAMESPACE_END
-} // namespace ufx

@@ -6,7 +6,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "ufx/detail/lazy.hpp"
+#include "ufx/expression.hpp"
 #include "ufx/detail/reduce.hpp"
 
 namespace ufx::detail {

@@ -10,7 +10,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "ufx/detail/tuple.hpp"
+#include "ufx/detail/core/tuple.hpp"
 #include "ufx/config.hpp"
 #include "ufx/detail/reduce.hpp"
 

@@ -9,21 +9,23 @@
 #include <memory>
 #include <utility>
 
-#include "ufx/detail/tuple.hpp"
-#include "ufx/detail/adapt.hpp"
-#include "ufx/detail/broadcast.hpp"
-#include "ufx/detail/args.hpp"
-#include "ufx/detail/chunk.hpp"
-#include "ufx/detail/run.hpp"
-#include "ufx/detail/elementwise.hpp"
-#include "ufx/detail/input_casts.hpp"
-#include "ufx/detail/place.hpp"
-#include "ufx/detail/reduce_kernel.hpp"
-#include "ufx/detail/reduce_dense.hpp"
-#include "ufx/detail/reduce_ops.hpp"
-#include "ufx/detail/reduce_spec.hpp"
-#include "ufx/detail/reduce_plan.hpp"
-#include "ufx/detail/result.hpp"
+#include "ufx/detail/device/reduce_policy.hpp"
+#include "ufx/detail/core/hooks.hpp"
+#include "ufx/detail/core/tuple.hpp"
+#include "ufx/detail/step/adapt.hpp"
+#include "ufx/detail/core/broadcast.hpp"
+#include "ufx/detail/step/args.hpp"
+#include "ufx/detail/step/chunk.hpp"
+#include "ufx/detail/step/run.hpp"
+#include "ufx/detail/step/elementwise.hpp"
+#include "ufx/detail/step/input_casts.hpp"
+#include "ufx/detail/step/place.hpp"
+#include "ufx/detail/body/reduce.hpp"
+#include "ufx/detail/step/reduce_dense.hpp"
+#include "ufx/detail/core/reduce_ops.hpp"
+#include "ufx/detail/step/reduce_setup.hpp"
+#include "ufx/detail/core/reduce_plan.hpp"
+#include "ufx/detail/step/result.hpp"
 #include "ufx/detail/backends.hpp"
 #include "ufx/errors.hpp"
 #include "ufx/out.hpp"
@@ -69,7 +71,6 @@ bool any_overlaps(const OutOp& o, const Ins&... ins) {
 template <class Acc, class Tag, class Spec, class Fin, class Res, class OutOp, class... Ins>
 void reduce_whole(const Tag& tag, const Spec& spec, const Fin& fin, const Res& empty, const OutOp& o, const dims& loop,
                   unsigned mask, index_t index_base, Ins... ins) {
-  const memory_space space = tag.space();
   constexpr bool indexed = Spec::indexing != index_mode::none;
   constexpr int N = 1 + static_cast<int>(sizeof...(Ins)) + (indexed ? 1 : 0);
   if constexpr (!Tag::is_device && !indexed) {
@@ -83,12 +84,9 @@ void reduce_whole(const Tag& tag, const Spec& spec, const Fin& fin, const Res& e
   if (reduced_shape(loop, mask, true).size() == 0) return; // no outputs
   // on a stream: queued like any call (place.hpp's rules); an input overlapping the result is
   // read from a copy made now, after the stream's queued work
-  if (streamed(tag)) {
-    stream_prepare_io(tag, std::make_tuple(o), std::forward_as_tuple(ins...));
-    if (any_overlaps(o, ins...)) stream_wait(tag);
-  }
-  (stage_on(ins, space, stream_of(tag)), ...);
-  auto staged = stage_output(o, space, stream_of(tag));
+  const staging<Tag> st(tag);
+  auto in_refs = std::forward_as_tuple(ins...);
+  auto staged = std::get<0>(st.place(std::make_tuple(o), in_refs, overlap_wait::any));
   (copy_if_overlapping(ins, staged.view), ...);
 
   layout<N> L;
@@ -113,11 +111,11 @@ void reduce_whole(const Tag& tag, const Spec& spec, const Fin& fin, const Res& e
       kern.identity = static_cast<Acc>(spec.identity);
       kern.has_identity = true;
     }
-    reduce_on(tag, plan, kern, staged.view.data(), fin, empty);
+    reduce_hook<std::remove_cvref_t<decltype(tag)>>::run(tag, plan, kern, staged.view.data(), fin, empty);
   };
   if constexpr (indexed) run(make_acc(ins)..., index_acc{index_base});
   else run(make_acc(ins)...);
-  finish_call(tag, std::forward_as_tuple(ins...), staged);
+  st.finish(in_refs, std::make_tuple(staged));
 }
 
 /// The loop dimensions of a reduction's inputs: all of theirs.
@@ -180,9 +178,9 @@ bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutO
   const bool row_kept = !(mask & 1u);
   const index_t outputs = reduced_shape(loop, mask, true).size();
   const auto rows_total = static_cast<std::size_t>(loop[0]);
-  // the device reduction's partials: one accumulator per lane of at least 32 positions (device/reduce.hpp),
-  // and a 32nd of that again for its second level
-  const std::size_t partials_per_row = (static_cast<std::size_t>(loop.size()) / rows_total * sizeof(Acc) + 27) / 28;
+  // the device reduction's partials (its tuning: device/reduce_policy.hpp)
+  const std::size_t partials_per_row =
+      device_reduce_policy::partial_bytes_per_row(static_cast<std::size_t>(loop.size()) / rows_total * sizeof(Acc));
   const std::size_t out_per_row =
       row_kept && o.space != tag.space() ? static_cast<std::size_t>(outputs) / rows_total * sizeof(OutE) : 0;
   const std::size_t out_fixed = row_kept ? 0 : static_cast<std::size_t>(outputs) * sizeof(Acc);

@@ -7,17 +7,18 @@
 #include <type_traits>
 #include <utility>
 
-#include "ufx/detail/adapt.hpp"
-#include "ufx/detail/broadcast.hpp"
-#include "ufx/detail/args.hpp"
-#include "ufx/detail/chunk.hpp"
-#include "ufx/detail/run.hpp"
-#include "ufx/detail/elementwise.hpp"
-#include "ufx/detail/input_casts.hpp"
-#include "ufx/detail/reduce_spec.hpp"
-#include "ufx/detail/reduce_kernel.hpp"
-#include "ufx/detail/reduce_plan.hpp"
-#include "ufx/detail/result.hpp"
+#include "ufx/detail/core/hooks.hpp"
+#include "ufx/detail/step/adapt.hpp"
+#include "ufx/detail/core/broadcast.hpp"
+#include "ufx/detail/step/args.hpp"
+#include "ufx/detail/step/chunk.hpp"
+#include "ufx/detail/step/run.hpp"
+#include "ufx/detail/step/elementwise.hpp"
+#include "ufx/detail/step/input_casts.hpp"
+#include "ufx/detail/step/reduce_setup.hpp"
+#include "ufx/detail/body/reduce.hpp"
+#include "ufx/detail/core/reduce_plan.hpp"
+#include "ufx/detail/step/result.hpp"
 #include "ufx/detail/backends.hpp"
 #include "ufx/errors.hpp"
 #include "ufx/out.hpp"
@@ -28,15 +29,11 @@ UFX_TU_NAMESPACE_BEGIN
 /// Steps 3 and 4 of accumulate on one target, for the whole input at once.
 template <class Acc, class Tag, class Op, class OutOp, class InOp>
 void scan_whole(const Tag& tag, const Op& op, const OutOp& o, InOp in, int axis) {
-  const memory_space space = tag.space();
   // on a stream: queued like any call (place.hpp's rules); an input overlapping the result is
   // read from a copy made now, after the stream's queued work
-  if (streamed(tag)) {
-    stream_prepare_io(tag, std::make_tuple(o), std::make_tuple(in));
-    if (overlaps(in.view, o.view)) stream_wait(tag);
-  }
-  stage_on(in, space, stream_of(tag));
-  auto staged = stage_output(o, space, stream_of(tag));
+  const staging<Tag> st(tag);
+  auto in_refs = std::tie(in);
+  auto staged = std::get<0>(st.place(std::make_tuple(o), in_refs, overlap_wait::any));
   layout<2> L;
   L.rank = InOp::rank;
   for (int d = 0; d < L.rank; ++d) L.shape[d] = in.view.extent(d);
@@ -49,8 +46,8 @@ void scan_whole(const Tag& tag, const Op& op, const OutOp& o, InOp in, int axis)
   const scan_plan<2> plan = make_scan_plan(L, axis);
   using kernel_t = reduce_kernel<Acc, identity, Op, array_acc<const typename InOp::value_type>>;
   const kernel_t k{identity{}, op, detail::make_tuple(array_acc<const typename InOp::value_type>{in.view.data()})};
-  scan_on(tag, plan, k, staged.view.data());
-  finish_call(tag, std::make_tuple(in), staged);
+  scan_hook<std::remove_cvref_t<decltype(tag)>>::run(tag, plan, k, staged.view.data());
+  st.finish(in_refs, std::make_tuple(staged));
 }
 
 /// out = op(carry, out), element by element, with `carry` one row broadcast along dimension 0.

@@ -17,19 +17,12 @@
 #include <utility>
 
 #include "ufx/config.hpp"
+#include "ufx/detail/cpu/reduce_runs.hpp"
 #include "ufx/detail/cpu/simd_leaf.hpp"
 #include "ufx/detail/reduce.hpp"
-#include "ufx/detail/reduce_ops.hpp"
-#include "ufx/detail/tuple.hpp"
+#include "ufx/detail/core/reduce_ops.hpp"
+#include "ufx/detail/core/tuple.hpp"
 #include "ufx/detail/vectorize.hpp"
-
-namespace ufx {
-/// NumPy's `ddof` for ufx::var and ufx::std: the divisor is `n - ddof` (0 by default; 1 gives
-/// the unbiased sample variance).
-struct ddof {
-  int value = 0;
-};
-} // namespace ufx
 
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
@@ -275,7 +268,7 @@ private:
   }
 };
 
-/// Combines every part; its finishing step (reduce_spec.hpp's finishing_op) finishes every part.
+/// Combines every part; its finishing step (detail/step/reduce_setup.hpp's finishing_op) finishes every part.
 template <class... P>
 struct parts_op {
   using finish_type = parts_finish<P...>;

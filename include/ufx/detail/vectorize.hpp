@@ -6,14 +6,14 @@
 #include <type_traits>
 #include <utility>
 
-#include "ufx/detail/adapt.hpp"
-#include "ufx/detail/broadcast.hpp"
-#include "ufx/detail/args.hpp"
-#include "ufx/detail/run.hpp"
-#include "ufx/detail/elementwise.hpp"
-#include "ufx/detail/input_casts.hpp"
-#include "ufx/detail/result.hpp"
-#include "ufx/detail/tuple.hpp"
+#include "ufx/detail/step/adapt.hpp"
+#include "ufx/detail/core/broadcast.hpp"
+#include "ufx/detail/step/args.hpp"
+#include "ufx/detail/step/run.hpp"
+#include "ufx/detail/step/elementwise.hpp"
+#include "ufx/detail/step/input_casts.hpp"
+#include "ufx/detail/step/result.hpp"
+#include "ufx/detail/core/tuple.hpp"
 #include "ufx/out.hpp"
 
 namespace ufx::detail {
@@ -52,7 +52,7 @@ dims loop_shape(const Ins& ins, const Outs* outs) {
   return loop;
 }
 
-/// Step 3 on the chosen target: `dense` calls (dense_call) take the dense path on CPU targets.
+/// Step 3 on the chosen target: `dense` calls (is_dense_call) take the dense path on CPU targets.
 /// Returns `auto`, as with_target_for does, so that nvcc instantiates it where it is called and a
 /// static_assert inside names the user's line.
 template <class F, class TargetT, class Devices, class Outs, class Ins>
@@ -84,7 +84,7 @@ UFX_CALL_BOUNDARY auto vectorize_run(const F& f, const TargetT* given, OutT* out
                   "ufx::out: a destination's element type cannot hold the function's result without changing kind "
                   "(NumPy's same_kind rule: e.g. a float result into an integer destination)");
     auto outs = std::apply([](auto&... d) { return std::make_tuple(adapt_out(d)...); }, out->dst);
-    if (dense_call(outs, ins)) { // operands of one shape, dense, host: no broadcasting to do
+    if (is_dense_call(outs, ins)) { // operands of one shape, dense, host: no broadcasting to do
       note_spaces(outs, device);
       return run_elementwise(f, given, device, outs, ins, dims(std::get<0>(outs).view.shape()), true);
     }
@@ -108,7 +108,7 @@ UFX_CALL_BOUNDARY auto vectorize_run(const F& f, const TargetT* given, OutT* out
           }(r)...);
         },
         results);
-    run_elementwise(f, given, device, outs, ins, loop, dense_call(outs, ins));
+    run_elementwise(f, given, device, outs, ins, loop, is_dense_call(outs, ins));
     if constexpr (info::nout == 1) return std::move(std::get<0>(results));
     else return results;
   }

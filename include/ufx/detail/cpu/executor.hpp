@@ -44,15 +44,6 @@ struct parallel_cut {
 /// Runs fn over disjoint ranges covering [0, n) on `threads` host threads; rethrows the first
 /// exception a range threw (src/host_executor.cpp).
 void host_parallel_for(int threads, index_t n, parallel_cut cut, range_fn fn, const void* context);
-/// memcpy by up to `threads` host threads, 1 MiB a range (a single thread's memcpy does not reach
-/// the host's memory bandwidth: staging pageable data for a device does this). `streaming`: each
-/// range is written with non-temporal stores (stream_copy), which neither read the destination's
-/// lines first nor keep them in the cache: for a staging block, which the device's copy engine
-/// reads next, and a large result that arrives from it.
-void host_copy(void* dst, const void* src, std::size_t bytes, int threads, bool streaming = false);
-/// memcpy whose stores bypass the cache where the CPU has them (x86-64: 16-byte `movntdq` to the
-/// aligned part of `dst`, then a store fence), else memcpy. The same bytes either way.
-void stream_copy(void* dst, const void* src, std::size_t bytes) noexcept;
 
 UFX_TU_NAMESPACE_BEGIN
 
@@ -69,6 +60,11 @@ inline constexpr index_t host_serial_cutoff = index_t{1} << 17;
 /// 5.0 (2^17 cutoff: 8.9, serial); at 2^14 two threads gain nothing (2.0 against 2.2 us); loaded
 /// with two busy processes, host stayed within 1.06x serial at 2^14 to 2^22.
 inline constexpr index_t host_blocks_cutoff = index_t{1} << 15;
+
+/// Below this many elements (outputs times positions) a reduction on ufx::host stays on the calling thread. A reduction
+/// only reads and runs at about 8 floats a cycle, so an OpenMP region's ~2 us (measured) pays off later than for
+/// elementwise loops: around 2^17 elements on two cores (an estimate from those figures).
+inline constexpr index_t host_reduce_cutoff = index_t{1} << 17;
 
 class cpu_executor {
 public:

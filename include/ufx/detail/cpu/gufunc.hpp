@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "ufx/config.hpp"
-#include "ufx/detail/loop.hpp"
+#include "ufx/detail/core/loop.hpp"
 #include "ufx/targets.hpp"
 
 namespace ufx::detail {

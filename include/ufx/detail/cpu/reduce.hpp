@@ -15,9 +15,10 @@
 #include <vector>
 
 #include "ufx/config.hpp"
-#include "ufx/detail/loop.hpp"
-#include "ufx/detail/reduce_kernel.hpp"
-#include "ufx/detail/reduce_plan.hpp"
+#include "ufx/detail/core/loop.hpp"
+#include "ufx/detail/body/reduce.hpp"
+#include "ufx/detail/cpu/reduce_runs.hpp"
+#include "ufx/detail/core/reduce_plan.hpp"
 #include "ufx/detail/cpu/executor.hpp"
 #include "ufx/targets.hpp"
 
@@ -86,7 +87,7 @@ struct cpu_reduction {
       index_t off[N];
       loop_offsets(r.rows, q, base, off);
       for (int j = 0; j < N; ++j) off[j] += kk * r.str[j];
-      return k.run(off + 1, r.str + 1, r.unit, e - b);
+      return cpu_runs(k).run(off + 1, r.str + 1, r.unit, e - b);
     }
     const index_t mid = r.tree.split(b, e);
     const Acc a = reduce_range(r, base, b, mid);
@@ -180,8 +181,8 @@ struct cpu_reduction {
       index_t off[N];
       for (index_t r = b; r < e; ++r) {
         loop_offsets(plan.red, r, base, off);
-        if (r == b) k.template row<true>(dst, off + 1, v.str + 1, v.unit, w);
-        else k.template row<false>(dst, off + 1, v.str + 1, v.unit, w);
+        if (r == b) cpu_runs(k).template row<true>(dst, off + 1, v.str + 1, v.unit, w);
+        else cpu_runs(k).template row<false>(dst, off + 1, v.str + 1, v.unit, w);
       }
       return;
     }
@@ -290,7 +291,7 @@ typename Kern::acc_type cpu_reduce_dense(const Exec& exec, const Kern& k, index_
     if (t.is_leaf(b, e)) {
       index_t off[Kern::N];
       for (int j = 0; j < Kern::N; ++j) off[j] = b;
-      return k.run(off, str, true, e - b);
+      return cpu_runs(k).run(off, str, true, e - b);
     }
     const index_t mid = t.split(b, e);
     const Acc a = self(self, b, mid);

@@ -1,7 +1,7 @@
 #pragma once
 // What ufx::serial and ufx::host share for elementwise loops: walking loop indices [begin, end)
 // row by row, each row a plain loop over pointers the compiler vectorises.
-#include "ufx/detail/loop.hpp"
+#include "ufx/detail/core/loop.hpp"
 
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN

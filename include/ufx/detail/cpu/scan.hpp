@@ -6,9 +6,10 @@
 #include <memory>
 
 #include "ufx/config.hpp"
-#include "ufx/detail/loop.hpp"
-#include "ufx/detail/reduce_kernel.hpp"
-#include "ufx/detail/reduce_plan.hpp"
+#include "ufx/detail/core/loop.hpp"
+#include "ufx/detail/body/reduce.hpp"
+#include "ufx/detail/cpu/reduce_runs.hpp"
+#include "ufx/detail/core/reduce_plan.hpp"
 #include "ufx/detail/cpu/reduce.hpp"
 #include "ufx/targets.hpp"
 
@@ -71,7 +72,7 @@ struct cpu_scan {
         if (blk == blocks - 1) continue;
         index_t off[N];
         for (int j = 0; j < N; ++j) off[j] = base[j] + b * plan.str[j];
-        carry[i] = k.run(off + 1, plan.str + 1, plan.str[1] == 1, e - b);
+        carry[i] = cpu_runs(k).run(off + 1, plan.str + 1, plan.str[1] == 1, e - b);
       }
     });
     for (index_t l = 0; l < n_lines; ++l) // carry[i] becomes the total of the blocks before block i+1
@@ -113,8 +114,8 @@ struct cpu_scan {
         for (int j = 0; j < N; ++j) base[j] += c * chunk * vstr[j];
         for (index_t t = 0; t < plan.len; ++t) {
           for (int j = 0; j < N; ++j) off[j] = base[j] + t * plan.str[j];
-          if (t == 0) k.template row<true>(acc.get(), off + 1, vstr + 1, unit, w);
-          else k.template row<false>(acc.get(), off + 1, vstr + 1, unit, w);
+          if (t == 0) cpu_runs(k).template row<true>(acc.get(), off + 1, vstr + 1, unit, w);
+          else cpu_runs(k).template row<false>(acc.get(), off + 1, vstr + 1, unit, w);
           for (index_t j = 0; j < w; ++j) out[off[0] + j * vstr[0]] = static_cast<OutE>(acc[j]);
         }
       }

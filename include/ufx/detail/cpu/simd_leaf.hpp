@@ -30,7 +30,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "ufx/detail/loop.hpp"
+#include "ufx/detail/core/loop.hpp"
 
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__) && !defined(__INTEL_LLVM_COMPILER)
 #  define UFX_SIMD_LEAF 1

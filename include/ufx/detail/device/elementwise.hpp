@@ -11,10 +11,11 @@
 #include <string>
 #include <type_traits>
 
+#include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/device/launch.hpp"
-#include "ufx/detail/fail.hpp"
-#include "ufx/detail/loop.hpp"
-#include "ufx/detail/runtime.hpp"
+#include "ufx/detail/core/fail.hpp"
+#include "ufx/detail/core/loop.hpp"
+#include "ufx/detail/lib/runtime.hpp"
 #include "ufx/errors.hpp"
 #include "ufx/targets.hpp"
 
@@ -92,10 +93,10 @@ void device_loop(const Tag& tag, const layout<N>& L, const Kernel& k, const char
       k.for_each_array([&](int, const void* p, std::size_t elem) {
         dense = dense && reinterpret_cast<std::uintptr_t>(p) % (elem * V) == 0;
       });
-      if (dense) return launch(tag, grid_for(n, V), dense_vector_body<V, Kernel>{k, n}, label);
+      if (dense) return launch_hook<Tag>::run(tag, grid_for(n, V), dense_vector_body<V, Kernel>{k, n}, label);
     }
   }
-  launch(tag, grid_for(n), grid_stride<element_at<N, Kernel>>{element_at<N, Kernel>{L, k}, n}, label);
+  launch_hook<Tag>::run(tag, grid_for(n), grid_stride<element_at<N, Kernel>>{element_at<N, Kernel>{L, k}, n}, label);
 }
 
 UFX_TU_NAMESPACE_END

@@ -14,9 +14,10 @@
 #include <type_traits>
 #include <utility>
 
+#include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/device/elementwise.hpp"
 #include "ufx/detail/device/launch.hpp"
-#include "ufx/detail/loop.hpp"
+#include "ufx/detail/core/loop.hpp"
 
 namespace ufx::detail {
 
@@ -151,8 +152,9 @@ void device_gufunc(const Tag& tag, const layout<N>& L, const Kernel& k, bool den
           const index_t blocks = (n + b - 1) / b;
           if (blocks < (index_t{1} << 31)) {
             gufunc_staging_state().launches.fetch_add(1, std::memory_order_relaxed);
-            launch(tag, launch_config{dim3(static_cast<unsigned>(blocks)), dim3(static_cast<unsigned>(b)), off}, body,
-                   label);
+            launch_hook<Tag>::run(
+                tag, launch_config{dim3(static_cast<unsigned>(blocks)), dim3(static_cast<unsigned>(b)), off}, body,
+                label);
             return;
           }
         }

@@ -3,6 +3,7 @@
 // device target's folder provides (backend/sim/launch.hpp, backend/cuda/launch.hpp; found where a
 // call is instantiated: detail/backends.hpp), and what ufx's device algorithms build on it: a
 // grid-stride loop over n items.
+#include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/device/thread.hpp"
 
 namespace ufx::detail {
@@ -23,7 +24,7 @@ struct grid_stride {
 template <class Tag, class Fn>
 void device_for_each(const Tag& tag, index_t n, const Fn& fn, const char* label) {
   if (n <= 0) return;
-  launch(tag, grid_for(n), grid_stride<Fn>{fn, n}, label);
+  launch_hook<Tag>::run(tag, grid_for(n), grid_stride<Fn>{fn, n}, label);
 }
 
 UFX_TU_NAMESPACE_END

@@ -11,15 +11,17 @@
 #include <algorithm>
 #include <string>
 
-#include "ufx/detail/loop.hpp"
-#include "ufx/detail/runtime.hpp"
-#include "ufx/detail/reduce_kernel.hpp"
-#include "ufx/detail/reduce_plan.hpp"
+#include "ufx/detail/device/reduce_policy.hpp"
+#include "ufx/detail/core/hooks.hpp"
+#include "ufx/detail/core/loop.hpp"
+#include "ufx/detail/lib/runtime.hpp"
+#include "ufx/detail/body/reduce.hpp"
+#include "ufx/detail/core/reduce_plan.hpp"
 #include "ufx/detail/device/elementwise.hpp"
 #include "ufx/detail/device/launch.hpp"
 #include "ufx/detail/device/row_reduce.hpp"
 #include "ufx/detail/device/tiled_reduce.hpp"
-#include "ufx/detail/transfer.hpp"
+#include "ufx/detail/step/transfer.hpp"
 #include "ufx/errors.hpp"
 #include "ufx/targets.hpp"
 
@@ -71,9 +73,9 @@ struct fill_fn {
   }
 };
 
-/// Lanes per output: about 2^17 threads in all, each with at least 32 positions.
+/// Lanes per output: about lane_threads in all, each with at least lane_min_run positions.
 inline index_t device_lanes(index_t outputs, index_t m) {
-  constexpr index_t threads = index_t{1} << 17, min_run = 32;
+  constexpr index_t threads = device_reduce_policy::lane_threads, min_run = device_reduce_policy::lane_min_run;
   if (m < 2 * min_run) return 1;
   return std::max<index_t>(1, std::min(threads / std::max<index_t>(outputs, 1), m / min_run));
 }
@@ -149,10 +151,10 @@ bool device_tiled_reduce(const Tag& tag, const memory_space& space, const reduce
       partial =
           buffer<Acc>(space, plan.outputs() * splits, tag.stream_handle); // on a stream: freed after the queued kernels
     auto run = [&]<int R>(std::integral_constant<int, R>) {
-      launch(tag, c,
-             tiled_reduce_body<Kern, N, OutE, Fin, R>{plan.kept, plan.red, k, out, fin, partial.data(), plan.outputs(),
-                                                      plan.count(), tp},
-             "ufx tiled reduction kernel");
+      launch_hook<Tag>::run(tag, c,
+                            tiled_reduce_body<Kern, N, OutE, Fin, R>{plan.kept, plan.red, k, out, fin, partial.data(),
+                                                                     plan.outputs(), plan.count(), tp},
+                            "ufx tiled reduction kernel");
     };
     constexpr int per = tile_outputs_per_thread<Kern>::value; // tp.per_thread is this or 1
     if (per > 1 && tp.per_thread == per) {
@@ -172,8 +174,9 @@ bool device_row_reduce(const Tag& tag, const reduce_plan<N>& plan, const Kern& k
   launch_config c;
   if (!plan_row_reduce(plan, k, rp, c)) return false;
   row_reduce_state().launches.fetch_add(1, std::memory_order_relaxed);
-  launch(tag, c, row_reduce_body<Kern, N, OutE, Fin>{plan.kept, k, out, fin, plan.outputs(), plan.count(), rp},
-         "ufx row reduction kernel");
+  launch_hook<Tag>::run(tag, c,
+                        row_reduce_body<Kern, N, OutE, Fin>{plan.kept, k, out, fin, plan.outputs(), plan.count(), rp},
+                        "ufx row reduction kernel");
   return true;
 }
 

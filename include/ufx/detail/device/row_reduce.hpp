@@ -26,12 +26,13 @@
 #include <type_traits>
 #include <utility>
 
+#include "ufx/detail/device/reduce_policy.hpp"
 #include "ufx/detail/device/launch.hpp"
 #include "ufx/detail/device/tiled_reduce.hpp"
-#include "ufx/detail/map_kernel.hpp"
-#include "ufx/detail/reduce_kernel.hpp"
-#include "ufx/detail/reduce_plan.hpp"
-#include "ufx/detail/tuple.hpp"
+#include "ufx/detail/body/map.hpp"
+#include "ufx/detail/body/reduce.hpp"
+#include "ufx/detail/core/reduce_plan.hpp"
+#include "ufx/detail/core/tuple.hpp"
 
 namespace ufx::detail {
 
@@ -84,7 +85,7 @@ constexpr bool row_reducible() {
 }
 
 /// Threads per block of the row path.
-inline constexpr index_t row_block = 256;
+inline constexpr index_t row_block = device_reduce_policy::row_block;
 
 /// Where a row reduction's inputs are: each input's step along the row (arrays: 0 or 1) and the
 /// threads per row, G = 2^group_log2.

@@ -18,9 +18,9 @@
 #  include <thrust/scan.h>
 #endif
 
-#include "ufx/detail/runtime.hpp"
+#include "ufx/detail/lib/runtime.hpp"
 #include "ufx/detail/device/elementwise.hpp"
-#include "ufx/detail/reduce_plan.hpp"
+#include "ufx/detail/core/reduce_plan.hpp"
 #include "ufx/errors.hpp"
 #include "ufx/targets.hpp"
 

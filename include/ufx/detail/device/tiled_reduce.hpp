@@ -26,11 +26,12 @@
 #include <type_traits>
 #include <utility>
 
+#include "ufx/detail/device/reduce_policy.hpp"
 #include "ufx/detail/device/launch.hpp"
-#include "ufx/detail/map_kernel.hpp"
-#include "ufx/detail/reduce_kernel.hpp"
-#include "ufx/detail/reduce_plan.hpp"
-#include "ufx/detail/tuple.hpp"
+#include "ufx/detail/body/map.hpp"
+#include "ufx/detail/body/reduce.hpp"
+#include "ufx/detail/core/reduce_plan.hpp"
+#include "ufx/detail/core/tuple.hpp"
 #include "ufx/errors.hpp"
 
 namespace ufx::detail {
@@ -384,14 +385,6 @@ private:
   }
 };
 
-/// Threads per block (= positions per tile) of the tiled path, and the outputs it needs at least:
-/// fewer outputs keep the lanes, which split each output's positions among many threads.
-inline constexpr index_t tile_block = 256;
-inline constexpr index_t tile_min_outputs = 256;
-/// Shared memory the tiled path may take per block (two tiles of every y-side input): within every
-/// device's 48 KiB, leaving room for several blocks per multiprocessor.
-inline constexpr index_t tile_max_shared = 24 << 10;
-
 /// Plans the tiled launch of `plan`: where its inputs are (`tp`) and the launch (`c`), when it applies. Returns false
 /// (the caller takes the lanes) when the switch is off, the outputs are too few, an input is constant along neither the
 /// reduced nor the kept dimensions, no input is read in tiles, or the tiles do not fit in shared memory.
@@ -400,7 +393,8 @@ bool plan_tiled_reduce(const reduce_plan<N>& plan, const Kern& k, tile_plan<N - 
   static_assert(tileable<Kern>::value);
   constexpr int NK = Kern::N;
   const index_t outputs = plan.outputs(), m = plan.count();
-  if (!tiled_reduce_state().enabled.load(std::memory_order_relaxed) || outputs < tile_min_outputs || m < 1)
+  if (!tiled_reduce_state().enabled.load(std::memory_order_relaxed) ||
+      outputs < device_reduce_policy::tile_min_outputs || m < 1)
     return false;
   auto zero_strides = [](const layout<N>& L, int j) {
     for (int d = 0; d < L.rank; ++d)
@@ -432,9 +426,10 @@ bool plan_tiled_reduce(const reduce_plan<N>& plan, const Kern& k, tile_plan<N - 
     for (int j = 0; j < NK; ++j) bytes += (2 * b * elem[j] + 15) / 16 * 16;
     return bytes;
   };
-  index_t b = tile_block;
-  while (b > 32 && shared_bytes(b) > tile_max_shared) b /= 2;
-  if (shared_bytes(b) > tile_max_shared) return false;
+  using policy = device_reduce_policy;
+  index_t b = policy::tile_block;
+  while (b > 32 && shared_bytes(b) > policy::tile_max_shared) b /= 2;
+  if (shared_bytes(b) > policy::tile_max_shared) return false;
   // outputs per thread: as many as the registers allow where there are outputs for 4 full blocks
   // (a block's outputs past the last are computed and dropped: at most a quarter of the work)
   constexpr int per = tile_outputs_per_thread<Kern>::value;
@@ -450,9 +445,9 @@ bool plan_tiled_reduce(const reduce_plan<N>& plan, const Kern& k, tile_plan<N - 
     tp.region[j] = at;
     at += (2 * b * elem[j] + 15) / 16 * 16;
   }
-  // splits: about 2^20 threads in all (several waves of the largest devices, so the last wave's
-  // idle multiprocessors cost little), at least 4 tiles each, and their partials within 32 MiB
-  constexpr index_t threads = index_t{1} << 20, min_tiles = 4, partial_bytes = index_t{32} << 20;
+  // splits (device_reduce_policy): threads in all, tiles each at least, their partials' bytes at most
+  constexpr index_t threads = policy::tile_threads, min_tiles = policy::tile_min_tiles,
+                    partial_bytes = policy::tile_partial_bytes;
   index_t splits =
       std::max<index_t>(1, std::min({threads / (out_blocks * b), (tiles + min_tiles - 1) / min_tiles, index_t{65535},
                                      partial_bytes / static_cast<index_t>(sizeof(typename Kern::acc_type)) / outputs}));

@@ -15,8 +15,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "ufx/detail/tuple.hpp"
-#include "ufx/detail/args.hpp"
+#include "ufx/detail/core/tuple.hpp"
+#include "ufx/detail/step/args.hpp"
 #include "ufx/detail/distributed.hpp"
 #include "ufx/guvectorize.hpp"
 #include "ufx/mpi/detail/operands.hpp"

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "ufx/adapter.hpp"
-#include "ufx/detail/adapt.hpp"
-#include "ufx/detail/transfer.hpp"
+#include "ufx/detail/step/adapt.hpp"
+#include "ufx/detail/step/transfer.hpp"
 #include "ufx/mpi/detail/agree.hpp"
 #include "ufx/mpi/detail/partition.hpp"
 #include "ufx/ndarray.hpp"

@@ -8,12 +8,12 @@
 #include <utility>
 #include <vector>
 
-#include "ufx/detail/tuple.hpp"
+#include "ufx/detail/core/tuple.hpp"
 #include "ufx/axis.hpp"
-#include "ufx/detail/args.hpp"
-#include "ufx/detail/broadcast.hpp"
+#include "ufx/detail/step/args.hpp"
+#include "ufx/detail/core/broadcast.hpp"
 #include "ufx/detail/distributed.hpp"
-#include "ufx/detail/fail.hpp"
+#include "ufx/detail/core/fail.hpp"
 #include "ufx/mpi/detail/agree.hpp"
 #include "ufx/mpi/detail/distributed.hpp"
 #include "ufx/out.hpp"

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "ufx/detail/reduce_ops.hpp"
-#include "ufx/detail/reduce_plan.hpp"
+#include "ufx/detail/core/reduce_ops.hpp"
+#include "ufx/detail/core/reduce_plan.hpp"
 #include "ufx/mpi/detail/combine.hpp"
 #include "ufx/mpi/detail/operands.hpp"
 #include "ufx/reduce.hpp"

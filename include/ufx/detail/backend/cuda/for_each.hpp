@@ -1,15 +1,19 @@
 #pragma once
 // ufx::cuda: elementwise loops through the launch seam, on the target's device (dense operands
 // with vector loads, others one thread per loop index).
+#include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/device/elementwise.hpp"
 
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-template <int N, class Kernel>
-void for_each(const cuda_t& t, const layout<N>& L, const Kernel& k) {
-  device_loop(t, L, k, "ufx elementwise kernel");
-}
+template <>
+struct for_each_hook<cuda_t> {
+  template <int N, class Kernel>
+  static void run(const cuda_t& t, const layout<N>& L, const Kernel& k) {
+    device_loop(t, L, k, "ufx elementwise kernel");
+  }
+};
 
 UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

@@ -5,6 +5,7 @@
 // named by the kernel's label. Only nvcc-compiled translation units launch.
 #include <mutex>
 
+#include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/device/thread.hpp"
 #include "ufx/detail/backend/cuda/device.hpp"
 
@@ -64,35 +65,38 @@ inline const device_info& cuda_device_info(int device) {
 }
 #endif
 
-/// A call's operands and temporaries on a stream are released at once: ufx::cuda frees device
-/// memory in the stream's order (cudaFreeAsync), after the work queued before it.
-inline void keep_until_run(const cuda_t&, stream_keep&&) {}
+template <>
+struct launch_hook<cuda_t> {
+  /// A call's operands and temporaries on a stream are released at once: ufx::cuda frees device
+  /// memory in the stream's order (cudaFreeAsync), after the work queued before it.
+  static void keep_until_run(const cuda_t&, stream_keep&&) {}
 
-template <class Body>
-void launch(const cuda_t& t, const launch_config& c, const Body& body, const char* label) {
+  template <class Body>
+  static void run(const cuda_t& t, const launch_config& c, const Body& body, const char* label) {
 #if UFX_CUDA_TU
-  const cuda_scope scope(t);
-  check_launch(c, cuda_device_info(scope.space().device), label);
-  const ::dim3 grid(c.grid.x, c.grid.y, c.grid.z), block(c.block.x, c.block.y, c.block.z);
-  const auto stream = static_cast<cudaStream_t>(t.stream_handle);
-  if constexpr (block_body<Body>) {
-    launch_kernel<<<grid, block, c.shared_bytes, stream>>>(block_phases<Body>{body});
-  } else if (c.cooperative) { // every block resident at once (checked by the raw kernel's launch)
-    Body arg = body;
-    void* args[] = {&arg};
-    cuda_check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(&launch_kernel<Body>), grid, block, args,
-                                           c.shared_bytes, stream),
-               label);
-  } else {
-    launch_kernel<<<grid, block, c.shared_bytes, stream>>>(body);
-  }
-  cuda_check(cudaGetLastError(), label);
-  note_queued(current_call);
+    const cuda_scope scope(t);
+    check_launch(c, cuda_device_info(scope.space().device), label);
+    const ::dim3 grid(c.grid.x, c.grid.y, c.grid.z), block(c.block.x, c.block.y, c.block.z);
+    const auto stream = static_cast<cudaStream_t>(t.stream_handle);
+    if constexpr (block_body<Body>) {
+      launch_kernel<<<grid, block, c.shared_bytes, stream>>>(block_phases<Body>{body});
+    } else if (c.cooperative) { // every block resident at once (checked by the raw kernel's launch)
+      Body arg = body;
+      void* args[] = {&arg};
+      cuda_check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(&launch_kernel<Body>), grid, block, args,
+                                             c.shared_bytes, stream),
+                 label);
+    } else {
+      launch_kernel<<<grid, block, c.shared_bytes, stream>>>(body);
+    }
+    cuda_check(cudaGetLastError(), label);
+    note_queued(current_call);
 #else
-  (void)c, (void)body, (void)label;
-  cuda_not_compiled(t);
+    (void)c, (void)body, (void)label;
+    cuda_not_compiled(t);
 #endif
-}
+  }
+};
 
 UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

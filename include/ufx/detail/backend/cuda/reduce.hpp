@@ -1,7 +1,7 @@
 #pragma once
 // ufx::cuda reductions, on the target's device, queued on the call's stream (without one, the
 // legacy default stream) with their temporaries freed in its order; a result for the host is
-// copied back by finish_call, which is the call's one wait:
+// copied back by staging::finish, which is the call's one wait:
 // - one output, dense, with an identity and one of ufx's ready operators: CUB's DeviceReduce,
 //   reading the plain pointer (vector loads) when the map is the identity on one input, else a
 //   transform iterator over positions;
@@ -13,10 +13,11 @@
 //   rows (each output a contiguous row: vector loads) or lanes, so those results are the sim's
 //   (CUB's DeviceSegmentedReduce only with the row body switched off: row_reduce_state).
 // CUB combines in its own order, so a full float sum may differ from the sim's in the last bits.
+#include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/device/reduce.hpp"
-#include "ufx/detail/map_kernel.hpp"
+#include "ufx/detail/body/map.hpp"
 #include "ufx/detail/backend/cuda/device.hpp"
-#include "ufx/detail/transfer.hpp"
+#include "ufx/detail/step/transfer.hpp"
 
 #if UFX_CUDA_TU
 #  include <cub/device/device_reduce.cuh>
@@ -200,7 +201,7 @@ void cub_reduce_whole(const cuda_t& t, const memory_space& space, const reduce_p
 
 /// Several outputs, each over contiguous elements of one input read as it is: CUB's
 /// DeviceSegmentedReduce. Only plain reductions (cub_plain) have it: a seeded or mapped one has
-/// no segmented CUB path to fall into (reduce_on sends those to the device reduction).
+/// no segmented CUB path to fall into (reduce_hook<cuda_t>::run sends those to the device reduction).
 template <class Kern, int N, class OutE, class Fin>
 requires(cub_plain<Kern>()) void cub_reduce_segments(const cuda_t& t, const memory_space& space,
                                                      const reduce_plan<N>& plan, const Kern& k, OutE* out,
@@ -226,31 +227,34 @@ requires(cub_plain<Kern>()) void cub_reduce_segments(const cuda_t& t, const memo
 }
 #endif
 
-template <class Kern, int N, class OutE, class Fin, class Res>
-void reduce_on(const cuda_t& t, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin,
-               const Res& empty) {
+template <>
+struct reduce_hook<cuda_t> {
+  template <class Kern, int N, class OutE, class Fin, class Res>
+  static void run(const cuda_t& t, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin,
+                  const Res& empty) {
 #if UFX_CUDA_TU
-  const cuda_scope scope(t);
-  const bool whole = plan.outputs() == 1 && plan.kept.rank == 0;
-  const bool cub = plan.outputs() > 0 && cub_reducible(plan, k);
-  if (cub && whole) {
-    cub_reduce_whole(t, scope.space(), plan, k, out, fin);
-  } else if constexpr (cub_plain<Kern>()) {
-    // CUB's segmented reduce only with the row body switched off (the path before it, which
-    // bench_cuda measures beside it); otherwise as the sim: tiles, rows or lanes
-    if (cub && !row_reduce_state().enabled.load(std::memory_order_relaxed))
-      cub_reduce_segments(t, scope.space(), plan, k, out, fin);
-    else device_reduce_all(t, scope.space(), plan, k, out, fin, empty);
-  } else {
-    device_reduce_all(t, scope.space(), plan, k, out, fin, empty);
-  }
-  // nothing waits here: the call is queued on its stream (without one, the legacy default
-  // stream); finish_call's copy of a result to the host is what waits (place.hpp)
+    const cuda_scope scope(t);
+    const bool whole = plan.outputs() == 1 && plan.kept.rank == 0;
+    const bool cub = plan.outputs() > 0 && cub_reducible(plan, k);
+    if (cub && whole) {
+      cub_reduce_whole(t, scope.space(), plan, k, out, fin);
+    } else if constexpr (cub_plain<Kern>()) {
+      // CUB's segmented reduce only with the row body switched off (the path before it, which
+      // bench_cuda measures beside it); otherwise as the sim: tiles, rows or lanes
+      if (cub && !row_reduce_state().enabled.load(std::memory_order_relaxed))
+        cub_reduce_segments(t, scope.space(), plan, k, out, fin);
+      else device_reduce_all(t, scope.space(), plan, k, out, fin, empty);
+    } else {
+      device_reduce_all(t, scope.space(), plan, k, out, fin, empty);
+    }
+    // nothing waits here: the call is queued on its stream (without one, the legacy default
+    // stream); staging::finish's copy of a result to the host is what waits (place.hpp)
 #else
-  (void)plan, (void)k, (void)out, (void)fin, (void)empty;
-  cuda_not_compiled(t);
+    (void)plan, (void)k, (void)out, (void)fin, (void)empty;
+    cuda_not_compiled(t);
 #endif
-}
+  }
+};
 
 UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

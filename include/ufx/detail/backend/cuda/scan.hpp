@@ -6,7 +6,8 @@
 #include <exception>
 #include <string>
 
-#include "ufx/detail/fail.hpp"
+#include "ufx/detail/core/hooks.hpp"
+#include "ufx/detail/core/fail.hpp"
 #include "ufx/detail/backend/cuda/device.hpp"
 #include "ufx/detail/device/scan.hpp"
 
@@ -29,28 +30,31 @@ struct thrust_temporaries {
   void deallocate(char* p, std::size_t) const noexcept { device_free_async(space, p, stream); }
 };
 
-template <class Kern, int N, class OutE>
-void scan_on(const cuda_t& t, const scan_plan<N>& plan, const Kern& k, OutE* out) {
+template <>
+struct scan_hook<cuda_t> {
+  template <class Kern, int N, class OutE>
+  static void run(const cuda_t& t, const scan_plan<N>& plan, const Kern& k, OutE* out) {
 #if UFX_CUDA_TU
-  const cuda_scope scope(t);
-  try {
-    const thrust_temporaries temps{scope.space(), t.stream_handle};
-    if (t.has_stream())
-      device_scan(thrust::cuda::par_nosync(temps).on(static_cast<cudaStream_t>(t.stream_handle)), plan, k, out);
-    else device_scan(thrust::cuda::par_nosync(temps), plan, k, out);
-    note_queued(current_call); // Thrust's scan counted as one launch
-  } catch (const ufx::device_error&) {
-    throw;
-  } catch (const std::exception& e) { // thrust::system_error, std::bad_alloc: Thrust clears the CUDA error first
-    fail<device_error>(std::string("the device scan (thrust::inclusive_scan_by_key) failed: ") + e.what());
-  }
-  // queued on the call's stream (without one, the legacy default stream): finish_call's copy of a
-  // result to the host is what waits (place.hpp)
+    const cuda_scope scope(t);
+    try {
+      const thrust_temporaries temps{scope.space(), t.stream_handle};
+      if (t.has_stream())
+        device_scan(thrust::cuda::par_nosync(temps).on(static_cast<cudaStream_t>(t.stream_handle)), plan, k, out);
+      else device_scan(thrust::cuda::par_nosync(temps), plan, k, out);
+      note_queued(current_call); // Thrust's scan counted as one launch
+    } catch (const ufx::device_error&) {
+      throw;
+    } catch (const std::exception& e) { // thrust::system_error, std::bad_alloc: Thrust clears the CUDA error first
+      fail<device_error>(std::string("the device scan (thrust::inclusive_scan_by_key) failed: ") + e.what());
+    }
+    // queued on the call's stream (without one, the legacy default stream): staging::finish's copy of a
+    // result to the host is what waits (place.hpp)
 #else
-  (void)plan, (void)k, (void)out;
-  cuda_not_compiled(t);
+    (void)plan, (void)k, (void)out;
+    cuda_not_compiled(t);
 #endif
-}
+  }
+};
 
 UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

@@ -2,23 +2,22 @@
 // ufx::host: the CPU reduction of serial/reduce.hpp with its tasks (outputs, or nodes of each
 // output's pairwise tree) split across threads. Nodes are combined in the tree's own order, so
 // the result is bitwise that of ufx::serial. Small reductions stay on the calling thread.
+#include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/cpu/executor.hpp"
 #include "ufx/detail/cpu/reduce.hpp"
 
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// Below this many elements a reduction stays on the calling thread. A reduction only reads and
-/// runs at about 8 floats a cycle, so an OpenMP region's ~2 us (measured) pays off later than
-/// for elementwise loops: around 2^17 elements on two cores (an estimate from those figures).
-inline constexpr index_t host_reduce_cutoff = index_t{1} << 17;
-
-template <class Kern, int N, class OutE, class Fin, class Res>
-void reduce_on(const host_t& t, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin,
-               const Res& empty) {
-  if (plan.outputs() * plan.count() < host_reduce_cutoff) cpu_reduce(cpu_executor{}, plan, k, out, fin, empty);
-  else cpu_reduce(cpu_executor(t), plan, k, out, fin, empty);
-}
+template <>
+struct reduce_hook<host_t> {
+  template <class Kern, int N, class OutE, class Fin, class Res>
+  static void run(const host_t& t, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin,
+                  const Res& empty) {
+    if (plan.outputs() * plan.count() < host_reduce_cutoff) cpu_reduce(cpu_executor{}, plan, k, out, fin, empty);
+    else cpu_reduce(cpu_executor(t), plan, k, out, fin, empty);
+  }
+};
 
 UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

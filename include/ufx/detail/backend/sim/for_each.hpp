@@ -1,16 +1,20 @@
 #pragma once
 // ufx::sim: elementwise loops through the launch seam (the same bodies as ufx::cuda), after
 // checking that every array operand lies in the target device's memory.
+#include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/device/elementwise.hpp"
 
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-template <int N, class Kernel>
-void for_each(const sim_t& t, const layout<N>& L, const Kernel& k) {
-  check_device_operands(t.space(), L, k);
-  device_loop(t, L, k, "ufx elementwise kernel");
-}
+template <>
+struct for_each_hook<sim_t> {
+  template <int N, class Kernel>
+  static void run(const sim_t& t, const layout<N>& L, const Kernel& k) {
+    check_device_operands(t.space(), L, k);
+    device_loop(t, L, k, "ufx elementwise kernel");
+  }
+};
 
 UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

@@ -2,7 +2,7 @@
 // ufx::sim's launch: the configuration is checked against the virtual device, then every block
 // runs, and within it every thread, in order (ufx's own bodies never wait at a barrier, or are
 // block bodies whose barriers are phase boundaries: each phase runs for every thread of a block;
-// the raw kernels of ufx::kernel, which wait anywhere, run on the block runner of detail/blocks.hpp).
+// the raw kernels of ufx::kernel, which wait anywhere, run on the block runner of detail/raw/blocks.hpp).
 // On a stream the grid runs on the stream's worker, after its earlier work. Before any body runs,
 // the caller has checked that every operand lies in the device's memory.
 #include <cstddef>
@@ -10,8 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/device/thread.hpp"
-#include "ufx/detail/runtime.hpp"
+#include "ufx/detail/lib/runtime.hpp"
 #include "ufx/targets.hpp"
 
 namespace ufx::detail {
@@ -83,20 +84,24 @@ void run_any_grid(const launch_config& c, const Body& body, const char* label) {
   else run_grid(c, body);
 }
 
-/// Keeps a call's operands and temporaries until the stream's worker has run the call's tasks: a
-/// task queued after them releases them.
-inline void keep_until_run(const sim_t& t, stream_keep&& k) {
-  if (!k.items.empty()) sim_enqueue(t.stream_handle, [k = std::move(k)] {});
-}
+template <>
+struct launch_hook<sim_t> {
+  /// Keeps a call's operands and temporaries until the stream's worker has run the call's tasks: a
+  /// task queued after them releases them.
+  static void keep_until_run(const sim_t& t, stream_keep&& k) {
+    if (!k.items.empty()) sim_enqueue(t.stream_handle, [k = std::move(k)] {});
+  }
 
-template <class Body>
-void launch(const sim_t& t, const launch_config& c, const Body& body, const char* label) {
-  require_space(t.space());
-  check_launch(c, sim_device_info(t), label);
-  call_counters::add(t.runtime().counters.launches);
-  if (t.has_stream())
-    sim_enqueue(t.stream_handle, [c, body, label] { run_any_grid(c, body, label); }); // after the stream's earlier work
-  else run_any_grid(c, body, label);
-}
+  template <class Body>
+  static void run(const sim_t& t, const launch_config& c, const Body& body, const char* label) {
+    require_space(t.space());
+    check_launch(c, sim_device_info(t), label);
+    call_counters::add(t.runtime().counters.launches);
+    if (t.has_stream())
+      sim_enqueue(t.stream_handle,
+                  [c, body, label] { run_any_grid(c, body, label); }); // after the stream's earlier work
+    else run_any_grid(c, body, label);
+  }
+};
 
 } // namespace ufx::detail

@@ -1,0 +1,261 @@
+#pragma once
+// The elementwise kernel: a user function applied at each loop position. Outputs come first in the
+// operand list; array operands are read through pointers, scalar operands are held by value.
+#include <algorithm>
+#include <type_traits>
+#include <utility>
+
+#include "ufx/config.hpp"
+#include "ufx/detail/core/loop.hpp"
+#include "ufx/detail/core/tuple.hpp"
+
+namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
+
+/// Operand accessors: how a kernel reaches an operand's element at an offset (in elements) from
+/// its base. Arrays through a pointer; scalars held by value.
+template <class T>
+struct array_acc {
+  using element_type = T;
+  static constexpr bool is_array = true;
+  T* p;
+  UFX_HD T& at(index_t o) const { return p[o]; }
+};
+
+template <class V>
+struct scalar_acc {
+  using element_type = const V;
+  static constexpr bool is_array = false;
+  V v;
+  UFX_HD const V& at(index_t) const { return v; }
+};
+
+/// The accessor of a call's operand (ufx/adapter.hpp): an array operand's elements through its
+/// view's pointer, a scalar operand's value held by value.
+template <class Op>
+auto make_acc(const Op& op) {
+  if constexpr (requires { op.view; }) return array_acc<typename Op::element_type>{op.view.data()};
+  else return scalar_acc<typename Op::value_type>{op.value};
+}
+
+/// Run accessors: one run of elements of an operand (a row), element i of it at at(i), the run
+/// `n` elements on at skip(n). Unit stride, strided, or a scalar held by value; run_of makes one
+/// from an operand accessor. The elementwise rows and the reduction's leaves and rows walk these.
+template <class T>
+struct unit_run {
+  T* p;
+  UFX_HD T& at(index_t i) const { return p[i]; }
+  UFX_HD unit_run skip(index_t n) const { return {p + n}; }
+};
+template <class T>
+struct strided_run {
+  T* p;
+  index_t s;
+  UFX_HD T& at(index_t i) const { return p[i * s]; }
+  UFX_HD strided_run skip(index_t n) const { return {p + n * s, s}; }
+};
+template <class V>
+struct scalar_run {
+  V v;
+  UFX_HD const V& at(index_t) const { return v; }
+  UFX_HD scalar_run skip(index_t) const { return *this; }
+};
+template <class R>
+inline constexpr bool is_unit_run_v = false;
+template <class T>
+inline constexpr bool is_unit_run_v<unit_run<T>> = true;
+template <class R>
+inline constexpr bool is_scalar_run_v = false;
+template <class V>
+inline constexpr bool is_scalar_run_v<scalar_run<V>> = true;
+
+/// The run of operand accessor `a` starting at offset `off` with stride `s` (std::true_type: stride
+/// 1, known at compile time).
+template <class T>
+UFX_HD unit_run<T> run_of(const array_acc<T>& a, index_t off, index_t, std::true_type) {
+  return {a.p + off};
+}
+template <class T>
+UFX_HD strided_run<T> run_of(const array_acc<T>& a, index_t off, index_t s, std::false_type) {
+  return {a.p + off, s};
+}
+template <class V, class U>
+UFX_HD scalar_run<V> run_of(const scalar_acc<V>& a, index_t, index_t, U) {
+  return {a.v};
+}
+
+/// V elements of T loaded or stored at once (a 128-bit access for 4 floats).
+template <class T, int V>
+struct alignas(sizeof(T) * V) vec_of {
+  T v[V];
+};
+
+template <class A>
+constexpr std::size_t acc_elem_size() {
+  return sizeof(std::remove_cv_t<typename A::element_type>);
+}
+template <class A>
+constexpr bool acc_vectorisable() {
+  using E = std::remove_cv_t<typename A::element_type>;
+  return std::is_arithmetic_v<E> && (sizeof(E) & (sizeof(E) - 1)) == 0;
+}
+
+/// Calls `fn(k, pointer, element_size)` for each array accessor k of `acc` (the kernels'
+/// for_each_array: the device targets check their operands' memory with it).
+template <class... A, class Fn>
+void for_each_array_acc(const tuple<A...>& acc, Fn& fn) {
+  with_indices<sizeof...(A)>([&]<std::size_t... K>(std::index_sequence<K...>) {
+    (
+        [&] {
+          using Ak = std::remove_cvref_t<decltype(get<K>(acc))>;
+          if constexpr (Ak::is_array)
+            fn(static_cast<int>(K), static_cast<const void*>(get<K>(acc).p),
+               sizeof(std::remove_cv_t<typename Ak::element_type>));
+        }(),
+        ...);
+  });
+}
+
+template <class F, int NOut, class... Acc>
+struct map_kernel {
+  static constexpr int N = sizeof...(Acc);
+  static constexpr int NIn = N - NOut;
+  /// Elements per thread of the device targets' dense body: 16 bytes of the widest operand, when
+  /// there is one output and every element type is arithmetic (else 1: no vector body).
+  static constexpr int vector_width = [] {
+    if constexpr (NOut != 1 || !(acc_vectorisable<Acc>() && ...)) return 1;
+    else {
+      constexpr std::size_t widest = std::max({acc_elem_size<Acc>()...});
+      return widest >= 16 ? 1 : static_cast<int>(16 / widest);
+    }
+  }();
+  F f;
+  tuple<Acc...> acc;
+
+  /// Dense loops: computes V elements from linear position i of every array operand (device
+  /// targets' vector body; every array pointer aligned to V elements).
+  template <int V>
+  UFX_HD void vec(index_t i) const {
+    vec_impl<V>(i, std::make_index_sequence<NIn>{});
+  }
+  /// Dense loops: the element at linear position i of every array operand.
+  UFX_HD void at_linear(index_t i) const {
+    index_t off[N];
+    for (int k = 0; k < N; ++k) off[k] = i;
+    (*this)(off);
+  }
+
+  /// Computes the element at per-operand offsets `off` (device targets: one call per thread).
+  UFX_HD void operator()(const index_t (&off)[N]) const {
+    apply(off, std::make_index_sequence<NOut>{}, std::make_index_sequence<NIn>{});
+  }
+
+  /// Computes a run of `n` elements starting at offsets `off`, with innermost strides `str`.
+  void row(const index_t (&off)[N], const index_t (&str)[N], index_t n, bool unit) const {
+    (this->*host_clone_call(&map_kernel::row_cloned))(off, str, n, unit);
+  }
+  /// row's loops, compiled for the baseline and for AVX2 (config.hpp, UFX_HOST_CLONES).
+  UFX_HOST_CLONES UFX_HOST_FLATTEN void row_cloned(const index_t (&off)[N], const index_t (&str)[N], index_t n,
+                                                   bool unit) const {
+    if constexpr (NOut == 1) {
+      if (unit) return row_unit(off, n, std::make_index_sequence<N>{});
+      if constexpr (NIn <= 3) {
+        // A row where the output is dense and each input is dense or broadcast (stride 0), as in
+        // (n,1)+(1,n): hold the broadcast inputs by value so the loop stays a plain vector loop.
+        // (2^NIn variants, so only for a few inputs.)
+        bool mixed = str[0] == 1;
+        for (int j = 1; j < N && mixed; ++j) mixed = str[j] == 0 || str[j] == 1;
+        if (mixed) return row_mixed<1>(off, str, n, run_of(get<0>(acc), off[0], 1, std::true_type{}));
+      }
+      row_strided(off, str, n, std::make_index_sequence<N>{});
+    } else {
+      index_t o[N];
+      for (index_t i = 0; i < n; ++i) {
+        for (int k = 0; k < N; ++k) o[k] = off[k] + i * str[k];
+        (*this)(o);
+      }
+    }
+  }
+
+  /// Calls `fn(k, pointer, element_size)` for each array operand.
+  template <class Fn>
+  void for_each_array(Fn&& fn) const {
+    for_each_array_acc(acc, fn);
+  }
+
+private:
+  template <int V, class A>
+  UFX_HD static auto load(const A& a, index_t i) {
+    if constexpr (A::is_array)
+      return *reinterpret_cast<const vec_of<std::remove_cv_t<typename A::element_type>, V>*>(a.p + i);
+    else return a.v;
+  }
+  template <int V, class T>
+  UFX_HD static const T& lane(const vec_of<T, V>& x, int j) {
+    return x.v[j];
+  }
+  template <int V, class T>
+  UFX_HD static const T& lane(const T& x, int) {
+    return x;
+  }
+  template <int V, std::size_t... I>
+  UFX_HD void vec_impl(index_t i, std::index_sequence<I...>) const {
+    vec_apply<V>(i, load<V>(get<NOut + I>(acc), i)...);
+  }
+  template <int V, class... L>
+  UFX_HD void vec_apply(index_t i, const L&... in) const {
+    using O = std::remove_cv_t<typename std::remove_cvref_t<decltype(get<0>(acc))>::element_type>;
+    vec_of<O, V> r;
+    UFX_UNROLL
+    for (int j = 0; j < V; ++j) r.v[j] = static_cast<O>(UFX_USER_CALL(f, lane<V>(in, j)...));
+    *reinterpret_cast<vec_of<O, V>*>(get<0>(acc).p + i) = r;
+  }
+
+  template <std::size_t... O, std::size_t... I>
+  UFX_HD void apply(const index_t (&off)[N], std::index_sequence<O...>, std::index_sequence<I...>) const {
+    if constexpr (NOut == 1) {
+      get<0>(acc).at(off[0]) = UFX_USER_CALL(f, get<NOut + I>(acc).at(off[NOut + I])...);
+    } else {
+      auto r = UFX_USER_CALL(f, get<NOut + I>(acc).at(off[NOut + I])...);
+      ((get<O>(acc).at(off[O]) = result_get<O>(r)), ...);
+    }
+  }
+  template <class Out, class... In>
+  static void run_row(const F& f, index_t n, Out o, In... in) {
+    for (index_t i = 0; i < n; ++i) o.at(i) = f(in.at(i)...);
+  }
+  template <std::size_t I, class... A>
+  void row_mixed(const index_t (&off)[N], const index_t (&str)[N], index_t n, A... a) const {
+    if constexpr (I == N) {
+      run_row(f, n, a...);
+    } else {
+      const auto b = run_of(get<I>(acc), off[I], 1, std::true_type{});
+      using B = std::remove_cvref_t<decltype(b)>;
+      if constexpr (is_unit_run_v<B>) {
+        if (str[I] == 0)
+          return row_mixed<I + 1>(off, str, n, a...,
+                                  scalar_run<std::remove_cv_t<std::remove_reference_t<decltype(*b.p)>>>{*b.p});
+      }
+      row_mixed<I + 1>(off, str, n, a..., b);
+    }
+  }
+  template <std::size_t... K>
+  void row_unit(const index_t (&off)[N], index_t n, std::index_sequence<K...>) const {
+    run_row(f, n, run_of(get<K>(acc), off[K], 1, std::true_type{})...);
+  }
+  template <std::size_t... K>
+  void row_strided(const index_t (&off)[N], const index_t (&str)[N], index_t n, std::index_sequence<K...>) const {
+    run_row(f, n, run_of(get<K>(acc), off[K], str[K], std::false_type{})...);
+  }
+};
+
+/// Copies element by element (the identity kernel), used for packing and copy-back.
+struct identity {
+  template <class T>
+  UFX_HD T operator()(const T& x) const {
+    return x;
+  }
+};
+
+UFX_TU_NAMESPACE_END
+} // namespace ufx::detail

@@ -1,0 +1,143 @@
+#pragma once
+// What ufx/thread.hpp's types hold and call on the host: a thread's position in a launch, the
+// part of a block run (src/sim/) that shared-array accesses read inline, the block
+// runner's entry points in libufx, and the element type and extents of a `shared<A>` declaration.
+#include <cstddef>
+#include <cstdint>
+
+#include "ufx/config.hpp"
+#include "ufx/launch_config.hpp"
+
+namespace ufx::detail {
+/// One thread's coordinates in a launch.
+struct thread_pos {
+  dim3 thread_idx, block_idx, block_dim, grid_dim;
+  /// cuda.grid(1): the thread's index along x over the whole grid.
+  UFX_HD index_t global_x() const {
+    return static_cast<index_t>(block_idx.x) * static_cast<index_t>(block_dim.x) + static_cast<index_t>(thread_idx.x);
+  }
+  /// cuda.gridsize(1): threads along x over the whole grid (a grid-stride loop's step).
+  UFX_HD index_t stride_x() const { return static_cast<index_t>(grid_dim.x) * static_cast<index_t>(block_dim.x); }
+};
+
+/// The part of a block run on the host (src/sim/) that shared-array accesses read
+/// inline: the block's shared memory and, per byte offset, the barrier interval segment that
+/// last logged it (an access whose stamp is current costs one compare).
+struct sim_block_state {
+  unsigned char* shared = nullptr;
+  std::uint32_t* stamp = nullptr;
+  std::uint32_t segment = 0;
+  std::size_t bytes = 0; // the block's shared memory, static and dynamic
+};
+struct sim_block;
+
+#if !defined(__CUDA_ARCH__)
+/// The block a host thread is running (src/sim/ sets it around each block), or null:
+/// ufx's atomic functions ask it whether their element is the block's shared memory.
+inline thread_local sim_block_state* sim_current_block = nullptr;
+#endif
+/// Before an atomic update of the shared element at byte `offset` by the running thread: logs the
+/// element and notes the update (src/sim/shared_checks.cpp); returns what sim_shared_atomic_end takes.
+/// `reads`: the update reads the old value (every one but atomic_exch), so an element no thread of
+/// the block has written is an uninitialised read.
+std::uint32_t sim_shared_atomic_begin(sim_block_state* state, std::size_t offset, std::size_t bytes, bool reads = true);
+/// After it: the element's bytes now are the thread's atomic result, not a plain write.
+void sim_shared_atomic_end(sim_block_state* state, std::uint32_t entry);
+/// The same for an element of global memory reached through a tracked array (ufx::sim's kernel
+/// arguments): the access logged by sim_global_touch becomes atomic.
+std::uint32_t sim_global_atomic_begin(sim_block_state* state, const void* p, std::size_t bytes, bool reads);
+void sim_global_atomic_end(sim_block_state* state, std::uint32_t entry);
+
+/// t.sync() on the host: the calling fiber waits until every thread of its block arrives.
+void sim_sync(sim_block* block, int line);
+
+/// The barriers: sync(), those that also count or combine a predicate (Numba's syncthreads_count /
+/// _and / _or), and grid_sync() (every thread of a cooperative launch).
+enum class barrier_kind : unsigned char { sync, count, all, any, grid };
+/// t.sync_count(pred) and the like on the host: waits as sim_sync does and returns the number of
+/// threads of the block whose predicate is true (all / any: 1 or 0).
+int sim_sync_predicate(sim_block* block, int line, barrier_kind kind, bool pred);
+
+/// The warp-level operations the block runner meets lanes at (thread.hpp's *_sync methods).
+enum class warp_kind : unsigned char {
+  syncwarp,
+  shfl_idx,
+  shfl_up,
+  shfl_down,
+  shfl_xor,
+  all,
+  any,
+  eq,
+  ballot,
+  match_any,
+  match_all,
+  activemask
+};
+/// The largest value a shuffle moves, in 4-byte words (64 bytes).
+inline constexpr int warp_words_max = 16;
+/// One lane's part in a warp-level operation, on its fiber's stack while it waits for the other
+/// lanes named in `mask`; the runner fills in the results.
+struct warp_call {
+  warp_kind kind = warp_kind::syncwarp;
+  unsigned mask = 0;
+  unsigned arg = 0; // shfl_idx: the source lane; up / down: the delta; xor: the lane mask
+  unsigned width = 32;
+  int words = 0;     // the value's size in 4-byte words (shuffles, matches)
+  int bytes = 0;     // and in bytes
+  bool pred = false; // votes
+  int line = 0;
+  std::uint32_t value[warp_words_max] = {};
+  std::uint32_t result[warp_words_max] = {};
+  unsigned result_mask = 0;
+  bool result_pred = false;
+};
+/// A warp-level operation on the host: the calling fiber waits until every lane its mask names
+/// (that the block has) has reached an operation of the same kind with the same mask, then each
+/// gets its result; a mask naming a lane that has returned or waits elsewhere is a kernel_error.
+void sim_warp(sim_block* block, warp_call& call);
+/// ufx::threadfence* on the host: a sequentially consistent fence (scope: 0 block, 1 device, 2 system).
+void host_fence(int scope);
+
+/// Logs a shared-memory access the first time a thread touches an element in a barrier interval.
+/// `init_checked`: a value left unchanged by the thread's turn was read, not written (the element's
+/// type has no byte pattern a program plausibly writes over the runner's fill: 4 bytes or more, or
+/// bool), so a read of an element no thread of the block has written is reported.
+void sim_shared_log(sim_block_state* state, std::size_t offset, std::size_t bytes, bool init_checked = false);
+/// Throws the out-of-range error of a shared-array access (the runner adds kernel, block, thread).
+[[noreturn]] void sim_shared_out_of_range(int rank, const index_t* index, const index_t* extents);
+struct thread_access;
+
+/// The element type, rank and extents of a `shared<A>` declaration (a dynamic first extent is 0).
+template <class A>
+struct shared_decl {
+  static constexpr bool valid = false;
+};
+template <class T, std::size_t N>
+struct shared_decl<T[N]> {
+  static constexpr bool valid = true, dynamic = false;
+  using element = T;
+  static constexpr int rank = 1;
+  static constexpr index_t e0 = index_t(N), e1 = 1, e2 = 1;
+};
+template <class T, std::size_t N, std::size_t M>
+struct shared_decl<T[N][M]> {
+  static constexpr bool valid = true, dynamic = false;
+  using element = T;
+  static constexpr int rank = 2;
+  static constexpr index_t e0 = index_t(N), e1 = index_t(M), e2 = 1;
+};
+template <class T, std::size_t N, std::size_t M, std::size_t K>
+struct shared_decl<T[N][M][K]> {
+  static constexpr bool valid = true, dynamic = false;
+  using element = T;
+  static constexpr int rank = 3;
+  static constexpr index_t e0 = index_t(N), e1 = index_t(M), e2 = index_t(K);
+};
+template <class T>
+struct shared_decl<T[]> {
+  static constexpr bool valid = true, dynamic = true;
+  using element = T;
+  static constexpr int rank = 1;
+  static constexpr index_t e0 = 0, e1 = 1, e2 = 1;
+};
+} // namespace ufx::detail

@@ -1,0 +1,400 @@
+#pragma once
+// Data larger than the device (docs/streams.md): a call on a device target whose host operands
+// would not fit the device's free memory (or an explicit budget, `ufx::chunked(t, bytes)`) runs in
+// chunks along its outermost loop dimension, two in flight on two streams through pinned staging
+// (chunk_ring). Operands that broadcast along that dimension are staged to the device once.
+#include <algorithm>
+#include <type_traits>
+#include <vector>
+#include <stdexcept>
+#include <functional>
+#include <cstddef>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <tuple>
+
+#include "ufx/detail/core/tuple.hpp"
+#include "ufx/detail/step/adapt.hpp"
+#include "ufx/detail/core/broadcast.hpp"
+#include "ufx/detail/lib/host_memory.hpp"
+#include "ufx/detail/core/fail.hpp"
+#include "ufx/detail/step/place.hpp"
+#include "ufx/detail/lib/runtime.hpp"
+#include "ufx/detail/step/transfer.hpp"
+#include "ufx/errors.hpp"
+
+namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
+
+/// Whether an operand with `lead` loop dimensions (its rank, or its rank less its core rank for a
+/// gufunc) runs along loop dimension 0 of a loop of rank `loop_rank`: not when it broadcasts
+/// along it (fewer loop dimensions, or extent 1 there).
+template <class Op>
+bool along_rows(const Op& op, int lead, int loop_rank) {
+  if constexpr (is_scalar_operand<Op>::value) return false;
+  else return lead == loop_rank && lead > 0 && op.view.extent(0) != 1;
+}
+
+/// Rows [b, e) of loop dimension 0 of an operand with `lead` loop dimensions; an operand that
+/// broadcasts along it is whole.
+template <class Op>
+Op slice_rows(const Op& op, int lead, int loop_rank, index_t b, index_t e) {
+  if constexpr (is_scalar_operand<Op>::value) {
+    return op;
+  } else {
+    if (!along_rows(op, lead, loop_rank)) return op;
+    auto shape = op.view.shape();
+    const auto strides = op.view.strides();
+    shape[0] = e - b;
+    Op s = op;
+    s.view = decltype(op.view)(op.view.data() + b * strides[0], shape, strides);
+    return s;
+  }
+}
+
+/// Device bytes an operand takes when staged to `space`: per row of loop dimension 0 (sliced
+/// operands), or for every chunk (operands that broadcast along it).
+template <class Op>
+void add_staged_bytes(const Op& op, int lead, const memory_space& space, int loop_rank, index_t rows,
+                      std::size_t& per_row, std::size_t& fixed) {
+  if constexpr (!is_scalar_operand<Op>::value) {
+    if (op.space == space || op.view.size() == 0) return;
+    const auto bytes = static_cast<std::size_t>(op.view.size()) * sizeof(typename Op::value_type);
+    if (along_rows(op, lead, loop_rank)) per_row += bytes / static_cast<std::size_t>(rows);
+    else fixed += bytes;
+  }
+}
+
+/// Rows of loop dimension 0 per chunk for a call staging `per_row` bytes a row plus `fixed`, on
+/// `tag`; the whole loop when it fits. Throws value_error when one row does not fit the budget.
+template <class Tag>
+index_t chunk_rows(const Tag& tag, index_t rows, std::size_t per_row, std::size_t fixed) {
+  if (per_row == 0) return rows;
+  const std::size_t need = per_row * static_cast<std::size_t>(rows) + fixed;
+  std::size_t budget = tag.chunk_bytes;
+  const bool automatic = budget == 0;
+  if (automatic) {
+    const device_info d = tag.space().runtime->info(tag.ordinal());
+    budget = d.free_memory - d.free_memory / 8; // a margin for the call's other allocations
+    if (need <= budget) return rows;
+  }
+  if (per_row + fixed > budget)
+    fail<value_error>("one chunk of the outermost loop dimension needs " + std::to_string(per_row + fixed) +
+                      " bytes of device memory (" + std::to_string(per_row) + " per row, " + std::to_string(fixed) +
+                      " for operands that broadcast along it), more than the " +
+                      (automatic ? "device's free memory (" + std::to_string(budget) + " bytes usable)"
+                                 : "chunk budget of " + std::to_string(budget) + " bytes"));
+  return std::min<index_t>(rows, static_cast<index_t>((budget - fixed) / per_row));
+}
+
+/// Copies host view src into host view dst: dense alike, a memcpy by `threads` host threads
+/// (staging_threads: several where copies are DMA, so that packing keeps up with the link), with
+/// non-temporal stores where `streaming` (staging_streams), else element by element on the calling
+/// thread.
+template <class T, int R>
+void staging_copy(const ndview<T, R>& dst, const ndview<const T, R>& src, int threads, bool streaming) {
+  if (dst.size() == 0) return;
+  if (is_dense(dst) && is_dense(src) && strides_like(dst) == strides_like(src)) {
+    host_copy(static_cast<void*>(dst.data()), src.data(), sizeof(T) * static_cast<std::size_t>(dst.size()), threads,
+              streaming);
+    return;
+  }
+  copy_on(serial, dst, src);
+}
+
+/// The pipeline a chunked call runs through (docs/streams.md): `slots` streams of the target's
+/// device, each with one pinned host staging area. Chunk c goes to slot c % slots: its host inputs
+/// are packed into the slot's staging area (a dense pinned slice is used as it is), and the call
+/// queued on the slot's stream copies them in, computes and copies its results back into staging,
+/// while the host packs the next chunk for the other slot. Before a slot is reused, and at the
+/// end, the host waits for it and unpacks its results into the destinations. Staging areas come
+/// from a cache of pinned blocks kept across calls (pinned_staging_take / give); each slot keeps
+/// its device memory for the whole loop too (a stream arena, runtime.hpp), so the loop itself
+/// allocates nothing.
+template <class Tag>
+class chunk_ring {
+public:
+  /// `slots` streams, each with `staging_bytes` of pinned staging and as much device memory plus
+  /// `device_extra` (a reduction's partials).
+  chunk_ring(const Tag& tag, int slots, std::size_t staging_bytes, std::size_t device_extra = 0)
+      : tag_(tag), slots_(slots), threads_(staging_threads(*tag.space().runtime)),
+        streaming_(staging_streams(*tag.space().runtime)) {
+    const memory_space space = tag.space();
+    try {
+      for (int s = 0; s < slots; ++s) {
+        slot& sl = slot_[s];
+        sl.bytes = staging_bytes;
+        sl.base = static_cast<char*>(pinned_staging_take(sl.bytes));
+        sl.stream = space.runtime->create_stream(tag.ordinal());
+        // the slot's device memory, kept for the whole loop: each chunk's copies of its operands
+        // (what is staged is what goes to the device) and small temporaries; a device too full
+        // for it leaves the chunks to allocate from the pool
+        const std::size_t arena_bytes = staging_bytes + device_extra + arena_slack;
+        try {
+          sl.arena = device_malloc_async(space, arena_bytes, sl.stream);
+          stream_arena_attach(sl.stream, sl.arena, arena_bytes);
+        } catch (const device_error&) {
+          sl.arena = nullptr;
+        }
+      }
+    } catch (...) {
+      release();
+      throw;
+    }
+  }
+  chunk_ring(const chunk_ring&) = delete;
+  chunk_ring& operator=(const chunk_ring&) = delete;
+  ~chunk_ring() { release(); }
+
+  int slots() const { return slots_; }
+  /// The target on slot `s`'s stream.
+  Tag on(int s) const {
+    Tag t = tag_;
+    t.stream_handle = slot_[s].stream;
+    return t;
+  }
+  /// Waits for slot s's queued work, unpacks its results, and empties its staging area.
+  void acquire(int s) {
+    slot& sl = slot_[s];
+    tag_.space().runtime->stream_synchronize(tag_.ordinal(), sl.stream);
+    for (auto& u : sl.unpack) u();
+    sl.unpack.clear();
+    sl.used = 0;
+    if (sl.arena) stream_arena_reset(sl.stream); // its chunk's device memory is free again
+  }
+  /// Every slot's work done and unpacked.
+  void finish() {
+    for (int s = 0; s < slots_; ++s) acquire(s);
+  }
+
+  /// Input `op` as slot s's call reads it: host data in a dense pinned slice (staged when it is not
+  /// one already); device data and scalars as they are.
+  template <class Op>
+  Op input(int s, const Op& op) {
+    if constexpr (is_scalar_operand<Op>::value) {
+      return op;
+    } else {
+      if (!needs_staging(op)) return op;
+      using V = typename Op::value_type;
+      ndview<V, Op::rank> dst(take<V>(s, op.view.size()), op.view.shape());
+      staging_copy(dst, op.view, threads_, streaming_);
+      Op r = op;
+      r.view = ndview<const V, Op::rank>(dst);
+      r.keep = nullptr;
+      return r;
+    }
+  }
+  /// Output `op` as slot s's call writes it: a dense pinned slice, unpacked into `op` when the
+  /// slot is next acquired (or at finish).
+  template <class Op>
+  Op output(int s, const Op& op) {
+    if (!needs_staging(op)) return op;
+    using V = typename Op::value_type;
+    ndview<V, Op::rank> tmp(take<V>(s, op.view.size()), op.view.shape());
+    slot_[s].unpack.push_back([final_view = op.view, tmp, t = threads_, st = streaming_] {
+      staging_copy(final_view, ndview<const V, Op::rank>(tmp), t, st);
+    });
+    Op r = op;
+    r.view = tmp;
+    return r;
+  }
+
+  /// Staging bytes one operand of `elements` elements of V takes (with alignment).
+  template <class V>
+  static std::size_t staging_size(index_t elements) {
+    return (static_cast<std::size_t>(elements) * sizeof(V) + 63) / 64 * 64;
+  }
+
+private:
+  template <class Op>
+  static bool needs_staging(const Op& op) {
+    if (!op.space.is_host() || op.view.size() == 0) return false;
+    const std::size_t bytes = static_cast<std::size_t>(op.view.size()) * sizeof(typename Op::value_type);
+    return !(op.view.is_contiguous() && is_pinned(op.view.data(), bytes));
+  }
+  template <class V>
+  V* take(int s, index_t n) {
+    slot& sl = slot_[s];
+    const std::size_t b = staging_size<V>(n);
+    if (sl.used + b > sl.bytes) throw std::logic_error("ufx: chunk staging area too small"); // sized by the caller
+    V* p = reinterpret_cast<V*>(sl.base + sl.used);
+    sl.used += b;
+    return p;
+  }
+
+  void release() noexcept {
+    const memory_space space = tag_.space();
+    for (int s = 0; s < slots_; ++s) {
+      slot& sl = slot_[s];
+      if (sl.arena) {
+        stream_arena_detach(sl.stream);
+        device_free_async(space, sl.arena, sl.stream); // after the stream's work
+      }
+      if (sl.stream) space.runtime->destroy_stream(tag_.ordinal(), sl.stream); // waits for its work
+      if (sl.base) pinned_staging_give(sl.base, sl.bytes);
+      sl = slot{};
+    }
+  }
+
+  /// Device bytes a slot keeps beyond its operands and `device_extra`: the alignment of the
+  /// chunk's allocations (256 bytes each on the device, 64 in staging).
+  static constexpr std::size_t arena_slack = std::size_t{4} << 10;
+
+  struct slot {
+    void* stream = nullptr;
+    char* base = nullptr;
+    std::size_t bytes = 0, used = 0;
+    void* arena = nullptr;
+    std::vector<std::function<void()>> unpack;
+  };
+  Tag tag_;
+  int slots_;
+  int threads_;    // host threads packing and unpacking staging
+  bool streaming_; // ...with non-temporal stores
+  slot slot_[2];
+};
+
+/// How a chunked call splits loop dimension 0 (`total` rows, at most `rows` a chunk fits): `slots`
+/// chunks in flight, of `per` rows each (the last may be shorter), `count` of them.
+struct chunk_split {
+  index_t total, per, count;
+  int slots;
+  chunk_split(index_t total_rows, index_t rows)
+      : total(total_rows), per(rows >= 2 ? rows / 2 : rows), count((total_rows + per - 1) / per),
+        slots(rows >= 2 ? 2 : 1) {}
+  index_t begin(index_t c) const { return c * per; }
+  index_t end(index_t c) const { return std::min(total, (c + 1) * per); }
+};
+
+/// Pinned staging bytes a slot needs for the operands of `ops` that run along loop dimension 0 and
+/// live in host memory: `per` rows of each. `lead(k)` is operand k's number of loop dimensions.
+template <class Tag, class Ops, class Lead>
+std::size_t row_staging_bytes(const Ops& ops, const Lead& lead, const dims& loop, index_t per) {
+  std::size_t bytes = 0;
+  int k = 0;
+  auto add = [&](const auto& op) {
+    using Op = std::remove_cvref_t<decltype(op)>;
+    if constexpr (!is_scalar_operand<Op>::value)
+      if (along_rows(op, lead(k), loop.rank) && op.space.is_host())
+        bytes += chunk_ring<Tag>::template staging_size<typename Op::value_type>(per * (op.view.size() / loop[0]));
+    ++k;
+  };
+  std::apply([&](const auto&... op) { (add(op), ...); }, ops);
+  return bytes;
+}
+
+/// Rows [b, e) of dimension 0 of an output (a kept dimension of a reduction, or a scan's rows).
+template <class T, int R>
+operand<T, R> output_rows(const operand<T, R>& o, index_t b, index_t e) {
+  auto shape = o.view.shape();
+  shape[0] = e - b;
+  return operand<T, R>(ndview<T, R>(o.view.data() + b * o.view.stride(0), shape, o.view.strides()), o.space, o.keep);
+}
+
+/// The one chunk engine (docs/streams.md, "Data larger than the device"). Runs a call on a device
+/// target in the chunks `split` describes, after the stream's queued work: the inputs `ins` that
+/// broadcast along loop dimension 0 are staged to the device once; then, through a chunk_ring of
+/// `split.slots` streams, chunk c runs on slot s = c % slots as `chunk(ring, s, c, b, e, in)`, where
+/// `in` holds rows [b, e) of each input as the slot's call reads them (host data packed into its
+/// pinned staging). The callback queues the chunk's call on `ring.on(s)` and routes its outputs
+/// through `ring.output(s, ...)`. `out_staging` is the staging a slot needs for those outputs,
+/// `device_extra` the device memory a chunk needs beyond its operands (a reduction's partials). The
+/// call returns when every chunk's results are unpacked into their destinations. Elementwise calls
+/// and gufuncs (run_chunked), reductions (reduce_chunked) and scans (scan_chunked) all run here.
+template <class Tag, class Ins, class Lead, class Chunk>
+void run_pipelined(const Tag& tag, const dims& loop, const chunk_split& split, const Ins& ins, const Lead& lead,
+                   std::size_t out_staging, std::size_t device_extra, Chunk&& chunk) {
+  const Tag t = after_stream(tag); // a chunked call runs to completion, after the stream's queued work
+  Ins whole = ins;
+  int k = 0;
+  auto stage_broadcast = [&](auto& op) {
+    using Op = std::remove_cvref_t<decltype(op)>;
+    if constexpr (!is_scalar_operand<Op>::value)
+      if (!along_rows(op, lead(k), loop.rank)) staging<Tag>(t).in(op); // whole, once
+    ++k;
+  };
+  std::apply([&](auto&... op) { (stage_broadcast(op), ...); }, whole);
+  chunk_ring<Tag> ring(t, split.slots, out_staging + row_staging_bytes<Tag>(whole, lead, loop, split.per),
+                       device_extra);
+  for (index_t c = 0; c < split.count; ++c) {
+    const chunk_range range(static_cast<long>(c + 1), static_cast<long>(split.count)); // "chunked add 3/8"
+    const int s = static_cast<int>(c % split.slots);
+    if (c >= split.slots) ring.acquire(s);
+    const index_t b = split.begin(c), e = split.end(c);
+    auto in = with_indices<std::tuple_size_v<Ins>>([&]<std::size_t... J>(std::index_sequence<J...>) {
+      return std::make_tuple(
+          ring.input(s, slice_rows(std::get<J>(whole), lead(static_cast<int>(J)), loop.rank, b, e))...);
+    });
+    chunk(ring, s, c, b, e, in);
+  }
+  ring.finish();
+}
+
+/// Rows of loop dimension 0 per chunk for a call staging the operands of the tuples `ops` (lead(k)
+/// loop dimensions each, k counting on across the tuples) to `tag`'s device, plus `extra_per_row`
+/// bytes a row and `extra_fixed`: the whole loop when the call fits, or when nothing in `ops` is
+/// staged along the rows.
+template <class Tag, class Lead, class... Ops>
+index_t rows_per_chunk(const Tag& tag, const dims& loop, const Lead& lead, std::size_t extra_per_row,
+                       std::size_t extra_fixed, const Ops&... ops) {
+  std::size_t per_row = 0, fixed = 0;
+  int k = 0;
+  auto add = [&](const auto& op) { add_staged_bytes(op, lead(k++), tag.space(), loop.rank, loop[0], per_row, fixed); };
+  (std::apply([&](const auto&... op) { (add(op), ...); }, ops), ...);
+  if (per_row == 0) return loop[0];
+  return chunk_rows(tag, loop[0], per_row + extra_per_row, fixed + extra_fixed);
+}
+
+/// The loop dimensions of the operands of one tuple, from a call's `lead` over outputs and inputs:
+/// operand k of the tuple is operand `first + k` of the call.
+template <class Lead>
+struct lead_from {
+  const Lead& lead;
+  int first;
+  int operator()(int k) const { return lead(first + k); }
+};
+
+/// Calls `run(target, loop, outs, ins)` once, or once per chunk of rows of loop dimension 0 when
+/// the operands staged to a device target do not fit its memory (or the target's chunk budget):
+/// through run_pipelined, each chunk on one of two streams. `lead(k)` is the number of loop
+/// dimensions of operand k (outputs first, then inputs): its rank for elementwise calls, its rank
+/// less its core rank for gufuncs (whose cores stay whole). An output that overlaps an input other
+/// than exactly runs whole.
+template <class Tag, class Outs, class Ins, class Lead, class Run>
+void run_chunked(const Tag& tag, const dims& loop, Outs& outs, Ins& ins, const Lead& lead, Run&& run) {
+  if constexpr (Tag::is_device) {
+    constexpr int NOut = static_cast<int>(std::tuple_size_v<Outs>);
+    if (loop.rank > 0 && loop[0] > 1) {
+      const lead_from<Lead> in_lead{lead, NOut};
+      const index_t rows = rows_per_chunk(tag, loop, lead, 0, 0, outs, ins);
+      if (rows < loop[0] && !partial_overlap(outs, ins)) {
+        const chunk_split split(loop[0], rows);
+        run_pipelined(tag, loop, split, ins, in_lead, row_staging_bytes<Tag>(outs, lead, loop, split.per), 0,
+                      [&](chunk_ring<Tag>& ring, int s, index_t, index_t b, index_t e, auto& in) {
+                        dims sub = loop;
+                        sub[0] = e - b;
+                        auto out = with_indices<NOut>([&]<std::size_t... J>(std::index_sequence<J...>) {
+                          return std::make_tuple(ring.output(
+                              s, slice_rows(std::get<J>(outs), lead(static_cast<int>(J)), loop.rank, b, e))...);
+                        });
+                        run(ring.on(s), sub, out, in);
+                      });
+        return;
+      }
+    }
+  }
+  run(tag, loop, outs, ins);
+}
+
+/// The loop dimensions of each operand of an elementwise call: all of its dimensions.
+template <class Outs, class Ins>
+struct elementwise_leads;
+template <class... O, class... I>
+struct elementwise_leads<std::tuple<O...>, std::tuple<I...>> {
+  static constexpr int rank[] = {std::remove_cvref_t<O>::rank..., std::remove_cvref_t<I>::rank..., 0};
+  int operator()(int k) const { return rank[k]; }
+};
+
+UFX_TU_NAMESPACE_END
+} // namespace ufx::detail

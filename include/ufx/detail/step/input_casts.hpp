@@ -1,0 +1,74 @@
+#pragma once
+// NumPy's casting rule where a front door converts an array's elements: into a typed function's
+// parameters (vectorize, the lazy calls, guvectorize's '()' inputs, a reduction's map and operator).
+// The rule is the call's (ufx::casting::safe unless it names another); C++ scalars are weak
+// (NEP 50) and convert as C++ converts them; a generic function gets the elements' own types.
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "ufx/casting.hpp"
+#include "ufx/detail/step/adapt.hpp"
+#include "ufx/detail/core/fn_params.hpp"
+#include "ufx/detail/core/tuple.hpp"
+
+namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
+
+/// An array operand's elements into the function's parameter, under the call's casting rule (NumPy's
+/// `safe` unless the call names another). The "in instantiation of" line names the operand
+/// (counted from 0), the element type and the parameter type.
+template <int Operand, class Element, class Parameter, class Rule>
+struct input_cast {
+  static constexpr bool ok = can_cast<Element, Parameter>(Rule{});
+  static_assert(ok, "ufx: an array operand's elements do not convert safely to the function's parameter type "
+                    "(NumPy's safe casting: no float64 to float32, no int32 to float32, nothing to bool but bool; "
+                    "the operand and both types are in the input_cast<operand, element, parameter, rule> of the "
+                    "instantiation line). Pass the rule that allows it as an option of the call "
+                    "(ufx::casting::same_kind or ufx::casting::unsafe, before ufx::out), or give the function the "
+                    "wider parameter type");
+};
+
+/// Every array operand of a call of `F` (with one parameter list) against its parameter: C++ scalars
+/// are weak (NEP 50) and convert as C++ converts them; a generic function gets the elements' own types.
+template <class F, class Rule, class... Op>
+constexpr bool inputs_cast_ok() {
+  using P = fn_params<F>;
+  if constexpr (!P::known || P::count != static_cast<int>(sizeof...(Op))) return true;
+  else
+    return with_indices<sizeof...(Op)>([]<std::size_t... K>(std::index_sequence<K...>) {
+      return ([] {
+        using O = std::tuple_element_t<K, std::tuple<Op...>>;
+        if constexpr (is_scalar_operand<O>::value) return true;
+        else
+          return input_cast<static_cast<int>(K), typename O::value_type,
+                            std::remove_cvref_t<std::tuple_element_t<K, typename P::types>>, Rule>::ok;
+      }() && ...);
+    });
+}
+
+/// An operand type with elements of type V (a value computed on the way: an expression's node, a
+/// reduction's mapped values), typed as an array's are.
+template <class V>
+struct typed_operand {
+  using value_type = V;
+};
+
+/// A reduction's operands into its map's parameters, and the mapped values (the operand's elements
+/// for the identity map) into its operator's.
+template <class Map, class Op, class Rule, class... O>
+constexpr bool reduce_inputs_cast_ok() {
+  if constexpr (!inputs_cast_ok<Map, Rule, O...>()) return false;
+  else if constexpr (!std::is_invocable_v<const Map&, const typename O::value_type&...>)
+    return true; // argmin / argmax's map takes the index too; reduce_types reports a map that cannot be called
+  else {
+    constexpr bool strong = !(is_scalar_operand<O>::value && ...);
+    using mapped = std::decay_t<std::invoke_result_t<const Map&, const typename O::value_type&...>>;
+    if constexpr (!strong) return true;
+    else return inputs_cast_ok<Op, Rule, typed_operand<mapped>, typed_operand<mapped>>();
+  }
+}
+
+UFX_TU_NAMESPACE_END
+} // namespace ufx::detail

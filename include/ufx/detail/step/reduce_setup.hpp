@@ -1,0 +1,119 @@
+#pragma once
+// What a reduction is: its spec (map, operator, identity, init, how argmin / argmax index), the
+// types it computes in (accumulator, finishing step, result) and the value of an empty reduction.
+// Shared by ufx::reduce's family (detail/reduce.hpp) and ufx::accumulate (detail/reduce_scan.hpp).
+#include <type_traits>
+
+#include "ufx/config.hpp"
+#include "ufx/detail/core/fail.hpp"
+#include "ufx/detail/step/args.hpp"
+#include "ufx/detail/body/map.hpp"
+#include "ufx/detail/core/reduce_ops.hpp"
+#include "ufx/errors.hpp"
+
+namespace ufx::detail {
+UFX_TU_NAMESPACE_BEGIN
+
+/// How argmin / argmax number positions: not at all, flat (C order), or along the one axis.
+enum class index_mode { none, flat, along_axis };
+
+/// What is reduced: `map` over the inputs' elements, combined by `op`; an optional identity
+/// (the value of an empty reduction) and init (combined into every result, Numba's `init`).
+template <class Map, class Op, class Id, class Init, index_mode IM>
+struct reduce_spec {
+  Map map;
+  Op op;
+  Id identity;
+  Init init;
+  const char* who;
+  const char* empty_message; // used when there is no identity
+  static constexpr index_mode indexing = IM;
+  static constexpr bool has_identity = !std::is_same_v<Id, no_value>;
+  static constexpr bool has_init = !std::is_same_v<Init, no_value>;
+};
+
+template <class Map, class Op, class... V>
+struct reduce_types {
+  static_assert(std::is_invocable_v<const Map&, const V&...>,
+                "ufx::transform_reduce: the map cannot be called with the operands' element types "
+                "(check the number of arguments and their types)");
+  using mapped = std::decay_t<std::invoke_result_t<const Map&, const V&...>>;
+  static_assert(std::is_invocable_v<const Op&, const mapped&, const mapped&>,
+                "ufx::reduce: the operator cannot combine two elements (it must take two values of the element "
+                "type, or of the map's result type)");
+  // op's result on two values; ufx::plus and ufx::multiplies widen integers as NumPy does
+  using acc =
+      reduce_accumulator<Op, mapped, std::decay_t<std::invoke_result_t<const Op&, const mapped&, const mapped&>>>;
+  static_assert(!std::is_void_v<acc>, "ufx::reduce: the operator returns nothing: it must return the combined value");
+  using acc_ref = std::add_lvalue_reference_t<const acc>; // const void when acc is void (reported above)
+  static_assert(std::is_void_v<acc> || std::is_invocable_r_v<acc, const Op&, acc_ref, acc_ref>,
+                "ufx::reduce: the operator's result must be combinable with itself (op(op(a, b), c))");
+};
+
+/// Finishes a result: combines Numba's `init` into it when given.
+template <class Acc, class Op>
+struct init_finish {
+  Op op;
+  Acc init;
+  bool has_init;
+  UFX_HD Acc operator()(const Acc& a) const { return has_init ? static_cast<Acc>(UFX_USER_CALL(op, init, a)) : a; }
+};
+
+/// An operator whose accumulator is not the result names its finishing step as `finish_type`
+/// (logsumexp: (max, scaled sum) -> max + log(sum); ufx::reducers' parts_op), made by the
+/// operator's `finish()` when it has one; an empty reduction gives that step applied to the
+/// identity. Other operators finish with init_finish.
+template <class Op>
+concept finishing_op = requires {
+  typename Op::finish_type;
+};
+template <class Op, class Acc>
+struct finish_of {
+  using type = init_finish<Acc, Op>;
+};
+template <finishing_op Op, class Acc>
+struct finish_of<Op, Acc> {
+  using type = typename Op::finish_type;
+};
+
+/// The types of a reduction of operands `Ins` by `Spec`: the accumulator, the finishing step
+/// (finish_of, or argmin / argmax's index) and the result.
+template <class Spec, class... Ins>
+struct reduce_call_types {
+  static constexpr bool indexed = Spec::indexing != index_mode::none;
+  using types =
+      std::conditional_t<indexed,
+                         reduce_types<decltype(Spec::map), decltype(Spec::op), typename Ins::value_type..., index_t>,
+                         reduce_types<decltype(Spec::map), decltype(Spec::op), typename Ins::value_type...>>;
+  using acc = typename types::acc;
+  using op_type = decltype(Spec::op);
+  using finish =
+      std::conditional_t<indexed && !finishing_op<op_type>, arg_index, typename finish_of<op_type, acc>::type>;
+  using result = std::decay_t<std::invoke_result_t<const finish&, const acc&>>;
+
+  /// The finishing step: an operator's own (its finish() when it has state: ufx::var's ddof),
+  /// argmin / argmax's index, or init_finish.
+  static finish make_finish(const Spec& spec) {
+    if constexpr (finishing_op<op_type>) {
+      if constexpr (requires { spec.op.finish(); }) return spec.op.finish();
+      else return finish{};
+    } else if constexpr (indexed) return arg_index{};
+    else if constexpr (Spec::has_init) return finish{spec.op, static_cast<acc>(spec.init), true};
+    else return finish{spec.op, acc{}, false};
+  }
+  /// The result of an empty reduction: the identity (or init) finished; throws value_error for a
+  /// reduction that has none (argmin / argmax, or an operator without identity).
+  static result empty_result(const Spec& spec, const finish& fin, bool empty) {
+    if (empty && (indexed || !(Spec::has_init || Spec::has_identity))) fail<value_error>(spec.empty_message);
+    if constexpr (indexed) return result{};
+    else if constexpr (finishing_op<op_type>) {
+      if constexpr (Spec::has_identity) return fin(static_cast<acc>(spec.identity));
+      else return result{};
+    } else if constexpr (Spec::has_init) return static_cast<result>(static_cast<acc>(spec.init));
+    else if constexpr (Spec::has_identity) return static_cast<result>(static_cast<acc>(spec.identity));
+    else return result{};
+  }
+};
+
+UFX_TU_NAMESPACE_END
+} // namespace ufx::detail

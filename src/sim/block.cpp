@@ -1,0 +1,349 @@
+// Raw kernels on the host: the block runner behind ufx::sim (and ufx::serial / ufx::host).
+//
+// A block's threads run as fibers (fibers.cpp), in order: thread 0 until it reaches sync() or
+// returns, then thread 1, ... (a seeded order with UFX_SIM_SEED / ufx::set_sim_seed). When every
+// thread that has not returned waits at a barrier, the barrier opens and the next interval starts;
+// lanes waiting at a warp operation go on when their mask's lanes have all arrived (warp.cpp).
+// Blocks run in parallel, one worker per host thread, each with its own stacks and shared memory;
+// a launch with global-memory checks runs its blocks in turn on one thread, and a cooperative
+// launch runs every block at once on the calling thread (cooperative.cpp). This file: the
+// scheduler (barriers, thread and block order, seeds) and run_blocks; block.hpp: the pieces.
+//
+// The checks, each reported as ufx::kernel_error naming the kernel, the block and the thread (a
+// lane's warp and lane too), and the seed when the order is seeded:
+//
+// | check                      | what it catches                                        | file: function              |
+// |----------------------------|--------------------------------------------------------|-----------------------------|
+// | barrier divergence (a      | a thread returned while others of its block wait at a  | block.cpp:                  |
+// | return)                    | barrier (sync, sync_count, _and, _or)                  | sim_block::barrier          |
+// | barrier divergence         | threads of a block wait at different barriers (told    | block.cpp:                  |
+// | (another barrier)          | apart by kind and source line)                         | sim_block::barrier          |
+// | grid_sync not cooperative  | t.grid_sync() in a launch not made with                | block.cpp: wait_at_barrier  |
+// |                            | ufx::cooperative(config)                               |                             |
+// | grid barrier divergence (a | a block's threads all returned while other blocks wait | cooperative.cpp:            |
+// | return)                    | at a grid_sync                                         | check_grid_barrier          |
+// | grid barrier divergence    | blocks wait at grid_syncs on different lines           | cooperative.cpp:            |
+// | (another line)             |                                                        | check_grid_barrier          |
+// | shared-memory race         | in one barrier interval two threads touch a shared     | shared_checks.cpp:          |
+// |                            | element and one writes it (plain writes, plain reads,  | check_race                  |
+// |                            | atomic updates; lanes ordered by a syncwarp do not     |                             |
+// |                            | race)                                                  |                             |
+// | uninitialised shared read  | a read of a shared element no thread of the block has  | shared_checks.cpp:          |
+// |                            | written (reported at the interval's end)               | check_initialised,          |
+// |                            |                                                        | fail_uninitialised_read     |
+// | missing barrier            | that read, and another thread writes the element later | shared_checks.cpp:          |
+// |                            | in the same interval                                   | check_initialised           |
+// | global race in a block     | two threads of a block touch an element of a tracked   | global_checks.cpp:          |
+// |                            | array since the last sync(), one writes it             | global_access::check_race   |
+// | global race between blocks | threads of two blocks touch an element, one writes it, | global_checks.cpp:          |
+// |                            | not ordered by a grid_sync nor by a threadfence +      | check_race,                 |
+// |                            | atomic release the other block acquired                | acquire_and_release         |
+// | uninitialised device read  | a read of device memory nothing has written since its  | global_checks.cpp:          |
+// |                            | allocation (through a read-only view: at the access)   | check_turn,                 |
+// |                            |                                                        | sim_global_touch            |
+// | lane not in its mask       | a *_sync call whose mask does not name the calling     | warp.cpp: sim_warp          |
+// |                            | lane                                                   |                             |
+// | mask names a returned lane | a warp operation's mask names a lane that has returned | warp.cpp:                   |
+// |                            |                                                        | check_none_returned         |
+// | warp operations differ     | the lanes of one mask meet at different operations     | warp.cpp: all_arrived       |
+// |                            | (shfl_sync and ballot_sync, ...)                       |                             |
+// | value sizes differ         | the lanes of a shuffle or match pass values of         | warp.cpp: check_sizes       |
+// |                            | different sizes                                        |                             |
+// | shuffle width              | a width that is not a power of two from 1 to 32        | warp.cpp:                   |
+// |                            |                                                        | warp_room::shuffle          |
+// | shuffle source lane        | a shuffle reads a lane the block does not have, or one | warp.cpp:                   |
+// |                            | not in its mask                                        | warp_room::shuffle          |
+// | warp operations cannot     | a lane waits for one at a barrier, or at an operation  | warp.cpp: stuck             |
+// | meet                       | with another mask; or no lane of any warp can go on    |                             |
+// | index out of range         | an ndview or ufx::shared index outside the shape (a    | messages.cpp:               |
+// |                            | shape_error from the body)                             | ndview_out_of_range,        |
+// |                            |                                                        | sim_shared_out_of_range     |
+// | an exception from the body | any other exception the body throws; one that is not a | block.cpp:                  |
+// |                            | std::exception is named so                             | sim_block::advance          |
+// | a call outside a kernel    | sync(), sync_count() or a warp operation by a thread   | block.cpp: wait_at_barrier; |
+// |                            | that runs no launch (a device_error)                   | warp.cpp: sim_warp          |
+// | fiber stacks               | the stacks of a launch's threads cannot be mapped (a   | fibers.cpp:                 |
+// |                            | device_error)                                          | stack_pool::reserve         |
+//
+// Elsewhere: a host pointer argument of a sim launch is refused before any block runs
+// (include/ufx/detail/raw/args.hpp); the sim's device memory and streams are runtime.cpp's.
+//
+// How the checks see: shared_checks.cpp and global_checks.cpp say how a write is told from a read
+// (the bytes a thread's turn changed) and how atomics are told apart; block.hpp's warp_clocks order
+// the lanes of a warp by the syncwarps they pass together.
+//
+// Whichever check fails, and whenever: the block is abandoned. Every thread suspended at a barrier
+// is resumed to unwind (sim_sync throws block_abort), and every thread not yet started is started
+// to return at once without running the body, so each fiber ends on its own stack before its
+// stack is reused (a fiber left suspended would be unwound by Boost.Context's forced_unwind from
+// its destructor, which the body's catch clauses must not swallow).
+#include "sim/block.hpp"
+
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "ufx/detail/cpu/executor.hpp"
+
+#if UFX_WITH_BOOST_CONTEXT
+
+namespace ufx::detail {
+namespace sim_impl {
+
+std::atomic<std::uint64_t>& seed_value() {
+  static std::atomic<std::uint64_t> seed{[] {
+    const char* env = std::getenv("UFX_SIM_SEED");
+    return env && *env ? std::strtoull(env, nullptr, 0) : std::uint64_t{0};
+  }()};
+  return seed;
+}
+std::atomic<std::uint64_t> launch_count{0};
+
+std::uint64_t next_launch_seed(std::uint64_t seed) {
+  return seed ? seed ^ (launch_count.fetch_add(1) * 0xd1b54a32d192ed03ull) : 0;
+}
+
+namespace {
+/// The running thread of `b` waits at a barrier of kind `kind` on `line`.
+[[gnu::always_inline]] inline thread_slot& wait_at_barrier(sim_block* b, int line, barrier_kind kind, bool pred) {
+  if (!b) throw device_error("ufx::thread::sync(): this thread is not running in a kernel launch");
+  if (b->threads.aborting) throw block_abort{}; // a body that caught block_abort and waits again
+  if (kind == barrier_kind::grid && !b->ctx.launch->config.cooperative)
+    b->ctx.fail(b->threads.current,
+                "t.grid_sync() on line " + std::to_string(line) +
+                    " in a launch that is not cooperative (launch with k[ufx::cooperative(config)], whose "
+                    "blocks are all resident at once, as CUDA's cudaLaunchCooperativeKernel)");
+  thread_slot& s = b->threads.slots[b->threads.current];
+  s.state = slot_state::barrier;
+  s.line = line;
+  s.barrier = kind;
+  s.pred = pred;
+  b->threads.suspend(s);
+  return s;
+}
+} // namespace
+} // namespace sim_impl
+
+using namespace sim_impl;
+
+void sim_block::run_ready_threads() {
+  const unsigned n = threads.count();
+  for (;;) {
+    if (ctx.seed) rng.permute(order, n);
+    for (unsigned o = 0; o < n; ++o) {
+      const unsigned i = ctx.seed ? order[o] : o;
+      if (threads.slots[i].state != slot_state::ready) continue;
+      threads.turn(*w, state, i);
+      shared.check_turn(*this, i);
+      if (global.launch) global.check_turn(*this, i);
+      if (threads.slots[i].error) std::rethrow_exception(threads.slots[i].error);
+    }
+    if (warps.waiting == 0 || !warps.meet(*this)) break;
+  }
+}
+
+bool sim_block::advance() {
+  try {
+    for (;;) {
+      // every ready thread runs until it waits or returns; then the warps' meetings that are
+      // complete take place, and their lanes run on; when none is left, the barrier opens
+      try {
+        run_ready_threads();
+      } catch (...) {
+        if (shared.uninit.pending) shared.fail_uninitialised_read(ctx); // it came first, and may be the cause
+        throw;
+      }
+      if (shared.uninit.pending) shared.fail_uninitialised_read(ctx);
+      const int opened = barrier();
+      w->next_epoch(); // the barrier interval ends (at a grid_sync too)
+      if (opened == 0) return false;
+      if (opened == 2) return true;
+    }
+  } catch (const kernel_error&) {
+    abandon();
+    throw;
+  } catch (const std::exception& e) {
+    const unsigned failing = threads.current;
+    const std::string what = e.what();
+    abandon();
+    ctx.fail(failing, what);
+  } catch (...) {
+    const unsigned failing = threads.current;
+    abandon();
+    ctx.fail(failing, "an exception that is not a std::exception");
+  }
+}
+
+/// No thread is ready: every thread still running waits at a barrier, or none does. Checks they
+/// agree and gives each its barrier's result. Returns 0 when none waits (the block is done), 1
+/// when a block barrier opened, 2 when every thread waits at a grid_sync.
+int sim_block::barrier() {
+  auto& slots = threads.slots;
+  const auto first_waiting =
+      std::find_if(slots.begin(), slots.end(), [](const thread_slot& s) { return s.state == slot_state::barrier; });
+  if (first_waiting == slots.end()) return 0;
+  const auto w_i = static_cast<unsigned>(first_waiting - slots.begin());
+  const auto where = [&] {
+    return std::string(barrier_kind_name(first_waiting->barrier)) + " on line " + std::to_string(first_waiting->line);
+  };
+  int count = 0;
+  const barrier_kind k = first_waiting->barrier;
+  for (unsigned i = 0; i < slots.size(); ++i) {
+    thread_slot& s = slots[i];
+    if (s.state == slot_state::done)
+      ctx.fail(i, "barrier divergence: this thread returned while thread " + ctx.thread_text(w_i) + " waits at " +
+                      where() +
+                      " (every thread of a block must reach each sync(); return after it, or guard the work "
+                      "instead of returning early)");
+    if (s.line != first_waiting->line || s.barrier != k)
+      ctx.fail(i, std::string("barrier divergence: this thread waits at ") + barrier_kind_name(s.barrier) +
+                      " on line " + std::to_string(s.line) + " while thread " + ctx.thread_text(w_i) + " waits at " +
+                      where() + " (every thread of a block must reach the same sync() calls)");
+    count += s.pred ? 1 : 0;
+    if (k != barrier_kind::grid) s.state = slot_state::ready;
+  }
+  if (k == barrier_kind::grid) return 2;
+  if (k != barrier_kind::sync) {
+    const auto n = static_cast<int>(slots.size());
+    const int result = k == barrier_kind::count ? count
+                       : k == barrier_kind::all ? (count == n ? 1 : 0)
+                                                : (count > 0 ? 1 : 0);
+    for (thread_slot& s : slots) s.barrier_result = result;
+  }
+  return 1;
+}
+
+int sim_sync_predicate(sim_block* b, int line, barrier_kind kind, bool pred) {
+  return wait_at_barrier(b, line, kind, pred).barrier_result;
+}
+
+void sim_sync(sim_block* b, int line) { wait_at_barrier(b, line, barrier_kind::sync, false); }
+
+namespace {
+
+/// The blocks of a launch that is not cooperative, taken in turn by the workers; the first
+/// failure in the blocks' order is the one reported.
+struct block_queue {
+  const block_launch& l;
+  std::size_t shared_bytes;
+  unsigned threads;
+  global_checks* checks;
+  std::uint64_t seed, launch_seed;
+  std::vector<unsigned> block_order; // seeded: the order blocks are taken in
+  std::atomic<index_t> next{0};
+  std::atomic<index_t> failed_at; // the lowest failing position in the blocks' order so far
+  std::mutex m;
+  std::exception_ptr first_error;
+
+  /// One worker: takes blocks until none is left, or one before them has failed.
+  void work() {
+    worker& w = this_worker();
+    w.stacks.reserve(threads, sim_fiber_stack_bytes());
+    w.prepare(shared_bytes, threads);
+    sim_block b;
+    b.w = &w;
+    b.ctx.launch = &l;
+    b.ctx.seed = seed;
+    b.state.shared = w.shared_base();
+    b.state.stamp = w.stamp.data();
+    b.state.bytes = shared_bytes;
+    b.shared.init = w.init.data();
+    b.global.launch = checks;
+    const current_block_scope restore;
+    sim_current_block = &b.state;
+    for (index_t pos; (pos = next.fetch_add(1)) < failed_at.load();) {
+      const index_t k = seed ? static_cast<index_t>(block_order[static_cast<std::size_t>(pos)]) : pos;
+      b.ctx.block_idx = unflatten(k, l.config.grid);
+      b.ctx.block_linear = static_cast<std::int32_t>(k);
+      b.rng = order_rng::for_block(launch_seed, k);
+      b.global.acquired.clear();
+      b.threads.aborting = false;
+      fill_undefined(b.state.shared, shared_bytes); // undefined contents
+      std::fill_n(w.init.begin(), shared_bytes, static_cast<unsigned char>(0));
+      w.next_epoch();
+      try {
+        b.run();
+      } catch (...) {
+        const std::lock_guard lock(m);
+        if (pos < failed_at.load()) {
+          failed_at = pos;
+          first_error = std::current_exception();
+        }
+      }
+    }
+  }
+};
+
+} // namespace
+
+void run_blocks(const block_launch& l) {
+  const auto blocks = static_cast<index_t>(l.config.grid.count());
+  if (blocks == 0 || l.config.block.count() == 0) return;
+  const std::size_t shared_bytes = l.static_bytes + l.config.shared_bytes;
+  const auto threads = static_cast<unsigned>(l.config.block.count());
+  std::unique_ptr<global_checks> checks;
+  if (l.track_global) {
+    checks = std::make_unique<global_checks>();
+    checks->reads_race_free = reads_race_free(l);
+  }
+  if (l.config.cooperative) {
+    run_cooperative(l, shared_bytes, threads, checks.get());
+    return;
+  }
+  const std::uint64_t seed = seed_value().load(std::memory_order_relaxed);
+  block_queue q{l, shared_bytes, threads, checks.get(), seed, next_launch_seed(seed), {}, {0}, {blocks}, {}, {}};
+  if (seed) order_rng{q.launch_seed}.permute(q.block_order, static_cast<unsigned>(blocks));
+  // the global-memory checks tell a write from a read by the change a thread's turn makes, which
+  // holds only while no other block runs meanwhile: a checked launch runs its blocks in turn
+  const int workers = checks ? 1 : static_cast<int>(std::min<index_t>(std::max(l.workers, 1), blocks));
+  if (workers == 1) q.work();
+  else cpu_executor(host_t{}.threads(workers))(workers, [&q](index_t, index_t) { q.work(); });
+  if (q.first_error) std::rethrow_exception(q.first_error);
+}
+
+} // namespace ufx::detail
+
+namespace ufx {
+bool host_kernels_available() noexcept { return true; }
+std::uint64_t sim_seed() noexcept { return detail::sim_impl::seed_value().load(std::memory_order_relaxed); }
+void set_sim_seed(std::uint64_t seed) noexcept {
+  detail::sim_impl::seed_value().store(seed, std::memory_order_relaxed);
+  detail::sim_impl::launch_count.store(0, std::memory_order_relaxed); // the seed's sequence of orders starts again
+}
+} // namespace ufx
+
+#else // no Boost.Context: raw kernels cannot run on the host
+
+namespace ufx {
+bool host_kernels_available() noexcept { return false; }
+std::uint64_t sim_seed() noexcept { return 0; }
+void set_sim_seed(std::uint64_t) noexcept {}
+} // namespace ufx
+
+namespace ufx::detail {
+
+struct sim_block {};
+
+void sim_sync(sim_block*, int) {
+  throw device_error("ufx::thread::sync(): this thread is not running in a kernel launch");
+}
+int sim_sync_predicate(sim_block*, int, barrier_kind, bool) {
+  throw device_error("ufx::thread::sync_count(): this thread is not running in a kernel launch");
+}
+void sim_warp(sim_block*, warp_call&) { throw device_error("ufx::thread: a warp operation outside a kernel launch"); }
+void host_fence(int) { std::atomic_thread_fence(std::memory_order_seq_cst); }
+void sim_shared_log(sim_block_state*, std::size_t, std::size_t, bool) {}
+std::uint32_t sim_shared_atomic_begin(sim_block_state*, std::size_t, std::size_t, bool) { return 0; }
+std::uint32_t sim_global_atomic_begin(sim_block_state*, const void*, std::size_t, bool) { return 0; }
+void sim_global_atomic_end(sim_block_state*, std::uint32_t) {}
+void sim_global_touch(const void*, std::size_t, bool, bool) {}
+void sim_shared_atomic_end(sim_block_state*, std::uint32_t) {}
+void run_blocks(const block_launch& l) {
+  throw device_error(std::string(l.label) + " on " + l.where +
+                     ": ufx was built without Boost.Context (Debian's libboost-context-dev), which runs a raw "
+                     "kernel's block threads on the host; install it and rebuild ufx");
+}
+
+} // namespace ufx::detail
+#endif
