@@ -65,17 +65,19 @@ UFX_CALL_BOUNDARY void raw_kernel_call(const F& f, const std::string& label, con
     // step 3 as every call's (place.hpp): on a stream, arrays of another device are an error and
     // host arrays copied in at the call make it wait; every array argument is copied in
     const staging<Tag> st(tag);
-    const auto operands =
-        std::apply([](const auto&... p) { return std::make_tuple(kernel_arg_operand(p)...); }, prepared);
-    st.prepare(std::tuple<>{}, operands, overlap_wait::never);
+    const auto operands = [&] {
+      return std::apply([](const auto&... p) { return std::make_tuple(kernel_arg_operand(p)...); }, prepared);
+    };
+    st.prepare(std::tuple<>{}, operands(), overlap_wait::never);
     std::apply([&](auto&... p) { (p.place(st), ...); }, prepared);
     auto args = detail::make_tuple(as_passed<Tag>(std::get<J>(prepared).value())...);
     const kernel_body<F, Traits, decltype(args)> body{f, args};
     raw_kernel_hook<Tag>::template run<Traits>(static_cast<const Tag&>(tag), c, body, label);
-    // written arrays copied back (queued on a stream where they can be), staged copies kept for the
-    // queued kernel; not noted as written: the sim follows a kernel's writes itself
-    st.finish(operands, std::apply([](const auto&... p) { return std::tuple_cat(kernel_arg_staged(p)...); }, prepared),
-              false);
+    // written arrays copied back (queued on a stream where they can be), staged copies (the placed
+    // operands' keep) kept for the queued kernel; not noted as written: the sim follows a kernel's
+    // writes itself
+    st.finish(operands(),
+              std::apply([](const auto&... p) { return std::tuple_cat(kernel_arg_staged(p)...); }, prepared), false);
   });
 }
 
