@@ -1,8 +1,7 @@
 #pragma once
-// The seam between ufx's front doors and a component that partitions arrays across processes
-// (ufx/mpi.hpp). An argument type that names a `ufx_distribution` type is a distributed operand; a
-// call with one (as an operand or inside ufx::out) is handed, whole, to
-// `distributed_calls<that distribution>::call(front_door, args...)`, which the component
+// The seam between ufx's front doors and a component that partitions arrays across processes (ufx/mpi.hpp). An argument
+// type that names a `ufx_distribution` type is a distributed operand; a call with one (as an operand or inside
+// ufx::out) is handed, whole, to `distributed_calls<that distribution>::call(front_door, args...)`, which the component
 // specialises. ufx itself knows nothing of MPI and pays nothing for calls without such operands.
 #include <type_traits>
 
@@ -57,9 +56,9 @@ template <class Distribution>
 struct distributed_calls;
 
 UFX_TU_NAMESPACE_BEGIN
-/// Front doors without an object of their own (free functions), named for distributed_calls. In
-/// the translation unit's namespace, as the front doors are (config.hpp), so that the calls a
-/// component makes for nvcc-compiled and host-compiled code are different functions.
+/// Front doors without an object of their own (free functions), named for distributed_calls. In the translation unit's
+/// namespace, as the front doors are (config.hpp), so that the calls a component makes for nvcc-compiled and
+/// host-compiled code are different functions.
 struct reduce_door {};
 struct transform_reduce_door {};
 struct accumulate_door {};

@@ -37,9 +37,9 @@ UFX_TU_NAMESPACE_BEGIN
 
 // ---- step 3: staging helpers particular to gufuncs
 
-/// Reads an input from a copy when its reach (loop and core) overlaps an output's: a core
-/// function may read any element of its input core after writing its output core, so the
-/// elementwise exception (exactly the same elements) does not apply.
+/// Reads an input from a copy when its reach (loop and core) overlaps an output's: a core function may read any element
+/// of its input core after writing its output core, so the elementwise exception (exactly the same elements) does not
+/// apply.
 template <class Op, class Staged, std::size_t... J>
 void gufunc_resolve_overlap(Op& op, const Staged& staged, std::index_sequence<J...>) {
   if constexpr (!is_scalar_operand<Op>::value) {
@@ -47,8 +47,8 @@ void gufunc_resolve_overlap(Op& op, const Staged& staged, std::index_sequence<J.
   }
 }
 
-/// Operand k's loop strides (its leading R - c dimensions, aligned right against the loop) and
-/// core strides (its last c dimensions) into the layout and the kernel.
+/// Operand k's loop strides (its leading R - c dimensions, aligned right against the loop) and core strides (its last c
+/// dimensions) into the layout and the kernel.
 template <int CoreRank, int N, class View, class Kernel>
 void gufunc_set_strides(layout<N>& L, Kernel& kernel, int k, const View& v) {
   constexpr int R = View::rank, core_rank = CoreRank;
@@ -132,8 +132,8 @@ struct gufunc_leads<Sig, std::tuple<O...>, std::tuple<I...>> {
   }
 };
 
-/// Steps 3 and 4: runs `f` over the loop on `tag`, reading `ins` and writing `outs` (array
-/// operands in any space). Nothing is written unless every check has passed.
+/// Steps 3 and 4: runs `f` over the loop on `tag`, reading `ins` and writing `outs` (array operands in any space).
+/// Nothing is written unless every check has passed.
 template <class Sig, class Tag, class F, class Outs, class Ins>
 void gufunc_exec(const Tag& tag, const F& f, const gufunc_shape& g, Outs& outs, Ins& ins) {
   if (g.loop.size() == 0) return; // zero-size loop dimensions: fn is never called
@@ -152,9 +152,8 @@ void gufunc_exec(const Tag& tag, const F& f, const gufunc_shape& g, Outs& outs, 
 
 // ---- step 5: result containers
 
-/// The container of a result of element type T and rank R: result_rule's, except that a rank-0
-/// result off the device is a plain T (as NumPy returns a scalar) and a result of rank > 0 from
-/// scalar operands only is an ndarray.
+/// The container of a result of element type T and rank R: result_rule's, except that a rank-0 result off the device is
+/// a plain T (as NumPy returns a scalar) and a result of rank > 0 from scalar operands only is an ndarray.
 template <class T, int R, class... Args>
 struct gufunc_result {
   using rule = result_rule<T, R, Args...>;
@@ -176,8 +175,8 @@ auto result_operand(X& x) {
 
 // ---- the call
 
-/// Everything about a call that is known from the types: element types, ranks, the checks.
-/// Instantiated only when the call passes as many inputs as the signature has.
+/// Everything about a call that is known from the types: element types, ranks, the checks. Instantiated only when the
+/// call passes as many inputs as the signature has.
 template <class Sig, class F, class OutT, class... Args>
 struct gufunc_call_info {
   static constexpr int NIn = Sig::nin;
@@ -244,8 +243,8 @@ struct gufunc_call_info {
   }
 };
 
-/// The '()' inputs' elements into fn's value parameters, under the call's casting rule (core inputs
-/// are views of the arrays' own element type: nothing is converted).
+/// The '()' inputs' elements into fn's value parameters, under the call's casting rule (core inputs are views of the
+/// arrays' own element type: nothing is converted).
 template <class Sig, class F, class Rule, class... Args>
 constexpr bool scalar_inputs_cast_ok() {
   using P = fn_params<F>;

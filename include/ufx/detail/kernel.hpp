@@ -1,9 +1,9 @@
 #pragma once
-// The body of a ufx::kernel launch, the five steps of a call: each argument prepared for its
-// parameter (detail/raw/args.hpp), the target chosen (explicit, else where the arrays live,
-// else the default), the configuration checked against the device before anything moves, the
-// arguments placed, the bound body launched (detail/raw/launch.hpp), and written arrays copied
-// back (on a stream: queued where they can be, the call's temporaries kept for the queued work).
+// The body of a ufx::kernel launch, the five steps of a call: each argument prepared for its parameter
+// (detail/raw/args.hpp), the target chosen (explicit, else where the arrays live, else the default), the configuration
+// checked against the device before anything moves, the arguments placed, the bound body launched
+// (detail/raw/launch.hpp), and written arrays copied back (on a stream: queued where they can be, the call's
+// temporaries kept for the queued work).
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -38,10 +38,9 @@ auto kernel_arg_staged(const P& p) {
   else return std::tuple<>{};
 }
 
-/// Launches body `f` (parameters read by `Traits`) with configuration `c` on the explicit target
-/// `given` (null: chosen from where the arrays live), the caller's arguments `a` bound to the
-/// parameters after the thread and its shared arrays. `empty` (forall(0)): the arguments are
-/// checked, nothing runs. `label` names the kernel in messages.
+/// Launches body `f` (parameters read by `Traits`) with configuration `c` on the explicit target `given` (null: chosen
+/// from where the arrays live), the caller's arguments `a` bound to the parameters after the thread and its shared
+/// arrays. `empty` (forall(0)): the arguments are checked, nothing runs. `label` names the kernel in messages.
 template <class Traits, class F, class T, std::size_t... J, class... A>
 UFX_CALL_BOUNDARY void raw_kernel_call(const F& f, const std::string& label, const T* given, const launch_config& c,
                                        bool empty, std::index_sequence<J...>, A&&... a) {
@@ -62,8 +61,8 @@ UFX_CALL_BOUNDARY void raw_kernel_call(const F& f, const std::string& label, con
                             tag, c, Traits::static_bytes),
                         raw_kernel_hook<Tag>::limits(tag), label.c_str());
     }
-    // step 3 as every call's (place.hpp): on a stream, arrays of another device are an error and
-    // host arrays copied in at the call make it wait; every array argument is copied in
+    // step 3 as every call's (place.hpp): on a stream, arrays of another device are an error and host arrays copied in
+    // at the call make it wait; every array argument is copied in
     const staging<Tag> st(tag);
     const auto operands = [&] {
       return std::apply([](const auto&... p) { return std::make_tuple(kernel_arg_operand(p)...); }, prepared);
@@ -73,9 +72,8 @@ UFX_CALL_BOUNDARY void raw_kernel_call(const F& f, const std::string& label, con
     auto args = detail::make_tuple(as_passed<Tag>(std::get<J>(prepared).value())...);
     const kernel_body<F, Traits, decltype(args)> body{f, args};
     raw_kernel_hook<Tag>::template run<Traits>(static_cast<const Tag&>(tag), c, body, label);
-    // written arrays copied back (queued on a stream where they can be), staged copies (the placed
-    // operands' keep) kept for the queued kernel; not noted as written: the sim follows a kernel's
-    // writes itself
+    // written arrays copied back (queued on a stream where they can be), staged copies (the placed operands' keep) kept
+    // for the queued kernel; not noted as written: the sim follows a kernel's writes itself
     st.finish(operands(),
               std::apply([](const auto&... p) { return std::tuple_cat(kernel_arg_staged(p)...); }, prepared), false);
   });

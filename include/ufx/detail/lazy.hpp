@@ -1,10 +1,9 @@
 #pragma once
-// The body of ufx::lazy: a ufx::vectorize object called with a lazy operand (or an expression)
-// returns an expression instead of computing. An expression is a tree of the vectorize objects'
-// functions over its leaves (the arrays and scalars of every call in it, in order); it runs as
-// one vectorize call of the tree's function (fused_fn) over all the leaves, so NumPy's
-// broadcasting and its errors hold across the whole expression, on every target, and a reduction
-// of it is one transform_reduce (no temporary).
+// The body of ufx::lazy: a ufx::vectorize object called with a lazy operand (or an expression) returns an expression
+// instead of computing. An expression is a tree of the vectorize objects' functions over its leaves (the arrays and
+// scalars of every call in it, in order); it runs as one vectorize call of the tree's function (fused_fn) over all the
+// leaves, so NumPy's broadcasting and its errors hold across the whole expression, on every target, and a reduction of
+// it is one transform_reduce (no temporary).
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
@@ -71,8 +70,8 @@ struct tree_functions<fused_node<F, K...>> {
       decltype(std::tuple_cat(std::declval<std::tuple<F>>(), std::declval<typename tree_functions<K>::type>()...));
 };
 
-/// The function of a whole expression: its tree evaluated at one position of the leaves. Each
-/// node's value is its function's result, as the eager call would store it.
+/// The function of a whole expression: its tree evaluated at one position of the leaves. Each node's value is its
+/// function's result, as the eager call would store it.
 template <class Tree>
 struct fused_fn {
   using user_functions = typename tree_functions<Tree>::type;
@@ -84,8 +83,8 @@ struct fused_fn {
   }
 };
 
-/// Several expressions' trees over their leaves, one after the other: their values as a tuple
-/// (ufx::eval(std::tie(z1, z2), e1, e2): one pass, several outputs).
+/// Several expressions' trees over their leaves, one after the other: their values as a tuple (ufx::eval(std::tie(z1,
+/// z2), e1, e2): one pass, several outputs).
 template <class... T>
 struct fused_many {
   using user_functions = decltype(std::tuple_cat(std::declval<typename tree_functions<T>::type>()...));
@@ -107,8 +106,8 @@ private:
   }
 };
 
-/// argmin / argmax of an expression: the (value, index) pair of the tree's value at a position
-/// (the last argument is the index, reduce_run's indexed operand).
+/// argmin / argmax of an expression: the (value, index) pair of the tree's value at a position (the last argument is
+/// the index, reduce_run's indexed operand).
 template <class Tree>
 struct fused_arg_map {
   using user_functions = typename tree_functions<Tree>::type;
@@ -138,8 +137,8 @@ UFX_TU_NAMESPACE_BEGIN
 template <class Tree, class... L>
 struct is_expression<expression<Tree, L...>> : std::true_type {};
 
-/// One argument of a lazy call as (its tree, its leaves): a lazy operand or an lvalue array is a
-/// leaf by reference, a scalar or a temporary array a leaf by value, an expression its own.
+/// One argument of a lazy call as (its tree, its leaves): a lazy operand or an lvalue array is a leaf by reference, a
+/// scalar or a temporary array a leaf by value, an expression its own.
 template <class A>
 auto lazy_part(A&& a) {
   using D = std::remove_cvref_t<A>;
@@ -170,9 +169,8 @@ struct expression_value<expression<Tree, L...>> {
                                     typename decltype(adapt_in(
                                         std::declval<const std::remove_reference_t<L>&>()))::value_type...>;
 };
-/// The element type an argument of a lazy call gives the node's function, as an operand type for
-/// inputs_cast_ok (input_casts.hpp): arrays, lazy operands and expressions (an eager call's result
-/// array) are typed; scalars are weak.
+/// The element type an argument of a lazy call gives the node's function, as an operand type for inputs_cast_ok
+/// (input_casts.hpp): arrays, lazy operands and expressions (an eager call's result array) are typed; scalars are weak.
 template <class D>
 auto lazy_operand_of() {
   if constexpr (is_lazy_operand<D>::value)
@@ -238,8 +236,8 @@ decltype(auto) eval_one(const E& e, const A&... a) {
 /// eval_one's call.
 template <class E, class... A>
 decltype(auto) eval_run(const E& e, const A&... a) {
-  // the call's arguments: a target first, the leaves, ufx::out last (one tuple: nvcc's front end
-  // rejects a lambda's pack beside its enclosing function's)
+  // the call's arguments: a target first, the leaves, ufx::out last (one tuple: nvcc's front end rejects a lambda's
+  // pack beside its enclosing function's)
   constexpr std::size_t n = sizeof...(A);
   using T0 = std::remove_cvref_t<std::tuple_element_t<0, std::tuple<A..., void>>>;
   const auto opts = std::forward_as_tuple(a...);
@@ -281,8 +279,8 @@ void eval_many_run(const std::tuple<Z&...>& dst, const A&... a) {
   static_assert(all_expressions, "ufx::eval: after std::tie(...) come the expressions (then an optional target)");
   if constexpr (all_expressions) {
     const auto args = std::forward_as_tuple(a...);
-    // one tuple of the call's arguments (target, every expression's leaves, out): nvcc's front end
-    // rejects a lambda's pack beside its enclosing function's
+    // one tuple of the call's arguments (target, every expression's leaves, out): nvcc's front end rejects a lambda's
+    // pack beside its enclosing function's
     auto call = with_indices<ne>([&]<std::size_t... J>(std::index_sequence<J...>) {
       const fused_many<std::remove_cvref_t<decltype(std::get<J>(args).tree())>...> f{
           detail::make_tuple(std::get<J>(args).tree()...)};

@@ -1,7 +1,7 @@
 #pragma once
-// Reductions of expressions (ufx::lazy): `ufx::sum(e)`, a reducer, `ufx::reduce(e, op, id, ...)`
-// and `ufx::argmin / argmax(e)` reduce the expression's function over its leaves through
-// reduce_run, as transform_reduce does: one pass, no temporary the size of the expression.
+// Reductions of expressions (ufx::lazy): `ufx::sum(e)`, a reducer, `ufx::reduce(e, op, id, ...)` and `ufx::argmin /
+// argmax(e)` reduce the expression's function over its leaves through reduce_run, as transform_reduce does: one pass,
+// no temporary the size of the expression.
 #include <tuple>
 #include <type_traits>
 #include <utility>

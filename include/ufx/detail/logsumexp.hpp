@@ -1,9 +1,8 @@
 #pragma once
-// The body of ufx::logsumexp: a reduction whose accumulator is (max, sum of exp(v - max)). Two
-// accumulators combine by rescaling the smaller side's sum to the larger max, so no exp ever sees a
-// positive argument (no overflow) and the result keeps the precision of the largest terms; the
-// finishing step is max + log(sum). It runs through reduce_run like every reduction (pairwise on
-// the CPU, lanes on devices, chunks for data larger than a device).
+// The body of ufx::logsumexp: a reduction whose accumulator is (max, sum of exp(v - max)). Two accumulators combine by
+// rescaling the smaller side's sum to the larger max, so no exp ever sees a positive argument (no overflow) and the
+// result keeps the precision of the largest terms; the finishing step is max + log(sum). It runs through reduce_run
+// like every reduction (pairwise on the CPU, lanes on devices, chunks for data larger than a device).
 #include <math.h>
 
 #include <limits>
@@ -16,13 +15,12 @@
 
 namespace ufx::detail {
 
-/// The real type logsumexp computes in: floating types as they are, integers and bool in double
-/// (as np.exp gives float64 for them).
+/// The real type logsumexp computes in: floating types as they are, integers and bool in double (as np.exp gives
+/// float64 for them).
 template <class V>
 using lse_real = std::conditional_t<std::is_floating_point_v<V>, V, double>;
 
-/// A partial logsumexp: `max` of the values seen and `sum` of exp(value - max) over them.
-/// The empty one is (-inf, 0).
+/// A partial logsumexp: `max` of the values seen and `sum` of exp(value - max) over them. The empty one is (-inf, 0).
 template <class T>
 struct lse_acc {
   T max;
@@ -45,16 +43,16 @@ UFX_HD inline bool lse_finite(T v) {
   return v - v == T(0);
 }
 
-/// max + log(sum); +-inf and NaN maxima are the result as they are (an empty or all -inf
-/// reduction gives -inf, a +inf element +inf, a NaN NaN).
+/// max + log(sum); +-inf and NaN maxima are the result as they are (an empty or all -inf reduction gives -inf, a +inf
+/// element +inf, a NaN NaN).
 template <class T>
 struct lse_finish {
   UFX_HD T operator()(const lse_acc<T>& a) const { return lse_finite(a.max) ? a.max + lse_log(a.sum) : a.max; }
 };
 
-/// Combines two partials: a NaN max wins; otherwise the larger max is kept and the other side's
-/// sum is scaled by exp(its max - the larger) <= 1. When the larger max is +-inf (both -inf, or a
-/// +inf), the sums add unscaled (inf - inf would be NaN); the finishing step ignores them.
+/// Combines two partials: a NaN max wins; otherwise the larger max is kept and the other side's sum is scaled by
+/// exp(its max - the larger) <= 1. When the larger max is +-inf (both -inf, or a +inf), the sums add unscaled (inf -
+/// inf would be NaN); the finishing step ignores them.
 template <class T>
 struct lse_op {
   using finish_type = lse_finish<T>;
@@ -73,8 +71,7 @@ struct lse_op {
 template <class T>
 inline constexpr bool seeds_with_elements<lse_op<T>> = true;
 
-/// Maps the operands' elements to a one-value partial (v, 1): through `f` (the transform form) or
-/// as they are.
+/// Maps the operands' elements to a one-value partial (v, 1): through `f` (the transform form) or as they are.
 template <class T, class F>
 struct lse_map {
   F f;

@@ -1,6 +1,6 @@
 #pragma once
-// The body of ufx::reduce, ufx::reducer, ufx::transform_reduce, ufx::argmin / argmax: the five
-// steps of a call for a reduction.
+// The body of ufx::reduce, ufx::reducer, ufx::transform_reduce, ufx::argmin / argmax: the five steps of a call for a
+// reduction.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -47,8 +47,8 @@ void set_index_strides(layout<N>& L, int k, index_mode im, unsigned mask) {
   }
 }
 
-/// An input whose memory overlaps the output is read from a copy: outputs are written while
-/// inputs are still being read (NumPy gives the answer of the untouched input).
+/// An input whose memory overlaps the output is read from a copy: outputs are written while inputs are still being read
+/// (NumPy gives the answer of the untouched input).
 template <class Op, class T, int R>
 void copy_if_overlapping(Op& op, const ndview<T, R>& out) {
   if constexpr (!is_scalar_operand<Op>::value) {
@@ -65,9 +65,8 @@ bool any_overlaps(const OutOp& o, const Ins&... ins) {
   }() || ...);
 }
 
-/// Steps 3 and 4 on one target, for the whole loop at once: stage, plan, run, copy back.
-/// `index_base` is the flat or axis index of the loop's first position (argmin / argmax over a
-/// chunk).
+/// Steps 3 and 4 on one target, for the whole loop at once: stage, plan, run, copy back. `index_base` is the flat or
+/// axis index of the loop's first position (argmin / argmax over a chunk).
 template <class Acc, class Tag, class Spec, class Fin, class Res, class OutOp, class... Ins>
 void reduce_whole(const Tag& tag, const Spec& spec, const Fin& fin, const Res& empty, const OutOp& o, const dims& loop,
                   unsigned mask, index_t index_base, Ins... ins) {
@@ -82,8 +81,8 @@ void reduce_whole(const Tag& tag, const Spec& spec, const Fin& fin, const Res& e
     }
   }
   if (reduced_shape(loop, mask, true).size() == 0) return; // no outputs
-  // on a stream: queued like any call (place.hpp's rules); an input overlapping the result is
-  // read from a copy made now, after the stream's queued work
+  // on a stream: queued like any call (place.hpp's rules); an input overlapping the result is read from a copy made
+  // now, after the stream's queued work
   const staging<Tag> st(tag);
   auto in_refs = std::forward_as_tuple(ins...);
   auto staged = std::get<0>(st.place(std::make_tuple(o), in_refs, overlap_wait::any));
@@ -125,9 +124,9 @@ struct reduce_leads {
   int operator()(int k) const { return rank[k]; }
 };
 
-/// The chunks' partials of a reduction over the chunked dimension: `chunks` sets of `outputs`
-/// accumulators, in pinned memory the streams copy into (an accumulator that is not trivially
-/// copyable: in ordinary memory, each chunk's copy then waits); Acc may be bool: no std::vector.
+/// The chunks' partials of a reduction over the chunked dimension: `chunks` sets of `outputs` accumulators, in pinned
+/// memory the streams copy into (an accumulator that is not trivially copyable: in ordinary memory, each chunk's copy
+/// then waits); Acc may be bool: no std::vector.
 template <class Acc>
 class chunk_partials {
 public:
@@ -141,8 +140,8 @@ public:
   chunk_partials& operator=(const chunk_partials&) = delete;
   ~chunk_partials() { pinned_staging_give(block_, bytes_); }
   Acc* of(index_t c) const { return data_ + c * outputs_; }
-  /// Combines the partials of chunks [lo, hi) pairwise into chunk lo's (a balanced tree over the
-  /// chunks, as the pairwise sum splits its halves: the error grows with the log of their number).
+  /// Combines the partials of chunks [lo, hi) pairwise into chunk lo's (a balanced tree over the chunks, as the
+  /// pairwise sum splits its halves: the error grows with the log of their number).
   template <class Op>
   void combine(const Op& op, index_t lo, index_t hi) {
     if (hi - lo < 2) return;
@@ -164,11 +163,10 @@ private:
   Acc* data_ = nullptr;
 };
 
-/// A reduction on a device target whose host operands do not fit its memory (or its chunk budget)
-/// runs in chunks of loop dimension 0, through the chunk engine (run_pipelined). Kept there: each
-/// chunk writes its rows of the result. Reduced there: each chunk reduces to partial accumulators
-/// (one set per chunk, on the host), combined pairwise over the chunks and finished into the
-/// result. Returns false when the call fits (or cannot be split), to run whole.
+/// A reduction on a device target whose host operands do not fit its memory (or its chunk budget) runs in chunks of
+/// loop dimension 0, through the chunk engine (run_pipelined). Kept there: each chunk writes its rows of the result.
+/// Reduced there: each chunk reduces to partial accumulators (one set per chunk, on the host), combined pairwise over
+/// the chunks and finished into the result. Returns false when the call fits (or cannot be split), to run whole.
 template <class Acc, class Tag, class Spec, class Fin, class OutOp, class... Ins>
 bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutOp& o, const dims& loop, unsigned mask,
                     const Ins&... ins) {
@@ -225,9 +223,9 @@ bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutO
   return true;
 }
 
-/// Steps 3 and 4 on one target: a device target whose host operands do not fit its memory runs
-/// in chunks (reduce_chunked); a long float sum on a CPU target is accumulated in double
-/// (wide_sum_min); else the whole loop at once (reduce_whole).
+/// Steps 3 and 4 on one target: a device target whose host operands do not fit its memory runs in chunks
+/// (reduce_chunked); a long float sum on a CPU target is accumulated in double (wide_sum_min); else the whole loop at
+/// once (reduce_whole).
 template <class Acc, class Tag, class Spec, class Fin, class Res, class OutOp, class... Ins>
 void reduce_on_target(const Tag& tag, const Spec& spec, const Fin& fin, const Res& empty, const OutOp& o,
                       const dims& loop, unsigned mask, const Ins&... ins) {
@@ -241,9 +239,9 @@ void reduce_on_target(const Tag& tag, const Spec& spec, const Fin& fin, const Re
   reduce_whole<Acc>(tag, spec, fin, empty, o, loop, mask, 0, ins...);
 }
 
-/// Step 2 of a reduction of operands Args (adapted: `ins`) along NA axes: the loop (the operands
-/// broadcast), the reduced axes' mask, and the result's shape (`rshape`; with keepdims, or for
-/// Eigen operands, which keep Eigen's 2-D shapes, `kshape`) and rank RR.
+/// Step 2 of a reduction of operands Args (adapted: `ins`) along NA axes: the loop (the operands broadcast), the
+/// reduced axes' mask, and the result's shape (`rshape`; with keepdims, or for Eigen operands, which keep Eigen's 2-D
+/// shapes, `kshape`) and rank RR.
 template <int NA, bool Keep, class... Args>
 struct reduce_shapes {
   static constexpr int R = std::max({0, decltype(adapt_in(std::declval<const Args&>()))::rank...});
@@ -334,8 +332,8 @@ UFX_CALL_BOUNDARY auto reduce_run(const Spec& spec, const TargetT* given, OutT* 
   }
 }
 
-/// The argument checks of each reduction front door, shared with the calls on distributed operands
-/// (ufx/mpi.hpp): N positional arguments, NA axes.
+/// The argument checks of each reduction front door, shared with the calls on distributed operands (ufx/mpi.hpp): N
+/// positional arguments, NA axes.
 template <std::size_t N>
 constexpr void check_reducer_args() {
   static_assert(N == 1 || N == 2, "ufx::reducer: call it as r(x), r(x, init), r(target, x, ...), with optional "

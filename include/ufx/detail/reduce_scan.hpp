@@ -29,8 +29,8 @@ UFX_TU_NAMESPACE_BEGIN
 /// Steps 3 and 4 of accumulate on one target, for the whole input at once.
 template <class Acc, class Tag, class Op, class OutOp, class InOp>
 void scan_whole(const Tag& tag, const Op& op, const OutOp& o, InOp in, int axis) {
-  // on a stream: queued like any call (place.hpp's rules); an input overlapping the result is
-  // read from a copy made now, after the stream's queued work
+  // on a stream: queued like any call (place.hpp's rules); an input overlapping the result is read from a copy made
+  // now, after the stream's queued work
   const staging<Tag> st(tag);
   auto in_refs = std::tie(in);
   auto staged = std::get<0>(st.place(std::make_tuple(o), in_refs, overlap_wait::any));
@@ -41,8 +41,8 @@ void scan_whole(const Tag& tag, const Op& op, const OutOp& o, InOp in, int axis)
   set_strides(L, 1, in.view);
   // A destination that overlaps the input other than exactly (in place) reads from a copy.
   resolve_overlap<1>(L, 1, in, std::make_tuple(staged), std::index_sequence<0>{});
-  // Extent-1 dimensions got stride 0 above; along the axis the stride still matters when len is 1
-  // only for position 0, so it is harmless.
+  // Extent-1 dimensions got stride 0 above; along the axis the stride still matters when len is 1 only for position 0,
+  // so it is harmless.
   const scan_plan<2> plan = make_scan_plan(L, axis);
   using kernel_t = reduce_kernel<Acc, identity, Op, array_acc<const typename InOp::value_type>>;
   const kernel_t k{identity{}, op, detail::make_tuple(array_acc<const typename InOp::value_type>{in.view.data()})};
@@ -57,8 +57,8 @@ struct carry_fn {
   UFX_HD T operator()(const T& carry, const T& x) const { return static_cast<T>(UFX_USER_CALL(op, carry, x)); }
 };
 
-/// Folds row `carry` of a destination in memory `s` into its rows `rows` (the rows after it):
-/// the carry between chunks of an accumulation along axis 0.
+/// Folds row `carry` of a destination in memory `s` into its rows `rows` (the rows after it): the carry between chunks
+/// of an accumulation along axis 0.
 template <class Op, class T, int R>
 void fold_carry(const memory_space& s, const Op& op, const ndview<T, R>& rows, const T* carry) {
   layout<3> L;
@@ -75,12 +75,11 @@ void fold_carry(const memory_space& s, const Op& op, const ndview<T, R>& rows, c
   visit_for<Op>(target_for(s), [&](const auto& t) { run_on(t, L, k); });
 }
 
-/// accumulate on a device target whose host operands do not fit its memory (or its chunk budget):
-/// chunks of dimension 0 through the chunk engine (run_pipelined). Along another axis the chunks are
-/// independent; along axis 0, once all have run, each chunk after the first has the last row of the
-/// one before folded in, in order (op(carry, x): the same result as one pass for an associative op;
-/// float sums may differ in the last bits, as CUB's scan order does). Returns false when the call
-/// fits, to run whole.
+/// accumulate on a device target whose host operands do not fit its memory (or its chunk budget): chunks of dimension 0
+/// through the chunk engine (run_pipelined). Along another axis the chunks are independent; along axis 0, once all have
+/// run, each chunk after the first has the last row of the one before folded in, in order (op(carry, x): the same
+/// result as one pass for an associative op; float sums may differ in the last bits, as CUB's scan order does). Returns
+/// false when the call fits, to run whole.
 template <class Acc, class Tag, class Op, class OutOp, class InOp>
 bool scan_chunked(const Tag& tag, const Op& op, const OutOp& o, const InOp& in, int axis) {
   using OutE = typename OutOp::value_type;
@@ -110,8 +109,8 @@ bool scan_chunked(const Tag& tag, const Op& op, const OutOp& o, const InOp& in, 
   return true;
 }
 
-/// Steps 3 and 4 of accumulate on one target: a device target whose host operands do not fit its
-/// memory runs in chunks (scan_chunked), else the whole input at once (scan_whole).
+/// Steps 3 and 4 of accumulate on one target: a device target whose host operands do not fit its memory runs in chunks
+/// (scan_chunked), else the whole input at once (scan_whole).
 template <class Acc, class Tag, class Op, class OutOp, class InOp>
 void scan_on_target(const Tag& tag, const Op& op, const OutOp& o, const InOp& in, int axis) {
   require_space(tag.space());

@@ -1,11 +1,10 @@
 #pragma once
-// The body of ufx::reducers and of the library's statistics (ufx::mean, var, std, minmax): several
-// reductions of one array in one pass over it. Each reduction is a part (its accumulator, the
-// accumulator of one element, how two combine, the result); the parts ride together in one
-// accumulator tuple through reduce_run, so every target, the chunked path for data larger than a
-// device, axes, keepdims and out work as for one reduction. A reduction along axes computes the
-// tuples into one temporary and splits it into the results (one small elementwise pass over the
-// outputs, on the target that holds them).
+// The body of ufx::reducers and of the library's statistics (ufx::mean, var, std, minmax): several reductions of one
+// array in one pass over it. Each reduction is a part (its accumulator, the accumulator of one element, how two
+// combine, the result); the parts ride together in one accumulator tuple through reduce_run, so every target, the
+// chunked path for data larger than a device, axes, keepdims and out work as for one reduction. A reduction along axes
+// computes the tuples into one temporary and splits it into the results (one small elementwise pass over the outputs,
+// on the target that holds them).
 #include <math.h>
 
 #include <algorithm>
@@ -28,16 +27,15 @@ namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
 // ---- parts ------------------------------------------------------------------------------------
-// A part for elements of type V has: `acc` (its accumulator), `map(v, i)` (the accumulator of one
-// element; i is its index, for argmin / argmax), `combine(a, b)`, `finish(a)` (its result),
-// `has_identity` with `identity_value()` (the accumulator of no element), `indexed`, `empty` (the
-// message for an empty reduction without identity), `user_function` (the user's operator, or
-// no_value: what run.hpp's host_only_lambda checks) and `shares_accumulation` (two parts of its type
-// accumulate alike: the CPU leaf computes one for both).
+// A part for elements of type V has: `acc` (its accumulator), `map(v, i)` (the accumulator of one element; i is its
+// index, for argmin / argmax), `combine(a, b)`, `finish(a)` (its result), `has_identity` with `identity_value()` (the
+// accumulator of no element), `indexed`, `empty` (the message for an empty reduction without identity), `user_function`
+// (the user's operator, or no_value: what run.hpp's host_only_lambda checks) and `shares_accumulation` (two parts of
+// its type accumulate alike: the CPU leaf computes one for both).
 
-/// The part of a reduction by a binary operator (ufx::reducer, ufx::sum, ufx::max, ...): the
-/// element's accumulator is op(identity, x) for a user's operator with an identity (so op never
-/// sees a raw element on its left, as in the one-reduction fold), x itself otherwise.
+/// The part of a reduction by a binary operator (ufx::reducer, ufx::sum, ufx::max, ...): the element's accumulator is
+/// op(identity, x) for a user's operator with an identity (so op never sees a raw element on its left, as in the
+/// one-reduction fold), x itself otherwise.
 template <class Op, class Id, class V>
 struct op_part {
   using acc = typename reduce_types<identity, Op, V>::acc;
@@ -73,19 +71,18 @@ struct arg_part {
   acc identity_value() const { return {}; }
 };
 
-/// The real type the statistics compute in: floating types as they are, integers and bool in
-/// double (NumPy's mean and var of integers are float64).
+/// The real type the statistics compute in: floating types as they are, integers and bool in double (NumPy's mean and
+/// var of integers are float64).
 template <class V>
 using stat_real = std::conditional_t<std::is_floating_point_v<V>, V, double>;
 
-/// Count, mean and sum of squared deviations from the mean of the elements seen (Chan, Golub and
-/// LeVeque's pairwise update), the mean kept as `shift + mean`: `shift` is the partial's first
-/// element, `mean` the mean of the elements less it. Data far from 0 (readings near 1000 in float,
-/// timestamps near 1e9 in double) then keep their digits: x - shift is exact for elements within a
-/// factor 2 of the shift (Sterbenz), so the deviations and the difference of two partials' means
-/// are computed from small numbers, where a mean stored as one number carries its rounding (half an
-/// ulp of 1000 in float: 3e-5) into every deviation. The count is kept in T: exact in float up to
-/// 2^24 per partial and within float rounding beyond, which only weighs the update.
+/// Count, mean and sum of squared deviations from the mean of the elements seen (Chan, Golub and LeVeque's pairwise
+/// update), the mean kept as `shift + mean`: `shift` is the partial's first element, `mean` the mean of the elements
+/// less it. Data far from 0 (readings near 1000 in float, timestamps near 1e9 in double) then keep their digits: x -
+/// shift is exact for elements within a factor 2 of the shift (Sterbenz), so the deviations and the difference of two
+/// partials' means are computed from small numbers, where a mean stored as one number carries its rounding (half an ulp
+/// of 1000 in float: 3e-5) into every deviation. The count is kept in T: exact in float up to 2^24 per partial and
+/// within float rounding beyond, which only weighs the update.
 template <class T>
 struct moments {
   T n, shift, mean, m2;
@@ -97,11 +94,10 @@ UFX_HD inline bool stat_finite(T v) {
   return v - v == T(0);
 }
 
-/// Combines two partials: n = na + nb, mean = ma + d nb / n, m2 = m2a + m2b + d^2 na nb / n with
-/// d = mb - ma, computed as (shift_b - shift_a) + (mean_b - mean_a); the result keeps a's shift.
-/// No branch on the data, only selects: an empty side gives the other one as it is, and when d is
-/// not finite (an infinite element) the mean is the weighted one, held in the shift, so
-/// mean([inf, 1]) is inf and mean([inf, -inf]) NaN, as NumPy's.
+/// Combines two partials: n = na + nb, mean = ma + d nb / n, m2 = m2a + m2b + d^2 na nb / n with d = mb - ma, computed
+/// as (shift_b - shift_a) + (mean_b - mean_a); the result keeps a's shift. No branch on the data, only selects: an
+/// empty side gives the other one as it is, and when d is not finite (an infinite element) the mean is the weighted
+/// one, held in the shift, so mean([inf, 1]) is inf and mean([inf, -inf]) NaN, as NumPy's.
 template <class T>
 UFX_HD inline moments<T> combine_moments(const moments<T>& a, const moments<T>& b) {
   const T n = a.n + b.n;
@@ -115,8 +111,8 @@ UFX_HD inline moments<T> combine_moments(const moments<T>& a, const moments<T>& 
   return r;
 }
 
-/// Independent sums of a statistics leaf on the CPU (moments_part::leaf, lanes_sum): 32 floats or
-/// 16 doubles, 128 bytes, four AVX2 registers per sum (eight SSE2 ones), each a chain of adds.
+/// Independent sums of a statistics leaf on the CPU (moments_part::leaf, lanes_sum): 32 floats or 16 doubles, 128
+/// bytes, four AVX2 registers per sum (eight SSE2 ones), each a chain of adds.
 template <class T>
 inline constexpr int stat_lanes = 128 / static_cast<int>(sizeof(T));
 
@@ -129,11 +125,10 @@ UFX_HD inline T stat_sqrt(T v) {
   else return static_cast<T>(::sqrt(static_cast<double>(v)));
 }
 
-/// The part of ufx::mean / var / std. The mean of no element is NaN (NumPy's, with its warning);
-/// var is m2 / max(n - ddof, 0) (m2 / 0: inf, or NaN when m2 is 0, as NumPy's), NaN when the mean
-/// is not finite (an inf or NaN element: NumPy's x - mean is NaN there); std its square root. The
-/// statistic is a member, not a template parameter: mean, var and std of one element type share
-/// one accumulation (one kernel to compile).
+/// The part of ufx::mean / var / std. The mean of no element is NaN (NumPy's, with its warning); var is m2 / max(n -
+/// ddof, 0) (m2 / 0: inf, or NaN when m2 is 0, as NumPy's), NaN when the mean is not finite (an inf or NaN element:
+/// NumPy's x - mean is NaN there); std its square root. The statistic is a member, not a template parameter: mean, var
+/// and std of one element type share one accumulation (one kernel to compile).
 template <class V>
 struct moments_part {
   using T = stat_real<V>;
@@ -147,12 +142,11 @@ struct moments_part {
   int ddof = 0;
   UFX_HD acc map(const V& v, index_t) const { return {T(1), static_cast<T>(v), T(0), T(0)}; }
   UFX_HD acc combine(const acc& a, const acc& b) const { return combine_moments(a, b); }
-  /// The CPU leaf of n >= 1 elements (values at(i).shift): one pass over the leaf shifted by k,
-  /// the mean of its first stat_lanes elements (fewer in a short leaf), with the sums of x - k and
-  /// of its squares, each in stat_lanes independent sums combined pairwise (lanes_sums: vector
-  /// registers with GCC). m2 = sum (x - k)^2 - n (mean - k)^2 then cancels at most a fifth of the
-  /// first sum; where k lies further from the leaf's mean (its first elements unlike the rest), a
-  /// second pass takes the squared deviations from the mean. One division per leaf instead of
+  /// The CPU leaf of n >= 1 elements (values at(i).shift): one pass over the leaf shifted by k, the mean of its first
+  /// stat_lanes elements (fewer in a short leaf), with the sums of x - k and of its squares, each in stat_lanes
+  /// independent sums combined pairwise (lanes_sums: vector registers with GCC). m2 = sum (x - k)^2 - n (mean - k)^2
+  /// then cancels at most a fifth of the first sum; where k lies further from the leaf's mean (its first elements
+  /// unlike the rest), a second pass takes the squared deviations from the mean. One division per leaf instead of
   /// Welford's one per element; the leaves then combine by Chan's update.
   template <class At>
   UFX_ALWAYS_INLINE acc leaf(index_t n, const At& at) const {
@@ -185,9 +179,8 @@ struct moments_part {
   acc identity_value() const { return {T(0), T(0), T(0), T(0)}; }
 
 private:
-  /// The sum of the squared deviations of n elements from k + mean (x - c: exact near c, the
-  /// rounded k + mean), less the effect of c's rounding e: sum (x - c - e)^2 = sum (x - c)^2 - n e^2
-  /// where sum (x - c) = n e.
+  /// The sum of the squared deviations of n elements from k + mean (x - c: exact near c, the rounded k + mean), less
+  /// the effect of c's rounding e: sum (x - c - e)^2 = sum (x - c)^2 - n e^2 where sum (x - c) = n e.
   template <class At>
   UFX_ALWAYS_INLINE static T deviations(index_t n, const At& at, T k, T mean) {
     constexpr int L = stat_lanes<T>;
@@ -201,8 +194,8 @@ private:
     for (index_t i = nfull; i < n; ++i) m2 += squared(i);
     return m2 - static_cast<T>(n) * e * e;
   }
-  /// A leaf whose shifted sum is not finite (an inf or NaN element, or a sum that overflowed from
-  /// finite values), by the combining rule: NumPy's mean, inf stays inf, inf beside -inf is NaN.
+  /// A leaf whose shifted sum is not finite (an inf or NaN element, or a sum that overflowed from finite values), by
+  /// the combining rule: NumPy's mean, inf stays inf, inf beside -inf is NaN.
   template <class At>
   static acc fold(index_t n, const At& at) {
     acc a = at(0);
@@ -220,9 +213,9 @@ template <class... P>
 using parts_result =
     tuple<std::decay_t<decltype(std::declval<const P&>().finish(std::declval<const typename P::acc&>()))>...>;
 
-/// Maps the operands' elements to every part's accumulator: `pre` (identity for one array, an
-/// expression's function for ufx::lazy) gives the value the parts reduce; when a part is indexed
-/// (argmin / argmax) the last argument is the position.
+/// Maps the operands' elements to every part's accumulator: `pre` (identity for one array, an expression's function for
+/// ufx::lazy) gives the value the parts reduce; when a part is indexed (argmin / argmax) the last argument is the
+/// position.
 template <bool Indexed, class Pre, class... P>
 struct parts_map {
   using user_functions = std::tuple<Pre, typename P::user_function...>; // run.hpp's host_only_lambda
@@ -279,19 +272,18 @@ struct parts_op {
   }
   finish_type finish() const { return {parts}; }
 
-  /// The CPU leaf of n >= 1 mapped values at(i): each part's own leaf where it has one, else its
-  /// fold in reduce_lanes independent partials (the engine's leaf), combined pairwise.
-  /// Inlined into the engine's leaf, so that its clones (config.hpp, UFX_HOST_CLONES) compile
-  /// these loops for AVX2 too. Two parts of one accumulation (mean and var of one element type:
-  /// moments_part) compute it once.
+  /// The CPU leaf of n >= 1 mapped values at(i): each part's own leaf where it has one, else its fold in reduce_lanes
+  /// independent partials (the engine's leaf), combined pairwise. Inlined into the engine's leaf, so that its clones
+  /// (config.hpp, UFX_HOST_CLONES) compile these loops for AVX2 too. Two parts of one accumulation (mean and var of one
+  /// element type: moments_part) compute it once.
   template <class At>
   UFX_ALWAYS_INLINE parts_acc<P...> leaf(index_t n, const At& at) const {
     return leaf(n, at, std::index_sequence_for<P...>{});
   }
 
 private:
-  /// The first part before K of K's type, when that type's accumulation ignores the part's
-  /// settings (moments_part: kind and ddof only finish); K itself otherwise.
+  /// The first part before K of K's type, when that type's accumulation ignores the part's settings (moments_part: kind
+  /// and ddof only finish); K itself otherwise.
   template <std::size_t K>
   static constexpr std::size_t same_as() {
     using PK = std::tuple_element_t<K, std::tuple<P...>>;
@@ -345,10 +337,10 @@ private:
   }
 };
 
-/// The CPU leaf of a multi-reduction: 2048 elements (the statistics' two passes run over it in
-/// L1 cache; per leaf, one Chan update and one step of the pairwise tree). At the engine's 128 the
-/// per-leaf work held mean with var to 4 GB/s on this project's 2-core machine, against 20-45 for
-/// one sum in cache; the float error of a leaf's sums grows with 2048 / 16 = 128 additions.
+/// The CPU leaf of a multi-reduction: 2048 elements (the statistics' two passes run over it in L1 cache; per leaf, one
+/// Chan update and one step of the pairwise tree). At the engine's 128 the per-leaf work held mean with var to 4 GB/s
+/// on this project's 2-core machine, against 20-45 for one sum in cache; the float error of a leaf's sums grows with
+/// 2048 / 16 = 128 additions.
 template <class... A>
 inline constexpr index_t reduce_leaf<tuple<A...>> = 2048;
 
@@ -369,8 +361,8 @@ struct part_result {
   }
 };
 
-/// The temporary a multi-reduction along axes writes its tuples to: a device_array in `space`
-/// when its results live on a device, else an ndarray.
+/// The temporary a multi-reduction along axes writes its tuples to: a device_array in `space` when its results live on
+/// a device, else an ndarray.
 template <class Res, int R, bool Device>
 auto parts_temporary(const dims& shape, memory_space space) {
   std::array<index_t, R> s{};
@@ -436,10 +428,10 @@ std::tuple<R...> to_std_tuple(const tuple<R...>& t, std::index_sequence<K...>) {
   return std::tuple<R...>(get<K>(t)...);
 }
 
-/// Runs parts P... over the values `pre` gives on the broadcast operands `xs` (one array and the
-/// identity; an expression's leaves and its function) with the call's options; returns std::tuple
-/// of the parts' results (scalars, or containers by the usual rules), or writes them to `out`'s
-/// destinations (one per part, all of one shape: the reduced or the keepdims shape).
+/// Runs parts P... over the values `pre` gives on the broadcast operands `xs` (one array and the identity; an
+/// expression's leaves and its function) with the call's options; returns std::tuple of the parts' results (scalars, or
+/// containers by the usual rules), or writes them to `out`'s destinations (one per part, all of one shape: the reduced
+/// or the keepdims shape).
 template <int NA, bool Keep, class TargetT, class OutT, class Pre, class... P, class... X>
 auto run_parts(const char* who, const TargetT* tp, OutT* outp, const int* axes, const tuple<P...>& parts,
                const Pre& pre, const X&... xs) {

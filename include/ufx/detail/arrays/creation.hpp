@@ -1,6 +1,6 @@
 #pragma once
-// The bodies of ufx/creation.hpp: lengths and values of arange and linspace, and the fills of new
-// arrays (host arrays on the calling thread or ufx::host's threads, device arrays on their device).
+// The bodies of ufx/creation.hpp: lengths and values of arange and linspace, and the fills of new arrays (host arrays
+// on the calling thread or ufx::host's threads, device arrays on their device).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -41,8 +41,8 @@ void fill_host(T* out, index_t n, const Gen& gen, const cpu_executor& exec = cpu
   });
 }
 
-/// Fills a device array with gen(i) on its device (a host fill and a copy for ufx::cuda data in a
-/// translation unit that nvcc did not compile, which cannot launch).
+/// Fills a device array with gen(i) on its device (a host fill and a copy for ufx::cuda data in a translation unit that
+/// nvcc did not compile, which cannot launch).
 template <class T, int R, class Gen>
 void fill_device(device_array<T, R>& d, const Gen& gen, const char* label) {
   d.target().visit([&](const auto& t) {
@@ -111,8 +111,8 @@ auto linspace_impl(A a, B b, index_t n, bool endpoint) {
   return r;
 }
 
-/// Sets every element of a new array (ndarray or device_array) to `value`, converted to its
-/// element type; a device array is filled on its device.
+/// Sets every element of a new array (ndarray or device_array) to `value`, converted to its element type; a device
+/// array is filled on its device.
 template <class R, class V>
 void fill_value(R& r, const V& value) {
   using E = typename R::value_type;

@@ -1,7 +1,6 @@
 #pragma once
-// The bodies of ufx/device_array.hpp: copies between containers and device arrays, after the
-// adapters they need (the class is in ufx/device_array.hpp, which includes this file after it), at once or on a
-// target's stream.
+// The bodies of ufx/device_array.hpp: copies between containers and device arrays, after the adapters they need (the
+// class is in ufx/device_array.hpp, which includes this file after it), at once or on a target's stream.
 #include <cstddef>
 #include <string>
 #include <type_traits>
@@ -22,8 +21,8 @@ inline void* target_stream(const target& t) {
   });
 }
 
-/// A copy between host memory and device memory `dev` on `stream` (null: at once): queued when
-/// both sides are dense and the host side is pinned, else after the stream's queued work.
+/// A copy between host memory and device memory `dev` on `stream` (null: at once): queued when both sides are dense and
+/// the host side is pinned, else after the stream's queued work.
 template <class T, int R>
 void transfer_on(void* stream, const memory_space& dev, const memory_space& dst_space, const ndview<T, R>& dst,
                  const memory_space& src_space, const ndview<const T, R>& src) {

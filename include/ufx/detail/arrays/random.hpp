@@ -1,6 +1,6 @@
 #pragma once
-// The bodies of ufx/random.hpp: the counter-based bits, the once-rounded arithmetic and portable
-// log and cos that give every target the same values, and the fills.
+// The bodies of ufx/random.hpp: the counter-based bits, the once-rounded arithmetic and portable log and cos that give
+// every target the same values, and the fills.
 #include <cmath>
 #include <cstdint>
 #include <sstream>
@@ -22,9 +22,8 @@ UFX_HD constexpr std::uint64_t splitmix64(std::uint64_t z) {
 UFX_HD constexpr std::uint64_t random_bits(std::uint64_t seed, std::uint64_t counter) {
   return splitmix64(splitmix64(seed) + (counter + 1) * 0x9e3779b97f4a7c15ull);
 }
-/// a * b and a + b, each rounded once and never fused into an FMA, whatever the compiler may
-/// contract (nvcc's -fmad, GCC's -ffp-contract=fast with FMA hardware): so host and device give the
-/// same bits for the same inputs.
+/// a * b and a + b, each rounded once and never fused into an FMA, whatever the compiler may contract (nvcc's -fmad,
+/// GCC's -ffp-contract=fast with FMA hardware): so host and device give the same bits for the same inputs.
 UFX_HD inline double rn_mul(double a, double b) {
 #if defined(__CUDA_ARCH__)
   return __dmul_rn(a, b);
@@ -57,9 +56,9 @@ UFX_HD inline double horner_rn(double x, const double (&p)[K]) {
   return r;
 }
 
-/// log(u) for 0 < u <= 1, within an ulp or so, from exact steps (frexp, Sterbenz subtractions) and
-/// once-rounded ones (+, *, /, each IEEE on every target): fdlibm's log. Box-Muller's log, the same
-/// on every target (a device's libm is not glibc's).
+/// log(u) for 0 < u <= 1, within an ulp or so, from exact steps (frexp, Sterbenz subtractions) and once-rounded ones
+/// (+, *, /, each IEEE on every target): fdlibm's log. Box-Muller's log, the same on every target (a device's libm is
+/// not glibc's).
 UFX_HD inline double portable_log(double u) {
   int e = 0;
   double m = ::frexp(u, &e);                         // u = m 2^e, m in [1/2, 1): exact
@@ -75,8 +74,8 @@ UFX_HD inline double portable_log(double u) {
   return rn_add(rn_mul(k, 6.93147180369123816490e-01), -rn_add(rn_add(hfsq, -inner), -f));
 }
 
-/// cos(2 pi u) for 0 <= u < 1, within an ulp or so: the quarter turn q = rint(4u) and t = 4u - q in
-/// [-1/2, 1/2] exactly, then fdlibm's sine or cosine polynomial at y = (pi/2) t in [-pi/4, pi/4].
+/// cos(2 pi u) for 0 <= u < 1, within an ulp or so: the quarter turn q = rint(4u) and t = 4u - q in [-1/2, 1/2]
+/// exactly, then fdlibm's sine or cosine polynomial at y = (pi/2) t in [-pi/4, pi/4].
 UFX_HD inline double portable_cos_turns(double u) {
   const double x4 = u * 4, q = ::rint(x4), t = x4 - q; // exact: u is a multiple of 2^-53 below 1
   const double y = rn_mul(t, 1.57079632679489661923), z = rn_mul(y, y);
@@ -134,8 +133,8 @@ void check_sd(T sd) {
   }
 }
 
-/// An array of `shape` filled with gen(i) on target `t`: an ndarray on a CPU target (its threads),
-/// a device_array on a device target.
+/// An array of `shape` filled with gen(i) on target `t`: an ndarray on a CPU target (its threads), a device_array on a
+/// device target.
 template <class T, class Tg, std::size_t R, class Gen>
 auto generate(const Tg& t, const index_t (&shape)[R], const Gen& gen, const char* label) {
   if constexpr (Tg::is_device) {

@@ -1,7 +1,7 @@
 #pragma once
-// The bodies of ufx/views.hpp: which arguments the view functions take, and the new shape and
-// strides of each view over the same memory. Included by ufx/views.hpp after the slice arguments
-// (ufx::range, ufx::all_t, ufx::newaxis_t), which the slicer takes.
+// The bodies of ufx/views.hpp: which arguments the view functions take, and the new shape and strides of each view over
+// the same memory. Included by ufx/views.hpp after the slice arguments (ufx::range, ufx::all_t, ufx::newaxis_t), which
+// the slicer takes.
 #include <array>
 #include <cstddef>
 #include <string>
@@ -54,8 +54,8 @@ concept owning_rvalue = view_source<A> && view_traits<std::remove_cvref_t<A>>::o
 template <class A>
 concept viewable = view_source<A> && !owning_rvalue<A>;
 
-/// The view an argument stands for: itself for a view, `view()` for an array (ndview<const T> for
-/// a const ndarray; device_array's view is a device_view, as its `view()` gives).
+/// The view an argument stands for: itself for a view, `view()` for an array (ndview<const T> for a const ndarray;
+/// device_array's view is a device_view, as its `view()` gives).
 template <class A>
 auto source_view(const A& a) {
   if constexpr (view_traits<A>::owning) return a.view();
@@ -273,8 +273,7 @@ auto permute_impl(const V& v, const std::array<int, static_cast<std::size_t>(V::
   return make_view<V, R>(v.data(), shape, strides);
 }
 
-/// ufx::slice's view: each argument walks one axis of v (newaxis none), from the first; the axes
-/// left over are whole.
+/// ufx::slice's view: each argument walks one axis of v (newaxis none), from the first; the axes left over are whole.
 template <class V, class... S>
 auto slice_impl(const V& v, const S&... s) {
   constexpr int R = V::rank;

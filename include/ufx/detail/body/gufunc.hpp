@@ -1,15 +1,14 @@
 #pragma once
-// The gufunc kernel: at one loop index, build each operand's core (a view with the operand's real
-// core strides, a value, or a reference) and call the user function once. Operands are stored
-// outputs first (as in map_kernel, so loop simplification walks the first output in memory order);
-// fn receives them in signature order, inputs first.
+// The gufunc kernel: at one loop index, build each operand's core (a view with the operand's real core strides, a
+// value, or a reference) and call the user function once. Operands are stored outputs first (as in map_kernel, so loop
+// simplification walks the first output in memory order); fn receives them in signature order, inputs first.
 //
-// Speed: a core dimension with a fixed size in the signature ("(4,4),(4,4)->(4,4)") is written into
-// the view as a compile-time constant, and when every core is dense and row-major the host targets
-// call `at<true>`, whose view strides are computed from the extents (so a fixed-size core's whole
-// index arithmetic is known to the compiler, and a run-time-size core still has a unit inner stride
-// the compiler can vectorize along). Host targets also run dense calls whose run-time core sizes
-// all equal one small size (UFX_GUFUNC_SMALL_SIZES) through a copy with that size as a constant.
+// Speed: a core dimension with a fixed size in the signature ("(4,4),(4,4)->(4,4)") is written into the view as a
+// compile-time constant, and when every core is dense and row-major the host targets call `at<true>`, whose view
+// strides are computed from the extents (so a fixed-size core's whole index arithmetic is known to the compiler, and a
+// run-time-size core still has a unit inner stride the compiler can vectorize along). Host targets also run dense calls
+// whose run-time core sizes all equal one small size (UFX_GUFUNC_SMALL_SIZES) through a copy with that size as a
+// constant.
 #include <array>
 #include <type_traits>
 #include <utility>
@@ -40,8 +39,8 @@ struct gufunc_kernel {
     return false;
   }();
   using sig = Sig;
-  /// Every operand an array and every core size fixed by the signature: what the device targets'
-  /// staged body takes (device/gufunc.hpp).
+  /// Every operand an array and every core size fixed by the signature: what the device targets' staged body takes
+  /// (device/gufunc.hpp).
   static constexpr bool all_fixed_arrays = !has_runtime_dims && (Acc::is_array && ...);
 
   F f;
@@ -52,16 +51,16 @@ struct gufunc_kernel {
   /// Calls fn at per-operand offsets `off` (device targets: one call per thread).
   UFX_HD void operator()(const index_t (&off)[N]) const { at<false>(off); }
 
-  /// Calls fn at offsets `off`; with Dense, every core is taken as dense and row-major. With
-  /// Small > 0, every dimension the signature leaves to run time is taken to be Small (see
-  /// small_size) and reaches fn as a compile-time constant, as a fixed signature size does.
+  /// Calls fn at offsets `off`; with Dense, every core is taken as dense and row-major. With Small > 0, every dimension
+  /// the signature leaves to run time is taken to be Small (see small_size) and reaches fn as a compile-time constant,
+  /// as a fixed signature size does.
   template <bool Dense, int Small = 0>
   UFX_HD void at(const index_t (&off)[N]) const {
     call<Dense, Small>(off, std::make_index_sequence<N>{});
   }
 
-  /// Calls fn on cores at `base[k]` (kernel order; bytes), each dense and row-major: the staged
-  /// device body's call, on cores it has copied to shared memory.
+  /// Calls fn on cores at `base[k]` (kernel order; bytes), each dense and row-major: the staged device body's call, on
+  /// cores it has copied to shared memory.
   UFX_HD void at_cores(unsigned char* const (&base)[N]) const { call_cores(base, std::make_index_sequence<N>{}); }
 
   /// Extent of operand S's j-th core dimension: a constant when the signature fixes it, or Small.
@@ -74,8 +73,8 @@ struct gufunc_kernel {
     else return dim_size[d];
   }
 
-  /// The size every run-time core dimension is bound to, when they all share one; else 0 (also
-  /// when the signature has none).
+  /// The size every run-time core dimension is bound to, when they all share one; else 0 (also when the signature has
+  /// none).
   index_t small_size() const {
     index_t k = 0;
     for (int d = 0; d < Sig::ndims; ++d) {
@@ -86,8 +85,8 @@ struct gufunc_kernel {
     return k;
   }
 
-  /// Calls `fn(k, pointer, element_size, lo, hi)` for each array operand k (kernel order), with
-  /// [lo, hi] the element offsets its core reaches from a loop position; skipped for an empty core.
+  /// Calls `fn(k, pointer, element_size, lo, hi)` for each array operand k (kernel order), with [lo, hi] the element
+  /// offsets its core reaches from a loop position; skipped for an empty core.
   template <class Fn>
   void for_each_array(Fn&& fn) const {
     each_array(fn, std::make_index_sequence<N>{});

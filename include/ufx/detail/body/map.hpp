@@ -1,6 +1,6 @@
 #pragma once
-// The elementwise kernel: a user function applied at each loop position. Outputs come first in the
-// operand list; array operands are read through pointers, scalar operands are held by value.
+// The elementwise kernel: a user function applied at each loop position. Outputs come first in the operand list; array
+// operands are read through pointers, scalar operands are held by value.
 #include <algorithm>
 #include <type_traits>
 #include <utility>
@@ -12,8 +12,8 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// Operand accessors: how a kernel reaches an operand's element at an offset (in elements) from
-/// its base. Arrays through a pointer; scalars held by value.
+/// Operand accessors: how a kernel reaches an operand's element at an offset (in elements) from its base. Arrays
+/// through a pointer; scalars held by value.
 template <class T>
 struct array_acc {
   using element_type = T;
@@ -30,17 +30,17 @@ struct scalar_acc {
   UFX_HD const V& at(index_t) const { return v; }
 };
 
-/// The accessor of a call's operand (ufx/adapter.hpp): an array operand's elements through its
-/// view's pointer, a scalar operand's value held by value.
+/// The accessor of a call's operand (ufx/adapter.hpp): an array operand's elements through its view's pointer, a scalar
+/// operand's value held by value.
 template <class Op>
 auto make_acc(const Op& op) {
   if constexpr (requires { op.view; }) return array_acc<typename Op::element_type>{op.view.data()};
   else return scalar_acc<typename Op::value_type>{op.value};
 }
 
-/// Run accessors: one run of elements of an operand (a row), element i of it at at(i), the run
-/// `n` elements on at skip(n). Unit stride, strided, or a scalar held by value; run_of makes one
-/// from an operand accessor. The elementwise rows and the reduction's leaves and rows walk these.
+/// Run accessors: one run of elements of an operand (a row), element i of it at at(i), the run `n` elements on at
+/// skip(n). Unit stride, strided, or a scalar held by value; run_of makes one from an operand accessor. The elementwise
+/// rows and the reduction's leaves and rows walk these.
 template <class T>
 struct unit_run {
   T* p;
@@ -69,8 +69,8 @@ inline constexpr bool is_scalar_run_v = false;
 template <class V>
 inline constexpr bool is_scalar_run_v<scalar_run<V>> = true;
 
-/// The run of operand accessor `a` starting at offset `off` with stride `s` (std::true_type: stride
-/// 1, known at compile time).
+/// The run of operand accessor `a` starting at offset `off` with stride `s` (std::true_type: stride 1, known at compile
+/// time).
 template <class T>
 UFX_HD unit_run<T> run_of(const array_acc<T>& a, index_t off, index_t, std::true_type) {
   return {a.p + off};
@@ -100,8 +100,8 @@ constexpr bool acc_vectorisable() {
   return std::is_arithmetic_v<E> && (sizeof(E) & (sizeof(E) - 1)) == 0;
 }
 
-/// Calls `fn(k, pointer, element_size)` for each array accessor k of `acc` (the kernels'
-/// for_each_array: the device targets check their operands' memory with it).
+/// Calls `fn(k, pointer, element_size)` for each array accessor k of `acc` (the kernels' for_each_array: the device
+/// targets check their operands' memory with it).
 template <class... A, class Fn>
 void for_each_array_acc(const tuple<A...>& acc, Fn& fn) {
   with_indices<sizeof...(A)>([&]<std::size_t... K>(std::index_sequence<K...>) {
@@ -120,8 +120,8 @@ template <class F, int NOut, class... Acc>
 struct map_kernel {
   static constexpr int N = sizeof...(Acc);
   static constexpr int NIn = N - NOut;
-  /// Elements per thread of the device targets' dense body: 16 bytes of the widest operand, when
-  /// there is one output and every element type is arithmetic (else 1: no vector body).
+  /// Elements per thread of the device targets' dense body: 16 bytes of the widest operand, when there is one output
+  /// and every element type is arithmetic (else 1: no vector body).
   static constexpr int vector_width = [] {
     if constexpr (NOut != 1 || !(acc_vectorisable<Acc>() && ...)) return 1;
     else {
@@ -132,8 +132,8 @@ struct map_kernel {
   F f;
   tuple<Acc...> acc;
 
-  /// Dense loops: computes V elements from linear position i of every array operand (device
-  /// targets' vector body; every array pointer aligned to V elements).
+  /// Dense loops: computes V elements from linear position i of every array operand (device targets' vector body; every
+  /// array pointer aligned to V elements).
   template <int V>
   UFX_HD void vec(index_t i) const {
     vec_impl<V>(i, std::make_index_sequence<NIn>{});
@@ -160,9 +160,8 @@ struct map_kernel {
     if constexpr (NOut == 1) {
       if (unit) return row_unit(off, n, std::make_index_sequence<N>{});
       if constexpr (NIn <= 3) {
-        // A row where the output is dense and each input is dense or broadcast (stride 0), as in
-        // (n,1)+(1,n): hold the broadcast inputs by value so the loop stays a plain vector loop.
-        // (2^NIn variants, so only for a few inputs.)
+        // A row where the output is dense and each input is dense or broadcast (stride 0), as in (n,1)+(1,n): hold the
+        // broadcast inputs by value so the loop stays a plain vector loop. (2^NIn variants, so only for a few inputs.)
         bool mixed = str[0] == 1;
         for (int j = 1; j < N && mixed; ++j) mixed = str[j] == 0 || str[j] == 1;
         if (mixed) return row_mixed<1>(off, str, n, run_of(get<0>(acc), off[0], 1, std::true_type{}));

@@ -1,13 +1,12 @@
 #pragma once
-// The reduction kernel every target runs: a map from the inputs' elements to an accumulator
-// value, and the binary operator that combines two accumulators. The CPU targets run it through
-// cpu/reduce_runs.hpp (a vectorisable leaf with independent accumulators, and rows of outputs);
-// device targets call `lane_reduce`, one thread's share of one output.
+// The reduction kernel every target runs: a map from the inputs' elements to an accumulator value, and the binary
+// operator that combines two accumulators. The CPU targets run it through cpu/reduce_runs.hpp (a vectorisable leaf with
+// independent accumulators, and rows of outputs); device targets call `lane_reduce`, one thread's share of one output.
 //
-// The fold (docs/reduce.md, "What op may assume"): a partial begins as seed(first element) and
-// every later element x joins it as op(partial, x); partials are combined as op(partial, partial).
-// seed(x) is op(identity, x) for a user's operator with an identity, so op never sees a raw
-// element on its left; x itself otherwise (ufx's ready operators, or no identity).
+// The fold (docs/reduce.md, "What op may assume"): a partial begins as seed(first element) and every later element x
+// joins it as op(partial, x); partials are combined as op(partial, partial). seed(x) is op(identity, x) for a user's
+// operator with an identity, so op never sees a raw element on its left; x itself otherwise (ufx's ready operators, or
+// no identity).
 #include <cstring>
 #include <type_traits>
 #include <utility>
@@ -22,8 +21,8 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// An operand whose "element" is the loop position itself (argmin / argmax): at(o) is the offset,
-/// so with C-order strides it is the flat index, with a unit stride along one axis the index there.
+/// An operand whose "element" is the loop position itself (argmin / argmax): at(o) is the offset, so with C-order
+/// strides it is the flat index, with a unit stride along one axis the index there.
 struct index_acc {
   using element_type = const index_t;
   static constexpr bool is_array = false;
@@ -77,8 +76,8 @@ private:
   }
 };
 
-/// The identity map that turns partial results back into a kernel input (device targets'
-/// second level, host targets' combining of partials).
+/// The identity map that turns partial results back into a kernel input (device targets' second level, host targets'
+/// combining of partials).
 template <class Acc>
 struct pass_through {
   UFX_HD Acc operator()(const Acc& a) const { return a; }
@@ -95,10 +94,10 @@ UFX_HD UFX_ALWAYS_INLINE typename Kern::acc_type value_at(const Kern& k, const l
   return k.at(off + 1);
 }
 
-/// Reduces positions first, first + step, ... < m of reduced layout `red` for one output (device
-/// threads). Blocks of 8 positions are loaded together (8 loads in flight) and folded in order,
-/// groups of 8 blocks are folded, and the groups are folded into the total: the error grows with
-/// a 64th of the lane's length, and no array is indexed at run time (no local memory).
+/// Reduces positions first, first + step, ... < m of reduced layout `red` for one output (device threads). Blocks of 8
+/// positions are loaded together (8 loads in flight) and folded in order, groups of 8 blocks are folded, and the groups
+/// are folded into the total: the error grows with a 64th of the lane's length, and no array is indexed at run time (no
+/// local memory).
 template <class Kern, int N>
 UFX_HD typename Kern::acc_type lane_reduce(const Kern& k, const layout<N>& red, const index_t* base, index_t first,
                                            index_t step, index_t m) {

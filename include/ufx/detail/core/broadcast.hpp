@@ -55,8 +55,8 @@ inline std::string format_shapes(std::span<const dims> shapes) {
   return s;
 }
 
-/// Broadcasts `shapes` together into `out` (NumPy's rules: align right, extents equal or 1);
-/// false when they do not broadcast.
+/// Broadcasts `shapes` together into `out` (NumPy's rules: align right, extents equal or 1); false when they do not
+/// broadcast.
 inline bool broadcast_into(std::span<const dims> shapes, dims& out) {
   out = dims{};
   for (const dims& s : shapes) out.rank = std::max(out.rank, s.rank);
@@ -76,9 +76,8 @@ inline bool broadcast_into(std::span<const dims> shapes, dims& out) {
   return true;
 }
 
-/// NumPy's size check on a broadcast shape (PyArray_Broadcast, "broadcast dimensions too large"):
-/// its element count must fit index_t, multiplied left to right up to the first extent 0 (as
-/// NumPy does, and as dims::size() multiplies).
+/// NumPy's size check on a broadcast shape (PyArray_Broadcast, "broadcast dimensions too large"): its element count
+/// must fit index_t, multiplied left to right up to the first extent 0 (as NumPy does, and as dims::size() multiplies).
 inline void check_broadcast_size(const dims& d) {
   index_t n = 1;
   for (int k = 0; k < d.rank && d[k] != 0; ++k) {
@@ -89,8 +88,8 @@ inline void check_broadcast_size(const dims& d) {
   }
 }
 
-/// Broadcasts `shapes` together (NumPy's rules: align right, extents equal or 1).
-/// Throws shape_error naming every operand's shape, or when the result has too many elements.
+/// Broadcasts `shapes` together (NumPy's rules: align right, extents equal or 1). Throws shape_error naming every
+/// operand's shape, or when the result has too many elements.
 inline dims broadcast(std::span<const dims> shapes) {
   dims out;
   if (!broadcast_into(shapes, out))

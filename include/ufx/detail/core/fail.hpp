@@ -1,8 +1,7 @@
 #pragma once
-// Errors in the user's words: every message starts with the front door being called on this
-// thread ("ufx::vectorize: ..."), set once per call by a call_scope, so no function below a front
-// door threads a `who` through its signature. CUDA status codes are wrapped in one place
-// (throw_cuda_error, src/cuda/runtime.cpp).
+// Errors in the user's words: every message starts with the front door being called on this thread ("ufx::vectorize:
+// ..."), set once per call by a call_scope, so no function below a front door threads a `who` through its signature.
+// CUDA status codes are wrapped in one place (throw_cuda_error, src/cuda/runtime.cpp).
 #include <string>
 #include <string_view>
 
@@ -16,9 +15,9 @@ UFX_TU_NAMESPACE_BEGIN
 /// The front door running on this thread, for messages ("ufx" outside any call).
 inline thread_local const char* current_call = "ufx";
 
-/// Names the front door for the duration of a call (nested calls restore the outer name), and
-/// opens the call's profiler range when ranges are on (detail/lib/ranges.hpp): named after `who`, the
-/// label a named kernel object gave (pending_label) and the reduction's `naxes` axes.
+/// Names the front door for the duration of a call (nested calls restore the outer name), and opens the call's profiler
+/// range when ranges are on (detail/lib/ranges.hpp): named after `who`, the label a named kernel object gave
+/// (pending_label) and the reduction's `naxes` axes.
 class call_scope {
 public:
   explicit call_scope(const char* who, const int* axes = nullptr, int naxes = 0) noexcept : prev_(current_call) {

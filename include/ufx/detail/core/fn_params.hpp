@@ -1,7 +1,7 @@
 #pragma once
-// What a function's parameters are, when it has exactly one parameter list (a plain function, or a
-// class with one call operator that is not a template): the casting checks of every front door,
-// guvectorize's signature checks and raw kernels' arguments read them.
+// What a function's parameters are, when it has exactly one parameter list (a plain function, or a class with one call
+// operator that is not a template): the casting checks of every front door, guvectorize's signature checks and raw
+// kernels' arguments read them.
 #include <tuple>
 #include <type_traits>
 

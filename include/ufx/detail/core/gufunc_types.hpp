@@ -1,7 +1,7 @@
 #pragma once
-// Compile-time side of guvectorize: what fn's parameters are, which argument types it receives
-// per operand, the element type of each output, and the static_asserts that check fn against the
-// signature (arity and the kind of each parameter).
+// Compile-time side of guvectorize: what fn's parameters are, which argument types it receives per operand, the element
+// type of each output, and the static_asserts that check fn against the signature (arity and the kind of each
+// parameter).
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -34,8 +34,8 @@ template <class P>
 requires(!std::is_same_v<P, std::remove_cvref_t<P>>) struct param_kind<P> : param_kind<std::remove_cvref_t<P>> {
 };
 
-/// Checks one parameter of a non-generic fn against its operand's core. The "in instantiation of"
-/// line names the signature, the operand (counted over inputs, then outputs) and the parameter type.
+/// Checks one parameter of a non-generic fn against its operand's core. The "in instantiation of" line names the
+/// signature, the operand (counted over inputs, then outputs) and the parameter type.
 template <fixed_string Sig, int Operand, bool Output, int CoreRank, class Param>
 struct param_check {
   using K = param_kind<Param>;
@@ -120,9 +120,8 @@ using gufunc_in_arg = std::conditional_t<Sig::core_rank(S) == 0, V, ndview<const
 template <class Sig, int S, class T>
 using gufunc_out_arg = std::conditional_t<Sig::core_rank(S) == 0, T&, ndview<T, Sig::core_rank(S)>>;
 
-/// Element type of output J (0-based among outputs): read from fn's parameter when fn has one
-/// parameter list; for a generic functor, the inputs' common type (C++'s usual arithmetic
-/// conversions, std::common_type_t).
+/// Element type of output J (0-based among outputs): read from fn's parameter when fn has one parameter list; for a
+/// generic functor, the inputs' common type (C++'s usual arithmetic conversions, std::common_type_t).
 template <class Sig, class F, int J, class... InV>
 struct gufunc_out_type {
   static auto pick() {

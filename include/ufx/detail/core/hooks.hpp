@@ -1,9 +1,8 @@
 #pragma once
-// What a target provides: one class template per hook, specialised for the target's type in its
-// folder (detail/backend/<name>/) and called qualified, as Kokkos specialises
-// ParallelFor<F, Policy, Serial> per backend: `for_each_hook<Tag>::run(t, L, k)`. A target that
-// lacks a hook a call needs is a compile error naming the class (an incomplete type), and no call
-// depends on which overloads argument-dependent lookup happens to see.
+// What a target provides: one class template per hook, specialised for the target's type in its folder
+// (detail/backend/<name>/) and called qualified, as Kokkos specialises ParallelFor<F, Policy, Serial> per backend:
+// `for_each_hook<Tag>::run(t, L, k)`. A target that lacks a hook a call needs is a compile error naming the class (an
+// incomplete type), and no call depends on which overloads argument-dependent lookup happens to see.
 //
 // | class | members | used by |
 // |---|---|---|

@@ -1,7 +1,6 @@
 #pragma once
-// The traits the front doors test to build or refuse an expression (ufx/expression.hpp defines
-// what ufx::lazy marks; detail/lazy.hpp builds expressions; guvectorize refuses them without
-// including either).
+// The traits the front doors test to build or refuse an expression (ufx/expression.hpp defines what ufx::lazy marks;
+// detail/lazy.hpp builds expressions; guvectorize refuses them without including either).
 #include <tuple>
 #include <type_traits>
 

@@ -1,6 +1,6 @@
 #pragma once
-// The one loop description every target walks: a shape and, per operand, a stride per dimension
-// (in elements; 0 where the operand is broadcast). Targets only decide how to walk it.
+// The one loop description every target walks: a shape and, per operand, a stride per dimension (in elements; 0 where
+// the operand is broadcast). Targets only decide how to walk it.
 #include <algorithm>
 #include <array>
 #include <cstdlib>
@@ -25,8 +25,8 @@ struct layout {
     for (int d = 0; d < rank; ++d) n *= shape[d];
     return n;
   }
-  /// True when every operand in the layout walks its innermost dimension with stride 1.
-  /// (Scalar operands are not in the layout; kernels hold them by value.)
+  /// True when every operand in the layout walks its innermost dimension with stride 1. (Scalar operands are not in the
+  /// layout; kernels hold them by value.)
   UFX_HD bool inner_unit() const {
     if (rank == 0) return true;
     for (int k = 0; k < N; ++k)
@@ -52,8 +52,7 @@ bool is_dense(const ndview<T, R>& v) {
   return true;
 }
 
-/// Strides of a dense buffer laid out like `v` when `v` is dense (so one block copy moves it),
-/// else row-major.
+/// Strides of a dense buffer laid out like `v` when `v` is dense (so one block copy moves it), else row-major.
 template <class T, int R>
 std::array<index_t, R> strides_like(const ndview<T, R>& v) {
   if (is_dense(v)) {
@@ -71,8 +70,8 @@ std::array<index_t, R> strides_like(const ndview<T, R>& v) {
   return s;
 }
 
-/// Sets operand k's strides from its view, aligned right against the loop shape; dimensions
-/// where the operand has extent 1 (or is missing) get stride 0.
+/// Sets operand k's strides from its view, aligned right against the loop shape; dimensions where the operand has
+/// extent 1 (or is missing) get stride 0.
 template <int N, class View>
 void set_strides(layout<N>& L, int k, const View& v) {
   constexpr int R = View::rank;
@@ -83,16 +82,16 @@ void set_strides(layout<N>& L, int k, const View& v) {
   }
 }
 
-/// Operand k's strides: an array operand's (ufx/adapter.hpp) view's, or none for a scalar operand,
-/// which the layout marks in scalar_mask.
+/// Operand k's strides: an array operand's (ufx/adapter.hpp) view's, or none for a scalar operand, which the layout
+/// marks in scalar_mask.
 template <int N, class Op>
 void set_input_strides(layout<N>& L, int k, const Op& op) {
   if constexpr (requires { op.view; }) set_strides(L, k, op.view);
   else L.scalar_mask |= 1u << k;
 }
 
-/// Merges adjacent dimensions (outer into inner) wherever every operand steps evenly across
-/// the boundary, so the walk has as few, and as long, rows as possible.
+/// Merges adjacent dimensions (outer into inner) wherever every operand steps evenly across the boundary, so the walk
+/// has as few, and as long, rows as possible.
 template <int N>
 void coalesce(layout<N>& L) {
   if (L.rank < 2) return;
@@ -112,8 +111,8 @@ void coalesce(layout<N>& L) {
   L.rank = w + 1;
 }
 
-/// Drops extent-1 dimensions, orders dimensions so operand 0 (an output) is walked in memory
-/// order, and merges dimensions that are contiguous for every operand (as NumPy's iterator does).
+/// Drops extent-1 dimensions, orders dimensions so operand 0 (an output) is walked in memory order, and merges
+/// dimensions that are contiguous for every operand (as NumPy's iterator does).
 template <int N>
 void simplify(layout<N>& L) {
   if (L.size() == 0) return;
@@ -138,12 +137,11 @@ void simplify(layout<N>& L) {
   coalesce(L);
 }
 
-/// Offsets (in elements) of linear loop index `i` of `L`, for every operand: one body, two walks.
-/// `Unrolled` walks max_rank dimensions with constant array indices only: a kernel never indexes
-/// its parameter's arrays at run time (which makes nvcc copy the whole struct to local memory; the
-/// CUDA preset's ptx tests check it), and the host compiler unrolls it too, which the sim's
-/// per-element lanes need (a loop over the layout's rank made the sim's small reductions 1.5-2x
-/// slower). Otherwise it walks the layout's rank and adds `base`: the CPU executors' per-row use.
+/// Offsets (in elements) of linear loop index `i` of `L`, for every operand: one body, two walks. `Unrolled` walks
+/// max_rank dimensions with constant array indices only: a kernel never indexes its parameter's arrays at run time
+/// (which makes nvcc copy the whole struct to local memory; the CUDA preset's ptx tests check it), and the host
+/// compiler unrolls it too, which the sim's per-element lanes need (a loop over the layout's rank made the sim's small
+/// reductions 1.5-2x slower). Otherwise it walks the layout's rank and adds `base`: the CPU executors' per-row use.
 /// walk_rows keeps the per-dimension indices too.
 template <bool Unrolled, int N>
 UFX_HD UFX_ALWAYS_INLINE void loop_offsets_walk(const layout<N>& L, index_t i, const index_t* base, index_t* off) {
@@ -181,8 +179,8 @@ UFX_HD UFX_ALWAYS_INLINE void loop_offsets(const layout<N>& L, index_t i, const 
   loop_offsets_walk<false>(L, i, base, off);
 }
 
-/// Runs kernel `k` over layout `L` on `tag`, once simplified: the target's `for_each` (its folder's
-/// for_each.hpp, found where the call is instantiated; detail/backends.hpp).
+/// Runs kernel `k` over layout `L` on `tag`, once simplified: the target's `for_each` (its folder's for_each.hpp, found
+/// where the call is instantiated; detail/backends.hpp).
 template <class Tag, int N, class Kernel>
 void run_on(const Tag& tag, layout<N>& L, const Kernel& k) {
   simplify(L);
@@ -190,8 +188,8 @@ void run_on(const Tag& tag, layout<N>& L, const Kernel& k) {
   for_each_hook<Tag>::run(tag, L, k);
 }
 
-/// Walks loop indices [begin, end) row by row: `row(off, n)` gets each operand's offset at the
-/// start of a run of `n` elements along the innermost dimension. Division only at the start.
+/// Walks loop indices [begin, end) row by row: `row(off, n)` gets each operand's offset at the start of a run of `n`
+/// elements along the innermost dimension. Division only at the start.
 template <int N, class Row>
 void walk_rows(const layout<N>& L, index_t begin, index_t end, Row&& row) {
   if (begin >= end) return;

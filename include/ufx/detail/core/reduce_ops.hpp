@@ -1,6 +1,6 @@
 #pragma once
-// Ready binary operators for reductions and scans (public names, declared here so reduce.hpp stays a
-// short contract), and the (value, index) operator behind argmin / argmax.
+// Ready binary operators for reductions and scans (public names, declared here so reduce.hpp stays a short contract),
+// and the (value, index) operator behind argmin / argmax.
 #include <cstdint>
 #include <type_traits>
 
@@ -8,8 +8,8 @@
 
 namespace ufx {
 
-/// `a + b`. As a reduction or scan it is NumPy's `np.add.reduce` / `np.sum`: bool and integers
-/// narrower than 64 bits accumulate in 64 bits (detail::reduce_accumulator).
+/// `a + b`. As a reduction or scan it is NumPy's `np.add.reduce` / `np.sum`: bool and integers narrower than 64 bits
+/// accumulate in 64 bits (detail::reduce_accumulator).
 struct plus {
   template <class T>
   UFX_HD constexpr auto operator()(const T& a, const T& b) const {
@@ -17,8 +17,8 @@ struct plus {
   }
 };
 
-/// `a * b`. As a reduction or scan it is NumPy's `np.multiply.reduce` / `np.prod`: bool and integers
-/// narrower than 64 bits accumulate in 64 bits (detail::reduce_accumulator).
+/// `a * b`. As a reduction or scan it is NumPy's `np.multiply.reduce` / `np.prod`: bool and integers narrower than 64
+/// bits accumulate in 64 bits (detail::reduce_accumulator).
 struct multiplies {
   template <class T>
   UFX_HD constexpr auto operator()(const T& a, const T& b) const {
@@ -60,9 +60,9 @@ struct logical_or {
 
 namespace detail {
 
-/// True for the operators whose reductions and scans follow NumPy's rule for add and multiply
-/// (np.sum, np.prod, np.cumsum, np.add.reduce, ...): bool and integers narrower than 64 bits
-/// accumulate, and return, as int64 (signed and bool) or uint64 (unsigned).
+/// True for the operators whose reductions and scans follow NumPy's rule for add and multiply (np.sum, np.prod,
+/// np.cumsum, np.add.reduce, ...): bool and integers narrower than 64 bits accumulate, and return, as int64 (signed and
+/// bool) or uint64 (unsigned).
 template <class Op>
 inline constexpr bool widens_integers = false;
 template <>
@@ -70,17 +70,17 @@ inline constexpr bool widens_integers<plus> = true;
 template <>
 inline constexpr bool widens_integers<multiplies> = true;
 
-/// NumPy's accumulator for an add or multiply reduction of values of type V: bool and integers
-/// narrower than 64 bits become std::int64_t (signed, bool) or std::uint64_t (unsigned); other
-/// types (floats, 64-bit integers, a user's types) are as they are.
+/// NumPy's accumulator for an add or multiply reduction of values of type V: bool and integers narrower than 64 bits
+/// become std::int64_t (signed, bool) or std::uint64_t (unsigned); other types (floats, 64-bit integers, a user's
+/// types) are as they are.
 template <class V>
 using numpy_widened = std::conditional_t<
     std::is_integral_v<V> && (sizeof(V) < 8),
     std::conditional_t<std::is_unsigned_v<V> && !std::is_same_v<V, bool>, std::uint64_t, std::int64_t>, V>;
 
-/// The accumulator of a reduction or scan by `Op` of values of type V: `Op`'s result on two values
-/// (`Result`), but NumPy's widened integer for ufx::plus and ufx::multiplies (widens_integers). A
-/// user's operator keeps the types it returns: `[](int a, int b) { return a + b; }` sums in int.
+/// The accumulator of a reduction or scan by `Op` of values of type V: `Op`'s result on two values (`Result`), but
+/// NumPy's widened integer for ufx::plus and ufx::multiplies (widens_integers). A user's operator keeps the types it
+/// returns: `[](int a, int b) { return a + b; }` sums in int.
 template <class Op, class V, class Result>
 using reduce_accumulator = std::conditional_t<widens_integers<Op> && std::is_integral_v<V>, numpy_widened<V>, Result>;
 
@@ -99,9 +99,9 @@ struct arg_map {
   }
 };
 
-/// Picks the better of two arg_pairs: the smaller (Max = false) or larger (Max = true) value, a
-/// NaN before any number, and on ties the smaller index. Commutative and associative, so any
-/// order of combination finds NumPy's answer (the first occurrence).
+/// Picks the better of two arg_pairs: the smaller (Max = false) or larger (Max = true) value, a NaN before any number,
+/// and on ties the smaller index. Commutative and associative, so any order of combination finds NumPy's answer (the
+/// first occurrence).
 template <bool Max>
 struct arg_better {
   template <class V>
@@ -124,10 +124,10 @@ struct arg_index {
   }
 };
 
-/// True for operators that treat both arguments alike (ufx's ready ones, argmin / argmax's): an
-/// element is as good an accumulator as any, so a partial may begin with its first element as it
-/// is, and CUB may combine elements pairwise. Any other operator gets the fold of docs/reduce.md:
-/// with an identity, every partial starts from it and elements join on the right, op(acc, x).
+/// True for operators that treat both arguments alike (ufx's ready ones, argmin / argmax's): an element is as good an
+/// accumulator as any, so a partial may begin with its first element as it is, and CUB may combine elements pairwise.
+/// Any other operator gets the fold of docs/reduce.md: with an identity, every partial starts from it and elements join
+/// on the right, op(acc, x).
 template <class Op>
 inline constexpr bool seeds_with_elements = false;
 template <>

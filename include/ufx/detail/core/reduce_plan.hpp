@@ -1,8 +1,7 @@
 #pragma once
-// Step 2 of a reduction: normalise the axes (NumPy's errors), work out the result's shape, and
-// split the loop into kept dimensions (one output each) and reduced dimensions (combined into it).
-// A scan's plan (scan_plan: one line per position of the other dimensions) is made the same way.
-// Every target walks the same plans; it only decides how.
+// Step 2 of a reduction: normalise the axes (NumPy's errors), work out the result's shape, and split the loop into kept
+// dimensions (one output each) and reduced dimensions (combined into it). A scan's plan (scan_plan: one line per
+// position of the other dimensions) is made the same way. Every target walks the same plans; it only decides how.
 #include <cstdlib>
 #include <string>
 #include <utility>
@@ -48,9 +47,9 @@ inline index_t reduced_count(const dims& loop, unsigned mask) {
   return m;
 }
 
-/// Sets the output operand's strides (operand 0) in the full loop layout from the output view:
-/// a view of the keepdims shape maps dimension for dimension, a view of the reduced shape maps
-/// onto the kept dimensions; reduced dimensions get stride 0.
+/// Sets the output operand's strides (operand 0) in the full loop layout from the output view: a view of the keepdims
+/// shape maps dimension for dimension, a view of the reduced shape maps onto the kept dimensions; reduced dimensions
+/// get stride 0.
 template <int N, class View>
 void set_output_strides(layout<N>& L, const View& v, unsigned mask) {
   constexpr int R = View::rank;
@@ -68,8 +67,8 @@ void set_output_strides(layout<N>& L, const View& v, unsigned mask) {
   }
 }
 
-/// Checks an `out` destination's shape against the result's (either the reduced or the keepdims
-/// shape is accepted), in NumPy's words.
+/// Checks an `out` destination's shape against the result's (either the reduced or the keepdims shape is accepted), in
+/// NumPy's words.
 inline void check_reduce_output(const dims& out, const dims& result, const dims& keep_shape) {
   if (out == result || out == keep_shape) return;
   if (out.rank != result.rank && out.rank != keep_shape.rank)
@@ -79,15 +78,15 @@ inline void check_reduce_output(const dims& out, const dims& result, const dims&
                     format_shape(result));
 }
 
-/// A reduction as every target sees it. Operand 0 is the output (stride 0 along reduced
-/// dimensions), operands 1.. are the inputs. `kept` enumerates outputs (outer to inner), `red`
-/// the positions combined into each output (outer to inner, the innermost is the fastest in memory).
+/// A reduction as every target sees it. Operand 0 is the output (stride 0 along reduced dimensions), operands 1.. are
+/// the inputs. `kept` enumerates outputs (outer to inner), `red` the positions combined into each output (outer to
+/// inner, the innermost is the fastest in memory).
 template <int N>
 struct reduce_plan {
   layout<N> kept;
   layout<N> red;
-  /// True when the innermost dimension in memory is a kept one (e.g. axis 0 of a row-major
-  /// matrix): CPU targets then combine whole rows of outputs at a time.
+  /// True when the innermost dimension in memory is a kept one (e.g. axis 0 of a row-major matrix): CPU targets then
+  /// combine whole rows of outputs at a time.
   bool inner_kept = false;
 
   index_t outputs() const { return kept.size(); }
@@ -110,9 +109,8 @@ void sort_and_merge(layout<N>& L, int primary) {
 }
 } // namespace plan_impl
 
-/// Splits the full loop layout into kept and reduced dimensions: extent-1 dimensions dropped,
-/// each group ordered by operand `primary`'s strides (the main input) and merged where every
-/// operand steps evenly, as NumPy's iterator does.
+/// Splits the full loop layout into kept and reduced dimensions: extent-1 dimensions dropped, each group ordered by
+/// operand `primary`'s strides (the main input) and merged where every operand steps evenly, as NumPy's iterator does.
 template <int N>
 reduce_plan<N> make_reduce_plan(const layout<N>& full, unsigned mask, int primary) {
   reduce_plan<N> p;

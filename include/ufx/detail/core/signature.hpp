@@ -1,12 +1,11 @@
 #pragma once
 // NumPy gufunc core signatures, "(m,n),(n,p)->(m,p)", parsed at compile time.
 //
-// The text arrives as a `fixed_string` template argument and is turned at once into
-// `signature<'(', 'm', ...>`, a type built only of integers: nvcc cannot pass class-type template
-// arguments to a __global__ function, and this type is what travels into kernels. The parse itself
-// is a constexpr function over the characters, so the same result is available to static_asserts
-// (malformed signatures), to the shape step (binding core dimensions) and to kernels (core ranks and
-// fixed sizes as compile-time constants).
+// The text arrives as a `fixed_string` template argument and is turned at once into `signature<'(', 'm', ...>`, a type
+// built only of integers: nvcc cannot pass class-type template arguments to a __global__ function, and this type is
+// what travels into kernels. The parse itself is a constexpr function over the characters, so the same result is
+// available to static_asserts (malformed signatures), to the shape step (binding core dimensions) and to kernels (core
+// ranks and fixed sizes as compile-time constants).
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -50,8 +49,8 @@ enum class sig_error {
   size_too_large,      // a fixed size above max_fixed_size
 };
 
-/// The parsed form of a signature. Dimensions are numbered in order of first appearance; a fixed
-/// size is a dimension too (every "3" in a signature is the same dimension, as in NumPy).
+/// The parsed form of a signature. Dimensions are numbered in order of first appearance; a fixed size is a dimension
+/// too (every "3" in a signature is the same dimension, as in NumPy).
 struct parsed_signature {
   sig_error error = sig_error::none;
   int error_at = 0; // column of the error (0-based)
@@ -70,9 +69,9 @@ constexpr bool sig_space(char c) { return c == ' ' || c == '\t' || c == '\n' || 
 constexpr bool sig_digit(char c) { return c >= '0' && c <= '9'; }
 constexpr bool sig_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 
-/// NumPy's signature grammar, one token at a time: operands "(d,...)" or "()", separated by ',',
-/// inputs "->" outputs; d is a name [A-Za-z_][A-Za-z0-9_]* or a non-negative size; whitespace
-/// between any tokens. Each step returns false once it has recorded an error (fail).
+/// NumPy's signature grammar, one token at a time: operands "(d,...)" or "()", separated by ',', inputs "->" outputs; d
+/// is a name [A-Za-z_][A-Za-z0-9_]* or a non-negative size; whitespace between any tokens. Each step returns false once
+/// it has recorded an error (fail).
 struct signature_parser {
   const char* s;
   int n;
@@ -94,8 +93,8 @@ struct signature_parser {
       if (s[a + k] != s[b + k]) return false;
     return true;
   }
-  /// `d`: the dimension spelled at [begin, begin + len), a name or a size (size >= 0), added when
-  /// new: the same name, or the same size however spelled ("3" and "03", as NumPy), is one.
+  /// `d`: the dimension spelled at [begin, begin + len), a name or a size (size >= 0), added when new: the same name,
+  /// or the same size however spelled ("3" and "03", as NumPy), is one.
   constexpr bool intern(int begin, int len, long long size, int& d) {
     d = 0;
     while (d < p.ndims && !(size >= 0 ? p.fixed[d] == size : same_text(p.name_begin[d], p.name_len[d], begin, len)))
@@ -215,10 +214,9 @@ struct signature {
   }
 };
 
-// Built by recursion on the length, without decltype and without partial specialisation: nvcc's
-// front end spells a decltype-made type by its expression in the host code it generates (and
-// cannot spell the fixed_string inside it), and it does not match partial specialisations that
-// have a class-type template parameter.
+// Built by recursion on the length, without decltype and without partial specialisation: nvcc's front end spells a
+// decltype-made type by its expression in the host code it generates (and cannot spell the fixed_string inside it), and
+// it does not match partial specialisations that have a class-type template parameter.
 template <fixed_string S, std::size_t N, char... C>
 struct signature_from {
   using type =
@@ -230,8 +228,8 @@ struct signature_from {
 template <fixed_string S>
 using signature_of = typename signature_from<S, S.size>::type;
 
-/// Instantiated with a parse result: exactly one static_assert fails for a malformed signature,
-/// and the compiler's "in instantiation of" line shows the signature text and the column.
+/// Instantiated with a parse result: exactly one static_assert fails for a malformed signature, and the compiler's "in
+/// instantiation of" line shows the signature text and the column.
 template <fixed_string Sig, sig_error Error, int Column>
 struct signature_check {
   static_assert(Error != sig_error::no_arrow,
@@ -256,8 +254,8 @@ struct signature_check {
   static constexpr bool ok = Error == sig_error::none;
 };
 
-/// Instantiated with fn's parameter count: the compiler's "in instantiation of" line shows both
-/// numbers and the signature.
+/// Instantiated with fn's parameter count: the compiler's "in instantiation of" line shows both numbers and the
+/// signature.
 template <int FunctionParameters, fixed_string Sig, int SignatureOperands>
 struct arity_check {
   static_assert(FunctionParameters == SignatureOperands,

@@ -1,10 +1,9 @@
 #pragma once
 // The switches tests and benchmarks turn, in one registry: a launch path reads its switch here
-// (`testing().row_reduce.on()`) and counts its launches here, so a test or a benchmark sets or
-// reads them in one place, `ufx::detail::testing()`. With every switch as it starts, calls take the
-// paths they take without it; a switch turned off sends them to the path that was there before
-// (the lanes of the device reduction; one thread per loop position of a gufunc), so tests compare
-// the two and benchmarks measure them side by side.
+// (`testing().row_reduce.on()`) and counts its launches here, so a test or a benchmark sets or reads them in one place,
+// `ufx::detail::testing()`. With every switch as it starts, calls take the paths they take without it; a switch turned
+// off sends them to the path that was there before (the lanes of the device reduction; one thread per loop position of
+// a gufunc), so tests compare the two and benchmarks measure them side by side.
 #include <atomic>
 
 namespace ufx::detail {
@@ -21,9 +20,8 @@ struct path_switch {
 struct testing_switches {
   /// The device targets' tiled reduction (device/tiled_reduce.hpp); off: the lanes.
   path_switch tiled_reduce;
-  /// 1: every thread of the tiled body owns one output (the body before outputs per thread, for
-  /// before/after benchmarks and tests); 0: as planned (tile_outputs_per_thread where the outputs
-  /// are many).
+  /// 1: every thread of the tiled body owns one output (the body before outputs per thread, for before/after benchmarks
+  /// and tests); 0: as planned (tile_outputs_per_thread where the outputs are many).
   std::atomic<int> tiled_outputs_per_thread{0};
   /// Tiled launches with more than one output per thread.
   std::atomic<long> tiled_blocked_launches{0};

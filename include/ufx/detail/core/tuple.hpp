@@ -1,6 +1,6 @@
 #pragma once
-// A minimal aggregate tuple usable in host and device code (std::tuple is not device-callable
-// without relaxed constexpr, and cuda::std::tuple is not present on every machine).
+// A minimal aggregate tuple usable in host and device code (std::tuple is not device-callable without relaxed
+// constexpr, and cuda::std::tuple is not present on every machine).
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
@@ -40,15 +40,15 @@ UFX_HD constexpr const T& get(const tuple_leaf<I, T>& l) {
   return l.value;
 }
 
-/// fn(std::integer_sequence<T, 0, ..., N - 1>{}): the indices 0..N-1 as a pack for a template
-/// lambda, `with_indices<N>([&]<std::size_t... J>(std::index_sequence<J...>) { ... })`.
+/// fn(std::integer_sequence<T, 0, ..., N - 1>{}): the indices 0..N-1 as a pack for a template lambda,
+/// `with_indices<N>([&]<std::size_t... J>(std::index_sequence<J...>) { ... })`.
 template <auto N, class T = std::size_t, class Fn>
 constexpr decltype(auto) with_indices(Fn&& fn) {
   return static_cast<Fn&&>(fn)(std::make_integer_sequence<T, static_cast<T>(N)>{});
 }
 
-/// A tuple of `ts`, initialised in place (its elements need not be default-constructible or
-/// assignable: nvcc's extended lambdas are neither).
+/// A tuple of `ts`, initialised in place (its elements need not be default-constructible or assignable: nvcc's extended
+/// lambdas are neither).
 template <class... Ts>
 tuple<Ts...> make_tuple(Ts... ts) {
   return tuple<Ts...>{{{static_cast<Ts&&>(ts)}...}};

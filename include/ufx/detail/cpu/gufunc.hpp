@@ -1,6 +1,6 @@
 #pragma once
-// ufx::serial for gufuncs: one thread walks the loop indices row by row and calls the kernel once
-// per index (the reference the other targets are tested against).
+// ufx::serial for gufuncs: one thread walks the loop indices row by row and calls the kernel once per index (the
+// reference the other targets are tested against).
 #include <iterator>
 #include <utility>
 
@@ -11,8 +11,8 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// Calls the kernel at loop indices [begin, end); division only at the start of the range.
-/// (Compiled for the baseline and for AVX2: config.hpp, UFX_HOST_CLONES.)
+/// Calls the kernel at loop indices [begin, end); division only at the start of the range. (Compiled for the baseline
+/// and for AVX2: config.hpp, UFX_HOST_CLONES.)
 template <bool Dense, int Small, int N, class Kernel>
 UFX_HOST_CLONES UFX_HOST_FLATTEN void gufunc_rows_cloned(const layout<N>& L, const Kernel& k, index_t begin,
                                                          index_t end) {

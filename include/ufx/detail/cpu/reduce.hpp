@@ -1,15 +1,14 @@
 #pragma once
-// The CPU targets' reduction (ufx::serial runs it on one thread; ufx::host splits the same work).
-// Inputs are walked in place through the plan's strides, never copied.
+// The CPU targets' reduction (ufx::serial runs it on one thread; ufx::host splits the same work). Inputs are walked in
+// place through the plan's strides, never copied.
 //
-// Reduced dimensions innermost (a full sum, axis 1 of a row-major matrix): each output is a
-// pairwise tree over its positions, whose leaves are runs along the innermost reduced dimension
-// summed by independent accumulators the compiler vectorises.
-// A kept dimension innermost (axis 0 of a row-major matrix): whole rows of outputs are combined
-// at a time (vectorised across outputs, memory read in order), in a pairwise tree over rows.
+// Reduced dimensions innermost (a full sum, axis 1 of a row-major matrix): each output is a pairwise tree over its
+// positions, whose leaves are runs along the innermost reduced dimension summed by independent accumulators the
+// compiler vectorises. A kept dimension innermost (axis 0 of a row-major matrix): whole rows of outputs are combined at
+// a time (vectorised across outputs, memory read in order), in a pairwise tree over rows.
 //
-// Parallel work splits each tree at a fixed depth into nodes, reduces the nodes independently and
-// combines them in the tree's own order, so the result is bitwise the same for any thread count.
+// Parallel work splits each tree at a fixed depth into nodes, reduces the nodes independently and combines them in the
+// tree's own order, so the result is bitwise the same for any thread count.
 #include <algorithm>
 #include <memory>
 #include <vector>
@@ -25,8 +24,8 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// Node `i` of depth `d` of a tree over [0, m) (`Tree` gives is_leaf and split). False when a
-/// leaf above depth d covers this node's range and another index computes it.
+/// Node `i` of depth `d` of a tree over [0, m) (`Tree` gives is_leaf and split). False when a leaf above depth d covers
+/// this node's range and another index computes it.
 template <class Tree>
 bool tree_node(const Tree& t, index_t m, int d, index_t i, index_t& b, index_t& e) {
   b = 0;
@@ -277,9 +276,9 @@ struct cpu_reduction {
   }
 };
 
-/// A full reduction of dense inputs (one unit-stride run of m >= 1 positions): the tree
-/// cpu_reduction builds for such a plan (the same leaves, splits and parallel nodes, so bitwise the
-/// same result), without a plan. The fixed cost of a small call is what this saves.
+/// A full reduction of dense inputs (one unit-stride run of m >= 1 positions): the tree cpu_reduction builds for such a
+/// plan (the same leaves, splits and parallel nodes, so bitwise the same result), without a plan. The fixed cost of a
+/// small call is what this saves.
 template <class Exec, class Kern>
 typename Kern::acc_type cpu_reduce_dense(const Exec& exec, const Kern& k, index_t m) {
   using Acc = typename Kern::acc_type;
@@ -319,8 +318,8 @@ typename Kern::acc_type cpu_reduce_dense(const Exec& exec, const Kern& k, index_
   return combine(combine, 0, m, 0, 0);
 }
 
-/// Runs a reduction plan on the CPU with executor `exec`. `out` is the output's data (host
-/// memory); `empty` is what each output gets when nothing is reduced into it.
+/// Runs a reduction plan on the CPU with executor `exec`. `out` is the output's data (host memory); `empty` is what
+/// each output gets when nothing is reduced into it.
 template <class Exec, class Kern, int N, class OutE, class Fin, class Res>
 void cpu_reduce(const Exec& exec, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin,
                 const Res& empty) {

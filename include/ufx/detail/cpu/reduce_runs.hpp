@@ -1,8 +1,7 @@
 #pragma once
-// The CPU targets' runs of a reduction kernel (body/reduce.hpp): a run of elements reduced in
-// NumPy's pairwise order with vector leaves (simd_leaf.hpp), and rows of outputs updated
-// element by element. cpu/reduce.hpp's tree and cpu/scan.hpp call them as
-// `cpu_reduce_runs<Kern>{k}.run(...)` and `.row<Set>(...)`.
+// The CPU targets' runs of a reduction kernel (body/reduce.hpp): a run of elements reduced in NumPy's pairwise order
+// with vector leaves (simd_leaf.hpp), and rows of outputs updated element by element. cpu/reduce.hpp's tree and
+// cpu/scan.hpp call them as `cpu_reduce_runs<Kern>{k}.run(...)` and `.row<Set>(...)`.
 #include <cstring>
 #include <type_traits>
 #include <utility>
@@ -15,15 +14,15 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-// The CPU reduction asks for no memory ahead (no software prefetch): with the vector leaves
-// (simd_leaf.hpp) a prefetch 8 KiB ahead made sums from DRAM 10-30% slower, on one thread and on
-// two, at the baseline and with AVX-512, and axis-0 rows 5-9% slower (this project's 2-core EPYC);
-// it had lifted the older scalar 32-accumulator leaf from 12-19 to 37-47 GB/s.
+// The CPU reduction asks for no memory ahead (no software prefetch): with the vector leaves (simd_leaf.hpp) a prefetch
+// 8 KiB ahead made sums from DRAM 10-30% slower, on one thread and on two, at the baseline and with AVX-512, and axis-0
+// rows 5-9% slower (this project's 2-core EPYC); it had lifted the older scalar 32-accumulator leaf from 12-19 to 37-47
+// GB/s.
 
-/// Independent accumulators per leaf: eight vector registers' worth, so the compiler keeps eight
-/// independent add chains in flight (32 floats with SSE, 64 with AVX, 128 with AVX-512: fewer
-/// chains left an AVX-512 leaf waiting on add latency, at 0.46 of an OpenMP `simd` loop's speed).
-/// The pairwise order, and so the last bits of a float sum, depend on it (as NumPy's do).
+/// Independent accumulators per leaf: eight vector registers' worth, so the compiler keeps eight independent add chains
+/// in flight (32 floats with SSE, 64 with AVX, 128 with AVX-512: fewer chains left an AVX-512 leaf waiting on add
+/// latency, at 0.46 of an OpenMP `simd` loop's speed). The pairwise order, and so the last bits of a float sum, depend
+/// on it (as NumPy's do).
 template <class Acc>
 inline constexpr int reduce_lanes = sizeof(Acc) <= 8 ? 8 * host_vector_bytes / static_cast<int>(sizeof(Acc)) : 8;
 /// Elements per pairwise leaf: each accumulator sums 16 in sequence, as NumPy's pairwise sum does.
@@ -73,12 +72,11 @@ struct cpu_reduce_runs<reduce_kernel<Acc, F, Op, In...>> {
   }
 
 private:
-  // Runs in which an operand steps by 0 (broadcast along the run: the (n, 1) side of an (n, 1) x (m)
-  // reduction) while the others step by 1: the broadcast operands are read once per run (scalar_run)
-  // and the others as unit runs, so the leaf vectorises as a unit-stride one does, where the strided
-  // accessor would multiply every index by a run-time stride. Same positions, same order: the result
-  // is bitwise that of the strided run. One instantiation per mask of array operands, so up to
-  // three array operands (index operands, argmin / argmax's, stay strided).
+  // Runs in which an operand steps by 0 (broadcast along the run: the (n, 1) side of an (n, 1) x (m) reduction) while
+  // the others step by 1: the broadcast operands are read once per run (scalar_run) and the others as unit runs, so the
+  // leaf vectorises as a unit-stride one does, where the strided accessor would multiply every index by a run-time
+  // stride. Same positions, same order: the result is bitwise that of the strided run. One instantiation per mask of
+  // array operands, so up to three array operands (index operands, argmin / argmax's, stay strided).
   template <class A>
   static constexpr bool plain_operand =
       A::is_array || std::is_same_v<A, scalar_acc<std::remove_cv_t<typename A::element_type>>>;
@@ -191,8 +189,8 @@ private:
   template <class... R>
   UFX_HOST_CLONES Acc mapped_leaf(index_t n, const R&... r) const {
     constexpr int L = reduce_lanes<Acc>;
-    // an operator with a leaf of its own (ufx::reducers' parts: the statistics' two passes over
-    // the leaf's elements) gets the mapped values
+    // an operator with a leaf of its own (ufx::reducers' parts: the statistics' two passes over the leaf's elements)
+    // gets the mapped values
     if constexpr (requires { k.op.leaf(n, [&](index_t i) { return static_cast<Acc>(k.f(r.at(i)...)); }); })
       return k.op.leaf(n, [&](index_t i) { return static_cast<Acc>(k.f(r.at(i)...)); });
     if (n < L) {
@@ -221,14 +219,13 @@ private:
     return s;
   }
 
-  /// The generic leaf's horizontal combine (docs/reduce.md, "Targets and device data"):
-  /// acc[j] = op(acc[j], acc[j + w]) for j < w, w = W, W/2, .., 1, then acc[0]. Each level is a loop
-  /// of compile-time length into a small array that is copied back whole, which the compiler
-  /// vectorises wherever op vectorises (a user's `a + b` becomes what simd_hsum does for
-  /// ufx::plus). One loop over w stayed a loop, with one-element stores and loads for its last
-  /// levels (a user's `a + b` over 4096 floats took 1.5x to 2x ufx::plus's time); copied back
-  /// element by element, GCC forwarded every value and left the whole tree scalar; as straight-line
-  /// code, GCC vectorised `a + b` but left a maximum and branchy operators scalar with AVX-512.
+  /// The generic leaf's horizontal combine (docs/reduce.md, "Targets and device data"): acc[j] = op(acc[j], acc[j + w])
+  /// for j < w, w = W, W/2, .., 1, then acc[0]. Each level is a loop of compile-time length into a small array that is
+  /// copied back whole, which the compiler vectorises wherever op vectorises (a user's `a + b` becomes what simd_hsum
+  /// does for ufx::plus). One loop over w stayed a loop, with one-element stores and loads for its last levels (a
+  /// user's `a + b` over 4096 floats took 1.5x to 2x ufx::plus's time); copied back element by element, GCC forwarded
+  /// every value and left the whole tree scalar; as straight-line code, GCC vectorised `a + b` but left a maximum and
+  /// branchy operators scalar with AVX-512.
   template <int W>
   UFX_ALWAYS_INLINE Acc fold_lanes(Acc* acc) const {
     if constexpr (W == 0) return acc[0];

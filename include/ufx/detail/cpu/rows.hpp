@@ -1,6 +1,6 @@
 #pragma once
-// What ufx::serial and ufx::host share for elementwise loops: walking loop indices [begin, end)
-// row by row, each row a plain loop over pointers the compiler vectorises.
+// What ufx::serial and ufx::host share for elementwise loops: walking loop indices [begin, end) row by row, each row a
+// plain loop over pointers the compiler vectorises.
 #include "ufx/detail/core/loop.hpp"
 
 namespace ufx::detail {

@@ -1,7 +1,7 @@
 #pragma once
-// The CPU targets' inclusive scan (ufx::serial on one thread; ufx::host splits the same work).
-// Along the axis innermost in memory each line is scanned in order; when another dimension is
-// innermost (axis 0 of a row-major matrix) a whole row of lines advances at a time, vectorised.
+// The CPU targets' inclusive scan (ufx::serial on one thread; ufx::host splits the same work). Along the axis innermost
+// in memory each line is scanned in order; when another dimension is innermost (axis 0 of a row-major matrix) a whole
+// row of lines advances at a time, vectorised.
 #include <algorithm>
 #include <memory>
 
@@ -51,8 +51,8 @@ struct cpu_scan {
     });
   }
 
-  // Few long lines: each line in blocks; block totals first, then each block scans from the
-  // total of the blocks before it.
+  // Few long lines: each line in blocks; block totals first, then each block scans from the total of the blocks before
+  // it.
   template <class Exec>
   void run_blocked(const Exec& exec, index_t blocks) const {
     const index_t n_lines = plan.count(), tasks = n_lines * blocks;

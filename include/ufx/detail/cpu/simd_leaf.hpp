@@ -1,8 +1,8 @@
 #pragma once
-// Vector code for the CPU reduction leaf (reduce_kernel::leaf) where the compiler's own
-// vectorisation leaves speed behind, written with GCC's vector extensions so that one source
-// serves SSE2, AVX2 and AVX-512 (host_vector_bytes). Every function here returns, bit for bit,
-// what the generic leaf returns: same lanes, same order in each lane, same horizontal tree.
+// Vector code for the CPU reduction leaf (reduce_kernel::leaf) where the compiler's own vectorisation leaves speed
+// behind, written with GCC's vector extensions so that one source serves SSE2, AVX2 and AVX-512 (host_vector_bytes).
+// Every function here returns, bit for bit, what the generic leaf returns: same lanes, same order in each lane, same
+// horizontal tree.
 //
 // - simd_hsum: the leaf's horizontal combine (acc[j] = acc[j] + acc[j + w], w = L/2 .. 1) in
 //   registers with constant shuffles. The generic loop goes through memory, level by level.
@@ -20,10 +20,10 @@
 //   only a NaN's payload, when two different NaNs meet, may come from the other one.
 //   Lanes start at -0 (0 for integers), which x + (-0) leaves exactly as x: the leaf's seed.
 //
-// GCC only (vector-typed __builtin_shuffle with a run-time mask); nvcc's front end and clang use
-// the generic leaf, with the same result. One exception, simd_map_sum_leaf's: with FMA, GCC may
-// fuse the generic leaf's `acc + x * y` (its default -ffp-contract=fast), where this leaf rounds
-// each mapped value before adding it, so sums of products can differ in the last bits.
+// GCC only (vector-typed __builtin_shuffle with a run-time mask); nvcc's front end and clang use the generic leaf, with
+// the same result. One exception, simd_map_sum_leaf's: with FMA, GCC may fuse the generic leaf's `acc + x * y` (its
+// default -ffp-contract=fast), where this leaf rounds each mapped value before adding it, so sums of products can
+// differ in the last bits.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -41,12 +41,11 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// Width in bytes of the vectors of the reduction leaves (from -march / -mavx...): the registers'
-/// width, but 32 bytes with AVX-512. On the AMD EPYC (Zen 4) we measure on, a sum streaming from
-/// DRAM ran at 23-24 GB/s on one core with 64-byte vectors and 28-30 GB/s with 32-byte ones, and
-/// the 32-byte leaf was as fast in L1 and L2 (GCC, too, prefers 32-byte vectors on Intel's AVX-512
-/// cores). UFX_HOST_VECTOR_BYTES=64 (or 16, 32) picks a width; it sets the leaf's lanes, and with
-/// them the last bits of a float sum.
+/// Width in bytes of the vectors of the reduction leaves (from -march / -mavx...): the registers' width, but 32 bytes
+/// with AVX-512. On the AMD EPYC (Zen 4) we measure on, a sum streaming from DRAM ran at 23-24 GB/s on one core with
+/// 64-byte vectors and 28-30 GB/s with 32-byte ones, and the 32-byte leaf was as fast in L1 and L2 (GCC, too, prefers
+/// 32-byte vectors on Intel's AVX-512 cores). UFX_HOST_VECTOR_BYTES=64 (or 16, 32) picks a width; it sets the leaf's
+/// lanes, and with them the last bits of a float sum.
 #if defined(UFX_HOST_VECTOR_BYTES)
 static_assert(UFX_HOST_VECTOR_BYTES == 16 || UFX_HOST_VECTOR_BYTES == 32 || UFX_HOST_VECTOR_BYTES == 64,
               "ufx: UFX_HOST_VECTOR_BYTES must be 16, 32 or 64");
@@ -112,9 +111,8 @@ inline T simd_hsum(const T* acc) {
   return simd_hsum8<T>(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
 }
 
-/// The generic leaf of a plain sum over x[0, n), n >= L = 8 W: L lanes each summing its elements
-/// (lane j: x[j], x[j + L], ... below n - n % L) in order, the lanes combined pairwise, then the
-/// last n % L elements one by one.
+/// The generic leaf of a plain sum over x[0, n), n >= L = 8 W: L lanes each summing its elements (lane j: x[j], x[j +
+/// L], ... below n - n % L) in order, the lanes combined pairwise, then the last n % L elements one by one.
 template <class T>
 T simd_sum_leaf(index_t n, const T* x) {
   using SV = simd_vec<T>;
@@ -155,14 +153,13 @@ T simd_sum_leaf(index_t n, const T* x) {
   return s;
 }
 
-/// One step of simd_widen_sum_leaf: `a + double(f)` in every lane, the floats `f` converted
-/// exactly. GCC 12 compiles __builtin_convertvector of 2 floats to two cvtss2sd and of 4 floats to
-/// two 2-wide conversions with an insert, so the x86 builtins convert where the width has one
-/// instruction. With FMA the add is `fma(double(f), 1, a)`, which rounds a + double(f) once, as the
-/// add does (the same bits, -0 included), and runs on the FMA pipes beside the conversions. The
-/// leaf on one Zen 4 core, 2^14 floats in L1: 34 -> 98 GB/s with -march=native, 17 -> 30 GB/s
-/// with the baseline's SSE2 (the float leaf: 115). `one` passes through an empty asm so that GCC
-/// cannot fold the multiplication by 1 back into an add.
+/// One step of simd_widen_sum_leaf: `a + double(f)` in every lane, the floats `f` converted exactly. GCC 12 compiles
+/// __builtin_convertvector of 2 floats to two cvtss2sd and of 4 floats to two 2-wide conversions with an insert, so the
+/// x86 builtins convert where the width has one instruction. With FMA the add is `fma(double(f), 1, a)`, which rounds a
+/// + double(f) once, as the add does (the same bits, -0 included), and runs on the FMA pipes beside the conversions.
+/// The leaf on one Zen 4 core, 2^14 floats in L1: 34 -> 98 GB/s with -march=native, 17 -> 30 GB/s with the baseline's
+/// SSE2 (the float leaf: 115). `one` passes through an empty asm so that GCC cannot fold the multiplication by 1 back
+/// into an add.
 template <class V, class F>
 inline V simd_widen_add(V a, F f, [[maybe_unused]] V one) {
 #  if defined(__AVX__)
@@ -191,11 +188,10 @@ inline V simd_widen_add(V a, F f, [[maybe_unused]] V one) {
   }
 }
 
-/// The generic leaf of a plain sum of floats in double (ufx::plus over a long float array,
-/// reduce.hpp's wide_sum_min), n >= L = 8 W doubles: each lane sums its elements in order, as the
-/// generic leaf with a double accumulator does. Each float vector of half the width is converted
-/// as it is loaded, with no rotation: the half-vectors of a 32-byte build are 16 bytes, which
-/// malloc's 16-byte alignment keeps within one cache line.
+/// The generic leaf of a plain sum of floats in double (ufx::plus over a long float array, reduce.hpp's wide_sum_min),
+/// n >= L = 8 W doubles: each lane sums its elements in order, as the generic leaf with a double accumulator does. Each
+/// float vector of half the width is converted as it is loaded, with no rotation: the half-vectors of a 32-byte build
+/// are 16 bytes, which malloc's 16-byte alignment keeps within one cache line.
 inline double simd_widen_sum_leaf(index_t n, const float* x) {
   using V = typename simd_vec<double>::V;
   constexpr int W = simd_vec<double>::W;
@@ -219,9 +215,8 @@ inline double simd_widen_sum_leaf(index_t n, const float* x) {
   return s;
 }
 
-/// The rotation simd_map_sum_leaf takes for a run of `elem`-byte elements at `p`: the run's place in
-/// its vector, so that its loads are aligned (any rotation gives the same bits; 0 when p is not a
-/// multiple of elem).
+/// The rotation simd_map_sum_leaf takes for a run of `elem`-byte elements at `p`: the run's place in its vector, so
+/// that its loads are aligned (any rotation gives the same bits; 0 when p is not a multiple of elem).
 template <class T>
 int simd_rotation(const void* p, std::size_t elem) {
   const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
@@ -229,11 +224,10 @@ int simd_rotation(const void* p, std::size_t elem) {
   return static_cast<int>(a % host_vector_bytes / elem) % simd_vec<T>::W;
 }
 
-/// The generic leaf of a sum of mapped values value(0), ..., value(n - 1), n >= L = 8 W, each lane
-/// in order as the generic leaf adds them, with the loads behind `value` aligned when the first
-/// input's rotation is `k` (simd_rotation). Each block of L values is computed by a plain loop the
-/// compiler vectorises as it does the generic leaf's (the map is the user's), into an aligned
-/// buffer that the accumulator vectors then add.
+/// The generic leaf of a sum of mapped values value(0), ..., value(n - 1), n >= L = 8 W, each lane in order as the
+/// generic leaf adds them, with the loads behind `value` aligned when the first input's rotation is `k`
+/// (simd_rotation). Each block of L values is computed by a plain loop the compiler vectorises as it does the generic
+/// leaf's (the map is the user's), into an aligned buffer that the accumulator vectors then add.
 template <class T, class Value>
 T simd_map_sum_leaf(index_t n, int k, const Value& value) {
   using SV = simd_vec<T>;
@@ -281,15 +275,14 @@ struct lane_sums {
   T sum, squares;
 };
 
-/// value(0) + ... + value(nfull - 1), nfull a multiple of L, in L lanes (lane j adds value(j),
-/// value(j + L), ... in order, from +0), the lanes then combined by the tree acc[j] += acc[j + w],
-/// w = L/2 .. 1; with Squares, the sum of value(i)^2 beside it in the same order, from the same
-/// loop: the statistics' CPU leaf (reducers.hpp, moments_part::leaf). With GCC the lanes are
-/// vector registers, each vector's W values computed into a small array that GCC vectorises as a
-/// group; GCC kept the generic loop's lanes in memory, a store and a load per vector add. A cloned
-/// leaf (config.hpp, UFX_HOST_CLONES) takes the generic loop, which each clone vectorises at its
-/// own width. The same bits either way, but that with FMA GCC may fuse the generic loop's
-/// `acc + d * d` where the vector code rounds d * d first.
+/// value(0) + ... + value(nfull - 1), nfull a multiple of L, in L lanes (lane j adds value(j), value(j + L), ... in
+/// order, from +0), the lanes then combined by the tree acc[j] += acc[j + w], w = L/2 .. 1; with Squares, the sum of
+/// value(i)^2 beside it in the same order, from the same loop: the statistics' CPU leaf (reducers.hpp,
+/// moments_part::leaf). With GCC the lanes are vector registers, each vector's W values computed into a small array
+/// that GCC vectorises as a group; GCC kept the generic loop's lanes in memory, a store and a load per vector add. A
+/// cloned leaf (config.hpp, UFX_HOST_CLONES) takes the generic loop, which each clone vectorises at its own width. The
+/// same bits either way, but that with FMA GCC may fuse the generic loop's `acc + d * d` where the vector code rounds d
+/// * d first.
 template <class T, int L, bool Squares, class Value>
 UFX_ALWAYS_INLINE lane_sums<T> lanes_sums(index_t nfull, const Value& value) {
 #if UFX_SIMD_LEAF
@@ -324,8 +317,8 @@ UFX_ALWAYS_INLINE lane_sums<T> lanes_sums(index_t nfull, const Value& value) {
   } else
 #endif
       if constexpr (Squares && sizeof(T) == 8) {
-    // GCC 12 at -O3 vectorises the generic pair loop of doubles across its outer loop (four blocks
-    // interleaved, the lanes spilled): 4x the time of these two loops in the AVX2 clone
+    // GCC 12 at -O3 vectorises the generic pair loop of doubles across its outer loop (four blocks interleaved, the
+    // lanes spilled): 4x the time of these two loops in the AVX2 clone
     const auto square = [&](index_t i) {
       const T v = value(i);
       return v * v;

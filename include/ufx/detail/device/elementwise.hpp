@@ -1,12 +1,12 @@
 #pragma once
-// What ufx::sim and ufx::cuda share for elementwise and gufunc loops: the per-thread bodies run
-// through the launch seam and the grid they use (the sim's check that every operand lies in the
-// target device's memory is backend/sim/checks.hpp's).
+// What ufx::sim and ufx::cuda share for elementwise and gufunc loops: the per-thread bodies run through the launch seam
+// and the grid they use (the sim's check that every operand lies in the target device's memory is
+// backend/sim/checks.hpp's).
 //
-// Local memory. A kernel's arguments live in its parameter space; indexing their arrays with a
-// run-time index makes the compiler copy the whole struct to local memory (CUB's for_each did, for
-// 568 bytes per thread). The offset computation below walks the layout's dimensions in a loop
-// unrolled over max_rank, so every index is a constant and the arrays stay parameters.
+// Local memory. A kernel's arguments live in its parameter space; indexing their arrays with a run-time index makes the
+// compiler copy the whole struct to local memory (CUB's for_each did, for 568 bytes per thread). The offset computation
+// below walks the layout's dimensions in a loop unrolled over max_rank, so every index is a constant and the arrays
+// stay parameters.
 #include <cstdint>
 #include <type_traits>
 
@@ -29,8 +29,8 @@ struct element_at {
   }
 };
 
-/// The dense body: every array operand contiguous from the loop's start and aligned, so each
-/// thread loads V elements of each operand at once (128-bit loads for float) and stores V.
+/// The dense body: every array operand contiguous from the loop's start and aligned, so each thread loads V elements of
+/// each operand at once (128-bit loads for float) and stores V.
 template <int V, class Kernel>
 struct dense_vector_body {
   Kernel k;
@@ -45,9 +45,8 @@ struct dense_vector_body {
 
 UFX_TU_NAMESPACE_BEGIN
 
-/// Runs an elementwise or gufunc kernel over layout L on a device target: the dense vector body
-/// when the kernel has one and every array operand is contiguous and aligned, else one thread
-/// per loop index.
+/// Runs an elementwise or gufunc kernel over layout L on a device target: the dense vector body when the kernel has one
+/// and every array operand is contiguous and aligned, else one thread per loop index.
 template <class Tag, int N, class Kernel>
 void device_loop(const Tag& tag, const layout<N>& L, const Kernel& k, const char* label) {
   const index_t n = L.size();

@@ -1,14 +1,13 @@
 #pragma once
-// Gufuncs on the device targets. One thread per loop position calls the core function on its
-// operands' cores in place (device_loop). That reads memory badly when the cores are small: for
-// "(4,4),(4,4)->(4,4)" neighbouring threads read words 64 bytes apart, so a warp's load touches 32
-// lines for 128 useful bytes (13% of HBM's bandwidth on an H200, issue #30). The staged body fixes
-// that where it can: when every operand is an array whose core is dense, row-major and of sizes
-// fixed in the signature, and the loop is one dimension along which each operand's cores lie back
-// to back, a block of threads takes `b` consecutive positions, copies their input cores into
-// shared memory together (neighbouring threads read neighbouring words), calls the function on
-// views of shared memory (a thread's core `core + 1` words from its neighbour's when `core` is
-// even, so the threads of a warp hit different banks), and copies the output cores back together.
+// Gufuncs on the device targets. One thread per loop position calls the core function on its operands' cores in place
+// (device_loop). That reads memory badly when the cores are small: for "(4,4),(4,4)->(4,4)" neighbouring threads read
+// words 64 bytes apart, so a warp's load touches 32 lines for 128 useful bytes (13% of HBM's bandwidth on an H200,
+// issue #30). The staged body fixes that where it can: when every operand is an array whose core is dense, row-major
+// and of sizes fixed in the signature, and the loop is one dimension along which each operand's cores lie back to back,
+// a block of threads takes `b` consecutive positions, copies their input cores into shared memory together
+// (neighbouring threads read neighbouring words), calls the function on views of shared memory (a thread's core `core +
+// 1` words from its neighbour's when `core` is even, so the threads of a warp hit different banks), and copies the
+// output cores back together.
 #include <cstddef>
 #include <type_traits>
 #include <utility>
@@ -28,8 +27,8 @@ inline constexpr std::size_t gufunc_staged_shared = std::size_t{48} << 10;
 /// Threads (loop positions) per staged block, at most.
 inline constexpr index_t gufunc_staged_block = 128;
 
-/// The staged block body (see the file's head). Kernel: a gufunc_kernel whose operands are all
-/// arrays with cores of sizes fixed in the signature.
+/// The staged block body (see the file's head). Kernel: a gufunc_kernel whose operands are all arrays with cores of
+/// sizes fixed in the signature.
 template <class Kernel>
 struct gufunc_staged_body {
   static constexpr int N = Kernel::N;
@@ -49,8 +48,8 @@ struct gufunc_staged_body {
       c *= static_cast<index_t>(Kernel::sig::parsed.fixed[Kernel::sig::dim(S, j)]);
     return c;
   }
-  /// Elements between two threads' cores of operand K in shared memory: odd, so that the threads
-  /// of a warp reading element j of their cores hit different banks.
+  /// Elements between two threads' cores of operand K in shared memory: odd, so that the threads of a warp reading
+  /// element j of their cores hit different banks.
   template <int K>
   static constexpr index_t pitch() {
     return core_size<K>() % 2 == 0 ? core_size<K>() + 1 : core_size<K>();
@@ -108,9 +107,8 @@ private:
   }
 };
 
-/// Runs a gufunc kernel over layout L on a device target: staged (above) when it applies and fits
-/// the block's shared memory, else one thread per loop position (device_loop). `dense`: every
-/// array operand's core is dense and row-major.
+/// Runs a gufunc kernel over layout L on a device target: staged (above) when it applies and fits the block's shared
+/// memory, else one thread per loop position (device_loop). `dense`: every array operand's core is dense and row-major.
 template <class Tag, int N, class Kernel>
 void device_gufunc(const Tag& tag, const layout<N>& L, const Kernel& k, bool dense, const char* label) {
   if constexpr (requires { Kernel::all_fixed_arrays; }) {

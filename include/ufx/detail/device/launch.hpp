@@ -1,8 +1,7 @@
 #pragma once
-// The one launch seam for device work: `launch(target, launch_config, body, label)`, which each
-// device target's folder provides (backend/sim/launch.hpp, backend/cuda/launch.hpp; found where a
-// call is instantiated: detail/backends.hpp), and what ufx's device algorithms build on it: a
-// grid-stride loop over n items.
+// The one launch seam for device work: `launch(target, launch_config, body, label)`, which each device target's folder
+// provides (backend/sim/launch.hpp, backend/cuda/launch.hpp; found where a call is instantiated: detail/backends.hpp),
+// and what ufx's device algorithms build on it: a grid-stride loop over n items.
 #include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/device/thread.hpp"
 

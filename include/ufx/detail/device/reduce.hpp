@@ -1,13 +1,11 @@
 #pragma once
-// The device targets' reduction (ufx::sim and ufx::cuda: the same call sites, through the
-// launch seam). Inputs that split into an x side and a y side with outputs enough take the tiled
-// block body of device/tiled_reduce.hpp; outputs that each read a row (every array input steps by 1
-// or 0 along the one reduced axis), enough of them to fill the device or rows short enough for a
-// block, take the row body of device/row_reduce.hpp; otherwise each output is split into
-// interleaved lanes, so neighbouring threads read neighbouring elements and a few outputs still
-// fill the device; each
-// lane reduces its share pairwise (lane_reduce) into a partial, and the partials, a dense
-// (outputs, lanes) array, are reduced the same way until one lane per output remains.
+// The device targets' reduction (ufx::sim and ufx::cuda: the same call sites, through the launch seam). Inputs that
+// split into an x side and a y side with outputs enough take the tiled block body of device/tiled_reduce.hpp; outputs
+// that each read a row (every array input steps by 1 or 0 along the one reduced axis), enough of them to fill the
+// device or rows short enough for a block, take the row body of device/row_reduce.hpp; otherwise each output is split
+// into interleaved lanes, so neighbouring threads read neighbouring elements and a few outputs still fill the device;
+// each lane reduces its share pairwise (lane_reduce) into a partial, and the partials, a dense (outputs, lanes) array,
+// are reduced the same way until one lane per output remains.
 #include <algorithm>
 #include <string>
 
@@ -29,10 +27,9 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// One device thread: lane t of output s. With `outputs_inner` (a kept dimension is innermost in
-/// memory, e.g. axis 0 of a row-major matrix) neighbouring threads take neighbouring outputs
-/// (i = t * outputs + s), so their loads are neighbours in memory; else neighbouring lanes of one
-/// output (i = s * lanes + t), which read neighbouring positions.
+/// One device thread: lane t of output s. With `outputs_inner` (a kept dimension is innermost in memory, e.g. axis 0 of
+/// a row-major matrix) neighbouring threads take neighbouring outputs (i = t * outputs + s), so their loads are
+/// neighbours in memory; else neighbouring lanes of one output (i = s * lanes + t), which read neighbouring positions.
 template <class Kern, int N, class OutE, class Fin>
 struct lane_fn {
   using Acc = typename Kern::acc_type;
@@ -85,8 +82,8 @@ template <class Tag, class Kern, int N, class OutE, class Fin>
 void device_reduce(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out,
                    const Fin& fin);
 
-/// The next level: `partial`, `lanes` partial accumulators per output of `plan` as a dense
-/// (outputs, lanes) array, or (lanes, outputs) when `inner`, reduced into the same outputs.
+/// The next level: `partial`, `lanes` partial accumulators per output of `plan` as a dense (outputs, lanes) array, or
+/// (lanes, outputs) when `inner`, reduced into the same outputs.
 template <class Tag, class Kern, int N, class OutE, class Fin>
 void reduce_partials(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k,
                      const typename Kern::acc_type* partial, index_t lanes, bool inner, OutE* out, const Fin& fin) {
@@ -127,13 +124,13 @@ void device_reduce(const Tag& tag, const memory_space& space, const reduce_plan<
   device_for_each(tag, n_out * lanes,
                   lane_fn<Kern, N, OutE, Fin>{plan.kept, plan.red, k, out, fin, partial.data(), lanes, m, n_out, inner},
                   "ufx reduction kernel");
-  // next level: the partials as a dense (outputs, lanes) input, or (lanes, outputs) when outputs
-  // were inner, written to the same outputs
+  // next level: the partials as a dense (outputs, lanes) input, or (lanes, outputs) when outputs were inner, written to
+  // the same outputs
   reduce_partials(tag, space, plan, k, partial.data(), lanes, inner, out, fin);
 }
 
-/// The tiled reduction (device/tiled_reduce.hpp) when the plan splits into x- and y-side inputs
-/// and has outputs enough; false when it does not apply (the lanes take it).
+/// The tiled reduction (device/tiled_reduce.hpp) when the plan splits into x- and y-side inputs and has outputs enough;
+/// false when it does not apply (the lanes take it).
 template <class Tag, class Kern, int N, class OutE, class Fin>
 bool device_tiled_reduce(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k,
                          OutE* out, const Fin& fin) {
@@ -167,8 +164,7 @@ bool device_tiled_reduce(const Tag& tag, const memory_space& space, const reduce
   }
 }
 
-/// The row reduction (device/row_reduce.hpp) when each output reads a row; false when it does not
-/// apply.
+/// The row reduction (device/row_reduce.hpp) when each output reads a row; false when it does not apply.
 template <class Tag, class Kern, int N, class OutE, class Fin>
 bool device_row_reduce(const Tag& tag, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin) {
   row_plan<Kern::N> rp;

@@ -1,8 +1,8 @@
 #pragma once
-// The device reduction's tuning, in one place: the planners of the three paths (device/reduce.hpp's
-// lanes, device/tiled_reduce.hpp's tiles, device/row_reduce.hpp's rows) and the chunk engine's
-// sizing of a reduction (detail/reduce.hpp, reduce_chunked) read it here (CUB keeps its tuning
-// policies apart from its dispatch and agents the same way).
+// The device reduction's tuning, in one place: the planners of the three paths (device/reduce.hpp's lanes,
+// device/tiled_reduce.hpp's tiles, device/row_reduce.hpp's rows) and the chunk engine's sizing of a reduction
+// (detail/reduce.hpp, reduce_chunked) read it here (CUB keeps its tuning policies apart from its dispatch and agents
+// the same way).
 #include <cstddef>
 
 #include "ufx/config.hpp"
@@ -18,16 +18,15 @@ struct device_reduce_policy {
   static constexpr index_t lane_min_run = 32;
 
   // ---- tiles (block bodies over the y side of an x-by-y reduction)
-  /// Threads per block (= positions per tile), and the outputs the path needs at least: fewer
-  /// outputs keep the lanes, which split each output's positions among many threads.
+  /// Threads per block (= positions per tile), and the outputs the path needs at least: fewer outputs keep the lanes,
+  /// which split each output's positions among many threads.
   static constexpr index_t tile_block = 256;
   static constexpr index_t tile_min_outputs = 256;
-  /// Shared memory the tiled path may take per block (two tiles of every y-side input): within every
-  /// device's 48 KiB, leaving room for several blocks per multiprocessor.
+  /// Shared memory the tiled path may take per block (two tiles of every y-side input): within every device's 48 KiB,
+  /// leaving room for several blocks per multiprocessor.
   static constexpr index_t tile_max_shared = 24 << 10;
-  /// Splits of an output's tiles: about 2^20 threads in all (several waves of the largest devices,
-  /// so the last wave's idle multiprocessors cost little), at least 4 tiles each, and their
-  /// partials within 32 MiB.
+  /// Splits of an output's tiles: about 2^20 threads in all (several waves of the largest devices, so the last wave's
+  /// idle multiprocessors cost little), at least 4 tiles each, and their partials within 32 MiB.
   static constexpr index_t tile_threads = index_t{1} << 20;
   static constexpr index_t tile_min_tiles = 4;
   static constexpr index_t tile_partial_bytes = index_t{32} << 20;
@@ -37,9 +36,9 @@ struct device_reduce_policy {
   static constexpr index_t row_block = 256;
 
   // ---- what the chunk engine sets aside
-  /// Bytes of partial accumulators the device reduction may need per row of a chunk whose rows hold
-  /// `acc_bytes_per_row` bytes of accumulators: one accumulator per lane of at least lane_min_run
-  /// positions, and a lane_min_run-th of that again for its second level, rounded up to a 28th.
+  /// Bytes of partial accumulators the device reduction may need per row of a chunk whose rows hold `acc_bytes_per_row`
+  /// bytes of accumulators: one accumulator per lane of at least lane_min_run positions, and a lane_min_run-th of that
+  /// again for its second level, rounded up to a 28th.
   static constexpr std::size_t partial_bytes_per_row(std::size_t acc_bytes_per_row) {
     return (acc_bytes_per_row + 27) / 28;
   }

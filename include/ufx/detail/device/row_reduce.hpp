@@ -1,25 +1,22 @@
 #pragma once
-// The device targets' row reduction (ufx::sim and ufx::cuda, through the launch seam as a block
-// body): for a reduction along one axis whose array inputs each step by 1 along it (each output
-// reads a contiguous row: axis 1 of a row-major matrix, the last axis in general) or by 0 (an
-// input broadcast along the row). A group of G threads owns one output (G a power of two up to a
-// block of 256; a block holds 256 / G rows), so neighbouring threads read neighbouring memory and
-// an output's elements are read once, with no partials in device memory and no second launch.
+// The device targets' row reduction (ufx::sim and ufx::cuda, through the launch seam as a block body): for a reduction
+// along one axis whose array inputs each step by 1 along it (each output reads a contiguous row: axis 1 of a row-major
+// matrix, the last axis in general) or by 0 (an input broadcast along the row). A group of G threads owns one output (G
+// a power of two up to a block of 256; a block holds 256 / G rows), so neighbouring threads read neighbouring memory
+// and an output's elements are read once, with no partials in device memory and no second launch.
 //
-// The order (docs/reduce.md), the same on both targets: a row is cut into chunks of V consecutive
-// positions (V = 16 bytes over the widest array element, at least 1; the last chunk may be
-// shorter); lane l of the group folds the chunks l, l + G, l + 2G, ..., each chunk in order (the
-// first element seeds it, the next join on the right); it takes its full chunks four at a time
-// (l, l + G, l + 2G, l + 3G, then the next four), combines each four's partials pairwise,
-// (a0 + a1) + (a2 + a3), and pushes the result into a binary counter (pairwise trees of 2^levels
-// pushes, as the tiled body's tiles: tile_counter); the full chunks left over (fewer than four) are
-// pushed one by one, then the short last chunk, if this lane has it. The G lanes' partials are
-// then combined as a tree in shared memory, lane l with lane l + h for h = G/2, ..., 2, 1. So a
-// float sum's error grows with V + 2 + levels + log2(G) plus the number of full trees, not with
-// the row's length, and a sum is bitwise the same on ufx::sim and ufx::cuda
-// (a map may differ where nvcc contracts a multiply and an add into an FMA). On ufx::cuda a full
-// chunk of an input that steps by 1 is one 16-byte load when the row starts on a multiple of the
-// chunk's size (else element by element: the same values in the same order).
+// The order (docs/reduce.md), the same on both targets: a row is cut into chunks of V consecutive positions (V = 16
+// bytes over the widest array element, at least 1; the last chunk may be shorter); lane l of the group folds the chunks
+// l, l + G, l + 2G, ..., each chunk in order (the first element seeds it, the next join on the right); it takes its
+// full chunks four at a time (l, l + G, l + 2G, l + 3G, then the next four), combines each four's partials pairwise,
+// (a0 + a1) + (a2 + a3), and pushes the result into a binary counter (pairwise trees of 2^levels pushes, as the tiled
+// body's tiles: tile_counter); the full chunks left over (fewer than four) are pushed one by one, then the short last
+// chunk, if this lane has it. The G lanes' partials are then combined as a tree in shared memory, lane l with lane l +
+// h for h = G/2, ..., 2, 1. So a float sum's error grows with V + 2 + levels + log2(G) plus the number of full trees,
+// not with the row's length, and a sum is bitwise the same on ufx::sim and ufx::cuda (a map may differ where nvcc
+// contracts a multiply and an add into an FMA). On ufx::cuda a full chunk of an input that steps by 1 is one 16-byte
+// load when the row starts on a multiple of the chunk's size (else element by element: the same values in the same
+// order).
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
@@ -75,8 +72,8 @@ constexpr bool row_reducible() {
 /// Threads per block of the row path.
 inline constexpr index_t row_block = device_reduce_policy::row_block;
 
-/// Where a row reduction's inputs are: each input's step along the row (arrays: 0 or 1) and the
-/// threads per row, G = 2^group_log2.
+/// Where a row reduction's inputs are: each input's step along the row (arrays: 0 or 1) and the threads per row, G =
+/// 2^group_log2.
 template <int NK>
 struct row_plan {
   index_t step_of[NK] = {};
@@ -147,8 +144,8 @@ private:
     UFX_HD const E& at(int i) const { return c.v[i]; }
   };
 
-  /// Whether input J can be read in vector loads on cuda: an array whose chunk is a power of two of
-  /// at most 16 bytes (it then must step by 1 and start each row aligned: vector_row).
+  /// Whether input J can be read in vector loads on cuda: an array whose chunk is a power of two of at most 16 bytes
+  /// (it then must step by 1 and start each row aligned: vector_row).
   template <std::size_t J>
   static constexpr bool vector_input() {
     using R = input_t<J>;
@@ -184,10 +181,9 @@ private:
     }(reader<Vec, J>(base, p)...);
   }
 
-  /// Lane `lane`'s chunks of the row at `base`: full chunks four at a time (their loads in flight
-  /// together), the four partials combined pairwise and pushed as one, then the full chunks left
-  /// one by one, then the short last chunk, if any (a push per 4V elements keeps the counter's
-  /// cost off a load-bound loop).
+  /// Lane `lane`'s chunks of the row at `base`: full chunks four at a time (their loads in flight together), the four
+  /// partials combined pairwise and pushed as one, then the full chunks left one by one, then the short last chunk, if
+  /// any (a push per 4V elements keeps the counter's cost off a load-bound loop).
   template <bool Vec>
   UFX_HD void fold_chunks(state_type& st, const index_t* base, index_t lane, index_t G) const {
     const auto seq = std::make_index_sequence<NK>{};
@@ -217,8 +213,7 @@ private:
   static constexpr bool any_vector_input(std::index_sequence<J...>) {
     return (vector_input<J>() || ...);
   }
-  /// Every input that can be read in vector loads steps by 1 and starts this row on a multiple of
-  /// its chunk's size.
+  /// Every input that can be read in vector loads steps by 1 and starts this row on a multiple of its chunk's size.
   template <std::size_t... J>
   UFX_HD bool vector_row(const index_t* base, std::index_sequence<J...>) const {
     bool ok = true;
@@ -235,10 +230,9 @@ private:
   }
 };
 
-/// Plans the row launch of `plan` (`rp`, `c`), when it applies. Returns false (the caller takes the
-/// lanes) when the switch is off, the reduction is not along one axis, an array input steps along
-/// it by other than 0 or 1 (or none by 1), or the rows are long (G = 256) but fewer than 512: the
-/// lanes split each of few long rows among more threads.
+/// Plans the row launch of `plan` (`rp`, `c`), when it applies. Returns false (the caller takes the lanes) when the
+/// switch is off, the reduction is not along one axis, an array input steps along it by other than 0 or 1 (or none by
+/// 1), or the rows are long (G = 256) but fewer than 512: the lanes split each of few long rows among more threads.
 template <class Kern, int N>
 bool plan_row_reduce(const reduce_plan<N>& plan, const Kern& k, row_plan<Kern::N>& rp, launch_config& c) {
   if constexpr (!row_reducible<Kern>()) {

@@ -1,7 +1,7 @@
 #pragma once
-// What the two device targets share about a launch: where one thread is inside it, and the checks
-// a launch configuration must pass on every device (with messages naming the kernel, the grid and
-// the block), so the sim refuses what a GPU would.
+// What the two device targets share about a launch: where one thread is inside it, and the checks a launch
+// configuration must pass on every device (with messages naming the kernel, the grid and the block), so the sim refuses
+// what a GPU would.
 #include <string>
 
 #include "ufx/config.hpp"
@@ -15,27 +15,26 @@ namespace ufx::detail {
 /// "(x, y, z)".
 std::string format_dim3(const dim3& d);
 
-/// Throws launch_error unless `c` can launch on a device described by `d` (`static_shared`: the
-/// kernel's own shared arrays, besides the launch's dynamic shared_bytes). In libufx
-/// (src/messages.cpp), as are the other checks and messages that need no template.
+/// Throws launch_error unless `c` can launch on a device described by `d` (`static_shared`: the kernel's own shared
+/// arrays, besides the launch's dynamic shared_bytes). In libufx (src/messages.cpp), as are the other checks and
+/// messages that need no template.
 void check_launch(const launch_config& c, const device_info& d, const char* label, std::size_t static_shared = 0);
 
-/// Throws launch_error when `c` is cooperative and its grid has more blocks than `limit`, the
-/// blocks of the kernel the device `d` holds at once.
+/// Throws launch_error when `c` is cooperative and its grid has more blocks than `limit`, the blocks of the kernel the
+/// device `d` holds at once.
 void check_cooperative(const launch_config& c, long long limit, const device_info& d, const char* label);
 
-/// The CPU targets' and the sim's cooperative limit: each of `d.multiprocessors` holds, as a GPU of
-/// compute capability 9.0 does, up to 2048 threads, 32 blocks and 228 KiB of shared memory.
+/// The CPU targets' and the sim's cooperative limit: each of `d.multiprocessors` holds, as a GPU of compute capability
+/// 9.0 does, up to 2048 threads, 32 blocks and 228 KiB of shared memory.
 long long host_cooperative_blocks(const device_info& d, unsigned long long threads, std::size_t shared_bytes);
 
-/// A block body: what the threads of one block do, in phases separated by block-wide barriers,
-/// over the launch's `shared_bytes` of shared memory (16-byte aligned). Launched like any body
-/// through the seam; `step(thread, state, shared, phase)` runs one thread's part of a phase and
-/// returns the next phase, the same for every thread of the block (a negative one: the block is
-/// done); each thread's `state_type` (value-initialised before phase 0) carries what the thread
-/// keeps from phase to phase. On cuda one kernel loops over the phases with __syncthreads()
-/// after each; on the sim each phase runs for every thread of the block in order, then the next
-/// (the barriers are the phase boundaries: no fibers).
+/// A block body: what the threads of one block do, in phases separated by block-wide barriers, over the launch's
+/// `shared_bytes` of shared memory (16-byte aligned). Launched like any body through the seam; `step(thread, state,
+/// shared, phase)` runs one thread's part of a phase and returns the next phase, the same for every thread of the block
+/// (a negative one: the block is done); each thread's `state_type` (value-initialised before phase 0) carries what the
+/// thread keeps from phase to phase. On cuda one kernel loops over the phases with __syncthreads() after each; on the
+/// sim each phase runs for every thread of the block in order, then the next (the barriers are the phase boundaries: no
+/// fibers).
 template <class B>
 concept block_body = requires {
   typename B::state_type;
@@ -44,8 +43,8 @@ concept block_body = requires {
 /// Threads per block of ufx's own grid-stride kernels.
 inline constexpr unsigned device_block = 256;
 
-/// A 1-D grid of device_block threads covering n items, `per_thread` items each, capped so a
-/// grid-stride loop takes the rest.
+/// A 1-D grid of device_block threads covering n items, `per_thread` items each, capped so a grid-stride loop takes the
+/// rest.
 inline launch_config grid_for(index_t n, index_t per_thread = 1) {
   const index_t threads = (n + per_thread - 1) / per_thread;
   index_t blocks = (threads + device_block - 1) / device_block;

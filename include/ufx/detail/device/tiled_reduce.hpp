@@ -1,24 +1,22 @@
 #pragma once
-// The device targets' tiled reduction (ufx::sim and ufx::cuda, through the launch seam as a block
-// body): for a reduction whose inputs split into those constant along the reduced dimensions (the
-// x side of KeOps's (n, 1) x (m) sums: one element per output) and those constant along the kept
-// ones (the y side: one element per reduced position, the same for every output). A block of
-// threads owns a block of outputs, R per thread (4, 2 or 1: tile_outputs_per_thread); it loads a
-// tile of the y side's elements into shared memory together (one element per thread and operand),
-// and every thread folds its R outputs over the tile, so each y element is read from memory once
-// per block instead of once per output, and from shared memory once per R outputs (8 at a time,
-// in 16-byte loads on cuda where 8 elements are a multiple of 16 bytes). Two tile buffers: while
-// the threads fold tile t they load tile t + 1, one barrier per tile.
+// The device targets' tiled reduction (ufx::sim and ufx::cuda, through the launch seam as a block body): for a
+// reduction whose inputs split into those constant along the reduced dimensions (the x side of KeOps's (n, 1) x (m)
+// sums: one element per output) and those constant along the kept ones (the y side: one element per reduced position,
+// the same for every output). A block of threads owns a block of outputs, R per thread (4, 2 or 1:
+// tile_outputs_per_thread); it loads a tile of the y side's elements into shared memory together (one element per
+// thread and operand), and every thread folds its R outputs over the tile, so each y element is read from memory once
+// per block instead of once per output, and from shared memory once per R outputs (8 at a time, in 16-byte loads on
+// cuda where 8 elements are a multiple of 16 bytes). Two tile buffers: while the threads fold tile t they load tile t +
+// 1, one barrier per tile.
 //
-// The fold order (docs/reduce.md, "What op may assume": seed, then elements on the right, then
-// partials combined): within a tile, blocks of 8 positions are folded in order (seed(first), then
-// combine(partial, x)), and the blocks in order into the tile's partial; the tile partials of a
-// thread are combined as a binary counter (a pairwise tree over 2^levels tiles, kept in registers:
-// 256 tiles for accumulators of 4 bytes or less, 16 for larger ones), whose full trees are folded
-// in order. A float sum's error grows with 8 + tile / 8 + levels + the
-// number of 2^levels-tile trees, not with m. When the outputs alone are too few to fill the
-// device, the tiles of each output are split among `splits` blocks (grid.y); their partials, a
-// dense (outputs, splits) array, are reduced by device_reduce's lanes into the outputs.
+// The fold order (docs/reduce.md, "What op may assume": seed, then elements on the right, then partials combined):
+// within a tile, blocks of 8 positions are folded in order (seed(first), then combine(partial, x)), and the blocks in
+// order into the tile's partial; the tile partials of a thread are combined as a binary counter (a pairwise tree over
+// 2^levels tiles, kept in registers: 256 tiles for accumulators of 4 bytes or less, 16 for larger ones), whose full
+// trees are folded in order. A float sum's error grows with 8 + tile / 8 + levels + the number of 2^levels-tile trees,
+// not with m. When the outputs alone are too few to fill the device, the tiles of each output are split among `splits`
+// blocks (grid.y); their partials, a dense (outputs, splits) array, are reduced by device_reduce's lanes into the
+// outputs.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -54,9 +52,9 @@ struct tile_input<scalar_acc<V>> {
   static constexpr bool is_array = false;
 };
 
-/// Whether a kernel can take the tiled path at all: two to three inputs (the x and the y side;
-/// the fold is compiled once per assignment of sides), arrays of plain elements and scalars (no
-/// index operand: argmin / argmax keep the lanes).
+/// Whether a kernel can take the tiled path at all: two to three inputs (the x and the y side; the fold is compiled
+/// once per assignment of sides), arrays of plain elements and scalars (no index operand: argmin / argmax keep the
+/// lanes).
 template <class Kern>
 struct tileable : std::false_type {};
 template <class Acc, class F, class Op, class... In>
@@ -64,9 +62,9 @@ struct tileable<reduce_kernel<Acc, F, Op, In...>>
     : std::bool_constant<(sizeof...(In) >= 2 && sizeof...(In) <= 3) && (tile_input<In>::ok && ...) &&
                          std::is_default_constructible_v<Acc>> {};
 
-/// Outputs per thread of the tiled path for a kernel: 4, 2 or 1, the most whose registers (each
-/// output's x-side elements and its tile counter) stay within 256 bytes. Each y element a thread
-/// reads from shared memory then serves that many outputs.
+/// Outputs per thread of the tiled path for a kernel: 4, 2 or 1, the most whose registers (each output's x-side
+/// elements and its tile counter) stay within 256 bytes. Each y element a thread reads from shared memory then serves
+/// that many outputs.
 template <class Kern>
 struct tile_outputs_per_thread;
 template <class Acc, class F, class Op, class... In>
@@ -81,9 +79,9 @@ struct tile_outputs_per_thread<reduce_kernel<Acc, F, Op, In...>> {
   static constexpr int value = 4 * per_output <= 256 ? 4 : 2 * per_output <= 256 ? 2 : 1;
 };
 
-/// Tile partials combined pairwise, for R outputs at once: level l holds the partial of 2^l tiles
-/// while bit l of `count` is set; a tree of 2^levels tiles is folded into `top`. Unrolled so every
-/// index is a constant (registers on cuda, no local memory).
+/// Tile partials combined pairwise, for R outputs at once: level l holds the partial of 2^l tiles while bit l of
+/// `count` is set; a tree of 2^levels tiles is folded into `top`. Unrolled so every index is a constant (registers on
+/// cuda, no local memory).
 template <class Acc, int Levels, int R = 1>
 struct tile_counter {
   Acc level[R][Levels];
@@ -136,8 +134,8 @@ struct tile_counter {
   }
 };
 
-/// Where a tiled reduction's inputs are: bit j of `tiled` set for the y-side inputs (read in
-/// tiles), the byte offset of input j's two tile buffers in shared memory, and each block's tiles.
+/// Where a tiled reduction's inputs are: bit j of `tiled` set for the y-side inputs (read in tiles), the byte offset of
+/// input j's two tile buffers in shared memory, and each block's tiles.
 template <int NK>
 struct tile_plan {
   unsigned tiled = 0;
@@ -146,9 +144,9 @@ struct tile_plan {
   int per_thread = 1;          // outputs per thread: 1, or tile_outputs_per_thread
 };
 
-/// How the fold reads an input, for output r of a thread's R and position j of a run of the tile:
-/// a scalar as it is; an x-side element, one per output, held by value; a y-side element from the
-/// tile in shared memory (`tile_at`), or from a run of 8 positions loaded at once (`tile_run`).
+/// How the fold reads an input, for output r of a thread's R and position j of a run of the tile: a scalar as it is; an
+/// x-side element, one per output, held by value; a y-side element from the tile in shared memory (`tile_at`), or from
+/// a run of 8 positions loaded at once (`tile_run`).
 template <class V>
 struct hold_scalar {
   V v;
@@ -172,11 +170,10 @@ struct tile_at {
 template <class E>
 inline constexpr bool tile_run_vector = 8 * sizeof(E) % 16 == 0 && 8 * sizeof(E) <= 128;
 
-/// 8 consecutive tile elements. On cuda a run whose bytes are a multiple of 16 is read with 16-byte
-/// shared loads (the run starts 16-byte aligned: tile buffers are, and 8 elements of such a size
-/// are); the values are the same either way. The sim reads element by element and checks that
-/// alignment, so a change that broke it fails the tests here instead of faulting on a GPU
-/// (cudaErrorMisalignedAddress).
+/// 8 consecutive tile elements. On cuda a run whose bytes are a multiple of 16 is read with 16-byte shared loads (the
+/// run starts 16-byte aligned: tile buffers are, and 8 elements of such a size are); the values are the same either
+/// way. The sim reads element by element and checks that alignment, so a change that broke it fails the tests here
+/// instead of faulting on a GPU (cudaErrorMisalignedAddress).
 template <class E>
 struct alignas(8 * sizeof(E) % 16 == 0 ? 16 : alignof(E)) tile_run {
   E v[8];
@@ -209,11 +206,11 @@ struct hold_y {
   UFX_HD tile_at<E> point(index_t i) const { return {p + i}; }
 };
 
-/// The block body: phase 0 loads the block's first tile; phase 1 loads the next tile (when there
-/// is one) and folds the current one, until the block's tiles are done, then writes the outputs
-/// (fin(result), or the partial of this split). Each thread owns R outputs, b apart (b = threads
-/// per block): a block owns R * b consecutive outputs, and every y element a thread reads from the
-/// tile serves R outputs. Each output's fold is the same for every R, so R changes no result.
+/// The block body: phase 0 loads the block's first tile; phase 1 loads the next tile (when there is one) and folds the
+/// current one, until the block's tiles are done, then writes the outputs (fin(result), or the partial of this split).
+/// Each thread owns R outputs, b apart (b = threads per block): a block owns R * b consecutive outputs, and every y
+/// element a thread reads from the tile serves R outputs. Each output's fold is the same for every R, so R changes no
+/// result.
 template <class Kern, int N, class OutE, class Fin, int R = 1>
 struct tiled_reduce_body {
   using Acc = typename Kern::acc_type;
@@ -242,8 +239,7 @@ struct tiled_reduce_body {
     if (i + 1 < mine) load(shared, first + i + 1, (i + 1) & 1, b, tx);
     const index_t s0 = static_cast<index_t>(t.block_idx.x) * b * R + tx; // output r: s0 + r * b
     if (s0 < outputs) {
-      // x-side offsets of the thread's outputs; one past the last reads the first's (its fold is
-      // done and not written)
+      // x-side offsets of the thread's outputs; one past the last reads the first's (its fold is done and not written)
       index_t base[R][N];
       UFX_UNROLL
       for (int r = 0; r < R; ++r) loop_offsets(kept, s0 + r * b < outputs ? s0 + r * b : s0, base[r]);
@@ -300,8 +296,8 @@ private:
   }
   static constexpr unsigned arrays = array_bits(std::make_index_sequence<NK>{});
 
-  /// Input j as the fold holds it when the y-side inputs are the bits of M: its tile in buffer
-  /// `at` (y side), its element for each of the thread's outputs (x side), or the scalar.
+  /// Input j as the fold holds it when the y-side inputs are the bits of M: its tile in buffer `at` (y side), its
+  /// element for each of the thread's outputs (x side), or the scalar.
   template <unsigned M, std::size_t J>
   UFX_HD auto holder(unsigned char* shared, const index_t (&base)[R][N], index_t at) const {
     using A = std::remove_cvref_t<decltype(get<J>(k.in))>;
@@ -335,8 +331,8 @@ private:
         ...);
   }
 
-  /// Each output's partial of one tile, pushed: runs of 8 positions in order (seed(first), then
-  /// combine(partial, x)), the runs in order, then the positions left in order.
+  /// Each output's partial of one tile, pushed: runs of 8 positions in order (seed(first), then combine(partial, x)),
+  /// the runs in order, then the positions left in order.
   template <class... H>
   UFX_HD void fold_tile(state_type& st, index_t len, const H&... h) const {
     constexpr int run = 8;
@@ -356,8 +352,8 @@ private:
     }
     st.push(k, acc);
   }
-  /// Each output's partial of positions [0, n) of a run or of the rest: seed(first), then
-  /// combine(partial, x) in order. `n` is a compile-time constant for a run of 8 (unrolled).
+  /// Each output's partial of positions [0, n) of a run or of the rest: seed(first), then combine(partial, x) in order.
+  /// `n` is a compile-time constant for a run of 8 (unrolled).
   template <class Count, class... Rd>
   UFX_HD void fold_span(Acc (&s)[R], Count n, const Rd&... rd) const {
     UFX_UNROLL
@@ -384,8 +380,8 @@ bool plan_tiled_reduce(const reduce_plan<N>& plan, const Kern& k, tile_plan<N - 
       if (L.stride[j][d] != 0) return false;
     return true;
   };
-  // each array input: x side (constant along the reduced dimensions: one element per output), or
-  // y side (constant along the kept ones: read in tiles), else no tiling
+  // each array input: x side (constant along the reduced dimensions: one element per output), or y side (constant along
+  // the kept ones: read in tiles), else no tiling
   index_t elem[NK] = {}; // element size of each y-side input
   bool split = true;
   unsigned tiled = 0;
@@ -413,8 +409,8 @@ bool plan_tiled_reduce(const reduce_plan<N>& plan, const Kern& k, tile_plan<N - 
   index_t b = policy::tile_block;
   while (b > 32 && shared_bytes(b) > policy::tile_max_shared) b /= 2;
   if (shared_bytes(b) > policy::tile_max_shared) return false;
-  // outputs per thread: as many as the registers allow where there are outputs for 4 full blocks
-  // (a block's outputs past the last are computed and dropped: at most a quarter of the work)
+  // outputs per thread: as many as the registers allow where there are outputs for 4 full blocks (a block's outputs
+  // past the last are computed and dropped: at most a quarter of the work)
   constexpr int per = tile_outputs_per_thread<Kern>::value;
   tp.per_thread =
       per > 1 && testing().tiled_outputs_per_thread.load(std::memory_order_relaxed) != 1 && outputs >= 4 * per * b ? per

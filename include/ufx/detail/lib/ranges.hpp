@@ -1,10 +1,9 @@
 #pragma once
-// Profiler ranges around ufx's calls (ufx/nvtx.hpp): each front door's call_scope (detail/core/fail.hpp)
-// opens one when ranges are on, named after the front door, the call's label and its axes
-// ("vectorize add", "reduce sum axis=1", "kernel tiled_matmul"), and each chunk of a call larger
-// than the device one more ("chunked add 3/8"). Off, a call reads a relaxed atomic flag and does
-// nothing else; the names are built and NVTX is called in libufx (src/ranges.cpp), so no header
-// includes NVTX.
+// Profiler ranges around ufx's calls (ufx/nvtx.hpp): each front door's call_scope (detail/core/fail.hpp) opens one when
+// ranges are on, named after the front door, the call's label and its axes ("vectorize add", "reduce sum axis=1",
+// "kernel tiled_matmul"), and each chunk of a call larger than the device one more ("chunked add 3/8"). Off, a call
+// reads a relaxed atomic flag and does nothing else; the names are built and NVTX is called in libufx (src/ranges.cpp),
+// so no header includes NVTX.
 #include <atomic>
 
 #include "ufx/config.hpp"
@@ -14,15 +13,15 @@ namespace ufx::detail {
 /// True while NVTX ranges are on (ufx::set_nvtx, UFX_NVTX=1) or a range observer is set.
 extern std::atomic<bool> ranges_on;
 
-/// Opens the range of a call to front door `who` ("ufx::vectorize") with `label` (may be null)
-/// and `naxes` axes; returns what to close (0: nothing).
+/// Opens the range of a call to front door `who` ("ufx::vectorize") with `label` (may be null) and `naxes` axes;
+/// returns what to close (0: nothing).
 int range_push(const char* who, const char* label, const int* axes, int naxes) noexcept;
 /// Opens the range of chunk k of n (counted from 1) of the innermost open call on this thread.
 int chunk_range_push(long k, long n) noexcept;
 void range_pop(int opened) noexcept;
 
-/// Called with each range's name as it opens (and with null as one closes): tests read ufx's
-/// ranges through it, with or without NVTX. Null removes it.
+/// Called with each range's name as it opens (and with null as one closes): tests read ufx's ranges through it, with or
+/// without NVTX. Null removes it.
 using range_observer = void (*)(const char* name);
 void set_range_observer(range_observer f) noexcept;
 /// Ranges opened so far (all threads): what a counting test reads.
@@ -33,8 +32,7 @@ UFX_TU_NAMESPACE_BEGIN
 /// The label the next call_scope on this thread takes (set by a named kernel object's call).
 inline thread_local const char* pending_label = nullptr;
 
-/// Gives the call made inside it a label (a named vectorize, reducer, gufunc or kernel), when
-/// ranges are on.
+/// Gives the call made inside it a label (a named vectorize, reducer, gufunc or kernel), when ranges are on.
 class label_scope {
 public:
   explicit label_scope(const char* label) noexcept {

@@ -1,8 +1,7 @@
 #pragma once
-// The device memory runtimes: allocation, copies and synchronisation for each kind of device
-// memory (ufx::sim's in src/sim/runtime.cpp, ufx::cuda's in src/cuda/runtime.cpp). They live in
-// src/ so that a host-only translation unit never includes cuda_runtime.h. A memory_space names
-// its runtime, so nothing here switches on a kind of memory.
+// The device memory runtimes: allocation, copies and synchronisation for each kind of device memory (ufx::sim's in
+// src/sim/runtime.cpp, ufx::cuda's in src/cuda/runtime.cpp). They live in src/ so that a host-only translation unit
+// never includes cuda_runtime.h. A memory_space names its runtime, so nothing here switches on a kind of memory.
 
 #include <algorithm>
 #include <atomic>
@@ -19,12 +18,11 @@
 
 namespace ufx::detail {
 
-/// What ufx asked of a device runtime so far (device_runtime::counts): the call budgets tests hold
-/// each front door to, counted the same way on the sim as on ufx::cuda. `waits`: synchronisations
-/// (a device's, a stream's, an event's); a copy to the host waits for the work before it too, but
-/// is counted as a copy. `allocations` / `frees`: device memory from the runtime (a chunk loop's
-/// carving of its stream arena is not one). `queries`: pointers classified (space_of: CUDA's
-/// cudaPointerGetAttributes).
+/// What ufx asked of a device runtime so far (device_runtime::counts): the call budgets tests hold each front door to,
+/// counted the same way on the sim as on ufx::cuda. `waits`: synchronisations (a device's, a stream's, an event's); a
+/// copy to the host waits for the work before it too, but is counted as a copy. `allocations` / `frees`: device memory
+/// from the runtime (a chunk loop's carving of its stream arena is not one). `queries`: pointers classified (space_of:
+/// CUDA's cudaPointerGetAttributes).
 struct call_counts {
   long launches = 0, waits = 0, allocations = 0, frees = 0;
   long to_device = 0, to_host = 0, within = 0, queued_copies = 0, queries = 0;
@@ -66,12 +64,12 @@ public:
   virtual int current_device() const = 0;
   virtual void select_device(int device) const = 0;
 
-  /// Allocates on `device`; throws device_error ("out of device memory", sizes) and leaves nothing
-  /// allocated when it cannot.
+  /// Allocates on `device`; throws device_error ("out of device memory", sizes) and leaves nothing allocated when it
+  /// cannot.
   virtual void* allocate(int device, std::size_t bytes) const = 0;
   virtual void deallocate(int device, void* p) const noexcept = 0;
-  /// Stream-ordered allocation, for a call's temporaries on stream `s`: usable by work queued on
-  /// `s` (CUDA's cudaMallocAsync, from the device's pool, which keeps freed memory for reuse).
+  /// Stream-ordered allocation, for a call's temporaries on stream `s`: usable by work queued on `s` (CUDA's
+  /// cudaMallocAsync, from the device's pool, which keeps freed memory for reuse).
   virtual void* allocate_async(int device, std::size_t bytes, void* s) const = 0;
   /// Frees `p` once the work queued on `s` before this call has run, without waiting for it.
   virtual void deallocate_async(int device, void* p, void* s) const noexcept = 0;
@@ -91,8 +89,8 @@ public:
   virtual void destroy_stream(int device, void* s) const noexcept = 0;
   /// Waits for the stream's work; throws device_error with the first failure of that work.
   virtual void stream_synchronize(int device, void* s) const = 0;
-  /// Copies on stream `s` after its queued work; each side is this runtime's memory or pinned host
-  /// memory, which must stay valid until the copy has run.
+  /// Copies on stream `s` after its queued work; each side is this runtime's memory or pinned host memory, which must
+  /// stay valid until the copy has run.
   virtual void copy_async(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src,
                           std::size_t bytes, void* s) const = 0;
   virtual void* create_event(int device) const = 0;
@@ -105,17 +103,17 @@ public:
   virtual bool event_done(void* e) const = 0;
   /// Milliseconds between two completed events.
   virtual float event_elapsed_ms(void* start, void* end) const = 0;
-  /// The stream whose queued work every call without a stream of its own is ordered with (CUDA's
-  /// legacy default stream); null where there is none (the sim, whose calls run at once).
+  /// The stream whose queued work every call without a stream of its own is ordered with (CUDA's legacy default
+  /// stream); null where there is none (the sim, whose calls run at once).
   virtual void* ordered_stream(int) const { return nullptr; }
-  /// ufx::sim's uninitialised-read check: `bytes` at `p` (a new device_array) hold nothing written
-  /// (the sim fills them with its fill pattern and remembers the range); note_defined: they have
-  /// been written (a copy, a call's output). Nothing on other runtimes.
+  /// ufx::sim's uninitialised-read check: `bytes` at `p` (a new device_array) hold nothing written (the sim fills them
+  /// with its fill pattern and remembers the range); note_defined: they have been written (a copy, a call's output).
+  /// Nothing on other runtimes.
   virtual void note_undefined(void*, std::size_t) const {}
   virtual void note_defined(const void*, std::size_t) const {}
-  /// Whether copies to and from host memory are the device's DMA (ufx::cuda), so that packing
-  /// pageable data into pinned blocks on several host threads speeds them up (copy_staging); the
-  /// sim's memory is host memory, where that only costs.
+  /// Whether copies to and from host memory are the device's DMA (ufx::cuda), so that packing pageable data into pinned
+  /// blocks on several host threads speeds them up (copy_staging); the sim's memory is host memory, where that only
+  /// costs.
   virtual bool copies_by_dma() const { return false; }
 
   // ---- page-locked host memory (ufx::cuda's cudaHostAlloc / cudaHostRegister; nothing elsewhere)
@@ -127,44 +125,42 @@ public:
   virtual void host_unregister(const void*) const noexcept {}
 };
 
-/// Queues `task` on a sim stream: the stream's worker runs it after the work queued before. An
-/// exception from it is the stream's error (reported by the next synchronize; later work is
-/// skipped until then).
+/// Queues `task` on a sim stream: the stream's worker runs it after the work queued before. An exception from it is the
+/// stream's error (reported by the next synchronize; later work is skipped until then).
 void sim_enqueue(void* stream, std::function<void()> task);
 
-/// What a call queued on a stream keeps alive until the stream has run its work (staged copies of
-/// operands, temporaries the queued copies read): each device target's folder says how
-/// (launch_hook<Tag>::keep_until_run in backend/<name>/launch.hpp).
+/// What a call queued on a stream keeps alive until the stream has run its work (staged copies of operands, temporaries
+/// the queued copies read): each device target's folder says how (launch_hook<Tag>::keep_until_run in
+/// backend/<name>/launch.hpp).
 struct stream_keep {
   std::vector<std::shared_ptr<void>> items;
 };
 
-/// Page-locked ("pinned") host memory: allocated here or registered, and remembered, so an
-/// asynchronous copy to or from it can be queued instead of waiting (src/runtime.cpp).
+/// Page-locked ("pinned") host memory: allocated here or registered, and remembered, so an asynchronous copy to or from
+/// it can be queued instead of waiting (src/runtime.cpp).
 void* pinned_allocate(std::size_t bytes);
 void pinned_deallocate(void* p) noexcept;
 void pin_range(const void* p, std::size_t bytes);
 void unpin_range(const void* p) noexcept;
 bool is_pinned(const void* p, std::size_t bytes) noexcept;
-/// Pinned host blocks for chunked calls' staging, kept across calls (a few): take one of at least
-/// `bytes` (set to the block's size), give it back when done.
+/// Pinned host blocks for chunked calls' staging, kept across calls (a few): take one of at least `bytes` (set to the
+/// block's size), give it back when done.
 void* pinned_staging_take(std::size_t& bytes);
 void pinned_staging_give(void* p, std::size_t bytes) noexcept;
 
-/// Device memory kept for one stream of a chunked call (chunk_ring): while it is attached,
-/// allocations ordered on that stream (device_malloc_async) are carved from it, and freeing them
-/// does nothing; the chunk loop resets it once the stream's work has run. So a chunk loop
-/// allocates nothing: what does not fit the arena comes from the device's pool as before.
+/// Device memory kept for one stream of a chunked call (chunk_ring): while it is attached, allocations ordered on that
+/// stream (device_malloc_async) are carved from it, and freeing them does nothing; the chunk loop resets it once the
+/// stream's work has run. So a chunk loop allocates nothing: what does not fit the arena comes from the device's pool
+/// as before.
 void stream_arena_attach(void* stream, void* base, std::size_t bytes);
 void stream_arena_reset(void* stream) noexcept;
 void stream_arena_detach(void* stream) noexcept;
 
-/// How copy_bytes moves pageable host data of at least `min_bytes` to or from a device: through
-/// `blocks` pinned staging blocks of `chunk` bytes, each packed (or unpacked) by up to `threads`
-/// host threads (host_copy) while the device copies another. CUDA's own copy of pageable memory
-/// stages through its buffers at about one thread's memcpy rate (10 GB/s on an H200's host, a fifth
-/// of the link). `sim`: on ufx::sim too, whose memory is host memory, so staging only costs there:
-/// the tests turn it on to run the pipeline. A knob for tests and benchmarks; set it between calls.
+/// How copy_bytes moves pageable host data of at least `min_bytes` to or from a device: through `blocks` pinned staging
+/// blocks of `chunk` bytes, each packed (or unpacked) by up to `threads` host threads (host_copy) while the device
+/// copies another. CUDA's own copy of pageable memory stages through its buffers at about one thread's memcpy rate (10
+/// GB/s on an H200's host, a fifth of the link). `sim`: on ufx::sim too, whose memory is host memory, so staging only
+/// costs there: the tests turn it on to run the pipeline. A knob for tests and benchmarks; set it between calls.
 struct staging_settings {
   bool enabled = true;
   bool sim = false;
@@ -172,15 +168,15 @@ struct staging_settings {
   std::size_t chunk = std::size_t{8} << 20;
   int blocks = 3;
   int threads = 8;
-  /// Pack and unpack with non-temporal stores (host_copy's `streaming`): on this project's 2-core
-  /// EPYC, packing 1 MiB ranges into three rotating 8 MiB blocks ran 1.5x memcpy's rate.
+  /// Pack and unpack with non-temporal stores (host_copy's `streaming`): on this project's 2-core EPYC, packing 1 MiB
+  /// ranges into three rotating 8 MiB blocks ran 1.5x memcpy's rate.
   bool streaming_stores = true;
 };
 staging_settings& copy_staging() noexcept;
 /// Host threads that pack and unpack staging blocks for runtime `rt` (1 where copies are not DMA).
 int staging_threads(const device_runtime& rt) noexcept;
-/// Whether they pack and unpack with non-temporal stores: streaming_stores, where copies are DMA
-/// or `sim` staging is on (tests); otherwise the sim's device reads a staged block from the cache.
+/// Whether they pack and unpack with non-temporal stores: streaming_stores, where copies are DMA or `sim` staging is on
+/// (tests); otherwise the sim's device reads a staged block from the cache.
 bool staging_streams(const device_runtime& rt) noexcept;
 
 /// Every device runtime, to classify a pointer: the one list a new device kind joins.
@@ -193,18 +189,17 @@ inline const device_runtime* const* all_runtimes(int& n) {
 /// Throws device_error unless `s`'s runtime can run here and `s.device` exists.
 void require_space(const memory_space& s);
 
-/// The scratch cache of src/runtime.cpp (small temporaries of calls without a stream, kept for the
-/// next call): gives back the blocks kept for runtime `rt`'s devices (configure_sim, tests), and
-/// how many it keeps.
+/// The scratch cache of src/runtime.cpp (small temporaries of calls without a stream, kept for the next call): gives
+/// back the blocks kept for runtime `rt`'s devices (configure_sim, tests), and how many it keeps.
 void scratch_release(const device_runtime& rt) noexcept;
 long scratch_kept(const device_runtime& rt) noexcept;
 
 /// Allocates `bytes` in device memory `s`.
 void* device_malloc(const memory_space& s, std::size_t bytes);
 void device_free(const memory_space& s, void* p) noexcept;
-/// The same, ordered on stream `stream`; null: a call's temporary without a stream, ordered on the
-/// runtime's ordered_stream (ufx::cuda: allocated and freed in the legacy stream's order, without
-/// waiting), else at once as device_malloc / device_free; up to 64 KiB from the scratch cache.
+/// The same, ordered on stream `stream`; null: a call's temporary without a stream, ordered on the runtime's
+/// ordered_stream (ufx::cuda: allocated and freed in the legacy stream's order, without waiting), else at once as
+/// device_malloc / device_free; up to 64 KiB from the scratch cache.
 void* device_malloc_async(const memory_space& s, std::size_t bytes, void* stream);
 void device_free_async(const memory_space& s, void* p, void* stream) noexcept;
 /// Copies `bytes` between any two spaces (device to device across runtimes goes through the host).
@@ -212,8 +207,8 @@ void copy_bytes(const memory_space& dst_space, void* dst, const memory_space& sr
                 std::size_t bytes);
 /// Waits for device `s`'s pending work (nothing for host memory).
 void synchronize(const memory_space& s);
-/// True when calls without a stream on space `s` are queued rather than run at once: ufx::cuda
-/// queues them on its legacy default stream (ordered_stream), and what reads their results waits.
+/// True when calls without a stream on space `s` are queued rather than run at once: ufx::cuda queues them on its
+/// legacy default stream (ordered_stream), and what reads their results waits.
 inline bool queues_calls(const memory_space& s) { return s.is_device() && s.runtime->ordered_stream(s.device); }
 
 /// Where [p, p + bytes) lives: a device of some runtime, else host memory.
@@ -244,8 +239,8 @@ template <class T>
 class buffer {
 public:
   buffer() = default;
-  /// n elements in space s; with a `stream` (device memory only) allocated and freed in the
-  /// stream's order (a call's temporaries on a stream: freed once its queued work has run).
+  /// n elements in space s; with a `stream` (device memory only) allocated and freed in the stream's order (a call's
+  /// temporaries on a stream: freed once its queued work has run).
   buffer(const memory_space& s, index_t n, void* stream = nullptr)
       : space_(s), n_(n), stream_(s.is_host() ? nullptr : stream) {
     if (s.is_host()) host_.reset(new T[static_cast<std::size_t>(std::max<index_t>(n, 1))]);

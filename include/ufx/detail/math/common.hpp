@@ -1,7 +1,7 @@
 #pragma once
-// What the host kernels of ufx::math share: bit access, fused multiply-add where the machine has
-// it, rounding to an integer and scaling by 2^n without branches, and double-double steps. Every
-// function here is branch-free (selects only), so a loop over a kernel is a vector loop.
+// What the host kernels of ufx::math share: bit access, fused multiply-add where the machine has it, rounding to an
+// integer and scaling by 2^n without branches, and double-double steps. Every function here is branch-free (selects
+// only), so a loop over a kernel is a vector loop.
 #include <bit>
 #include <cmath>
 #include <cstddef>
@@ -49,16 +49,16 @@ UFX_ALWAYS_INLINE T mla(T a, T b, T c) {
 #endif
 }
 
-/// Horner's rule: c[0] + x * (c[1] + x * (...)), coefficients from the constant term up. Unrolled
-/// at compile time: a loop here would be an inner loop the vectoriser gives up on.
+/// Horner's rule: c[0] + x * (c[1] + x * (...)), coefficients from the constant term up. Unrolled at compile time: a
+/// loop here would be an inner loop the vectoriser gives up on.
 template <class T, std::size_t K, std::size_t I = 0>
 UFX_ALWAYS_INLINE T horner(T x, const T (&c)[K]) {
   if constexpr (I + 1 == K) return c[I];
   else return mla(horner<T, K, I + 1>(x, c), x, c[I]);
 }
 
-/// c ? a : b on the bits. Written as a ?: the compiler may turn it into a branch, and with
-/// -ftrapping-math (the default) arithmetic near a branch is not if-converted: no vector loop.
+/// c ? a : b on the bits. Written as a ?: the compiler may turn it into a branch, and with -ftrapping-math (the
+/// default) arithmetic near a branch is not if-converted: no vector loop.
 template <class T>
 UFX_ALWAYS_INLINE T select(bool c, T a, T b) {
   const int_of<T> m = -int_of<T>(c);
@@ -104,16 +104,15 @@ template <class T>
 UFX_ALWAYS_INLINE T pow2(int_of<T> k) {
   return from_bits<T>((k + fp<T>::bias) << fp<T>::mant);
 }
-/// p * 2^k in two exact steps, so a result in the subnormal range is rounded once and one past the
-/// largest finite value is infinite; |k| < 2 * bias - 2.
+/// p * 2^k in two exact steps, so a result in the subnormal range is rounded once and one past the largest finite value
+/// is infinite; |k| < 2 * bias - 2.
 template <class T>
 UFX_ALWAYS_INLINE T scale(T p, int_of<T> k) {
   const int_of<T> k1 = k >> 1;
   return p * pow2<T>(k1) * pow2<T>(k - k1);
 }
 
-/// Double-double (double-float for float) steps (Dekker, Knuth): a value hi + lo held to about
-/// twice T's precision.
+/// Double-double (double-float for float) steps (Dekker, Knuth): a value hi + lo held to about twice T's precision.
 template <class T>
 struct dd_t {
   T hi, lo;

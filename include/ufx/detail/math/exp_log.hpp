@@ -1,14 +1,13 @@
 #pragma once
-// Host kernels of ufx::math::exp, log, tanh and sqrt (float and double). Each is a Cody-Waite
-// reduction, a polynomial and a scaling, with IEEE special values chosen by selects at the end:
-// the way Cephes, fdlibm, SLEEF and Eigen write them.
+// Host kernels of ufx::math::exp, log, tanh and sqrt (float and double). Each is a Cody-Waite reduction, a polynomial
+// and a scaling, with IEEE special values chosen by selects at the end: the way Cephes, fdlibm, SLEEF and Eigen write
+// them.
 #include "ufx/detail/math/common.hpp"
 
-// sqrt where errno is kept (C's default) and the compiler is GCC on x86-64: a function in libufx
-// (src/math_sqrt.cpp) that GCC calls one vector at a time from a vectorised loop, through the
-// x86-64 vector ABI's variants the simd attribute declares; each is sqrtps/sqrtpd. std::sqrt there
-// is a scalar call no loop vectorises. UFX_NO_SIMD_SQRT (the same in every translation unit) or
-// another compiler: the Newton kernel below.
+// sqrt where errno is kept (C's default) and the compiler is GCC on x86-64: a function in libufx (src/math_sqrt.cpp)
+// that GCC calls one vector at a time from a vectorised loop, through the x86-64 vector ABI's variants the simd
+// attribute declares; each is sqrtps/sqrtpd. std::sqrt there is a scalar call no loop vectorises. UFX_NO_SIMD_SQRT (the
+// same in every translation unit) or another compiler: the Newton kernel below.
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && defined(__x86_64__) &&                   \
     defined(__ELF__) && !defined(__NO_MATH_ERRNO__) && !defined(UFX_NO_SIMD_SQRT)
 #  define UFX_MATH_SIMD_SQRT 1
@@ -24,8 +23,8 @@ namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 namespace math {
 
-// float e^x in parts: x = n ln2 + r, |r| <= ln2/2 (ln2 split in 0.693359375, n times it exact, and
-// the rest), e^r by Cephes' expf polynomial; e^x = 2^k e^r. exp_kernel and tanh_kernel scale it.
+// float e^x in parts: x = n ln2 + r, |r| <= ln2/2 (ln2 split in 0.693359375, n times it exact, and the rest), e^r by
+// Cephes' expf polynomial; e^x = 2^k e^r. exp_kernel and tanh_kernel scale it.
 struct exp_parts_f {
   float r;
   std::int32_t k;
@@ -40,10 +39,10 @@ UFX_ALWAYS_INLINE float exp_reduced(float r) {
   return mla(horner(r, c), r * r, r) + 1.f;
 }
 
-// exp: x = n ln2 + r, |r| <= ln2/2; e^x = 2^n e^r. ln2 is split in a high part with trailing zeros
-// (n * hi exact) and the rest. float: Cephes' expf polynomial. double: Taylor to degree 13 (error
-// below 2^-57). `tail` is a small correction added to x (pow's double-double product).
-// (tail's default -0 makes r + tail foldable to r: x + -0 is x for every x, x + 0 is not for -0.)
+// exp: x = n ln2 + r, |r| <= ln2/2; e^x = 2^n e^r. ln2 is split in a high part with trailing zeros (n * hi exact) and
+// the rest. float: Cephes' expf polynomial. double: Taylor to degree 13 (error below 2^-57). `tail` is a small
+// correction added to x (pow's double-double product). (tail's default -0 makes r + tail foldable to r: x + -0 is x for
+// every x, x + 0 is not for -0.)
 UFX_ALWAYS_INLINE float exp_kernel(float x, float tail = -0.f) {
   const bool x_in = abs(x) < 104.f, tail_in = abs(tail) < 1.f; // a NaN tail (from a product past the range) too
   const bool in = x_in & tail_in;
@@ -65,9 +64,9 @@ UFX_ALWAYS_INLINE double exp_kernel(double x, double tail = 0) {
   return scale(p, k);
 }
 
-// log: x = 2^k m, m in [sqrt(1/2), sqrt(2)) (musl's offset trick), f = m - 1 exact.
-// float: a polynomial in f (see log_kernel). double: fdlibm's log, s = f / (2 + f), log(1 + f) =
-// f - (f^2/2 - s (f^2/2 + R(s^2))). Subnormals are scaled up first.
+// log: x = 2^k m, m in [sqrt(1/2), sqrt(2)) (musl's offset trick), f = m - 1 exact. float: a polynomial in f (see
+// log_kernel). double: fdlibm's log, s = f / (2 + f), log(1 + f) = f - (f^2/2 - s (f^2/2 + R(s^2))). Subnormals are
+// scaled up first.
 template <class T>
 struct log_parts {
   T f, k; // x = 2^k (1 + f)
@@ -75,9 +74,9 @@ struct log_parts {
 template <class T>
 UFX_ALWAYS_INLINE log_parts<T> log_reduce(T x) {
   using I = int_of<T>;
-  // Subnormals are scaled by 2^extra. The exponent's correction is read back from the scale, not
-  // chosen again by the condition, and no arithmetic sits under a condition: either would leave a
-  // branch in the loop (-ftrapping-math, the default, forbids speculating arithmetic).
+  // Subnormals are scaled by 2^extra. The exponent's correction is read back from the scale, not chosen again by the
+  // condition, and no arithmetic sits under a condition: either would leave a branch in the loop (-ftrapping-math, the
+  // default, forbids speculating arithmetic).
   const T scale = select(x < std::numeric_limits<T>::min(), pow2<T>(fp<T>::mant + 2), T(1));
   const I one = bits(T(1)), rt = bits(T(0.70710678118654752440));
   // unsigned: inf's and NaN's bits would overflow a signed sum (their result is log_special's)
@@ -96,9 +95,9 @@ UFX_ALWAYS_INLINE T log_special(T x, T r) {
   const T s = select(x < 0, std::numeric_limits<T>::quiet_NaN(), select(x == 0, -inf, x));
   return select((x > 0) & (x < inf), r, s);
 }
-// float: log(1 + f) = f - f^2/2 + f^3 P(f), P of degree 7 fitted on [sqrt(1/2) - 1, sqrt(2) - 1]
-// for relative error 2^-27.3, each coefficient rounded to float before the next ones were fitted
-// again (Cephes' logf has degree 8 for about the same).
+// float: log(1 + f) = f - f^2/2 + f^3 P(f), P of degree 7 fitted on [sqrt(1/2) - 1, sqrt(2) - 1] for relative error
+// 2^-27.3, each coefficient rounded to float before the next ones were fitted again (Cephes' logf has degree 8 for
+// about the same).
 UFX_ALWAYS_INLINE float log_kernel(float x) {
   const auto [f, k] = log_reduce(x);
   constexpr float c[] = {0x1.555554p-2f, -0x1.000226p-2f, 0x1.99a01cp-3f, -0x1.54728ap-3f,
@@ -126,8 +125,8 @@ UFX_ALWAYS_INLINE double log_kernel(double x) {
   return log_special(x, r);
 }
 
-// tanh: for |x| < 0.625 an odd polynomial (float, Cephes' tanhf) or rational function (double,
-// Cephes' tanh); past it 1 - 2 / (e^(2|x|) + 1). Both are computed and one chosen.
+// tanh: for |x| < 0.625 an odd polynomial (float, Cephes' tanhf) or rational function (double, Cephes' tanh); past it 1
+// - 2 / (e^(2|x|) + 1). Both are computed and one chosen.
 UFX_ALWAYS_INLINE double tanh_far(double x) {
   const double e = exp_kernel(2. * clamp(abs(x), 0., 40.));
   return copysign(1. - 2. / (e + 1.), x);
@@ -137,8 +136,8 @@ UFX_ALWAYS_INLINE float tanh_kernel(float x) {
                          -5.70498872745e-3f};
   const float a = abs(x), z = x * x;
   const float near = mla(horner(z, c) * z, a, a);
-  // e^(2a) for a <= 9 (tanh 9 rounds to 1; a NaN stays one): exp_kernel's steps without its range
-  // checks, and 2^k in one step
+  // e^(2a) for a <= 9 (tanh 9 rounds to 1; a NaN stays one): exp_kernel's steps without its range checks, and 2^k in
+  // one step
   const auto [r, k] = exp_reduce(2.f * select(a > 9.f, 9.f, a));
   const float far = 1.f - 2.f / mla(exp_reduced(r), pow2<float>(k), 1.f);
   return copysign(select(a < 0.625f, near, far), x); // tanh(-0) = -0
@@ -151,15 +150,15 @@ UFX_ALWAYS_INLINE double tanh_kernel(double x) {
   return copysign(select(abs(x) < 0.625, near, tanh_far(x)), x);
 }
 
-// sqrt without the instruction: Newton's iteration on 1/sqrt(x) from a bit-trick guess, ending
-// with a correction step on the square root (within 1 ulp). sqrt_kernel's choice for compilers
-// other than GCC on x86-64 when errno is kept; tested on its own everywhere.
+// sqrt without the instruction: Newton's iteration on 1/sqrt(x) from a bit-trick guess, ending with a correction step
+// on the square root (within 1 ulp). sqrt_kernel's choice for compilers other than GCC on x86-64 when errno is kept;
+// tested on its own everywhere.
 template <class T>
 UFX_ALWAYS_INLINE T sqrt_newton(T x) {
   using I = int_of<T>;
-  // Subnormals (and the two smallest binades, whose halves are subnormal) are scaled up by an even
-  // power of two (the guess below reads the exponent field), undone on the root by half that
-  // power: both chosen, as constants, by one comparison.
+  // Subnormals (and the two smallest binades, whose halves are subnormal) are scaled up by an even power of two (the
+  // guess below reads the exponent field), undone on the root by half that power: both chosen, as constants, by one
+  // comparison.
   constexpr int extra = 2 * (fp<T>::mant / 2 + 2);
   const bool sub = x < pow2<T>(3 - fp<T>::bias);
   const T xs = x * select(sub, pow2<T>(extra), T(1));
@@ -167,9 +166,9 @@ UFX_ALWAYS_INLINE T sqrt_newton(T x) {
   constexpr I magic = sizeof(T) == 4 ? I(0x5f375a86) : I(0x5fe6eb50c7b537a9);
   using U = std::make_unsigned_t<I>; // a negative or NaN xs: wraps (its result is chosen below), no signed overflow
   T y = from_bits<T>(static_cast<I>(U(magic) - U(bits(xs) >> 1))); // 1/sqrt(xs) within 3.5%
-  // Each step squares the relative error (times 1.5): 2^-9, 2^-18, 2^-35. float stops at 2^-18,
-  // double at 2^-35: the correction step on the root squares it once more, past the type's precision.
-  // (h y) y, not h (y y): y^2 is subnormal for xs near the largest finite value.
+  // Each step squares the relative error (times 1.5): 2^-9, 2^-18, 2^-35. float stops at 2^-18, double at 2^-35: the
+  // correction step on the root squares it once more, past the type's precision. (h y) y, not h (y y): y^2 is subnormal
+  // for xs near the largest finite value.
   const T h = T(0.5) * xs;
   for (int it = 0; it < (sizeof(T) == 4 ? 2 : 3); ++it) y = y * mla(-(h * y), y, T(1.5));
   // s + (xs - s^2) y / 2, as (h - (s/2) s) y: s^2 would overflow for xs near the largest value
@@ -181,9 +180,9 @@ UFX_ALWAYS_INLINE T sqrt_newton(T x) {
   return select((x > 0) & (x < inf), s, select(x < 0, std::numeric_limits<T>::quiet_NaN(), x));
 }
 
-// sqrt: the instruction, correctly rounded, where the compiler may use it in a vector loop: inline
-// when it knows errno need not be set (-fno-math-errno, -ffast-math: std::sqrt vectorises), through
-// libufx's vector functions on GCC/x86-64 otherwise; elsewhere the Newton kernel (within 1 ulp).
+// sqrt: the instruction, correctly rounded, where the compiler may use it in a vector loop: inline when it knows errno
+// need not be set (-fno-math-errno, -ffast-math: std::sqrt vectorises), through libufx's vector functions on GCC/x86-64
+// otherwise; elsewhere the Newton kernel (within 1 ulp).
 template <class T>
 UFX_ALWAYS_INLINE T sqrt_kernel(T x) {
 #if defined(__NO_MATH_ERRNO__)

@@ -1,16 +1,16 @@
 #pragma once
-// Host kernel of ufx::math::pow: x^y = e^(y log|x|), with log|x| and the product carried in twice
-// the type's precision (double-double or double-float, the way SLEEF's pow and powf do), then C's
-// special cases by selects. float works in float: twice the lanes of double, no 64-bit integers.
+// Host kernel of ufx::math::pow: x^y = e^(y log|x|), with log|x| and the product carried in twice the type's precision
+// (double-double or double-float, the way SLEEF's pow and powf do), then C's special cases by selects. float works in
+// float: twice the lanes of double, no 64-bit integers.
 #include "ufx/detail/math/exp_log.hpp"
 
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 namespace math {
 
-// The constants of log_dd per type: ln 2 = ln2_hi + ln2_lo (k ln2_hi exact for every exponent k),
-// 2/3 = third_hi + third_lo, and the series' coefficients past the cubic term, enough for a rest
-// below 2^-12 of the sum to carry the type's precision.
+// The constants of log_dd per type: ln 2 = ln2_hi + ln2_lo (k ln2_hi exact for every exponent k), 2/3 = third_hi +
+// third_lo, and the series' coefficients past the cubic term, enough for a rest below 2^-12 of the sum to carry the
+// type's precision.
 template <class T>
 struct log_dd_constants;
 template <>
@@ -36,9 +36,8 @@ UFX_ALWAYS_INLINE dd_t<T> log_dd(T x) {
   const T s = f / u.hi;
   const dd_t<T> q = two_prod(s, u.hi);
   const T sl = (((f - q.hi) - q.lo) - s * u.lo) / u.hi; // f - q.hi is exact
-  // 2 atanh(s) = 2s + (2/3) s^3 + s^5 (2/5 + (2/7) s^2 + ...). The cubic term is up to 1% of the
-  // sum, so it is carried in double-T too (with the share of s's low part, 2 s^2 sl); the rest,
-  // below 2^-12 of the sum, in T.
+  // 2 atanh(s) = 2s + (2/3) s^3 + s^5 (2/5 + (2/7) s^2 + ...). The cubic term is up to 1% of the sum, so it is carried
+  // in double-T too (with the share of s's low part, 2 s^2 sl); the rest, below 2^-12 of the sum, in T.
   const dd_t<T> s2 = two_prod(s, s), s3 = two_prod(s2.hi, s);
   const T s3_lo = s3.lo + s2.lo * s + T(3) * s2.hi * sl;
   const dd_t<T> t3 = two_prod(K::third_hi, s3.hi);
@@ -51,8 +50,8 @@ UFX_ALWAYS_INLINE dd_t<T> log_dd(T x) {
   return fast_two_sum(h2.hi, lo);
 }
 
-// x^y = e^(y log|x|): log|x| and the product y log|x| in double-T (relative error about 2^-65 for
-// double, 2^-40 for float, enough for |y log x| up to the overflow limit), e^ of the pair.
+// x^y = e^(y log|x|): log|x| and the product y log|x| in double-T (relative error about 2^-65 for double, 2^-40 for
+// float, enough for |y log x| up to the overflow limit), e^ of the pair.
 template <class T>
 UFX_ALWAYS_INLINE T pow_kernel(T x, T y) {
   using I = int_of<T>;

@@ -1,13 +1,11 @@
 #pragma once
-// Host kernels of ufx::math::sin and cos (float and double), accurate for |x| <= 2^20 pi/2 (about
-// 1.6e6); past that the reductions lose bits, so the result there is NaN (never a wrong number
-// that looks right), and a call that needs such arguments should use std::sin / std::cos
-// (Payne-Hanek), which branch.
-// double: x = n pi/2 + r with |r| <= pi/4 by Cody-Waite, pi/2 in 33-bit pieces (fdlibm's pio2_1,
-// _2, _3: n * piece is exact while |n| < 2^20), then fdlibm's sin and cos polynomials on r, picked
-// and signed by n mod 4.
-// float: x = n pi + r (sin) or (n + 1/2) pi + r (cos), |r| <= pi/2, and one sin polynomial on r;
-// in float with FMA (twice the lanes of double, and no 64-bit integers), in double without.
+// Host kernels of ufx::math::sin and cos (float and double), accurate for |x| <= 2^20 pi/2 (about 1.6e6); past that the
+// reductions lose bits, so the result there is NaN (never a wrong number that looks right), and a call that needs such
+// arguments should use std::sin / std::cos (Payne-Hanek), which branch. double: x = n pi/2 + r with |r| <= pi/4 by
+// Cody-Waite, pi/2 in 33-bit pieces (fdlibm's pio2_1, _2, _3: n * piece is exact while |n| < 2^20), then fdlibm's sin
+// and cos polynomials on r, picked and signed by n mod 4. float: x = n pi + r (sin) or (n + 1/2) pi + r (cos), |r| <=
+// pi/2, and one sin polynomial on r; in float with FMA (twice the lanes of double, and no 64-bit integers), in double
+// without.
 #include "ufx/detail/math/common.hpp"
 
 namespace ufx::detail {
@@ -61,16 +59,15 @@ UFX_ALWAYS_INLINE double sin_cos_finish(double x, double s, double c, std::int64
   return select(abs(x) == std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(), v);
 }
 
-// float: x = q pi/2 + r with q even for sin (x = n pi + r) and odd for cos (x = (n + 1/2) pi + r),
-// so |r| <= pi/2 and sin x = +-sin r, cos x = +-sin r: one polynomial, where the pi/2 reduction
-// needs both sin's and cos's and a choice between them (53 vector instructions per 16 floats
-// against 34, GCC 12 -march=native; libmvec's sinf is the same shape). The reduction runs on |x|
-// and the sign is put back at the end, which also gives sin(-0) = -0.
+// float: x = q pi/2 + r with q even for sin (x = n pi + r) and odd for cos (x = (n + 1/2) pi + r), so |r| <= pi/2 and
+// sin x = +-sin r, cos x = +-sin r: one polynomial, where the pi/2 reduction needs both sin's and cos's and a choice
+// between them (53 vector instructions per 16 floats against 34, GCC 12 -march=native; libmvec's sinf is the same
+// shape). The reduction runs on |x| and the sign is put back at the end, which also gives sin(-0) = -0.
 //
-// The nearest even integer q to 2a/pi (sin) or the nearest odd one (cos), as a float, and the
-// number h of half turns with (-1)^h the result's sign: q = 2h (sin), q = 2h - 1 (cos). Adding
-// 1.5 * 2^24, where floats are 2 apart, rounds to an even integer (q / 2 then sits in the low
-// bits); a q within 1 of 2a/pi is all the reduction needs (|r| stays below pi/2 + 0.05).
+// The nearest even integer q to 2a/pi (sin) or the nearest odd one (cos), as a float, and the number h of half turns
+// with (-1)^h the result's sign: q = 2h (sin), q = 2h - 1 (cos). Adding 1.5 * 2^24, where floats are 2 apart, rounds to
+// an even integer (q / 2 then sits in the low bits); a q within 1 of 2a/pi is all the reduction needs (|r| stays below
+// pi/2 + 0.05).
 struct half_turns_f {
   float q;
   std::int32_t h;
@@ -92,8 +89,8 @@ UFX_ALWAYS_INLINE float flip_sign(float v, std::int32_t h) {
 UFX_ALWAYS_INLINE float copysign_xor(float v, float s) {
   return from_bits<float>(bits(v) ^ (bits(s) & std::numeric_limits<std::int32_t>::min()));
 }
-// sin r on |r| <= 1.7: r + r^3 P(r^2), P of degree 4 fitted for relative error 2^-30.7 with each
-// coefficient rounded to float before the next ones were fitted again.
+// sin r on |r| <= 1.7: r + r^3 P(r^2), P of degree 4 fitted for relative error 2^-30.7 with each coefficient rounded to
+// float before the next ones were fitted again.
 inline constexpr float sin_coef_f[] = {-0x1.555556p-3f, 0x1.11112ep-7f, -0x1.a01faap-13f, 0x1.7228cap-19f,
                                        -0x1.a61f40p-26f};
 template <bool Cos>
@@ -101,28 +98,27 @@ UFX_ALWAYS_INLINE float sin_cos_f(float x) {
   const float a = abs(x);
   const auto [q, h] = half_turns<Cos>(a);
 #if defined(__FMA__) || defined(__aarch64__)
-  // a - q pi/2 = r + lo in float. pi/2 = pi_1 + pi_2 + pi_3 + 2^-76. a - q pi_1 is exact (an FMA)
-  // for a >= 1, where both are multiples of 2^-23 and the difference is below 2; below 1 (cos's q =
+  // a - q pi/2 = r + lo in float. pi/2 = pi_1 + pi_2 + pi_3 + 2^-76. a - q pi_1 is exact (an FMA) for a >= 1, where
+  // both are multiples of 2^-23 and the difference is below 2; below 1 (cos's q =
   // 1) it rounds once, by at most 2^-25, which moves the result by 2^-25 sin(a) <= 0.5 ulp. q pi_2
-  // is split into its rounded product and that product's error (an FMA), and r1 - p into its
-  // rounded value and error by Dekker's fast two-sum, exact although |r1| < |p| happens (r1 is then
-  // a multiple of 2^-23 and so of ulp(p), |p| < 2^-3). p has an FMA among its uses, so
-  // -ffp-contract=fast (GCC's default) cannot fuse it into r1 - p.
+  // is split into its rounded product and that product's error (an FMA), and r1 - p into its rounded value and error by
+  // Dekker's fast two-sum, exact although |r1| < |p| happens (r1 is then a multiple of 2^-23 and so of ulp(p), |p| <
+  // 2^-3). p has an FMA among its uses, so -ffp-contract=fast (GCC's default) cannot fuse it into r1 - p.
   constexpr float pi_1 = 0x1.921fb6p+0f, pi_2 = -0x1.777a5cp-25f, pi_3 = -0x1.ee59dap-50f;
   const float r1 = std::fma(-q, pi_1, a);
   const float p = q * pi_2, pe = std::fma(q, pi_2, -p);
   const float r = r1 - p, e = (r1 - r) - p; // r1 - p = r + e exactly
   const float lo = std::fma(-q, pi_3, e - pe);
-  // sin(r + lo) = r + r^3 P + lo cos r. The term r^3 P reaches 0.57 at r = pi/2, so its rounding
-  // errors are the result's: r^3's product error (an FMA) is carried, which keeps the maximum error
-  // at 1.77 ulp over every float of the domain (2.2 without); lo cos r is lo (1 - r^2/2), within 0.25 lo.
+  // sin(r + lo) = r + r^3 P + lo cos r. The term r^3 P reaches 0.57 at r = pi/2, so its rounding errors are the
+  // result's: r^3's product error (an FMA) is carried, which keeps the maximum error at 1.77 ulp over every float of
+  // the domain (2.2 without); lo cos r is lo (1 - r^2/2), within 0.25 lo.
   const float z = r * r, rz = r * z, rze = std::fma(r, z, -rz);
   const float P = horner(z, sin_coef_f);
   const float v = r + std::fma(rz, P, std::fma(rze, P, std::fma(-lo, 0.5f * z, lo)));
 #else
-  // Without FMA the reduction and the polynomial run in double (SSE2's double vectors): fdlibm's
-  // 33-bit pio2_1, whose product with q is exact, and the rest of pi/2, pio2_1t, whose product's
-  // rounding is far below float's needs; then one rounding to float, within 0.51 ulp.
+  // Without FMA the reduction and the polynomial run in double (SSE2's double vectors): fdlibm's 33-bit pio2_1, whose
+  // product with q is exact, and the rest of pi/2, pio2_1t, whose product's rounding is far below float's needs; then
+  // one rounding to float, within 0.51 ulp.
   const double qd = q, r = (double(a) - qd * 1.57079632673412561417e+00) - qd * 6.07710050650619224932e-11;
   const double z = r * r;
   constexpr double c[] = {sin_coef_f[0], sin_coef_f[1], sin_coef_f[2], sin_coef_f[3], sin_coef_f[4]};

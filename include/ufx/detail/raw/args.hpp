@@ -1,9 +1,8 @@
 #pragma once
-// Raw kernels, compile-time side and arguments: what the body's parameters are (the thread, its
-// ufx::shared arrays, the caller's arguments), where each shared array sits in a block's shared
-// memory, and how each argument reaches the body: arrays bound to `ndview<const T, R>` are staged
-// to the target's memory, arrays bound to `ndview<T, R>` are staged both ways (copied back after
-// the kernel), scalars and trivially copyable values pass by value, pointers are checked.
+// Raw kernels, compile-time side and arguments: what the body's parameters are (the thread, its ufx::shared arrays, the
+// caller's arguments), where each shared array sits in a block's shared memory, and how each argument reaches the body:
+// arrays bound to `ndview<const T, R>` are staged to the target's memory, arrays bound to `ndview<T, R>` are staged
+// both ways (copied back after the kernel), scalars and trivially copyable values pass by value, pointers are checked.
 #include <array>
 #include <cstddef>
 #include <memory>
@@ -166,8 +165,8 @@ struct view_in_arg {
   ndview<const V, R> value() const { return op.view; }
 };
 
-/// An array bound to `ndview<V, R>`: staged both ways when it lives elsewhere (the kernel may read
-/// it too), and copied back after the kernel has run.
+/// An array bound to `ndview<V, R>`: staged both ways when it lives elsewhere (the kernel may read it too), and copied
+/// back after the kernel has run.
 template <class V, int R>
 struct view_out_arg {
   array_operand<V, R> op;

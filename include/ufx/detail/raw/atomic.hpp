@@ -1,7 +1,6 @@
 #pragma once
-// The body of ufx/atomic.hpp: one read-modify-write through cuda::atomic_ref on the device and
-// std::atomic_ref on the host, and on the host the note to the block runner's race check when the
-// element is a kernel block's shared memory.
+// The body of ufx/atomic.hpp: one read-modify-write through cuda::atomic_ref on the device and std::atomic_ref on the
+// host, and on the host the note to the block runner's race check when the element is a kernel block's shared memory.
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -32,8 +31,8 @@ inline constexpr bool atomic_counter = atomic_integer<T>&& std::is_unsigned_v<T>
 
 enum class atomic_op { add, sub, min, max, exch, cas, inc, dec, bit_and, bit_or, bit_xor, nanmin, nanmax };
 
-/// One atomic operation on `ref`: v is the operand (cas: the expected value), desired only for cas.
-/// An unsupported T does nothing here: the public function's static_assert has already said why.
+/// One atomic operation on `ref`: v is the operand (cas: the expected value), desired only for cas. An unsupported T
+/// does nothing here: the public function's static_assert has already said why.
 template <atomic_op Op, class T>
 UFX_HD T atomic_update(T& ref, T v, [[maybe_unused]] T desired) {
   if constexpr (!atomic_element<T>) {
@@ -95,8 +94,8 @@ UFX_HD T atomic_update(T& ref, T v, [[maybe_unused]] T desired) {
         return a.fetch_max(v, relaxed);
       }
 #else
-      // std::atomic_ref has no fetch_min / fetch_max before C++26: the loop libcu++ runs on the
-      // device, ending without a write when the element already wins the comparison.
+      // std::atomic_ref has no fetch_min / fetch_max before C++26: the loop libcu++ runs on the device, ending without
+      // a write when the element already wins the comparison.
       T old = a.load(relaxed);
       while (Op == atomic_op::min ? v < old : old < v) {
         if (a.compare_exchange_weak(old, v, relaxed)) break;
@@ -107,10 +106,9 @@ UFX_HD T atomic_update(T& ref, T v, [[maybe_unused]] T desired) {
   }
 }
 
-/// atomic_update, and on the host, when `ref` is the shared memory of the kernel block this thread
-/// runs (ufx::sim, ufx::serial, ufx::host) or an element of a ufx::sim kernel's array argument, the
-/// update is told to the block runner's race checks: two atomic updates of one element do not
-/// race, an atomic and an unordered plain access do.
+/// atomic_update, and on the host, when `ref` is the shared memory of the kernel block this thread runs (ufx::sim,
+/// ufx::serial, ufx::host) or an element of a ufx::sim kernel's array argument, the update is told to the block
+/// runner's race checks: two atomic updates of one element do not race, an atomic and an unordered plain access do.
 template <atomic_op Op, class T>
 UFX_HD T atomic_apply(T& ref, T v, T desired) {
 #if !defined(__CUDA_ARCH__)

@@ -1,8 +1,7 @@
 #pragma once
-// Raw kernels on the host (ufx::sim, and ufx::serial / ufx::host on host memory): the block
-// runner of src/sim/block.cpp runs each block's threads as fibers, so `t.sync()` is a real
-// barrier, and blocks in parallel on the host's cores. The kernel body reaches it type-erased: a
-// pointer and a function that runs one thread.
+// Raw kernels on the host (ufx::sim, and ufx::serial / ufx::host on host memory): the block runner of src/sim/block.cpp
+// runs each block's threads as fibers, so `t.sync()` is a real barrier, and blocks in parallel on the host's cores. The
+// kernel body reaches it type-erased: a pointer and a function that runs one thread.
 #include <cstddef>
 #include <string>
 
@@ -50,10 +49,9 @@ struct block_launch {
   bool track_global = false; // the arguments are tracked views (ufx::sim): check global memory
 };
 
-/// Runs every block of `l` (threads of a block as fibers), blocks on `l.workers` threads. Throws
-/// ufx::kernel_error naming the kernel, the block and the thread for the first failing block (in
-/// block order): an exception from the body, a barrier some threads of a block miss or reach at
-/// different sync() calls, or a shared-memory race.
+/// Runs every block of `l` (threads of a block as fibers), blocks on `l.workers` threads. Throws ufx::kernel_error
+/// naming the kernel, the block and the thread for the first failing block (in block order): an exception from the
+/// body, a barrier some threads of a block miss or reach at different sync() calls, or a shared-memory race.
 void run_blocks(const block_launch& l);
 
 /// Bytes a fiber's stack has (UFX_SIM_STACK; a kernel with large local arrays may need more).

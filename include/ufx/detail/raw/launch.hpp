@@ -1,9 +1,8 @@
 #pragma once
-// Raw kernels, run side: the body every target runs (the user's function with its shared arrays
-// and arguments), and what the targets' launches share: the CPU targets' launch limits and the
-// host block runner's entry (src/sim/block.cpp) that ufx::serial, ufx::host and ufx::sim run a
-// body's blocks on. Each target's `raw_kernel_hook` (limits, cooperative blocks, launch) is in
-// its folder (detail/backend/<name>/kernel.hpp).
+// Raw kernels, run side: the body every target runs (the user's function with its shared arrays and arguments), and
+// what the targets' launches share: the CPU targets' launch limits and the host block runner's entry
+// (src/sim/block.cpp) that ufx::serial, ufx::host and ufx::sim run a body's blocks on. Each target's `raw_kernel_hook`
+// (limits, cooperative blocks, launch) is in its folder (detail/backend/<name>/kernel.hpp).
 #include <array>
 #include <string>
 
@@ -33,8 +32,8 @@ struct kernel_body {
   }
 };
 
-/// The launch limits of the CPU targets: those of a sim device, so a kernel that runs there runs on
-/// a GPU too (a multiprocessor per host thread, for cooperative launches).
+/// The launch limits of the CPU targets: those of a sim device, so a kernel that runs there runs on a GPU too (a
+/// multiprocessor per host thread, for cooperative launches).
 inline device_info host_kernel_limits(std::string_view target) {
   device_info d;
   d.target = std::string(target);
@@ -50,8 +49,8 @@ void run_thread_of(const void* body, const thread& t) {
   (*static_cast<const Body*>(body))(t);
 }
 
-/// How target Tag hands a kernel argument to the body: as it is, unless the target's folder
-/// specialises this (ufx::sim: arrays that check their indices in every build).
+/// How target Tag hands a kernel argument to the body: as it is, unless the target's folder specialises this (ufx::sim:
+/// arrays that check their indices in every build).
 template <class Tag>
 struct kernel_arg_rule {
   template <class V>

@@ -1,9 +1,8 @@
 #pragma once
-// What ufx/thread.hpp's types hold and call on the host: a thread's position in a launch, the
-// part of a block run (src/sim/) that shared-array accesses read inline, the block
-// runner's entry points in libufx, host_thread_ops (what a thread's members do on ufx::sim,
-// ufx::serial and ufx::host; backend/cuda/thread.hpp's cuda_thread_ops is the same in device code),
-// and the element type and extents of a `shared<A>` declaration.
+// What ufx/thread.hpp's types hold and call on the host: a thread's position in a launch, the part of a block run
+// (src/sim/) that shared-array accesses read inline, the block runner's entry points in libufx, host_thread_ops (what a
+// thread's members do on ufx::sim, ufx::serial and ufx::host; backend/cuda/thread.hpp's cuda_thread_ops is the same in
+// device code), and the element type and extents of a `shared<A>` declaration.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -25,9 +24,9 @@ struct thread_pos {
   UFX_HD unsigned rank() const { return thread_idx.x + block_dim.x * (thread_idx.y + block_dim.y * thread_idx.z); }
 };
 
-/// The part of a block run on the host (src/sim/) that shared-array accesses read
-/// inline: the block's shared memory and, per byte offset, the barrier interval segment that
-/// last logged it (an access whose stamp is current costs one compare).
+/// The part of a block run on the host (src/sim/) that shared-array accesses read inline: the block's shared memory
+/// and, per byte offset, the barrier interval segment that last logged it (an access whose stamp is current costs one
+/// compare).
 struct sim_block_state {
   unsigned char* shared = nullptr;
   std::uint32_t* stamp = nullptr;
@@ -37,30 +36,29 @@ struct sim_block_state {
 struct sim_block;
 
 #if !defined(__CUDA_ARCH__)
-/// The block a host thread is running (src/sim/ sets it around each block), or null:
-/// ufx's atomic functions ask it whether their element is the block's shared memory.
+/// The block a host thread is running (src/sim/ sets it around each block), or null: ufx's atomic functions ask it
+/// whether their element is the block's shared memory.
 inline thread_local sim_block_state* sim_current_block = nullptr;
 #endif
-/// Before an atomic update of the shared element at byte `offset` by the running thread: logs the
-/// element and notes the update (src/sim/shared_checks.cpp); returns what sim_shared_atomic_end takes.
-/// `reads`: the update reads the old value (every one but atomic_exch), so an element no thread of
-/// the block has written is an uninitialised read.
+/// Before an atomic update of the shared element at byte `offset` by the running thread: logs the element and notes the
+/// update (src/sim/shared_checks.cpp); returns what sim_shared_atomic_end takes. `reads`: the update reads the old
+/// value (every one but atomic_exch), so an element no thread of the block has written is an uninitialised read.
 std::uint32_t sim_shared_atomic_begin(sim_block_state* state, std::size_t offset, std::size_t bytes, bool reads = true);
 /// After it: the element's bytes now are the thread's atomic result, not a plain write.
 void sim_shared_atomic_end(sim_block_state* state, std::uint32_t entry);
-/// The same for an element of global memory reached through a tracked array (ufx::sim's kernel
-/// arguments): the access logged by sim_global_touch becomes atomic.
+/// The same for an element of global memory reached through a tracked array (ufx::sim's kernel arguments): the access
+/// logged by sim_global_touch becomes atomic.
 std::uint32_t sim_global_atomic_begin(sim_block_state* state, const void* p, std::size_t bytes, bool reads);
 void sim_global_atomic_end(sim_block_state* state, std::uint32_t entry);
 
 /// t.sync() on the host: the calling fiber waits until every thread of its block arrives.
 void sim_sync(sim_block* block, int line);
 
-/// The barriers: sync(), those that also count or combine a predicate (Numba's syncthreads_count /
-/// _and / _or), and grid_sync() (every thread of a cooperative launch).
+/// The barriers: sync(), those that also count or combine a predicate (Numba's syncthreads_count / _and / _or), and
+/// grid_sync() (every thread of a cooperative launch).
 enum class barrier_kind : unsigned char { sync, count, all, any, grid };
-/// t.sync_count(pred) and the like on the host: waits as sim_sync does and returns the number of
-/// threads of the block whose predicate is true (all / any: 1 or 0).
+/// t.sync_count(pred) and the like on the host: waits as sim_sync does and returns the number of threads of the block
+/// whose predicate is true (all / any: 1 or 0).
 int sim_sync_predicate(sim_block* block, int line, barrier_kind kind, bool pred);
 
 /// The warp-level operations the block runner meets lanes at (thread.hpp's *_sync methods).
@@ -80,8 +78,8 @@ enum class warp_kind : unsigned char {
 };
 /// The largest value a shuffle moves, in 4-byte words (64 bytes).
 inline constexpr int warp_words_max = 16;
-/// One lane's part in a warp-level operation, on its fiber's stack while it waits for the other
-/// lanes named in `mask`; the runner fills in the results.
+/// One lane's part in a warp-level operation, on its fiber's stack while it waits for the other lanes named in `mask`;
+/// the runner fills in the results.
 struct warp_call {
   warp_kind kind = warp_kind::syncwarp;
   unsigned mask = 0;
@@ -96,17 +94,17 @@ struct warp_call {
   unsigned result_mask = 0;
   bool result_pred = false;
 };
-/// A warp-level operation on the host: the calling fiber waits until every lane its mask names
-/// (that the block has) has reached an operation of the same kind with the same mask, then each
-/// gets its result; a mask naming a lane that has returned or waits elsewhere is a kernel_error.
+/// A warp-level operation on the host: the calling fiber waits until every lane its mask names (that the block has) has
+/// reached an operation of the same kind with the same mask, then each gets its result; a mask naming a lane that has
+/// returned or waits elsewhere is a kernel_error.
 void sim_warp(sim_block* block, warp_call& call);
 /// ufx::threadfence* on the host: a sequentially consistent fence (scope: 0 block, 1 device, 2 system).
 void host_fence(int scope);
 
-/// Logs a shared-memory access the first time a thread touches an element in a barrier interval.
-/// `init_checked`: a value left unchanged by the thread's turn was read, not written (the element's
-/// type has no byte pattern a program plausibly writes over the runner's fill: 4 bytes or more, or
-/// bool), so a read of an element no thread of the block has written is reported.
+/// Logs a shared-memory access the first time a thread touches an element in a barrier interval. `init_checked`: a
+/// value left unchanged by the thread's turn was read, not written (the element's type has no byte pattern a program
+/// plausibly writes over the runner's fill: 4 bytes or more, or bool), so a read of an element no thread of the block
+/// has written is reported.
 void sim_shared_log(sim_block_state* state, std::size_t offset, std::size_t bytes, bool init_checked = false);
 /// Throws the out-of-range error of a shared-array access (the runner adds kernel, block, thread).
 [[noreturn]] void sim_shared_out_of_range(int rank, const index_t* index, const index_t* extents);
@@ -118,10 +116,10 @@ struct match_all_bits {
   bool pred;
 };
 
-/// What ufx::thread's members do on the host block runner (ufx::sim, ufx::serial, ufx::host): the
-/// position the runner gave the thread, barriers and warp operations where the thread's fiber
-/// meets the others (src/sim/warp.cpp), and the checks of shared-array accesses. ufx/thread.hpp
-/// calls these through `thread_ops`, with the arguments cuda_thread_ops takes (and ignores).
+/// What ufx::thread's members do on the host block runner (ufx::sim, ufx::serial, ufx::host): the position the runner
+/// gave the thread, barriers and warp operations where the thread's fiber meets the others (src/sim/warp.cpp), and the
+/// checks of shared-array accesses. ufx/thread.hpp calls these through `thread_ops`, with the arguments cuda_thread_ops
+/// takes (and ignores).
 struct host_thread_ops {
   static dim3 thread_idx(const thread_pos& p) { return p.thread_idx; }
   static dim3 block_idx(const thread_pos& p) { return p.block_idx; }
@@ -136,8 +134,8 @@ struct host_thread_ops {
   }
 
   static unsigned lane_id(const thread_pos& p) { return p.rank() % 32; }
-  /// The lanes that reach an activemask() on the same source line while the warp's others wait
-  /// elsewhere or have returned.
+  /// The lanes that reach an activemask() on the same source line while the warp's others wait elsewhere or have
+  /// returned.
   static unsigned activemask(const thread_pos& p, sim_block* b, int line) {
     return meet(b, warp_kind::activemask, 1u << lane_id(p), line).result_mask;
   }
@@ -181,8 +179,8 @@ struct host_thread_ops {
     for (int k = 0; k < Rank; ++k) bad |= idx[k] < 0 || idx[k] >= ext[k];
     if (bad) sim_shared_out_of_range(Rank, idx, ext);
   }
-  /// Logs an access to the element at `p` the first time the thread touches it in a barrier
-  /// interval (`state`: null where the runner does not check).
+  /// Logs an access to the element at `p` the first time the thread touches it in a barrier interval (`state`: null
+  /// where the runner does not check).
   static void log_shared(sim_block_state* state, const void* p, std::size_t bytes, bool init_checked) {
     if (!state) return;
     const auto byte = static_cast<std::size_t>(static_cast<const unsigned char*>(p) - state->shared);

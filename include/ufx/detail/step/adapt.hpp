@@ -1,8 +1,8 @@
 #pragma once
-// Step 1 of a call: adapt each argument into an operand (a strided view plus its memory space).
-// An adapter is the only place that knows a container type; adding a container means adding an
-// adapter specialisation (the contract: ufx/adapter.hpp). The standard containers' adapters are
-// here; Eigen's is in ufx/eigen.hpp, cuda::std::mdspan's in ufx/mdspan.hpp.
+// Step 1 of a call: adapt each argument into an operand (a strided view plus its memory space). An adapter is the only
+// place that knows a container type; adding a container means adding an adapter specialisation (the contract:
+// ufx/adapter.hpp). The standard containers' adapters are here; Eigen's is in ufx/eigen.hpp, cuda::std::mdspan's in
+// ufx/mdspan.hpp.
 #include <array>
 #include <memory>
 #include <cstddef>
@@ -118,15 +118,14 @@ struct adapter<ndview<T, R>> {
 };
 
 namespace detail {
-// The adapting steps are compiled per configuration (config.hpp's UFX_TU_NAMESPACE), as every
-// function a call reaches is: a baseline unit and an AVX2 unit of one program must not share them
-// (tests/isa_mix found adapt_in shared, with AVX code, once tests built at -O1, where it is no
-// longer inlined).
+// The adapting steps are compiled per configuration (config.hpp's UFX_TU_NAMESPACE), as every function a call reaches
+// is: a baseline unit and an AVX2 unit of one program must not share them (tests/isa_mix found adapt_in shared, with
+// AVX code, once tests built at -O1, where it is no longer inlined).
 UFX_TU_NAMESPACE_BEGIN
 
-/// True when an argument of type A can hold host memory only: a scalar, or a container whose
-/// adapter says `host_dense` (std::vector, std::array, ufx::ndarray). Others may point into a
-/// device's memory (ndview, std::span, Eigen maps, device arrays: where the data lies decides).
+/// True when an argument of type A can hold host memory only: a scalar, or a container whose adapter says `host_dense`
+/// (std::vector, std::array, ufx::ndarray). Others may point into a device's memory (ndview, std::span, Eigen maps,
+/// device arrays: where the data lies decides).
 template <class A>
 constexpr bool host_only_arg() {
   using C = std::remove_cvref_t<A>;
@@ -139,14 +138,14 @@ struct host_only_out : std::true_type {}; // no ufx::out
 template <class... D>
 struct host_only_out<out_t<D...>> : std::bool_constant<(host_only_arg<D>() && ...)> {};
 
-/// Whether a call with these arguments (and ufx::out destinations OutT, or void) can find its data
-/// on a device: run.hpp's device_set_of, which decides what a call naming no target compiles.
+/// Whether a call with these arguments (and ufx::out destinations OutT, or void) can find its data on a device:
+/// run.hpp's device_set_of, which decides what a call naming no target compiles.
 template <class OutT, class... Args>
 inline constexpr bool reaches_device =
     !(host_only_out<std::remove_const_t<OutT>>::value && (host_only_arg<Args>() && ...));
 
-/// True when the compiler spells C's name starting with `prefix` (such as "Eigen::"): for the
-/// messages of adapt_in, which cannot name a library whose headers are not included.
+/// True when the compiler spells C's name starting with `prefix` (such as "Eigen::"): for the messages of adapt_in,
+/// which cannot name a library whose headers are not included.
 template <class C>
 constexpr bool from_namespace(std::string_view prefix) {
   // g++ "[with C = Eigen::Matrix<...>; ...]", clang "[C = Eigen::...]", nvcc's front end "[with C=Eigen::...]"
@@ -181,9 +180,9 @@ concept writable = requires(A&& a) {
   adapter<std::remove_cvref_t<A>>::out(a);
 };
 
-/// Throws value_error when a destination would have an element written more than once: stride 0
-/// along an axis of extent > 1 (a broadcast view made writable by hand; ufx::broadcast_to's views
-/// are read-only). Other self-overlapping strides are not looked for.
+/// Throws value_error when a destination would have an element written more than once: stride 0 along an axis of extent
+/// > 1 (a broadcast view made writable by hand; ufx::broadcast_to's views are read-only). Other self-overlapping
+/// strides are not looked for.
 template <class T, int R>
 void check_writes_once(const ndview<T, R>& v) {
   if (v.size() == 0) return;

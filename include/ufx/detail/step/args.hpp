@@ -1,8 +1,7 @@
 #pragma once
-// Step 0 of every call, shared by every front door: split the arguments into
-// (target?, positional..., ufx::axis?, ufx::keepdims?, ufx::casting::...?, ufx::out(...)?). The
-// options may come in any order, each at most once; a front door that takes none rejects them at
-// compile time.
+// Step 0 of every call, shared by every front door: split the arguments into (target?, positional..., ufx::axis?,
+// ufx::keepdims?, ufx::casting::...?, ufx::out(...)?). The options may come in any order, each at most once; a front
+// door that takes none rejects them at compile time.
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
@@ -40,8 +39,8 @@ struct call_shape {
   static constexpr std::size_t operands = last - first;
 };
 
-/// call_shape's (target?, ..., out?) split, with the trailing axis / keepdims options taken off
-/// the positional arguments.
+/// call_shape's (target?, ..., out?) split, with the trailing axis / keepdims options taken off the positional
+/// arguments.
 template <class... A>
 struct call_args : call_shape<A...> {
   using base = call_shape<A...>;
@@ -124,10 +123,9 @@ struct call_args : call_shape<A...> {
   }
 };
 
-/// Splits `a...` (target?, positional..., axis?, keepdims?, casting?, out?) and calls
-/// `body.template operator()<NA, Keep>(target_ptr, out_ptr, axes, positional...)`, or, for a front
-/// door that converts its operands' elements (TakesCasting),
-/// `body.template operator()<NA, Keep, Rule>(...)` with the casting rule the call names.
+/// Splits `a...` (target?, positional..., axis?, keepdims?, casting?, out?) and calls `body.template operator()<NA,
+/// Keep>(target_ptr, out_ptr, axes, positional...)`, or, for a front door that converts its operands' elements
+/// (TakesCasting), `body.template operator()<NA, Keep, Rule>(...)` with the casting rule the call names.
 template <bool TakesCasting = false, class Body, class... A>
 decltype(auto) with_call_args(const Body& body, const A&... a) {
   using S = call_args<A...>;

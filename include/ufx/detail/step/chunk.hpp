@@ -1,8 +1,8 @@
 #pragma once
-// Data larger than the device (docs/streams.md): a call on a device target whose host operands
-// would not fit the device's free memory (or an explicit budget, `ufx::chunked(t, bytes)`) runs in
-// chunks along its outermost loop dimension, two in flight on two streams through pinned staging
-// (chunk_ring). Operands that broadcast along that dimension are staged to the device once.
+// Data larger than the device (docs/streams.md): a call on a device target whose host operands would not fit the
+// device's free memory (or an explicit budget, `ufx::chunked(t, bytes)`) runs in chunks along its outermost loop
+// dimension, two in flight on two streams through pinned staging (chunk_ring). Operands that broadcast along that
+// dimension are staged to the device once.
 #include <algorithm>
 #include <type_traits>
 #include <vector>
@@ -27,17 +27,17 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// Whether an operand with `lead` loop dimensions (its rank, or its rank less its core rank for a
-/// gufunc) runs along loop dimension 0 of a loop of rank `loop_rank`: not when it broadcasts
-/// along it (fewer loop dimensions, or extent 1 there).
+/// Whether an operand with `lead` loop dimensions (its rank, or its rank less its core rank for a gufunc) runs along
+/// loop dimension 0 of a loop of rank `loop_rank`: not when it broadcasts along it (fewer loop dimensions, or extent 1
+/// there).
 template <class Op>
 bool along_rows(const Op& op, int lead, int loop_rank) {
   if constexpr (is_scalar_operand<Op>::value) return false;
   else return lead == loop_rank && lead > 0 && op.view.extent(0) != 1;
 }
 
-/// Rows [b, e) of loop dimension 0 of an operand with `lead` loop dimensions; an operand that
-/// broadcasts along it is whole.
+/// Rows [b, e) of loop dimension 0 of an operand with `lead` loop dimensions; an operand that broadcasts along it is
+/// whole.
 template <class Op>
 Op slice_rows(const Op& op, int lead, int loop_rank, index_t b, index_t e) {
   if constexpr (is_scalar_operand<Op>::value) {
@@ -53,8 +53,8 @@ Op slice_rows(const Op& op, int lead, int loop_rank, index_t b, index_t e) {
   }
 }
 
-/// Device bytes an operand takes when staged to `space`: per row of loop dimension 0 (sliced
-/// operands), or for every chunk (operands that broadcast along it).
+/// Device bytes an operand takes when staged to `space`: per row of loop dimension 0 (sliced operands), or for every
+/// chunk (operands that broadcast along it).
 template <class Op>
 void add_staged_bytes(const Op& op, int lead, const memory_space& space, int loop_rank, index_t rows,
                       std::size_t& per_row, std::size_t& fixed) {
@@ -66,8 +66,8 @@ void add_staged_bytes(const Op& op, int lead, const memory_space& space, int loo
   }
 }
 
-/// Rows of loop dimension 0 per chunk for a call staging `per_row` bytes a row plus `fixed`, on
-/// `tag`; the whole loop when it fits. Throws value_error when one row does not fit the budget.
+/// Rows of loop dimension 0 per chunk for a call staging `per_row` bytes a row plus `fixed`, on `tag`; the whole loop
+/// when it fits. Throws value_error when one row does not fit the budget.
 template <class Tag>
 index_t chunk_rows(const Tag& tag, index_t rows, std::size_t per_row, std::size_t fixed) {
   if (per_row == 0) return rows;
@@ -88,10 +88,9 @@ index_t chunk_rows(const Tag& tag, index_t rows, std::size_t per_row, std::size_
   return std::min<index_t>(rows, static_cast<index_t>((budget - fixed) / per_row));
 }
 
-/// Copies host view src into host view dst: dense alike, a memcpy by `threads` host threads
-/// (staging_threads: several where copies are DMA, so that packing keeps up with the link), with
-/// non-temporal stores where `streaming` (staging_streams), else element by element on the calling
-/// thread.
+/// Copies host view src into host view dst: dense alike, a memcpy by `threads` host threads (staging_threads: several
+/// where copies are DMA, so that packing keeps up with the link), with non-temporal stores where `streaming`
+/// (staging_streams), else element by element on the calling thread.
 template <class T, int R>
 void staging_copy(const ndview<T, R>& dst, const ndview<const T, R>& src, int threads, bool streaming) {
   if (dst.size() == 0) return;
@@ -103,20 +102,18 @@ void staging_copy(const ndview<T, R>& dst, const ndview<const T, R>& src, int th
   copy_on(serial, dst, src);
 }
 
-/// The pipeline a chunked call runs through (docs/streams.md): `slots` streams of the target's
-/// device, each with one pinned host staging area. Chunk c goes to slot c % slots: its host inputs
-/// are packed into the slot's staging area (a dense pinned slice is used as it is), and the call
-/// queued on the slot's stream copies them in, computes and copies its results back into staging,
-/// while the host packs the next chunk for the other slot. Before a slot is reused, and at the
-/// end, the host waits for it and unpacks its results into the destinations. Staging areas come
-/// from a cache of pinned blocks kept across calls (pinned_staging_take / give); each slot keeps
-/// its device memory for the whole loop too (a stream arena, runtime.hpp), so the loop itself
-/// allocates nothing.
+/// The pipeline a chunked call runs through (docs/streams.md): `slots` streams of the target's device, each with one
+/// pinned host staging area. Chunk c goes to slot c % slots: its host inputs are packed into the slot's staging area (a
+/// dense pinned slice is used as it is), and the call queued on the slot's stream copies them in, computes and copies
+/// its results back into staging, while the host packs the next chunk for the other slot. Before a slot is reused, and
+/// at the end, the host waits for it and unpacks its results into the destinations. Staging areas come from a cache of
+/// pinned blocks kept across calls (pinned_staging_take / give); each slot keeps its device memory for the whole loop
+/// too (a stream arena, runtime.hpp), so the loop itself allocates nothing.
 template <class Tag>
 class chunk_ring {
 public:
-  /// `slots` streams, each with `staging_bytes` of pinned staging and as much device memory plus
-  /// `device_extra` (a reduction's partials).
+  /// `slots` streams, each with `staging_bytes` of pinned staging and as much device memory plus `device_extra` (a
+  /// reduction's partials).
   chunk_ring(const Tag& tag, int slots, std::size_t staging_bytes, std::size_t device_extra = 0)
       : tag_(tag), slots_(slots), threads_(staging_threads(*tag.space().runtime)),
         streaming_(staging_streams(*tag.space().runtime)) {
@@ -127,9 +124,9 @@ public:
         sl.bytes = staging_bytes;
         sl.base = static_cast<char*>(pinned_staging_take(sl.bytes));
         sl.stream = space.runtime->create_stream(tag.ordinal());
-        // the slot's device memory, kept for the whole loop: each chunk's copies of its operands
-        // (what is staged is what goes to the device) and small temporaries; a device too full
-        // for it leaves the chunks to allocate from the pool
+        // the slot's device memory, kept for the whole loop: each chunk's copies of its operands (what is staged is
+        // what goes to the device) and small temporaries; a device too full for it leaves the chunks to allocate from
+        // the pool
         const std::size_t arena_bytes = staging_bytes + device_extra + arena_slack;
         try {
           sl.arena = device_malloc_async(space, arena_bytes, sl.stream);
@@ -168,8 +165,8 @@ public:
     for (int s = 0; s < slots_; ++s) acquire(s);
   }
 
-  /// Input `op` as slot s's call reads it: host data in a dense pinned slice (staged when it is not
-  /// one already); device data and scalars as they are.
+  /// Input `op` as slot s's call reads it: host data in a dense pinned slice (staged when it is not one already);
+  /// device data and scalars as they are.
   template <class Op>
   Op input(int s, const Op& op) {
     if constexpr (is_scalar_operand<Op>::value) {
@@ -185,8 +182,8 @@ public:
       return r;
     }
   }
-  /// Output `op` as slot s's call writes it: a dense pinned slice, unpacked into `op` when the
-  /// slot is next acquired (or at finish).
+  /// Output `op` as slot s's call writes it: a dense pinned slice, unpacked into `op` when the slot is next acquired
+  /// (or at finish).
   template <class Op>
   Op output(int s, const Op& op) {
     if (!needs_staging(op)) return op;
@@ -237,8 +234,8 @@ private:
     }
   }
 
-  /// Device bytes a slot keeps beyond its operands and `device_extra`: the alignment of the
-  /// chunk's allocations (256 bytes each on the device, 64 in staging).
+  /// Device bytes a slot keeps beyond its operands and `device_extra`: the alignment of the chunk's allocations (256
+  /// bytes each on the device, 64 in staging).
   static constexpr std::size_t arena_slack = std::size_t{4} << 10;
 
   struct slot {
@@ -255,8 +252,8 @@ private:
   slot slot_[2];
 };
 
-/// How a chunked call splits loop dimension 0 (`total` rows, at most `rows` a chunk fits): `slots`
-/// chunks in flight, of `per` rows each (the last may be shorter), `count` of them.
+/// How a chunked call splits loop dimension 0 (`total` rows, at most `rows` a chunk fits): `slots` chunks in flight, of
+/// `per` rows each (the last may be shorter), `count` of them.
 struct chunk_split {
   index_t total, per, count;
   int slots;
@@ -267,8 +264,8 @@ struct chunk_split {
   index_t end(index_t c) const { return std::min(total, (c + 1) * per); }
 };
 
-/// Pinned staging bytes a slot needs for the operands of `ops` that run along loop dimension 0 and
-/// live in host memory: `per` rows of each. `lead(k)` is operand k's number of loop dimensions.
+/// Pinned staging bytes a slot needs for the operands of `ops` that run along loop dimension 0 and live in host memory:
+/// `per` rows of each. `lead(k)` is operand k's number of loop dimensions.
 template <class Tag, class Ops, class Lead>
 std::size_t row_staging_bytes(const Ops& ops, const Lead& lead, const dims& loop, index_t per) {
   std::size_t bytes = 0;
@@ -292,16 +289,15 @@ operand<T, R> output_rows(const operand<T, R>& o, index_t b, index_t e) {
   return operand<T, R>(ndview<T, R>(o.view.data() + b * o.view.stride(0), shape, o.view.strides()), o.space, o.keep);
 }
 
-/// The one chunk engine (docs/streams.md, "Data larger than the device"). Runs a call on a device
-/// target in the chunks `split` describes, after the stream's queued work: the inputs `ins` that
-/// broadcast along loop dimension 0 are staged to the device once; then, through a chunk_ring of
-/// `split.slots` streams, chunk c runs on slot s = c % slots as `chunk(ring, s, c, b, e, in)`, where
-/// `in` holds rows [b, e) of each input as the slot's call reads them (host data packed into its
-/// pinned staging). The callback queues the chunk's call on `ring.on(s)` and routes its outputs
-/// through `ring.output(s, ...)`. `out_staging` is the staging a slot needs for those outputs,
-/// `device_extra` the device memory a chunk needs beyond its operands (a reduction's partials). The
-/// call returns when every chunk's results are unpacked into their destinations. Elementwise calls
-/// and gufuncs (run_chunked), reductions (reduce_chunked) and scans (scan_chunked) all run here.
+/// The one chunk engine (docs/streams.md, "Data larger than the device"). Runs a call on a device target in the chunks
+/// `split` describes, after the stream's queued work: the inputs `ins` that broadcast along loop dimension 0 are staged
+/// to the device once; then, through a chunk_ring of `split.slots` streams, chunk c runs on slot s = c % slots as
+/// `chunk(ring, s, c, b, e, in)`, where `in` holds rows [b, e) of each input as the slot's call reads them (host data
+/// packed into its pinned staging). The callback queues the chunk's call on `ring.on(s)` and routes its outputs through
+/// `ring.output(s, ...)`. `out_staging` is the staging a slot needs for those outputs, `device_extra` the device memory
+/// a chunk needs beyond its operands (a reduction's partials). The call returns when every chunk's results are unpacked
+/// into their destinations. Elementwise calls and gufuncs (run_chunked), reductions (reduce_chunked) and scans
+/// (scan_chunked) all run here.
 template <class Tag, class Ins, class Lead, class Chunk>
 void run_pipelined(const Tag& tag, const dims& loop, const chunk_split& split, const Ins& ins, const Lead& lead,
                    std::size_t out_staging, std::size_t device_extra, Chunk&& chunk) {
@@ -331,10 +327,9 @@ void run_pipelined(const Tag& tag, const dims& loop, const chunk_split& split, c
   ring.finish();
 }
 
-/// Rows of loop dimension 0 per chunk for a call staging the operands of the tuples `ops` (lead(k)
-/// loop dimensions each, k counting on across the tuples) to `tag`'s device, plus `extra_per_row`
-/// bytes a row and `extra_fixed`: the whole loop when the call fits, or when nothing in `ops` is
-/// staged along the rows.
+/// Rows of loop dimension 0 per chunk for a call staging the operands of the tuples `ops` (lead(k) loop dimensions
+/// each, k counting on across the tuples) to `tag`'s device, plus `extra_per_row` bytes a row and `extra_fixed`: the
+/// whole loop when the call fits, or when nothing in `ops` is staged along the rows.
 template <class Tag, class Lead, class... Ops>
 index_t rows_per_chunk(const Tag& tag, const dims& loop, const Lead& lead, std::size_t extra_per_row,
                        std::size_t extra_fixed, const Ops&... ops) {
@@ -346,8 +341,8 @@ index_t rows_per_chunk(const Tag& tag, const dims& loop, const Lead& lead, std::
   return chunk_rows(tag, loop[0], per_row + extra_per_row, fixed + extra_fixed);
 }
 
-/// The loop dimensions of the operands of one tuple, from a call's `lead` over outputs and inputs:
-/// operand k of the tuple is operand `first + k` of the call.
+/// The loop dimensions of the operands of one tuple, from a call's `lead` over outputs and inputs: operand k of the
+/// tuple is operand `first + k` of the call.
 template <class Lead>
 struct lead_from {
   const Lead& lead;
@@ -355,12 +350,11 @@ struct lead_from {
   int operator()(int k) const { return lead(first + k); }
 };
 
-/// Calls `run(target, loop, outs, ins)` once, or once per chunk of rows of loop dimension 0 when
-/// the operands staged to a device target do not fit its memory (or the target's chunk budget):
-/// through run_pipelined, each chunk on one of two streams. `lead(k)` is the number of loop
-/// dimensions of operand k (outputs first, then inputs): its rank for elementwise calls, its rank
-/// less its core rank for gufuncs (whose cores stay whole). An output that overlaps an input other
-/// than exactly runs whole.
+/// Calls `run(target, loop, outs, ins)` once, or once per chunk of rows of loop dimension 0 when the operands staged to
+/// a device target do not fit its memory (or the target's chunk budget): through run_pipelined, each chunk on one of
+/// two streams. `lead(k)` is the number of loop dimensions of operand k (outputs first, then inputs): its rank for
+/// elementwise calls, its rank less its core rank for gufuncs (whose cores stay whole). An output that overlaps an
+/// input other than exactly runs whole.
 template <class Tag, class Outs, class Ins, class Lead, class Run>
 void run_chunked(const Tag& tag, const dims& loop, Outs& outs, Ins& ins, const Lead& lead, Run&& run) {
   if constexpr (Tag::is_device) {

@@ -1,6 +1,6 @@
 #pragma once
-// Steps 3 and 4 for elementwise calls: place the operands (place.hpp), build the layout and the
-// kernel, run it on the target, copy outputs back.
+// Steps 3 and 4 for elementwise calls: place the operands (place.hpp), build the layout and the kernel, run it on the
+// target, copy outputs back.
 #include <memory>
 #include <tuple>
 #include <utility>
@@ -42,8 +42,8 @@ void elementwise_impl(const Tag& tag, const F& f, const dims& loop, Ins& ins, St
   staging<Tag>(tag).finish(ins, staged);
 }
 
-/// True for an array operand in host memory, C-contiguous and of shape `extent` (rank `rank`): what
-/// the CPU targets' dense shortcuts (elementwise_dense here, cpu_reduce_dense for reductions) take.
+/// True for an array operand in host memory, C-contiguous and of shape `extent` (rank `rank`): what the CPU targets'
+/// dense shortcuts (elementwise_dense here, cpu_reduce_dense for reductions) take.
 template <class Op>
 bool dense_host_operand(const Op& op, int rank, const index_t* extent) {
   if (Op::rank != rank || !op.space.is_host() || !op.view.is_contiguous()) return false;
@@ -52,10 +52,9 @@ bool dense_host_operand(const Op& op, int rank, const index_t* extent) {
   return true;
 }
 
-/// The dense path of an elementwise call (small calls pay for the general machinery: broadcasting,
-/// staging, the overlap resolution, a layout): one destination and every array operand dense in
-/// host memory with the destination's shape, each input either apart from the destination or
-/// exactly it (in place). Scalars are held by value.
+/// The dense path of an elementwise call (small calls pay for the general machinery: broadcasting, staging, the overlap
+/// resolution, a layout): one destination and every array operand dense in host memory with the destination's shape,
+/// each input either apart from the destination or exactly it (in place). Scalars are held by value.
 template <class Outs, class Ins>
 bool is_dense_call(const Outs& outs, const Ins& ins) {
   if constexpr (std::tuple_size_v<Outs> != 1) return false;
@@ -81,8 +80,8 @@ bool is_dense_call(const Outs& outs, const Ins& ins) {
   }
 }
 
-/// Runs a call is_dense_call accepted on a CPU target: one unit-stride row of n elements, in blocks
-/// across threads on ufx::host.
+/// Runs a call is_dense_call accepted on a CPU target: one unit-stride row of n elements, in blocks across threads on
+/// ufx::host.
 template <class Tag, class F, class Outs, class Ins, std::size_t... B>
 void elementwise_dense(const Tag& tag, const F& f, Outs& outs, const Ins& ins, std::index_sequence<B...>) {
   auto& out = std::get<0>(outs);
@@ -99,8 +98,8 @@ void elementwise_dense(const Tag& tag, const F& f, Outs& outs, const Ins& ins, s
   cpu_executor(tag).blocks(n, rows);
 }
 
-/// Runs `f` over `loop` on `tag`, reading `ins` (operands in argument order) and writing `outs`
-/// (array operands, in any space). Nothing is written unless every check has passed.
+/// Runs `f` over `loop` on `tag`, reading `ins` (operands in argument order) and writing `outs` (array operands, in any
+/// space). Nothing is written unless every check has passed.
 template <class Tag, class F, class Outs, class Ins>
 void elementwise(const Tag& tag, const F& f, const dims& loop, Outs& outs, Ins& ins) {
   if (loop.size() == 0) return;

@@ -1,8 +1,7 @@
 #pragma once
-// Step 2 of a guvectorize call: bind core dimensions by name across operands, then broadcast the
-// loop dimensions (what is left of each operand's shape on the left of its core) with NumPy's rules.
-// Every check runs before anything is allocated or written; messages follow NumPy's wording and
-// name the signature, the operand and the dimension.
+// Step 2 of a guvectorize call: bind core dimensions by name across operands, then broadcast the loop dimensions (what
+// is left of each operand's shape on the left of its core) with NumPy's rules. Every check runs before anything is
+// allocated or written; messages follow NumPy's wording and name the signature, the operand and the dimension.
 #include <algorithm>
 #include <array>
 #include <span>
@@ -20,8 +19,8 @@ UFX_TU_NAMESPACE_BEGIN
 struct gufunc_shape {
   dims loop;
   index_t dim_size[max_sig_dims] = {};
-  /// Core elements touched per loop index, roughly (the product of all dimension sizes): the
-  /// host target uses it to decide when a loop is worth splitting across threads.
+  /// Core elements touched per loop index, roughly (the product of all dimension sizes): the host target uses it to
+  /// decide when a loop is worth splitting across threads.
   index_t work = 1;
 };
 
@@ -29,8 +28,8 @@ inline std::string operand_label(int s, int nin) {
   return s < nin ? "input operand " + std::to_string(s) : "output operand " + std::to_string(s - nin);
 }
 
-/// `shapes` holds the full shape of each operand in signature order: the inputs, then (when the
-/// call has `out`) the outputs; `with_outputs` says whether the outputs are there.
+/// `shapes` holds the full shape of each operand in signature order: the inputs, then (when the call has `out`) the
+/// outputs; `with_outputs` says whether the outputs are there.
 template <class Sig>
 gufunc_shape bind_gufunc_shape(std::span<const dims> shapes, bool with_outputs) {
   const std::string sig = "with gufunc signature " + std::string(Sig::str());
@@ -86,8 +85,8 @@ gufunc_shape bind_gufunc_shape(std::span<const dims> shapes, bool with_outputs) 
   }
   check_broadcast_size(r.loop);
   if (with_outputs) {
-    // NumPy's gufunc iterator lets an output lack leading loop dimensions whose extent is 1 (its
-    // op_axes -1); a signature whose cores are all () runs as a plain ufunc, where it may not.
+    // NumPy's gufunc iterator lets an output lack leading loop dimensions whose extent is 1 (its op_axes -1); a
+    // signature whose cores are all () runs as a plain ufunc, where it may not.
     for (int s = Sig::nin; s < given; ++s) {
       const int lead = r.loop.rank - loops[s].rank; // >= 0: the loop rank is the longest
       bool ok = Sig::ndims > 0 || lead == 0;

@@ -1,8 +1,7 @@
 #pragma once
-// Step 3 of a call, shared by every front door: put each operand where the target can use it.
-// Inputs in another memory space are staged (copied once, packed row-major); outputs in another
-// space get a temporary there and are copied back after the run; an input that overlaps an
-// output is read from a copy (NumPy's answer is that of the untouched input).
+// Step 3 of a call, shared by every front door: put each operand where the target can use it. Inputs in another memory
+// space are staged (copied once, packed row-major); outputs in another space get a temporary there and are copied back
+// after the run; an input that overlaps an output is read from a copy (NumPy's answer is that of the untouched input).
 #include <memory>
 #include <tuple>
 #include <utility>
@@ -20,9 +19,9 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// Makes an array operand read from a fresh row-major copy of itself, in the same space. The copy
-/// is made by the space's calls without a stream (CUDA's legacy stream) and waited for, so that a
-/// call on a stream of its own reads it complete.
+/// Makes an array operand read from a fresh row-major copy of itself, in the same space. The copy is made by the
+/// space's calls without a stream (CUDA's legacy stream) and waited for, so that a call on a stream of its own reads it
+/// complete.
 template <class Op>
 void read_from_copy(Op& op) {
   auto buf = std::make_shared<buffer<typename Op::value_type>>(op.space, op.view.size());
@@ -41,8 +40,8 @@ struct staged_output {
   std::shared_ptr<buffer<T>> temp;
 };
 
-/// True when input view `in` (operand `k` of the layout) must be read from a copy because it
-/// overlaps output `j` without being exactly the same elements in the same order.
+/// True when input view `in` (operand `k` of the layout) must be read from a copy because it overlaps output `j`
+/// without being exactly the same elements in the same order.
 template <int N, class In, class Out>
 bool needs_copy(const layout<N>& L, int k, const In& in, int j, const Out& out) {
   const auto [ilo, ihi] = byte_range(in);
@@ -82,8 +81,8 @@ void stream_wait(const Tag& tag) {
     if (tag.has_stream()) tag.space().runtime->stream_synchronize(tag.ordinal(), tag.stream_handle);
 }
 
-/// The same target without its stream: the call runs to completion, after the stream's queued work
-/// (reductions and scans on a stream, for now).
+/// The same target without its stream: the call runs to completion, after the stream's queued work (reductions and
+/// scans on a stream, for now).
 template <class Tag>
 Tag after_stream(const Tag& tag) {
   Tag t = tag;
@@ -102,10 +101,9 @@ void* stream_of(const Tag& tag) {
   else return nullptr;
 }
 
-/// True when an input overlaps an output (`exact`: also one that is exactly an output, from the same
-/// first element). Without `exact`: the input is read from a copy made at the call (so a call on a
-/// stream waits first), and a chunked call would read rows an earlier chunk has written (so such a
-/// call is not chunked).
+/// True when an input overlaps an output (`exact`: also one that is exactly an output, from the same first element).
+/// Without `exact`: the input is read from a copy made at the call (so a call on a stream waits first), and a chunked
+/// call would read rows an earlier chunk has written (so such a call is not chunked).
 template <class Outs, class Ins>
 bool partial_overlap(const Outs& outs, const Ins& ins, bool exact = false) {
   bool any = false;
@@ -127,26 +125,25 @@ bool partial_overlap(const Outs& outs, const Ins& ins, bool exact = false) {
   return any;
 }
 
-/// When a call on a stream waits for the stream's queued work because an input overlaps an output
-/// (its copy is made at the call): never (raw kernels, whose arguments are the kernel's business),
-/// when the input overlaps an output without being it (elementwise calls and gufuncs, which read an
-/// input that is exactly the output in place), or on any overlap (reductions and scans).
+/// When a call on a stream waits for the stream's queued work because an input overlaps an output (its copy is made at
+/// the call): never (raw kernels, whose arguments are the kernel's business), when the input overlaps an output without
+/// being it (elementwise calls and gufuncs, which read an input that is exactly the output in place), or on any overlap
+/// (reductions and scans).
 enum class overlap_wait { never, partial, any };
 
-/// Step 3 of a call on target `tag`, the one route of every front door and of raw kernels' array
-/// arguments: `place` stages the inputs into the target's memory and gives each output its place
-/// there (itself, or a temporary); `finish` copies the outputs back and releases the temporaries.
-/// On a stream (stream.hpp) it applies the stream's rules: an operand of another device is an
-/// error; dense pinned host data is copied by the stream (queued), other host data at the call,
-/// after the stream's queued work; temporaries the queued work still reads are kept until the
-/// stream has run it (the target's launch_hook::keep_until_run).
+/// Step 3 of a call on target `tag`, the one route of every front door and of raw kernels' array arguments: `place`
+/// stages the inputs into the target's memory and gives each output its place there (itself, or a temporary); `finish`
+/// copies the outputs back and releases the temporaries. On a stream (stream.hpp) it applies the stream's rules: an
+/// operand of another device is an error; dense pinned host data is copied by the stream (queued), other host data at
+/// the call, after the stream's queued work; temporaries the queued work still reads are kept until the stream has run
+/// it (the target's launch_hook::keep_until_run).
 template <class Tag>
 class staging {
 public:
   explicit staging(const Tag& tag) : tag_(tag) {}
 
-  /// Places a call's outputs and inputs (tuples of operands; the inputs are re-pointed at their
-  /// staged copies): returns the outputs' places, a tuple of staged_output.
+  /// Places a call's outputs and inputs (tuples of operands; the inputs are re-pointed at their staged copies): returns
+  /// the outputs' places, a tuple of staged_output.
   template <class Outs, class Ins>
   auto place(const Outs& outs, Ins& ins, overlap_wait rule) const {
     prepare(outs, ins, rule);
@@ -154,9 +151,9 @@ public:
     return std::apply([&](const auto&... o) { return std::make_tuple(out(o)...); }, outs);
   }
 
-  /// On a stream, before anything is placed: operands of another device are an error, and the call
-  /// waits for the stream when an input is copied in at the call (host memory that is not dense
-  /// and pinned, read now as CUDA reads pageable memory) or overlaps an output as `rule` says.
+  /// On a stream, before anything is placed: operands of another device are an error, and the call waits for the stream
+  /// when an input is copied in at the call (host memory that is not dense and pinned, read now as CUDA reads pageable
+  /// memory) or overlaps an output as `rule` says.
   template <class Outs, class Ins>
   void prepare(const Outs& outs, const Ins& ins, overlap_wait rule) const {
     if (!streamed(tag_)) return;
@@ -167,8 +164,8 @@ public:
     if (wait) stream_wait(tag_);
   }
 
-  /// Input `op` in the target's memory: as it is, or a row-major copy there (queued on the stream
-  /// when the data is dense pinned host memory). Scalars stay as they are.
+  /// Input `op` in the target's memory: as it is, or a row-major copy there (queued on the stream when the data is
+  /// dense pinned host memory). Scalars stay as they are.
   template <class Op>
   void in(Op& op) const {
     if constexpr (!is_scalar_operand<Op>::value) {
@@ -181,9 +178,9 @@ public:
     }
   }
 
-  /// Output `o` as the kernel writes it: `o` itself, or a temporary in the target's memory (freed in
-  /// the stream's order) that `finish` copies back. `read`: the temporary starts as a copy of `o`
-  /// (a raw kernel may read what it writes).
+  /// Output `o` as the kernel writes it: `o` itself, or a temporary in the target's memory (freed in the stream's
+  /// order) that `finish` copies back. `read`: the temporary starts as a copy of `o` (a raw kernel may read what it
+  /// writes).
   template <class T, int R>
   staged_output<T, R> out(const array_operand<T, R>& o, bool read = false) const {
     if (o.space == space() || (read && o.view.size() == 0)) return {o, o.view, nullptr};
@@ -195,11 +192,11 @@ public:
     return {o, ndview<T, R>(buf->data(), o.view.shape(), strides_like(o.view)), buf};
   }
 
-  /// The end of the call: outputs (a tuple of staged_output) copied back and the call's temporaries
-  /// released. On a stream nothing waits unless a host destination is not pinned; what the queued
-  /// work still reads (staged inputs, temporaries) is kept until the stream has run it.
-  /// `written`: the outputs count as written for ufx::sim's uninitialised-read check (a front
-  /// door's results; not a raw kernel's arguments, whose writes the sim follows itself).
+  /// The end of the call: outputs (a tuple of staged_output) copied back and the call's temporaries released. On a
+  /// stream nothing waits unless a host destination is not pinned; what the queued work still reads (staged inputs,
+  /// temporaries) is kept until the stream has run it. `written`: the outputs count as written for ufx::sim's
+  /// uninitialised-read check (a front door's results; not a raw kernel's arguments, whose writes the sim follows
+  /// itself).
   template <class Ins, class Staged>
   void finish(const Ins& ins, const Staged& staged, bool written = true) const {
     if constexpr (Tag::is_device) {
@@ -212,10 +209,10 @@ public:
         return;
       }
     }
-    // Without a stream nothing waits here: the sim has run the call (its errors were thrown by the
-    // run), and ufx::cuda has queued it on the legacy default stream (ordered_stream), where a result
-    // on the device is ready for the next call and the call's temporaries are freed in order. What
-    // reads results waits for them: a copy back to the host, as below (docs/streams.md).
+    // Without a stream nothing waits here: the sim has run the call (its errors were thrown by the run), and ufx::cuda
+    // has queued it on the legacy default stream (ordered_stream), where a result on the device is ready for the next
+    // call and the call's temporaries are freed in order. What reads results waits for them: a copy back to the host,
+    // as below (docs/streams.md).
     std::apply([&](const auto&... so) { (copy_back(so), ...); }, staged);
   }
 
@@ -223,8 +220,7 @@ public:
   memory_space space() const { return tag_.space(); }
 
 private:
-  /// On a stream, an operand on another device is an error (ufx does not copy between devices
-  /// behind a stream's back).
+  /// On a stream, an operand on another device is an error (ufx does not copy between devices behind a stream's back).
   template <class Op>
   void check_device(const Op& op) const {
     if constexpr (requires {
@@ -252,8 +248,8 @@ private:
     }
   }
 
-  /// Data from `from` in a new row-major buffer in the target's memory: copied at once, or by the
-  /// stream when the data is dense pinned host memory. The buffer is freed in the stream's order.
+  /// Data from `from` in a new row-major buffer in the target's memory: copied at once, or by the stream when the data
+  /// is dense pinned host memory. The buffer is freed in the stream's order.
   template <class V, int R>
   std::shared_ptr<buffer<V>> copy_in(const memory_space& from, const ndview<const V, R>& v) const {
     void* stream = stream_of(tag_);
@@ -273,8 +269,8 @@ private:
     transfer(so.final_dst.space, so.final_dst.view, space(), ndview<const V, R>(so.view));
   }
 
-  /// Copies a staged output back on a stream: queued when the destination is pinned host memory and
-  /// dense (the temporary is kept until the copy has run), else after waiting for the stream.
+  /// Copies a staged output back on a stream: queued when the destination is pinned host memory and dense (the
+  /// temporary is kept until the copy has run), else after waiting for the stream.
   template <class S>
   void copy_back_queued(const S& so, std::vector<std::shared_ptr<void>>& keep) const {
     if (!so.temp) return;

@@ -1,7 +1,7 @@
 #pragma once
-// The CPU targets' shortcuts for a full reduction of dense host data (docs/architecture.md, "Small
-// calls"): straight to the tree cpu_reduction would build, without shapes or a plan, so the bits
-// are the general path's; and long float sums accumulated in double (wide_sum_min).
+// The CPU targets' shortcuts for a full reduction of dense host data (docs/architecture.md, "Small calls"): straight to
+// the tree cpu_reduction would build, without shapes or a plan, so the bits are the general path's; and long float sums
+// accumulated in double (wide_sum_min).
 #include <optional>
 #include <tuple>
 #include <type_traits>
@@ -18,9 +18,8 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// True for a full reduction with something to reduce, into one host element, of inputs that are
-/// all host memory, C-contiguous and of the loop's shape (scalars aside), none overlapping the
-/// output.
+/// True for a full reduction with something to reduce, into one host element, of inputs that are all host memory,
+/// C-contiguous and of the loop's shape (scalars aside), none overlapping the output.
 template <class OutOp, class... Ins>
 bool dense_full_reduction(const OutOp& o, const dims& loop, unsigned mask, const Ins&... ins) {
   if (mask != (1u << loop.rank) - 1 || loop.size() == 0 || o.view.size() != 1 || !o.space.is_host()) return false;
@@ -30,9 +29,9 @@ bool dense_full_reduction(const OutOp& o, const dims& loop, unsigned mask, const
   }() && ...);
 }
 
-/// The operands' common element count when every array operand is in host memory, C-contiguous,
-/// non-empty and of one shape (scalars aside): a full reduction of them needs no broadcasting,
-/// staging or plan (cpu_full_reduction). 0 otherwise.
+/// The operands' common element count when every array operand is in host memory, C-contiguous, non-empty and of one
+/// shape (scalars aside): a full reduction of them needs no broadcasting, staging or plan (cpu_full_reduction). 0
+/// otherwise.
 template <class... Ins>
 index_t dense_same_shape(const Ins&... ins) {
   index_t ext[max_rank] = {}; // the first array operand's extents (copied: ndview::shape() returns a value)
@@ -55,11 +54,10 @@ index_t dense_same_shape(const Ins&... ins) {
   return ok ? n : 0;
 }
 
-/// Float sums of at least this many elements per output (a full sum of 2^23 floats reads 32 MiB,
-/// past the last-level caches) are accumulated in double on the CPU targets, rounded once at the
-/// end: within about half an ulp of the exact sum, at no cost to time there, since converting two
-/// floats a cycle per core outruns their memory. Smaller sums stay in float: in cache the
-/// conversions would make them 4x slower (docs/reduce.md, "Accuracy").
+/// Float sums of at least this many elements per output (a full sum of 2^23 floats reads 32 MiB, past the last-level
+/// caches) are accumulated in double on the CPU targets, rounded once at the end: within about half an ulp of the exact
+/// sum, at no cost to time there, since converting two floats a cycle per core outruns their memory. Smaller sums stay
+/// in float: in cache the conversions would make them 4x slower (docs/reduce.md, "Accuracy").
 #ifndef UFX_WIDE_SUM_MIN
 #  define UFX_WIDE_SUM_MIN (index_t{1} << 23)
 #endif
@@ -89,8 +87,8 @@ Acc cpu_full_reduction_as(const Tag& tag, const Spec& spec, index_t n, const Ins
   return cpu_reduce_dense(cpu_executor(tag), kern, n);
 }
 
-/// A full reduction of `n` positions of dense host inputs on a CPU target: the tree cpu_reduction
-/// builds, without a plan (cpu_reduce_dense); a long float sum in double (wide_sum_min).
+/// A full reduction of `n` positions of dense host inputs on a CPU target: the tree cpu_reduction builds, without a
+/// plan (cpu_reduce_dense); a long float sum in double (wide_sum_min).
 template <class Acc, class Tag, class Spec, class... Ins>
 Acc cpu_full_reduction(const Tag& tag, const Spec& spec, index_t n, const Ins&... ins) {
   if constexpr (wide_sum<Acc, Spec>) {
@@ -99,9 +97,8 @@ Acc cpu_full_reduction(const Tag& tag, const Spec& spec, index_t n, const Ins&..
   return cpu_full_reduction_as<Acc>(tag, spec, n, ins...);
 }
 
-/// A full reduction to a value of dense host operands of one shape on a CPU target: straight to
-/// the tree (the fixed cost of a small call is the shape and plan machinery of reduce_run). Empty
-/// when the call is not one.
+/// A full reduction to a value of dense host operands of one shape on a CPU target: straight to the tree (the fixed
+/// cost of a small call is the shape and plan machinery of reduce_run). Empty when the call is not one.
 template <class Acc, class Res, class Spec, class Fin, class TargetT, class Devices, class Ins>
 std::optional<Res> reduce_dense_value(const Spec& spec, const Fin& fin, const TargetT* given, const Devices& device,
                                       const Ins& ins) {
@@ -116,11 +113,10 @@ std::optional<Res> reduce_dense_value(const Spec& spec, const Fin& fin, const Ta
   return r;
 }
 
-/// True when a full reduction to a value is dense by the types of its arguments alone: one array
-/// argument, of a container whose elements are always in host memory and C-contiguous
-/// (`host_dense`: std::vector, std::array, ufx::ndarray), scalars beside it, on a CPU target named
-/// statically or, naming none, in a translation unit whose default target is ufx::host. Such a
-/// call compiles dense_full_value's path alone, not reduce_general's (issue #29).
+/// True when a full reduction to a value is dense by the types of its arguments alone: one array argument, of a
+/// container whose elements are always in host memory and C-contiguous (`host_dense`: std::vector, std::array,
+/// ufx::ndarray), scalars beside it, on a CPU target named statically or, naming none, in a translation unit whose
+/// default target is ufx::host. Such a call compiles dense_full_value's path alone, not reduce_general's (issue #29).
 template <class TargetT, class... Args>
 inline constexpr bool dense_by_type = [] {
   constexpr bool cpu_target = [] {
@@ -131,9 +127,8 @@ inline constexpr bool dense_by_type = [] {
   return cpu_target && arrays == 1 && (host_only_arg<Args>() && ...);
 }();
 
-/// A full reduction to a value of one host container (dense_by_type): its value, or for an empty
-/// container the empty reduction's (the identity or init, else value_error), as reduce_general
-/// would give.
+/// A full reduction to a value of one host container (dense_by_type): its value, or for an empty container the empty
+/// reduction's (the identity or init, else value_error), as reduce_general would give.
 template <class Acc, class Res, class Types, class Spec, class Fin, class TargetT, class Devices, class Ins>
 Res dense_full_value(const Spec& spec, const Fin& fin, const TargetT* given, const Devices& device, const Ins& ins) {
   // dense by its type, reduce_dense_value declines only an empty container

@@ -1,7 +1,7 @@
 #pragma once
-// What a reduction is: its spec (map, operator, identity, init, how argmin / argmax index), the
-// types it computes in (accumulator, finishing step, result) and the value of an empty reduction.
-// Shared by ufx::reduce's family (detail/reduce.hpp) and ufx::accumulate (detail/reduce_scan.hpp).
+// What a reduction is: its spec (map, operator, identity, init, how argmin / argmax index), the types it computes in
+// (accumulator, finishing step, result) and the value of an empty reduction. Shared by ufx::reduce's family
+// (detail/reduce.hpp) and ufx::accumulate (detail/reduce_scan.hpp).
 #include <type_traits>
 
 #include "ufx/config.hpp"
@@ -17,8 +17,8 @@ UFX_TU_NAMESPACE_BEGIN
 /// How argmin / argmax number positions: not at all, flat (C order), or along the one axis.
 enum class index_mode { none, flat, along_axis };
 
-/// What is reduced: `map` over the inputs' elements, combined by `op`; an optional identity
-/// (the value of an empty reduction) and init (combined into every result, Numba's `init`).
+/// What is reduced: `map` over the inputs' elements, combined by `op`; an optional identity (the value of an empty
+/// reduction) and init (combined into every result, Numba's `init`).
 template <class Map, class Op, class Id, class Init, index_mode IM>
 struct reduce_spec {
   Map map;
@@ -59,10 +59,9 @@ struct init_finish {
   UFX_HD Acc operator()(const Acc& a) const { return has_init ? static_cast<Acc>(UFX_USER_CALL(op, init, a)) : a; }
 };
 
-/// An operator whose accumulator is not the result names its finishing step as `finish_type`
-/// (logsumexp: (max, scaled sum) -> max + log(sum); ufx::reducers' parts_op), made by the
-/// operator's `finish()` when it has one; an empty reduction gives that step applied to the
-/// identity. Other operators finish with init_finish.
+/// An operator whose accumulator is not the result names its finishing step as `finish_type` (logsumexp: (max, scaled
+/// sum) -> max + log(sum); ufx::reducers' parts_op), made by the operator's `finish()` when it has one; an empty
+/// reduction gives that step applied to the identity. Other operators finish with init_finish.
 template <class Op>
 concept finishing_op = requires {
   typename Op::finish_type;
@@ -76,8 +75,8 @@ struct finish_of<Op, Acc> {
   using type = typename Op::finish_type;
 };
 
-/// The types of a reduction of operands `Ins` by `Spec`: the accumulator, the finishing step
-/// (finish_of, or argmin / argmax's index) and the result.
+/// The types of a reduction of operands `Ins` by `Spec`: the accumulator, the finishing step (finish_of, or argmin /
+/// argmax's index) and the result.
 template <class Spec, class... Ins>
 struct reduce_call_types {
   static constexpr bool indexed = Spec::indexing != index_mode::none;
@@ -91,8 +90,8 @@ struct reduce_call_types {
       std::conditional_t<indexed && !finishing_op<op_type>, arg_index, typename finish_of<op_type, acc>::type>;
   using result = std::decay_t<std::invoke_result_t<const finish&, const acc&>>;
 
-  /// The finishing step: an operator's own (its finish() when it has state: ufx::var's ddof),
-  /// argmin / argmax's index, or init_finish.
+  /// The finishing step: an operator's own (its finish() when it has state: ufx::var's ddof), argmin / argmax's index,
+  /// or init_finish.
   static finish make_finish(const Spec& spec) {
     if constexpr (finishing_op<op_type>) {
       if constexpr (requires { spec.op.finish(); }) return spec.op.finish();
@@ -101,8 +100,8 @@ struct reduce_call_types {
     else if constexpr (Spec::has_init) return finish{spec.op, static_cast<acc>(spec.init), true};
     else return finish{spec.op, acc{}, false};
   }
-  /// The result of an empty reduction: the identity (or init) finished; throws value_error for a
-  /// reduction that has none (argmin / argmax, or an operator without identity).
+  /// The result of an empty reduction: the identity (or init) finished; throws value_error for a reduction that has
+  /// none (argmin / argmax, or an operator without identity).
   static result empty_result(const Spec& spec, const finish& fin, bool empty) {
     if (empty && (indexed || !(Spec::has_init || Spec::has_identity))) fail<value_error>(spec.empty_message);
     if constexpr (indexed) return result{};

@@ -12,12 +12,11 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// A fresh std::vector result of n elements. The vector value-initialises its elements (one thread
-/// writing zeros) before ufx writes them, and a large buffer comes from malloc in 4 KiB pages, one
-/// fault each at that first write. From host_large_bytes the buffer is reserved first and marked
-/// for transparent huge pages before the elements are made, so the zeroing faults once per 2 MiB
-/// (docs/performance.md, "Fresh results": 2-3x faster at 64 and 256 MiB). The vector is a plain
-/// std::vector<T> with std::allocator; only the kernel's placement of its pages changes.
+/// A fresh std::vector result of n elements. The vector value-initialises its elements (one thread writing zeros)
+/// before ufx writes them, and a large buffer comes from malloc in 4 KiB pages, one fault each at that first write.
+/// From host_large_bytes the buffer is reserved first and marked for transparent huge pages before the elements are
+/// made, so the zeroing faults once per 2 MiB (docs/performance.md, "Fresh results": 2-3x faster at 64 and 256 MiB).
+/// The vector is a plain std::vector<T> with std::allocator; only the kernel's placement of its pages changes.
 template <class T>
 std::vector<T> fresh_vector(std::size_t n) {
   std::vector<T> v;

@@ -1,7 +1,7 @@
 #pragma once
-// Step 4's first half, shared by every front door: which target runs the call (the explicit one,
-// else where the data lives, else default_target()), where new results live, and the dispatch of
-// a run-time target to the target's own type.
+// Step 4's first half, shared by every front door: which target runs the call (the explicit one, else where the data
+// lives, else default_target()), where new results live, and the dispatch of a run-time target to the target's own
+// type.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,10 +16,10 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// The device memory a call's array operands live in: the first device seen and, when operands
-/// sit on two devices, the second. `Device` is false when the types of the call's arguments hold
-/// host memory only (adapt.hpp's host_only_arg, from the adapters' host_dense): such a call that names no target can
-/// only run on default_target(), and only that target's path is compiled (issue #29).
+/// The device memory a call's array operands live in: the first device seen and, when operands sit on two devices, the
+/// second. `Device` is false when the types of the call's arguments hold host memory only (adapt.hpp's host_only_arg,
+/// from the adapters' host_dense): such a call that names no target can only run on default_target(), and only that
+/// target's path is compiled (issue #29).
 template <bool Device = true>
 struct device_set_of {
   std::optional<memory_space> first, second;
@@ -42,8 +42,8 @@ void note_spaces(const Tuple& ops, device_set_of<D>& seen) {
   std::apply([&](const auto&... op) { (note_space(op, seen), ...); }, ops);
 }
 
-/// Target for a call that names none: where the data lives, else default_target(). Operands on
-/// two devices need an explicit target (they are staged to it).
+/// Target for a call that names none: where the data lives, else default_target(). Operands on two devices need an
+/// explicit target (they are staged to it).
 template <bool D>
 target choose_target(const device_set_of<D>& seen) {
   if (seen.second)
@@ -53,8 +53,8 @@ target choose_target(const device_set_of<D>& seen) {
   return default_target();
 }
 
-/// Where a call's new results live: on the explicit target's device, else where the data lives
-/// (a host target reading device arrays still returns device arrays), else on the host.
+/// Where a call's new results live: on the explicit target's device, else where the data lives (a host target reading
+/// device arrays still returns device arrays), else on the host.
 template <class T, bool D>
 memory_space result_space(const T* given, const device_set_of<D>& seen) {
   if constexpr (any_target<T>) {
@@ -69,16 +69,15 @@ constexpr std::string_view spelled_type() {
   return __PRETTY_FUNCTION__;
 }
 
-/// True when F is a lambda that ufx::cuda cannot call (for a wrapper of ufx's that names the users'
-/// functions it holds as `user_functions`, a std::tuple: when one of them is): in a translation unit compiled by nvcc,
-/// a lambda without `UFX_HD` (`__host__ __device__`). nvcc's traits recognise the annotated
-/// ("extended") lambdas; that F is a lambda at all is read from the name the compiler gives its
-/// type (g++ "<lambda(", nvcc's front end "lambda [", clang "(lambda at"), as C++ has no trait for
-/// closure types. A `[] UFX_HD` lambda defined at namespace or class scope is one too: nvcc drops
-/// the annotation there without a word (an extended lambda must be defined inside a function), and
-/// nothing tells the two apart (nvcc's front end spells both `lambda [](float)->float`), so the
-/// messages name both causes. A functor whose operator() lacks UFX_HD is not detected here: nvcc's
-/// error where ufx::cuda calls it (UFX_USER_CALL, config.hpp) reports it.
+/// True when F is a lambda that ufx::cuda cannot call (for a wrapper of ufx's that names the users' functions it holds
+/// as `user_functions`, a std::tuple: when one of them is): in a translation unit compiled by nvcc, a lambda without
+/// `UFX_HD` (`__host__ __device__`). nvcc's traits recognise the annotated ("extended") lambdas; that F is a lambda at
+/// all is read from the name the compiler gives its type (g++ "<lambda(", nvcc's front end "lambda [", clang "(lambda
+/// at"), as C++ has no trait for closure types. A `[] UFX_HD` lambda defined at namespace or class scope is one too:
+/// nvcc drops the annotation there without a word (an extended lambda must be defined inside a function), and nothing
+/// tells the two apart (nvcc's front end spells both `lambda [](float)->float`), so the messages name both causes. A
+/// functor whose operator() lacks UFX_HD is not detected here: nvcc's error where ufx::cuda calls it (UFX_USER_CALL,
+/// config.hpp) reports it.
 template <class F>
 constexpr bool host_only_lambda() {
 #if UFX_CUDA_TU
@@ -116,15 +115,15 @@ inline constexpr bool runs_device_code = requires {
                      "function that uses it, or write a functor whose operator() is UFX_HD");
 }
 
-/// Whether this translation unit can run calls on target type T: a target whose calls run device
-/// code (runs_device_code: ufx::cuda) needs a translation unit nvcc compiles. A call that reaches
-/// it elsewhere throws (not_launchable) before anything is staged, and its path for that target is
-/// not compiled; device-side copies go through the host instead (transfer.hpp).
+/// Whether this translation unit can run calls on target type T: a target whose calls run device code
+/// (runs_device_code: ufx::cuda) needs a translation unit nvcc compiles. A call that reaches it elsewhere throws
+/// (not_launchable) before anything is staged, and its path for that target is not compiled; device-side copies go
+/// through the host instead (transfer.hpp).
 template <class T>
 inline constexpr bool launches_here = UFX_CUDA_TU || !runs_device_code<T>;
 
-/// The error of a call on a target this translation unit cannot run (launches_here): the target's
-/// device must exist, then the message says to compile with nvcc.
+/// The error of a call on a target this translation unit cannot run (launches_here): the target's device must exist,
+/// then the message says to compile with nvcc.
 template <class T>
 [[noreturn]] void not_launchable(const T& t) {
   require_space(t.space());
@@ -141,9 +140,9 @@ void run_here(const Tag& tag, Fn& fn) {
   else not_launchable(tag);
 }
 
-/// True for the target types a call that names no target can run on: default_target()'s
-/// (targets.hpp) and, when its arguments' types can hold device memory, the device targets.
-/// ufx::serial is never chosen: a call reaches it only by naming it.
+/// True for the target types a call that names no target can run on: default_target()'s (targets.hpp) and, when its
+/// arguments' types can hold device memory, the device targets. ufx::serial is never chosen: a call reaches it only by
+/// naming it.
 template <bool Device, class T>
 inline constexpr bool chosen_without_target = is_default_target_type<std::remove_cvref_t<T>> ||
                                               (Device && std::remove_cvref_t<T>::is_device);
@@ -153,9 +152,8 @@ inline constexpr bool chosen_without_target = is_default_target_type<std::remove
                      ", which the types of its arguments cannot reach; please report it");
 }
 
-/// Visits `t` with `fn` (returning void). When one of the functions F is a host-only lambda (see
-/// host_only_lambda), ufx::cuda is not instantiated: that alternative throws device_error
-/// naming UFX_HD.
+/// Visits `t` with `fn` (returning void). When one of the functions F is a host-only lambda (see host_only_lambda),
+/// ufx::cuda is not instantiated: that alternative throws device_error naming UFX_HD.
 template <class... F, class Fn>
 void visit_for(const target& t, Fn&& fn) {
   t.visit([&](const auto& tag) {
@@ -164,13 +162,12 @@ void visit_for(const target& t, Fn&& fn) {
   });
 }
 
-/// Calls `fn(tag)` (returning void) with the call's target as its own type: the explicit one (a
-/// target type: only that target is instantiated; a run-time `ufx::target`: every target), else
-/// where the data lives, else default_target() (only the targets chosen_without_target allows).
-/// A host-only lambda (host_only_lambda) never reaches ufx::cuda: named statically, a compile
-/// error that says to mark it UFX_HD; a run-time ufx::target holding ufx::cuda, or operands on a
-/// CUDA device, throw device_error saying so; and a call that names no target runs on the host
-/// where it would have run on ufx::cuda (the default target of an nvcc-compiled translation unit).
+/// Calls `fn(tag)` (returning void) with the call's target as its own type: the explicit one (a target type: only that
+/// target is instantiated; a run-time `ufx::target`: every target), else where the data lives, else default_target()
+/// (only the targets chosen_without_target allows). A host-only lambda (host_only_lambda) never reaches ufx::cuda:
+/// named statically, a compile error that says to mark it UFX_HD; a run-time ufx::target holding ufx::cuda, or operands
+/// on a CUDA device, throw device_error saying so; and a call that names no target runs on the host where it would have
+/// run on ufx::cuda (the default target of an nvcc-compiled translation unit).
 template <class... F, class T, bool Device, class Fn>
 auto with_target_for(const T* given, const device_set_of<Device>& seen, Fn&& fn) {
   constexpr bool host_only = any_host_only_lambda<F...>;

@@ -1,8 +1,8 @@
 #pragma once
-// Step 3's data movement: buffers in any memory space and copies between strided views in any two
-// spaces. Copies between spaces pack and unpack on the host side, so they need no kernel (a
-// host-compiled translation unit can move ufx::cuda data): dense data with matching strides is
-// one block copy; a strided device side is brought over as the byte range it spans.
+// Step 3's data movement: buffers in any memory space and copies between strided views in any two spaces. Copies
+// between spaces pack and unpack on the host side, so they need no kernel (a host-compiled translation unit can move
+// ufx::cuda data): dense data with matching strides is one block copy; a strided device side is brought over as the
+// byte range it spans.
 #include <algorithm>
 #include <memory>
 #include <utility>
@@ -35,8 +35,8 @@ void copy_on(const Tag& tag, const ndview<T, R>& dst, const ndview<const T, R>& 
   run_on(tag, L, k);
 }
 
-/// Copies src into dst (same shape, both in memory space `s`), any strides: on the host, or by a
-/// kernel on the device that owns `s` (through the host where this translation unit cannot launch).
+/// Copies src into dst (same shape, both in memory space `s`), any strides: on the host, or by a kernel on the device
+/// that owns `s` (through the host where this translation unit cannot launch).
 template <class T, int R>
 void copy_within(const memory_space& s, const ndview<T, R>& dst, const ndview<const T, R>& src) {
   if (s.is_host()) return copy_on(host, dst, src);
@@ -55,8 +55,8 @@ void copy_within(const memory_space& s, const ndview<T, R>& dst, const ndview<co
   });
 }
 
-/// A host-side image of view `v` in space `s`: `v` itself on the host, else the byte range it
-/// spans copied to a host buffer (`keep` owns it) and `v` re-pointed there.
+/// A host-side image of view `v` in space `s`: `v` itself on the host, else the byte range it spans copied to a host
+/// buffer (`keep` owns it) and `v` re-pointed there.
 template <class T, int R>
 ndview<T, R> host_image(const memory_space& s, const ndview<T, R>& v, std::unique_ptr<char[]>& keep, bool load) {
   if (s.is_host()) return v;

@@ -1,7 +1,7 @@
 #pragma once
-// What every ufx::cuda algorithm does around a launch: check the target can run here, make its
-// device current for the call, and turn CUDA status codes into ufx::device_error. Only a
-// translation unit compiled by nvcc can launch; elsewhere a call throws device_error saying so.
+// What every ufx::cuda algorithm does around a launch: check the target can run here, make its device current for the
+// call, and turn CUDA status codes into ufx::device_error. Only a translation unit compiled by nvcc can launch;
+// elsewhere a call throws device_error saying so.
 #include "ufx/detail/step/run.hpp"
 #include "ufx/detail/lib/runtime.hpp"
 #include "ufx/errors.hpp"
@@ -15,8 +15,8 @@ namespace ufx::detail {
 
 /// Wraps a CUDA status code in a ufx::device_error naming the operation (src/cuda/runtime.cpp).
 [[noreturn]] void throw_cuda_error(int code, const char* what);
-/// Records that this thread queued work of front door `call` without waiting for it: an error of
-/// that work surfaces at a later wait, whose message names the calls (src/cuda/runtime.cpp).
+/// Records that this thread queued work of front door `call` without waiting for it: an error of that work surfaces at
+/// a later wait, whose message names the calls (src/cuda/runtime.cpp).
 void note_queued(const char* call) noexcept;
 
 UFX_TU_NAMESPACE_BEGIN

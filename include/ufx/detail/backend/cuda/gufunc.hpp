@@ -1,6 +1,6 @@
 #pragma once
-// ufx::cuda for gufuncs: the same bodies as ufx::sim (device/gufunc.hpp): small fixed-size cores
-// staged through shared memory a block at a time, others one loop index per CUDA thread.
+// ufx::cuda for gufuncs: the same bodies as ufx::sim (device/gufunc.hpp): small fixed-size cores staged through shared
+// memory a block at a time, others one loop index per CUDA thread.
 #include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/backend/cuda/for_each.hpp"
 #include "ufx/detail/device/gufunc.hpp"

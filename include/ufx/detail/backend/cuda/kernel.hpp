@@ -1,8 +1,8 @@
 #pragma once
-// ufx::cuda's raw kernels: the body launched through the launch seam (cuda/launch.hpp, ufx's one
-// __global__) as a raw_kernel_entry, which declares the body's shared arrays as one __shared__ buffer (offsets
-// computed at compile time from the ufx::shared<...> parameter types) plus the extern __shared__
-// dynamic region; ufx::thread reads CUDA's built-in variables.
+// ufx::cuda's raw kernels: the body launched through the launch seam (cuda/launch.hpp, ufx's one __global__) as a
+// raw_kernel_entry, which declares the body's shared arrays as one __shared__ buffer (offsets computed at compile time
+// from the ufx::shared<...> parameter types) plus the extern __shared__ dynamic region; ufx::thread reads CUDA's
+// built-in variables.
 #include <string>
 
 #include "ufx/detail/core/hooks.hpp"
@@ -36,9 +36,8 @@ struct raw_kernel_hook<cuda_t> {
   static device_info limits(const cuda_t&) { return host_kernel_limits(cuda_t::name()); } // never launched here
 #endif
 
-  /// The blocks of a kernel body (its raw_kernel_entry, with `c`'s block and dynamic shared memory)
-  /// the device holds at once: the occupancy CUDA computes for it, times the multiprocessors (what
-  /// cudaLaunchCooperativeKernel accepts).
+  /// The blocks of a kernel body (its raw_kernel_entry, with `c`'s block and dynamic shared memory) the device holds at
+  /// once: the occupancy CUDA computes for it, times the multiprocessors (what cudaLaunchCooperativeKernel accepts).
   template <class Body>
   static long long cooperative_blocks(const cuda_t& t, const launch_config& c, std::size_t) {
 #if UFX_CUDA_TU
@@ -54,8 +53,8 @@ struct raw_kernel_hook<cuda_t> {
 #endif
   }
 
-  /// Launches through the launch seam; without a stream waits for the kernel, and a failure in it
-  /// is a kernel_error naming the kernel and the device.
+  /// Launches through the launch seam; without a stream waits for the kernel, and a failure in it is a kernel_error
+  /// naming the kernel and the device.
   template <class Traits, class Body>
   static void run(const cuda_t& t, const launch_config& c, const Body& body, const std::string& label) {
     launch_hook<cuda_t>::run(t, c, raw_kernel_entry<Body>{body, c.shared_bytes}, label.c_str());

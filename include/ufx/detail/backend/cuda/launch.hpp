@@ -1,8 +1,8 @@
 #pragma once
-// ufx::cuda's launch: ufx's one __global__ template, launch_kernel, takes the body by value (kernel
-// parameters, so nothing is copied to local memory), on the target's device (a block body runs
-// as block_phases: its phases with a barrier after each); launch errors are checked at once and
-// named by the kernel's label. Only nvcc-compiled translation units launch.
+// ufx::cuda's launch: ufx's one __global__ template, launch_kernel, takes the body by value (kernel parameters, so
+// nothing is copied to local memory), on the target's device (a block body runs as block_phases: its phases with a
+// barrier after each); launch errors are checked at once and named by the kernel's label. Only nvcc-compiled
+// translation units launch.
 #include <mutex>
 
 #include "ufx/detail/core/hooks.hpp"
@@ -23,16 +23,15 @@ __device__ inline thread_pos device_thread_pos() {
   return p;
 }
 
-/// ufx's one __global__: a body called by every thread with its position. ufx's own bodies are
-/// launched as they are, a block body as block_phases, a raw kernel as raw_kernel_entry
-/// (cuda/kernel.hpp).
+/// ufx's one __global__: a body called by every thread with its position. ufx's own bodies are launched as they are, a
+/// block body as block_phases, a raw kernel as raw_kernel_entry (cuda/kernel.hpp).
 template <class Body>
 __global__ void launch_kernel(Body body) {
   body(device_thread_pos());
 }
 
-/// A block body (device/thread.hpp) as one thread runs it: every phase, then a barrier, until the
-/// body says done; the dynamic shared memory is the body's.
+/// A block body (device/thread.hpp) as one thread runs it: every phase, then a barrier, until the body says done; the
+/// dynamic shared memory is the body's.
 template <class Body>
 struct block_phases {
   Body body;
@@ -67,8 +66,8 @@ inline const device_info& cuda_device_info(int device) {
 
 template <>
 struct launch_hook<cuda_t> {
-  /// A call's operands and temporaries on a stream are released at once: ufx::cuda frees device
-  /// memory in the stream's order (cudaFreeAsync), after the work queued before it.
+  /// A call's operands and temporaries on a stream are released at once: ufx::cuda frees device memory in the stream's
+  /// order (cudaFreeAsync), after the work queued before it.
   static void keep_until_run(const cuda_t&, stream_keep&&) {}
 
   template <class Body>

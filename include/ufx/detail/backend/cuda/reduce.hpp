@@ -1,7 +1,7 @@
 #pragma once
-// ufx::cuda reductions, on the target's device, queued on the call's stream (without one, the
-// legacy default stream) with their temporaries freed in its order; a result for the host is
-// copied back by staging::finish, which is the call's one wait:
+// ufx::cuda reductions, on the target's device, queued on the call's stream (without one, the legacy default stream)
+// with their temporaries freed in its order; a result for the host is copied back by staging::finish, which is the
+// call's one wait:
 // - one output, dense, with an identity and one of ufx's ready operators: CUB's DeviceReduce,
 //   reading the plain pointer (vector loads) when the map is the identity on one input, else a
 //   transform iterator over positions;
@@ -48,8 +48,8 @@ struct dense_mapped {
   }
 };
 
-/// The accumulator a dense reduction's element at position i starts as: op(identity, x) for a
-/// user's operator (Kern::seed), so CUB combines accumulators only.
+/// The accumulator a dense reduction's element at position i starts as: op(identity, x) for a user's operator
+/// (Kern::seed), so CUB combines accumulators only.
 template <class Kern>
 struct dense_seeded {
   Kern k;
@@ -73,16 +73,16 @@ constexpr bool cub_plain() {
 }
 
 /// One array input whose elements CUB maps (and seeds, for a user's operator) as it loads them:
-/// DeviceReduce::TransformReduce reads the pointer with vector loads, which a transform iterator
-/// over positions (dense_mapped, dense_seeded) does not allow.
+/// DeviceReduce::TransformReduce reads the pointer with vector loads, which a transform iterator over positions
+/// (dense_mapped, dense_seeded) does not allow.
 template <class Kern>
 constexpr bool cub_transformed() {
   if constexpr (cub_plain<Kern>() || Kern::N != 1) return false;
   else return std::remove_cvref_t<decltype(get<0>(std::declval<const Kern&>().in))>::is_array;
 }
 
-/// An element's accumulator as a dense reduction of one input starts it: the map applied, then
-/// op(identity, .) for a user's operator (as dense_seeded does for a position).
+/// An element's accumulator as a dense reduction of one input starts it: the map applied, then op(identity, .) for a
+/// user's operator (as dense_seeded does for a position).
 template <class Kern>
 struct value_mapped {
   Kern k;
@@ -94,12 +94,12 @@ struct value_mapped {
   }
 };
 
-/// Whether CUB's DeviceReduce takes the reduction: one output, an identity, and every array input
-/// dense along the one reduced dimension.
+/// Whether CUB's DeviceReduce takes the reduction: one output, an identity, and every array input dense along the one
+/// reduced dimension.
 template <class Kern, int N>
 bool cub_reducible(const reduce_plan<N>& plan, const Kern& k) {
-  // CUB combines its inputs pairwise: elements as they are for operators that take an element as
-  // an accumulator, else elements seeded with the identity (dense_seeded)
+  // CUB combines its inputs pairwise: elements as they are for operators that take an element as an accumulator, else
+  // elements seeded with the identity (dense_seeded)
   if (!k.has_identity || plan.outputs() != 1 || plan.kept.rank != 0 || plan.red.rank != 1 || plan.count() == 0)
     return false;
   for (int j = 1; j < N; ++j)
@@ -108,8 +108,8 @@ bool cub_reducible(const reduce_plan<N>& plan, const Kern& k) {
 }
 
 #if UFX_CUDA_TU
-/// The elements CUB reads: one input's pointer (identity map: vector loads), else positions
-/// mapped (and seeded, for a user's operator).
+/// The elements CUB reads: one input's pointer (identity map: vector loads), else positions mapped (and seeded, for a
+/// user's operator).
 template <class Kern>
 auto cub_input(const Kern& k) {
   if constexpr (cub_plain<Kern>()) return get<0>(k.in).p;
@@ -125,8 +125,8 @@ struct finish_cast {
   UFX_HD OutE operator()(const Acc& a) const { return static_cast<OutE>(fin(a)); }
 };
 
-/// One output: CUB's DeviceReduce over every element, writing fin(result) straight into the output
-/// (a transform output iterator: no partial to allocate, no finishing kernel).
+/// One output: CUB's DeviceReduce over every element, writing fin(result) straight into the output (a transform output
+/// iterator: no partial to allocate, no finishing kernel).
 template <class Kern, int N, class OutE, class Fin>
 void cub_reduce_whole(const cuda_t& t, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out,
                       const Fin& fin) {
@@ -169,8 +169,8 @@ struct reduce_hook<cuda_t> {
     const cuda_scope scope(t);
     if (cub_reducible(plan, k)) cub_reduce_whole(t, scope.space(), plan, k, out, fin);
     else device_reduce_all(t, scope.space(), plan, k, out, fin, empty); // as the sim: tiles, rows or lanes
-      // nothing waits here: the call is queued on its stream (without one, the legacy default
-      // stream); staging::finish's copy of a result to the host is what waits (place.hpp)
+      // nothing waits here: the call is queued on its stream (without one, the legacy default stream);
+      // staging::finish's copy of a result to the host is what waits (place.hpp)
 #else
     (void)plan, (void)k, (void)out, (void)fin, (void)empty;
     cuda_not_compiled(t);

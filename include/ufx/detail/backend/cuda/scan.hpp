@@ -1,12 +1,11 @@
 #pragma once
-// ufx::cuda's scan: every line at once, thrust::inclusive_scan_by_key on Thrust's CUDA system
-// (CUB's scan-by-key) without its own synchronisation, reading and writing through the plan's
-// strides (the positions and functors of device/scan.hpp, which ufx::sim walks line by line), on
-// the target's device, queued on the call's stream (without one, the legacy default stream).
-// Thrust's temporaries come from ufx's device memory (thrust_temporaries), freed in that stream's
-// order. Thrust is included only by nvcc: a host compiler's translation unit gets no Thrust header
-// from ufx, so what `thrust::device_vector` means in a user's .cpp is Thrust's own configuration,
-// whatever the order of the includes (ufx never defines THRUST_DEVICE_SYSTEM).
+// ufx::cuda's scan: every line at once, thrust::inclusive_scan_by_key on Thrust's CUDA system (CUB's scan-by-key)
+// without its own synchronisation, reading and writing through the plan's strides (the positions and functors of
+// device/scan.hpp, which ufx::sim walks line by line), on the target's device, queued on the call's stream (without
+// one, the legacy default stream). Thrust's temporaries come from ufx's device memory (thrust_temporaries), freed in
+// that stream's order. Thrust is included only by nvcc: a host compiler's translation unit gets no Thrust header from
+// ufx, so what `thrust::device_vector` means in a user's .cpp is Thrust's own configuration, whatever the order of the
+// includes (ufx never defines THRUST_DEVICE_SYSTEM).
 #include <exception>
 #include <string>
 
@@ -27,8 +26,8 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// Thrust's temporary allocator: ufx's device memory, the device's pool, in the order of the call's
-/// stream (in a chunked call, the stream's arena: no allocation per chunk).
+/// Thrust's temporary allocator: ufx's device memory, the device's pool, in the order of the call's stream (in a
+/// chunked call, the stream's arena: no allocation per chunk).
 struct thrust_temporaries {
   using value_type = char;
   memory_space space;
@@ -86,8 +85,8 @@ struct scan_hook<cuda_t> {
     } catch (const std::exception& e) { // thrust::system_error, std::bad_alloc: Thrust clears the CUDA error first
       fail<device_error>(std::string("the device scan (thrust::inclusive_scan_by_key) failed: ") + e.what());
     }
-    // queued on the call's stream (without one, the legacy default stream): staging::finish's copy of a
-    // result to the host is what waits (place.hpp)
+    // queued on the call's stream (without one, the legacy default stream): staging::finish's copy of a result to the
+    // host is what waits (place.hpp)
 #else
     (void)plan, (void)k, (void)out;
     cuda_not_compiled(t);

@@ -1,11 +1,10 @@
 #pragma once
-// ufx::cuda's side of ufx::thread (ufx/thread.hpp) in device code: CUDA's built-in variables, its
-// barriers, warp intrinsics and fences. thread.hpp's members call `detail::thread_ops`, which is
-// this struct in nvcc's device pass and host_thread_ops (detail/raw/thread.hpp, the host block
-// runner's side) everywhere else; both take the same arguments, and what the host needs and a GPU
-// does not (the thread's position, its block in the runner, the source line) is ignored here. Every
-// function is forced inline, so a kernel's code is what the intrinsics alone would give.
-// Included by nvcc only (ufx/thread.hpp includes it under __CUDACC__).
+// ufx::cuda's side of ufx::thread (ufx/thread.hpp) in device code: CUDA's built-in variables, its barriers, warp
+// intrinsics and fences. thread.hpp's members call `detail::thread_ops`, which is this struct in nvcc's device pass and
+// host_thread_ops (detail/raw/thread.hpp, the host block runner's side) everywhere else; both take the same arguments,
+// and what the host needs and a GPU does not (the thread's position, its block in the runner, the source line) is
+// ignored here. Every function is forced inline, so a kernel's code is what the intrinsics alone would give. Included
+// by nvcc only (ufx/thread.hpp includes it under __CUDACC__).
 #include <cooperative_groups.h>
 
 #include "ufx/config.hpp"

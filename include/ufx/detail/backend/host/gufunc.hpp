@@ -1,7 +1,6 @@
 #pragma once
-// ufx::host for gufuncs: loop indices split into one contiguous block per thread. The serial
-// cutoff counts core work, not loop indices: 4x4 matmuls pay for a parallel region far sooner than
-// elementwise adds do.
+// ufx::host for gufuncs: loop indices split into one contiguous block per thread. The serial cutoff counts core work,
+// not loop indices: 4x4 matmuls pay for a parallel region far sooner than elementwise adds do.
 #include <algorithm>
 
 #include "ufx/detail/core/hooks.hpp"

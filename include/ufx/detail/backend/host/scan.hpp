@@ -1,6 +1,6 @@
 #pragma once
-// ufx::host: the CPU scan of serial/scan.hpp with lines (or rows of lines, or blocks of a few long
-// lines) split across threads. Small scans stay on the calling thread.
+// ufx::host: the CPU scan of serial/scan.hpp with lines (or rows of lines, or blocks of a few long lines) split across
+// threads. Small scans stay on the calling thread.
 #include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/cpu/executor.hpp"
 #include "ufx/detail/backend/host/reduce.hpp"

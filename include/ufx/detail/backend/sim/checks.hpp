@@ -1,8 +1,8 @@
 #pragma once
-// ufx::sim's operand checks, run before a call launches: every array operand's elements, over the
-// whole loop (a gufunc's core blocks, a reduction's reduced dimensions, a scan's lines included),
-// must lie in the target device's memory. A host pointer leaked into a device loop, or another
-// device's memory, is a device_error naming the operand, where a GPU would fault or read garbage.
+// ufx::sim's operand checks, run before a call launches: every array operand's elements, over the whole loop (a
+// gufunc's core blocks, a reduction's reduced dimensions, a scan's lines included), must lie in the target device's
+// memory. A host pointer leaked into a device loop, or another device's memory, is a device_error naming the operand,
+// where a GPU would fault or read garbage.
 #include <cstddef>
 #include <string>
 
@@ -20,9 +20,8 @@ std::string operand_name(int k, int nout);
 /// "is not in ufx::sim device 0 memory (it points to host memory: ...)" (src/messages.cpp).
 std::string where_instead(const memory_space& want, const void* lo, const void* hi);
 
-/// Throws device_error naming operand k (operand_name(k, nout), built only then) unless the
-/// elements at offsets [lo, hi] from `p` lie in device memory `space` (a host pointer leaked into a
-/// device loop, or another device's memory).
+/// Throws device_error naming operand k (operand_name(k, nout), built only then) unless the elements at offsets [lo,
+/// hi] from `p` lie in device memory `space` (a host pointer leaked into a device loop, or another device's memory).
 inline void check_reach(const memory_space& space, const void* p, std::size_t elem, index_t lo, index_t hi, int k,
                         int nout) {
   auto* c = static_cast<const char*>(p);
@@ -32,8 +31,8 @@ inline void check_reach(const memory_space& space, const void* p, std::size_t el
 
 UFX_TU_NAMESPACE_BEGIN
 
-/// Widens [lo, hi], an operand's reach in elements, by `span`: one dimension's (extent - 1) * stride
-/// (a negative stride reaches below the start).
+/// Widens [lo, hi], an operand's reach in elements, by `span`: one dimension's (extent - 1) * stride (a negative stride
+/// reaches below the start).
 inline void widen_reach(index_t span, index_t& lo, index_t& hi) { (span < 0 ? lo : hi) += span; }
 
 /// Widens [lo, hi] by operand j's reach over every dimension of L.
@@ -42,8 +41,8 @@ void widen_reach(const layout<N>& L, int j, index_t& lo, index_t& hi) {
   for (int d = 0; d < L.rank; ++d) widen_reach((L.shape[d] - 1) * L.stride[j][d], lo, hi);
 }
 
-/// Throws device_error naming the first array operand whose elements (over the whole loop, core
-/// blocks included) are not in device memory `space`.
+/// Throws device_error naming the first array operand whose elements (over the whole loop, core blocks included) are
+/// not in device memory `space`.
 template <int N, class Kernel>
 void check_device_operands(const memory_space& space, const layout<N>& L, const Kernel& k) {
   // lo/hi: the operand's reach beyond the loop position (a gufunc's core block); 0 for elementwise

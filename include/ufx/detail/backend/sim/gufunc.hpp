@@ -1,6 +1,6 @@
 #pragma once
-// ufx::sim for gufuncs: the operand check (core reach included), then the device bodies ufx::cuda
-// runs (device/gufunc.hpp: staged through shared memory, or one thread per loop index).
+// ufx::sim for gufuncs: the operand check (core reach included), then the device bodies ufx::cuda runs
+// (device/gufunc.hpp: staged through shared memory, or one thread per loop index).
 #include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/backend/sim/checks.hpp"
 #include "ufx/detail/device/gufunc.hpp"

@@ -1,10 +1,9 @@
 #pragma once
-// ufx::sim's launch: the configuration is checked against the virtual device, then every block
-// runs, and within it every thread, in order (ufx's own bodies never wait at a barrier, or are
-// block bodies whose barriers are phase boundaries: each phase runs for every thread of a block;
-// the raw kernels of ufx::kernel, which wait anywhere, run on the block runner of detail/raw/blocks.hpp).
-// On a stream the grid runs on the stream's worker, after its earlier work. Before any body runs,
-// the caller has checked that every operand lies in the device's memory.
+// ufx::sim's launch: the configuration is checked against the virtual device, then every block runs, and within it
+// every thread, in order (ufx's own bodies never wait at a barrier, or are block bodies whose barriers are phase
+// boundaries: each phase runs for every thread of a block; the raw kernels of ufx::kernel, which wait anywhere, run on
+// the block runner of detail/raw/blocks.hpp). On a stream the grid runs on the stream's worker, after its earlier work.
+// Before any body runs, the caller has checked that every operand lies in the device's memory.
 #include <cstddef>
 #include <cstring>
 #include <string>
@@ -17,8 +16,8 @@
 
 namespace ufx::detail {
 
-/// Device properties of the sim device, for launch checks (cached per launch site is not needed:
-/// the query is a lock and a few fields).
+/// Device properties of the sim device, for launch checks (cached per launch site is not needed: the query is a lock
+/// and a few fields).
 inline device_info sim_device_info(const sim_t& t) { return sim_t::runtime().info(t.ordinal()); }
 
 /// fn(index) for every block of a grid, or every thread of a block, in order (x fastest).
@@ -43,12 +42,11 @@ void run_grid(const launch_config& c, const Body& body) {
   });
 }
 
-/// A block body's grid (device/thread.hpp): block by block, each phase for every thread of the
-/// block in order, then the next phase; the block's shared memory is one host buffer, its threads'
-/// states one array. Each block's shared memory starts as all-ones bytes (NaN as a float or double,
-/// -1 as an integer), not as what the previous block left: a body that reads a slot no thread of
-/// its block wrote gets a value that shows in its results (on a GPU such a read is undefined, and
-/// compute-sanitizer's initcheck checks global memory only).
+/// A block body's grid (device/thread.hpp): block by block, each phase for every thread of the block in order, then the
+/// next phase; the block's shared memory is one host buffer, its threads' states one array. Each block's shared memory
+/// starts as all-ones bytes (NaN as a float or double, -1 as an integer), not as what the previous block left: a body
+/// that reads a slot no thread of its block wrote gets a value that shows in its results (on a GPU such a read is
+/// undefined, and compute-sanitizer's initcheck checks global memory only).
 template <class Body>
 void run_block_grid(const launch_config& c, const Body& body, const char* label) {
   using state_type = typename Body::state_type;
@@ -86,8 +84,8 @@ void run_any_grid(const launch_config& c, const Body& body, const char* label) {
 
 template <>
 struct launch_hook<sim_t> {
-  /// Keeps a call's operands and temporaries until the stream's worker has run the call's tasks: a
-  /// task queued after them releases them.
+  /// Keeps a call's operands and temporaries until the stream's worker has run the call's tasks: a task queued after
+  /// them releases them.
   static void keep_until_run(const sim_t& t, stream_keep&& k) {
     if (!k.items.empty()) sim_enqueue(t.stream_handle, [k = std::move(k)] {});
   }
