@@ -57,8 +57,7 @@ struct distributed_calls;
 
 UFX_TU_NAMESPACE_BEGIN
 /// Front doors without an object of their own (free functions), named for distributed_calls. In the translation unit's
-/// namespace, as the front doors are (config.hpp), so that the calls a component makes for nvcc-compiled and
-/// host-compiled code are different functions.
+/// namespace (config.hpp), so a component's calls for nvcc-compiled and host-compiled code are different functions.
 struct reduce_door {};
 struct transform_reduce_door {};
 struct accumulate_door {};
@@ -66,7 +65,6 @@ template <bool Max>
 struct arg_door {};
 UFX_TU_NAMESPACE_END
 
-/// Hands a call with distributed operands to its component.
 template <class Front, class... A>
 decltype(auto) distributed_call(const Front& front, A&&... args) {
   using D = typename distribution_of<A...>::type;

@@ -2,8 +2,7 @@
 // The body of ufx::guvectorize: the five steps of a call for a function of core blocks.
 //   1. adapt   each argument (detail/step/adapt.hpp);
 //   2. shape   bind core dimensions, broadcast loop dimensions (detail/step/gufunc_shape.hpp);
-//   3. place   pick the target (detail/step/run.hpp), stage operands into its memory space
-//              (detail/step/place.hpp, detail/step/transfer.hpp);
+//   3. place   pick the target (detail/step/run.hpp), stage operands into its memory (step/place.hpp, transfer.hpp);
 //   4. run     the gufunc kernel over the loop dimensions (detail/body/gufunc.hpp, backend/*/gufunc.hpp);
 //   5. return  the outputs in the container result_rule picks (detail/step/result.hpp), or into `out`.
 #include <algorithm>
@@ -37,9 +36,8 @@ UFX_TU_NAMESPACE_BEGIN
 
 // ---- step 3: staging helpers particular to gufuncs
 
-/// Reads an input from a copy when its reach (loop and core) overlaps an output's: a core function may read any element
-/// of its input core after writing its output core, so the elementwise exception (exactly the same elements) does not
-/// apply.
+/// Reads an input from a copy when its reach (loop and core) overlaps an output's: a core function may read any input
+/// element after writing its output core, so the elementwise exception (exactly the same elements) does not apply.
 template <class Op, class Staged, std::size_t... J>
 void gufunc_resolve_overlap(Op& op, const Staged& staged, std::index_sequence<J...>) {
   if constexpr (!is_scalar_operand<Op>::value) {

@@ -189,8 +189,7 @@ auto lazy_call_ruled(const F& f, A&&... args) {
   if constexpr (plain) return lazy_tree(f, std::forward<A>(args)...);
 }
 
-/// `f(args...)` with a lazy operand or an expression among args: the expression. A casting rule
-/// (ufx::casting::same_kind, unsafe) may come last.
+/// `f(args...)` with a lazy operand or an expression among args: the expression. A casting rule may come last.
 template <class F, class... A>
 auto lazy_call(const F& f, A&&... args) {
   using Last = std::remove_cvref_t<std::tuple_element_t<sizeof...(A) - 1, std::tuple<A...>>>;
@@ -204,7 +203,6 @@ auto lazy_call(const F& f, A&&... args) {
   }
 }
 
-/// lazy_call's expression.
 template <class F, class... A>
 auto lazy_tree(const F& f, A&&... args) {
   auto parts = std::make_tuple(lazy_part(std::forward<A>(args))...);
@@ -233,7 +231,6 @@ decltype(auto) eval_one(const E& e, const A&... a) {
   if constexpr (ok) return eval_run(e, a...);
 }
 
-/// eval_one's call.
 template <class E, class... A>
 decltype(auto) eval_run(const E& e, const A&... a) {
   // the call's arguments: a target first, the leaves, ufx::out last (one tuple: nvcc's front end rejects a lambda's
@@ -267,7 +264,6 @@ void eval_many(const std::tuple<Z&...>& dst, const A&... a) {
   if constexpr (ne == sizeof...(Z)) eval_many_run<targeted>(dst, a...);
 }
 
-/// eval_many's call.
 template <bool targeted, class... Z, class... A>
 void eval_many_run(const std::tuple<Z&...>& dst, const A&... a) {
   constexpr std::size_t n = sizeof...(A);
@@ -279,8 +275,7 @@ void eval_many_run(const std::tuple<Z&...>& dst, const A&... a) {
   static_assert(all_expressions, "ufx::eval: after std::tie(...) come the expressions (then an optional target)");
   if constexpr (all_expressions) {
     const auto args = std::forward_as_tuple(a...);
-    // one tuple of the call's arguments (target, every expression's leaves, out): nvcc's front end rejects a lambda's
-    // pack beside its enclosing function's
+    // one tuple of the call's arguments (target, every expression's leaves, out), as in eval_run
     auto call = with_indices<ne>([&]<std::size_t... J>(std::index_sequence<J...>) {
       const fused_many<std::remove_cvref_t<decltype(std::get<J>(args).tree())>...> f{
           detail::make_tuple(std::get<J>(args).tree()...)};

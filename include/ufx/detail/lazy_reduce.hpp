@@ -50,7 +50,6 @@ decltype(auto) lazy_reducer_call(const char* who, const Op& op, const Id& id, co
       a...);
 }
 
-/// `reduce(e, op, identity)` and its options.
 template <class... A>
 decltype(auto) lazy_reduce_call(const A&... a) {
   return with_call_args(
@@ -67,7 +66,6 @@ decltype(auto) lazy_reduce_call(const A&... a) {
       a...);
 }
 
-/// `argmin(e)` / `argmax(e)` and their options (one axis at most).
 template <bool Max, class... A>
 decltype(auto) lazy_arg_call(const A&... a) {
   return with_call_args(

@@ -15,8 +15,7 @@
 
 namespace ufx::detail {
 
-/// The real type logsumexp computes in: floating types as they are, integers and bool in double (as np.exp gives
-/// float64 for them).
+/// logsumexp's real type: floating types as they are, integers and bool double (np.exp gives float64 for them).
 template <class V>
 using lse_real = std::conditional_t<std::is_floating_point_v<V>, V, double>;
 
@@ -43,8 +42,7 @@ UFX_HD inline bool lse_finite(T v) {
   return v - v == T(0);
 }
 
-/// max + log(sum); +-inf and NaN maxima are the result as they are (an empty or all -inf reduction gives -inf, a +inf
-/// element +inf, a NaN NaN).
+/// max + log(sum); a +-inf or NaN max is the result (-inf for an empty or all -inf reduction).
 template <class T>
 struct lse_finish {
   UFX_HD T operator()(const lse_acc<T>& a) const { return lse_finite(a.max) ? a.max + lse_log(a.sum) : a.max; }

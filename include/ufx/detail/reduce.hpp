@@ -1,6 +1,5 @@
 #pragma once
-// The body of ufx::reduce, ufx::reducer, ufx::transform_reduce, ufx::argmin / argmax: the five steps of a call for a
-// reduction.
+// The body of ufx::reduce, reducer, transform_reduce, argmin / argmax: the five steps of a call for a reduction.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -56,7 +55,6 @@ void copy_if_overlapping(Op& op, const ndview<T, R>& out) {
   }
 }
 
-/// True when an array input's memory overlaps the output's.
 template <class OutOp, class... Ins>
 bool any_overlaps(const OutOp& o, const Ins&... ins) {
   return ([&] {
@@ -215,7 +213,6 @@ bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutO
                 });
   if (row_kept) return true;
 
-  // the chunks' partials, combined pairwise, finished, and written to the destination
   parts.combine(spec.op, 0, split.count);
   const std::unique_ptr<OutE[]> result(new OutE[static_cast<std::size_t>(outputs)]);
   for (index_t j = 0; j < outputs; ++j) result[j] = static_cast<OutE>(fin(parts.of(0)[j]));
@@ -223,9 +220,8 @@ bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutO
   return true;
 }
 
-/// Steps 3 and 4 on one target: a device target whose host operands do not fit its memory runs in chunks
-/// (reduce_chunked); a long float sum on a CPU target is accumulated in double (wide_sum_min); else the whole loop at
-/// once (reduce_whole).
+/// Steps 3 and 4 on one target: in chunks where host operands do not fit a device (reduce_chunked); a long float sum on
+/// a CPU target accumulated in double (wide_sum_min); else the whole loop at once (reduce_whole).
 template <class Acc, class Tag, class Spec, class Fin, class Res, class OutOp, class... Ins>
 void reduce_on_target(const Tag& tag, const Spec& spec, const Fin& fin, const Res& empty, const OutOp& o,
                       const dims& loop, unsigned mask, const Ins&... ins) {
@@ -239,9 +235,8 @@ void reduce_on_target(const Tag& tag, const Spec& spec, const Fin& fin, const Re
   reduce_whole<Acc>(tag, spec, fin, empty, o, loop, mask, 0, ins...);
 }
 
-/// Step 2 of a reduction of operands Args (adapted: `ins`) along NA axes: the loop (the operands broadcast), the
-/// reduced axes' mask, and the result's shape (`rshape`; with keepdims, or for Eigen operands, which keep Eigen's 2-D
-/// shapes, `kshape`) and rank RR.
+/// Step 2 of a reduction of operands Args (adapted: `ins`) along NA axes: the broadcast loop, the reduced axes' mask,
+/// and the result's shape (`rshape`; `kshape` with keepdims or for Eigen operands, which keep 2-D shapes) and rank RR.
 template <int NA, bool Keep, class... Args>
 struct reduce_shapes {
   static constexpr int R = std::max({0, decltype(adapt_in(std::declval<const Args&>()))::rank...});
@@ -332,8 +327,7 @@ UFX_CALL_BOUNDARY auto reduce_run(const Spec& spec, const TargetT* given, OutT* 
   }
 }
 
-/// The argument checks of each reduction front door, shared with the calls on distributed operands (ufx/mpi.hpp): N
-/// positional arguments, NA axes.
+/// Each reduction front door's checks of N positional arguments and NA axes, shared with ufx/mpi.hpp's calls.
 template <std::size_t N>
 constexpr void check_reducer_args() {
   static_assert(N == 1 || N == 2, "ufx::reducer: call it as r(x), r(x, init), r(target, x, ...), with optional "
@@ -382,7 +376,6 @@ decltype(auto) reducer_call(const Op& op, const Id& id, const A&... a) {
       a...);
 }
 
-/// `reduce(x, op, identity)` and its options.
 template <class... A>
 decltype(auto) reduce_call(const A&... a) {
   return with_call_args<true>(
@@ -418,7 +411,6 @@ decltype(auto) transform_reduce_call(const A&... a) {
       a...);
 }
 
-/// `argmin(x)` / `argmax(x)` and their options (one axis at most).
 template <bool Max, class... A>
 decltype(auto) arg_call(const A&... a) {
   return with_call_args(

@@ -29,8 +29,7 @@ UFX_TU_NAMESPACE_BEGIN
 /// Steps 3 and 4 of accumulate on one target, for the whole input at once.
 template <class Acc, class Tag, class Op, class OutOp, class InOp>
 void scan_whole(const Tag& tag, const Op& op, const OutOp& o, InOp in, int axis) {
-  // on a stream: queued like any call (place.hpp's rules); an input overlapping the result is read from a copy made
-  // now, after the stream's queued work
+  // on a stream: as reduce_whole's
   const staging<Tag> st(tag);
   auto in_refs = std::tie(in);
   auto staged = std::get<0>(st.place(std::make_tuple(o), in_refs, overlap_wait::any));
@@ -41,8 +40,7 @@ void scan_whole(const Tag& tag, const Op& op, const OutOp& o, InOp in, int axis)
   set_strides(L, 1, in.view);
   // A destination that overlaps the input other than exactly (in place) reads from a copy.
   resolve_overlap<1>(L, 1, in, std::make_tuple(staged), std::index_sequence<0>{});
-  // Extent-1 dimensions got stride 0 above; along the axis the stride still matters when len is 1 only for position 0,
-  // so it is harmless.
+  // extent-1 dimensions got stride 0 above: along the axis, harmless (len 1 reads position 0 only)
   const scan_plan<2> plan = make_scan_plan(L, axis);
   using kernel_t = reduce_kernel<Acc, identity, Op, array_acc<const typename InOp::value_type>>;
   const kernel_t k{identity{}, op, detail::make_tuple(array_acc<const typename InOp::value_type>{in.view.data()})};
@@ -101,7 +99,6 @@ bool scan_chunked(const Tag& tag, const Op& op, const OutOp& o, const InOp& in, 
                 [&](chunk_ring<Tag>& ring, int s, index_t, index_t b, index_t e, auto& chunk_in) {
                   scan_whole<Acc>(ring.on(s), op, ring.output(s, output_rows(o, b, e)), std::get<0>(chunk_in), axis);
                 });
-  // along axis 0, each chunk after the first gets the last row of the one before, in order
   if (axis == 0)
     for (index_t b = split.per; b < loop[0]; b += split.per)
       fold_carry(o.space, op, output_rows(o, b, std::min(loop[0], b + split.per)).view,

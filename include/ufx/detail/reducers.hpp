@@ -1,10 +1,8 @@
 #pragma once
-// The body of ufx::reducers and of the library's statistics (ufx::mean, var, std, minmax): several reductions of one
-// array in one pass over it. Each reduction is a part (its accumulator, the accumulator of one element, how two
-// combine, the result); the parts ride together in one accumulator tuple through reduce_run, so every target, the
-// chunked path for data larger than a device, axes, keepdims and out work as for one reduction. A reduction along axes
-// computes the tuples into one temporary and splits it into the results (one small elementwise pass over the outputs,
-// on the target that holds them).
+// The body of ufx::reducers and the statistics (ufx::mean, var, std, minmax): several reductions of one array in one
+// pass. Each reduction is a part; the parts ride in one accumulator tuple through reduce_run, so every target, the
+// chunked path, axes, keepdims and out work as for one reduction. Along axes the tuples go to one temporary, split into
+// the results by one small elementwise pass on the target that holds them.
 #include <math.h>
 
 #include <algorithm>
@@ -27,15 +25,13 @@ namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
 // ---- parts ------------------------------------------------------------------------------------
-// A part for elements of type V has: `acc` (its accumulator), `map(v, i)` (the accumulator of one element; i is its
-// index, for argmin / argmax), `combine(a, b)`, `finish(a)` (its result), `has_identity` with `identity_value()` (the
-// accumulator of no element), `indexed`, `empty` (the message for an empty reduction without identity), `user_function`
-// (the user's operator, or no_value: what run.hpp's host_only_lambda checks) and `shares_accumulation` (two parts of
-// its type accumulate alike: the CPU leaf computes one for both).
+// A part for elements of type V has: `acc`, `map(v, i)` (one element's accumulator; i its index, for argmin / argmax),
+// `combine(a, b)`, `finish(a)`, `has_identity` with `identity_value()`, `indexed`, `empty` (the message for an empty
+// reduction without identity), `user_function` (the user's operator or no_value: what run.hpp's host_only_lambda
+// checks) and `shares_accumulation` (two parts of its type accumulate alike: the CPU leaf computes one for both).
 
-/// The part of a reduction by a binary operator (ufx::reducer, ufx::sum, ufx::max, ...): the element's accumulator is
-/// op(identity, x) for a user's operator with an identity (so op never sees a raw element on its left, as in the
-/// one-reduction fold), x itself otherwise.
+/// A binary operator's part (ufx::reducer, ufx::sum, ...): element x's accumulator is op(identity, x) for a user's
+/// operator with an identity (as in the one-reduction fold), else x.
 template <class Op, class Id, class V>
 struct op_part {
   using acc = typename reduce_types<identity, Op, V>::acc;
@@ -71,18 +67,17 @@ struct arg_part {
   acc identity_value() const { return {}; }
 };
 
-/// The real type the statistics compute in: floating types as they are, integers and bool in double (NumPy's mean and
-/// var of integers are float64).
+/// The statistics' real type: floating types as they are, integers and bool double (NumPy's mean, var: float64).
 template <class V>
 using stat_real = std::conditional_t<std::is_floating_point_v<V>, V, double>;
 
-/// Count, mean and sum of squared deviations from the mean of the elements seen (Chan, Golub and LeVeque's pairwise
-/// update), the mean kept as `shift + mean`: `shift` is the partial's first element, `mean` the mean of the elements
-/// less it. Data far from 0 (readings near 1000 in float, timestamps near 1e9 in double) then keep their digits: x -
-/// shift is exact for elements within a factor 2 of the shift (Sterbenz), so the deviations and the difference of two
-/// partials' means are computed from small numbers, where a mean stored as one number carries its rounding (half an ulp
-/// of 1000 in float: 3e-5) into every deviation. The count is kept in T: exact in float up to 2^24 per partial and
-/// within float rounding beyond, which only weighs the update.
+/// Count, mean and sum of squared deviations of the elements seen (Chan, Golub and LeVeque's pairwise update), the mean
+/// kept as `shift + mean`: `shift` is the partial's first element, `mean` that of the elements less it. Data far from 0
+/// (readings near 1000 in float, timestamps near 1e9 in double) then keep their digits: x - shift is exact within a
+/// factor 2 of the shift (Sterbenz), so the deviations and the difference of two partials' means come from small
+/// numbers, where a mean stored as one number carries its rounding (half an ulp of 1000 in float: 3e-5) into every
+/// deviation. The count is kept in T: exact in float up to 2^24 per partial, within float rounding beyond (it only
+/// weighs the update).
 template <class T>
 struct moments {
   T n, shift, mean, m2;
@@ -116,7 +111,6 @@ UFX_HD inline moments<T> combine_moments(const moments<T>& a, const moments<T>& 
 template <class T>
 inline constexpr int stat_lanes = 128 / static_cast<int>(sizeof(T));
 
-/// Which statistic a moments part gives.
 enum class stat_kind { mean, var, std };
 
 template <class T>
@@ -206,16 +200,14 @@ private:
 
 // ---- the parts together --------------------------------------------------------------------------
 
-/// The accumulator and result tuples of parts P...
 template <class... P>
 using parts_acc = tuple<typename P::acc...>;
 template <class... P>
 using parts_result =
     tuple<std::decay_t<decltype(std::declval<const P&>().finish(std::declval<const typename P::acc&>()))>...>;
 
-/// Maps the operands' elements to every part's accumulator: `pre` (identity for one array, an expression's function for
-/// ufx::lazy) gives the value the parts reduce; when a part is indexed (argmin / argmax) the last argument is the
-/// position.
+/// Maps the operands' elements to every part's accumulator: `pre` (identity, or an expression's function) gives the
+/// value the parts reduce; when a part is indexed (argmin / argmax) the last argument is the position.
 template <bool Indexed, class Pre, class... P>
 struct parts_map {
   using user_functions = std::tuple<Pre, typename P::user_function...>; // run.hpp's host_only_lambda
@@ -244,7 +236,6 @@ private:
   }
 };
 
-/// Finishes every part.
 template <class... P>
 struct parts_finish {
   tuple<P...> parts;
@@ -261,7 +252,7 @@ private:
   }
 };
 
-/// Combines every part; its finishing step (detail/step/reduce_setup.hpp's finishing_op) finishes every part.
+/// Its finish() is called by step/reduce_setup.hpp's finishing_op.
 template <class... P>
 struct parts_op {
   using finish_type = parts_finish<P...>;
@@ -272,10 +263,9 @@ struct parts_op {
   }
   finish_type finish() const { return {parts}; }
 
-  /// The CPU leaf of n >= 1 mapped values at(i): each part's own leaf where it has one, else its fold in reduce_lanes
-  /// independent partials (the engine's leaf), combined pairwise. Inlined into the engine's leaf, so that its clones
-  /// (config.hpp, UFX_HOST_CLONES) compile these loops for AVX2 too. Two parts of one accumulation (mean and var of one
-  /// element type: moments_part) compute it once.
+  /// The CPU leaf of n >= 1 mapped values at(i): each part's own leaf, else its fold in independent partials combined
+  /// pairwise. Always inlined into the engine's leaf, so that its clones (config.hpp, UFX_HOST_CLONES) compile these
+  /// loops for AVX2 too. Two parts of one accumulation (mean and var: moments_part) compute it once.
   template <class At>
   UFX_ALWAYS_INLINE parts_acc<P...> leaf(index_t n, const At& at) const {
     return leaf(n, at, std::index_sequence_for<P...>{});
@@ -361,8 +351,7 @@ struct part_result {
   }
 };
 
-/// The temporary a multi-reduction along axes writes its tuples to: a device_array in `space` when its results live on
-/// a device, else an ndarray.
+/// The temporary a multi-reduction along axes writes its tuples to.
 template <class Res, int R, bool Device>
 auto parts_temporary(const dims& shape, memory_space space) {
   std::array<index_t, R> s{};
@@ -382,11 +371,9 @@ void split_parts(const TargetT* tp, const Tmp& tmp, std::index_sequence<K...>, D
       ...);
 }
 
-/// Element K of a tuple type's decayed type.
 template <std::size_t K, class Res>
 using part_result_t = std::remove_cvref_t<decltype(get<K>(std::declval<Res&>()))>;
 
-/// The number of axes a part allows: one when a part is indexed (argmin / argmax), any otherwise.
 template <int NA, class... P>
 constexpr void check_parts_axes() {
   static_assert(NA <= 1 || !(P::indexed || ...), "ufx::reducers: with ufx::argmin / argmax among the reductions, "
@@ -429,9 +416,8 @@ std::tuple<R...> to_std_tuple(const tuple<R...>& t, std::index_sequence<K...>) {
 }
 
 /// Runs parts P... over the values `pre` gives on the broadcast operands `xs` (one array and the identity; an
-/// expression's leaves and its function) with the call's options; returns std::tuple of the parts' results (scalars, or
-/// containers by the usual rules), or writes them to `out`'s destinations (one per part, all of one shape: the reduced
-/// or the keepdims shape).
+/// expression's leaves and its function); returns std::tuple of the parts' results, or writes them to `out`'s
+/// destinations (one per part, all of the reduced or the keepdims shape).
 template <int NA, bool Keep, class TargetT, class OutT, class Pre, class... P, class... X>
 auto run_parts(const char* who, const TargetT* tp, OutT* outp, const int* axes, const tuple<P...>& parts,
                const Pre& pre, const X&... xs) {

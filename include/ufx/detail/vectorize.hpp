@@ -53,8 +53,7 @@ dims loop_shape(const Ins& ins, const Outs* outs) {
 }
 
 /// Step 3 on the chosen target: `dense` calls (is_dense_call) take the dense path on CPU targets. Returns `auto`, as
-/// with_target_for does, so that nvcc instantiates it where it is called and a static_assert inside names the user's
-/// line.
+/// with_target_for does, so nvcc instantiates it where called and a static_assert inside names the user's line.
 template <class F, class TargetT, class Devices, class Outs, class Ins>
 auto run_elementwise(const F& f, const TargetT* given, const Devices& device, Outs& outs, Ins& ins, const dims& loop,
                      bool dense) {

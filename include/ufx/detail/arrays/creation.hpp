@@ -33,7 +33,6 @@ struct constant_gen {
   UFX_HD T operator()(index_t) const { return value; }
 };
 
-/// Fills a host array with gen(i), on `exec`'s threads.
 template <class T, class Gen>
 void fill_host(T* out, index_t n, const Gen& gen, const cpu_executor& exec = cpu_executor()) {
   exec.blocks(n, [&](index_t b, index_t e) {
@@ -59,7 +58,6 @@ void fill_device(device_array<T, R>& d, const Gen& gen, const char* label) {
   });
 }
 
-/// The shape of `x` as an array of extents.
 template <std::size_t R>
 std::array<index_t, R> shape_of(const index_t (&shape)[R]) {
   std::array<index_t, R> s{};
@@ -111,8 +109,7 @@ auto linspace_impl(A a, B b, index_t n, bool endpoint) {
   return r;
 }
 
-/// Sets every element of a new array (ndarray or device_array) to `value`, converted to its element type; a device
-/// array is filled on its device.
+/// Sets every element of a new ndarray or device_array (on its device) to `value`, converted to its element type.
 template <class R, class V>
 void fill_value(R& r, const V& value) {
   using E = typename R::value_type;

@@ -1,6 +1,5 @@
 #pragma once
-// The body of ufx/print.hpp: the shown elements of a view gathered on the host, then worded and laid out by libufx
-// (src/print.cpp), as NumPy's str.
+// The body of ufx/print.hpp: a view's shown elements gathered on the host, formatted as NumPy's str by libufx.
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -28,8 +27,7 @@ std::string format_scalar(double x);
 std::string format_scalar(long long x);
 std::string format_scalar(unsigned long long x);
 std::string format_scalar(bool x);
-/// `words` are the shown elements in row-major order: on a summarised axis its first and last print_edge_items indices,
-/// else all of them.
+/// `words`: the shown elements in row-major order (a summarised axis: its first and last print_edge_items indices).
 std::string format_layout(const std::vector<index_t>& shape, const std::vector<bool>& summarised,
                           const std::vector<std::string>& words);
 

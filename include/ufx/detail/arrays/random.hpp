@@ -56,9 +56,8 @@ UFX_HD inline double horner_rn(double x, const double (&p)[K]) {
   return r;
 }
 
-/// log(u) for 0 < u <= 1, within an ulp or so, from exact steps (frexp, Sterbenz subtractions) and once-rounded ones
-/// (+, *, /, each IEEE on every target): fdlibm's log. Box-Muller's log, the same on every target (a device's libm is
-/// not glibc's).
+/// Box-Muller's log(u), 0 < u <= 1, the same on every target (a device's libm is not glibc's): fdlibm's log, within an
+/// ulp or so, from exact steps (frexp, Sterbenz subtractions) and once-rounded ones (+, *, /, IEEE everywhere).
 UFX_HD inline double portable_log(double u) {
   int e = 0;
   double m = ::frexp(u, &e);                         // u = m 2^e, m in [1/2, 1): exact
@@ -133,8 +132,7 @@ void check_sd(T sd) {
   }
 }
 
-/// An array of `shape` filled with gen(i) on target `t`: an ndarray on a CPU target (its threads), a device_array on a
-/// device target.
+/// An array of `shape` filled with gen(i) on target `t`: an ndarray on a CPU target, else a device_array.
 template <class T, class Tg, std::size_t R, class Gen>
 auto generate(const Tg& t, const index_t (&shape)[R], const Gen& gen, const char* label) {
   if constexpr (Tg::is_device) {

@@ -1,7 +1,6 @@
 #pragma once
-// The bodies of ufx/views.hpp: which arguments the view functions take, and the new shape and strides of each view over
-// the same memory. Included by ufx/views.hpp after the slice arguments (ufx::range, ufx::all_t, ufx::newaxis_t), which
-// the slicer takes.
+// The bodies of ufx/views.hpp: which arguments the view functions take, and each view's shape and strides over the same
+// memory. Included by ufx/views.hpp after the slicer's arguments (ufx::range, ufx::all_t, ufx::newaxis_t).
 #include <array>
 #include <cstddef>
 #include <string>
@@ -50,7 +49,6 @@ concept view_source = view_traits<std::remove_cvref_t<A>>::source;
 template <class A>
 concept owning_rvalue = view_source<A> && view_traits<std::remove_cvref_t<A>>::owning && !std::is_lvalue_reference_v<A>;
 
-/// An argument that a view function takes.
 template <class A>
 concept viewable = view_source<A> && !owning_rvalue<A>;
 

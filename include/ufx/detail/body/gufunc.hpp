@@ -39,8 +39,7 @@ struct gufunc_kernel {
     return false;
   }();
   using sig = Sig;
-  /// Every operand an array and every core size fixed by the signature: what the device targets' staged body takes
-  /// (device/gufunc.hpp).
+  /// Every operand an array and every core size fixed by the signature: what device/gufunc.hpp's staged body takes.
   static constexpr bool all_fixed_arrays = !has_runtime_dims && (Acc::is_array && ...);
 
   F f;
@@ -51,9 +50,8 @@ struct gufunc_kernel {
   /// Calls fn at per-operand offsets `off` (device targets: one call per thread).
   UFX_HD void operator()(const index_t (&off)[N]) const { at<false>(off); }
 
-  /// Calls fn at offsets `off`; with Dense, every core is taken as dense and row-major. With Small > 0, every dimension
-  /// the signature leaves to run time is taken to be Small (see small_size) and reaches fn as a compile-time constant,
-  /// as a fixed signature size does.
+  /// Calls fn at offsets `off`; with Dense, every core is taken as dense and row-major. With Small > 0, every run-time
+  /// dimension is taken to be Small (small_size) and reaches fn as a compile-time constant, as a fixed size does.
   template <bool Dense, int Small = 0>
   UFX_HD void at(const index_t (&off)[N]) const {
     call<Dense, Small>(off, std::make_index_sequence<N>{});
@@ -73,8 +71,7 @@ struct gufunc_kernel {
     else return dim_size[d];
   }
 
-  /// The size every run-time core dimension is bound to, when they all share one; else 0 (also when the signature has
-  /// none).
+  /// The size every run-time core dimension is bound to, when they all share one (and there is one); else 0.
   index_t small_size() const {
     index_t k = 0;
     for (int d = 0; d < Sig::ndims; ++d) {

@@ -30,8 +30,7 @@ struct scalar_acc {
   UFX_HD const V& at(index_t) const { return v; }
 };
 
-/// The accessor of a call's operand (ufx/adapter.hpp): an array operand's elements through its view's pointer, a scalar
-/// operand's value held by value.
+/// The accessor of a call's operand (ufx/adapter.hpp).
 template <class Op>
 auto make_acc(const Op& op) {
   if constexpr (requires { op.view; }) return array_acc<typename Op::element_type>{op.view.data()};
@@ -69,8 +68,7 @@ inline constexpr bool is_scalar_run_v = false;
 template <class V>
 inline constexpr bool is_scalar_run_v<scalar_run<V>> = true;
 
-/// The run of operand accessor `a` starting at offset `off` with stride `s` (std::true_type: stride 1, known at compile
-/// time).
+/// The run of operand accessor `a` from offset `off` with stride `s` (std::true_type: 1, known at compile time).
 template <class T>
 UFX_HD unit_run<T> run_of(const array_acc<T>& a, index_t off, index_t, std::true_type) {
   return {a.p + off};
@@ -176,7 +174,6 @@ struct map_kernel {
     }
   }
 
-  /// Calls `fn(k, pointer, element_size)` for each array operand.
   template <class Fn>
   void for_each_array(Fn&& fn) const {
     for_each_array_acc(acc, fn);

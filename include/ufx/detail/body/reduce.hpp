@@ -76,8 +76,7 @@ private:
   }
 };
 
-/// The identity map that turns partial results back into a kernel input (device targets' second level, host targets'
-/// combining of partials).
+/// The identity map making partial results a kernel input again (device second level, host combining of partials).
 template <class Acc>
 struct pass_through {
   UFX_HD Acc operator()(const Acc& a) const { return a; }

@@ -55,8 +55,7 @@ inline std::string format_shapes(std::span<const dims> shapes) {
   return s;
 }
 
-/// Broadcasts `shapes` together into `out` (NumPy's rules: align right, extents equal or 1); false when they do not
-/// broadcast.
+/// Broadcasts `shapes` into `out` (NumPy's rules: align right, extents equal or 1); false when they do not broadcast.
 inline bool broadcast_into(std::span<const dims> shapes, dims& out) {
   out = dims{};
   for (const dims& s : shapes) out.rank = std::max(out.rank, s.rank);
@@ -88,8 +87,7 @@ inline void check_broadcast_size(const dims& d) {
   }
 }
 
-/// Broadcasts `shapes` together (NumPy's rules: align right, extents equal or 1). Throws shape_error naming every
-/// operand's shape, or when the result has too many elements.
+/// broadcast_into, throwing shape_error naming every operand's shape, or when the result has too many elements.
 inline dims broadcast(std::span<const dims> shapes) {
   dims out;
   if (!broadcast_into(shapes, out))

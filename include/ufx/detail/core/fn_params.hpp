@@ -1,7 +1,6 @@
 #pragma once
-// What a function's parameters are, when it has exactly one parameter list (a plain function, or a class with one call
-// operator that is not a template): the casting checks of every front door, guvectorize's signature checks and raw
-// kernels' arguments read them.
+// A function's parameters, when it has exactly one parameter list (a plain function, or a class with one non-template
+// call operator): for every front door's casting checks, guvectorize's signature checks and raw kernels' arguments.
 #include <tuple>
 #include <type_traits>
 

@@ -1,7 +1,6 @@
 #pragma once
-// Compile-time side of guvectorize: what fn's parameters are, which argument types it receives per operand, the element
-// type of each output, and the static_asserts that check fn against the signature (arity and the kind of each
-// parameter).
+// Compile-time side of guvectorize: fn's parameters, the argument type it receives per operand, each output's element
+// type, and the static_asserts that check fn against the signature (arity and the kind of each parameter).
 #include <tuple>
 #include <type_traits>
 #include <utility>

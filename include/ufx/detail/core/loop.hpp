@@ -25,8 +25,7 @@ struct layout {
     for (int d = 0; d < rank; ++d) n *= shape[d];
     return n;
   }
-  /// True when every operand in the layout walks its innermost dimension with stride 1. (Scalar operands are not in the
-  /// layout; kernels hold them by value.)
+  /// True when every operand in the layout walks its innermost dimension with stride 1 (scalar operands are not in it).
   UFX_HD bool inner_unit() const {
     if (rank == 0) return true;
     for (int k = 0; k < N; ++k)
@@ -82,8 +81,7 @@ void set_strides(layout<N>& L, int k, const View& v) {
   }
 }
 
-/// Operand k's strides: an array operand's (ufx/adapter.hpp) view's, or none for a scalar operand, which the layout
-/// marks in scalar_mask.
+/// Operand k's strides: an array operand's view's, or none for a scalar operand (marked in scalar_mask).
 template <int N, class Op>
 void set_input_strides(layout<N>& L, int k, const Op& op) {
   if constexpr (requires { op.view; }) set_strides(L, k, op.view);
@@ -116,7 +114,6 @@ void coalesce(layout<N>& L) {
 template <int N>
 void simplify(layout<N>& L) {
   if (L.size() == 0) return;
-  // drop extent-1 dims
   int r = 0;
   for (int d = 0; d < L.rank; ++d) {
     if (L.shape[d] == 1) continue;

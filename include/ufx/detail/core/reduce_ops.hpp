@@ -61,8 +61,7 @@ struct logical_or {
 namespace detail {
 
 /// True for the operators whose reductions and scans follow NumPy's rule for add and multiply (np.sum, np.prod,
-/// np.cumsum, np.add.reduce, ...): bool and integers narrower than 64 bits accumulate, and return, as int64 (signed and
-/// bool) or uint64 (unsigned).
+/// np.cumsum, ...): bool and integers narrower than 64 bits accumulate and return as reduce_accumulator says.
 template <class Op>
 inline constexpr bool widens_integers = false;
 template <>
@@ -99,9 +98,8 @@ struct arg_map {
   }
 };
 
-/// Picks the better of two arg_pairs: the smaller (Max = false) or larger (Max = true) value, a NaN before any number,
-/// and on ties the smaller index. Commutative and associative, so any order of combination finds NumPy's answer (the
-/// first occurrence).
+/// Picks the better of two arg_pairs: the smaller (Max: larger) value, a NaN before any number, on ties the smaller
+/// index. Commutative and associative, so any order finds NumPy's answer (the first occurrence).
 template <bool Max>
 struct arg_better {
   template <class V>

@@ -47,9 +47,8 @@ inline index_t reduced_count(const dims& loop, unsigned mask) {
   return m;
 }
 
-/// Sets the output operand's strides (operand 0) in the full loop layout from the output view: a view of the keepdims
-/// shape maps dimension for dimension, a view of the reduced shape maps onto the kept dimensions; reduced dimensions
-/// get stride 0.
+/// Sets the output's strides (operand 0) in the full loop layout from its view: a view of the keepdims shape maps
+/// dimension for dimension, one of the reduced shape onto the kept dimensions; reduced dimensions get stride 0.
 template <int N, class View>
 void set_output_strides(layout<N>& L, const View& v, unsigned mask) {
   constexpr int R = View::rank;
@@ -67,8 +66,7 @@ void set_output_strides(layout<N>& L, const View& v, unsigned mask) {
   }
 }
 
-/// Checks an `out` destination's shape against the result's (either the reduced or the keepdims shape is accepted), in
-/// NumPy's words.
+/// Checks an `out` destination's shape against the reduced or the keepdims shape, in NumPy's words.
 inline void check_reduce_output(const dims& out, const dims& result, const dims& keep_shape) {
   if (out == result || out == keep_shape) return;
   if (out.rank != result.rank && out.rank != keep_shape.rank)

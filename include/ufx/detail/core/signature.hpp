@@ -202,7 +202,6 @@ struct signature {
 
   /// Core rank of operand k (inputs first, then outputs).
   static constexpr int core_rank(int k) { return parsed.rank[k]; }
-  /// Dimension number of operand k's j-th core dimension.
   static constexpr int dim(int k, int j) { return parsed.dim[k][j]; }
   /// The fixed size of operand k's j-th core dimension, or -1 when it is a name.
   static constexpr long long fixed(int k, int j) { return parsed.fixed[parsed.dim[k][j]]; }
@@ -254,8 +253,7 @@ struct signature_check {
   static constexpr bool ok = Error == sig_error::none;
 };
 
-/// Instantiated with fn's parameter count: the compiler's "in instantiation of" line shows both numbers and the
-/// signature.
+/// Instantiated with fn's parameter count: the "in instantiation of" line shows both numbers and the signature.
 template <int FunctionParameters, fixed_string Sig, int SignatureOperands>
 struct arity_check {
   static_assert(FunctionParameters == SignatureOperands,

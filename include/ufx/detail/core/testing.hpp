@@ -8,7 +8,6 @@
 
 namespace ufx::detail {
 
-/// One launch path's switch and launch counter.
 struct path_switch {
   std::atomic<bool> enabled{true}; ///< false: the calls that would take the path take the one before it
   std::atomic<long> launches{0};   ///< launches of the path so far
@@ -16,7 +15,6 @@ struct path_switch {
   void count() { launches.fetch_add(1, std::memory_order_relaxed); }
 };
 
-/// Every switch and counter of the launch paths.
 struct testing_switches {
   /// The device targets' tiled reduction (device/tiled_reduce.hpp); off: the lanes.
   path_switch tiled_reduce;
@@ -31,7 +29,6 @@ struct testing_switches {
   path_switch gufunc_staging;
 };
 
-/// The registry: one per program.
 inline testing_switches& testing() {
   static testing_switches s;
   return s;

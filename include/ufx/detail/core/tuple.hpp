@@ -47,8 +47,7 @@ constexpr decltype(auto) with_indices(Fn&& fn) {
   return static_cast<Fn&&>(fn)(std::make_integer_sequence<T, static_cast<T>(N)>{});
 }
 
-/// A tuple of `ts`, initialised in place (its elements need not be default-constructible or assignable: nvcc's extended
-/// lambdas are neither).
+/// A tuple of `ts` initialised in place: nvcc's extended lambdas are neither default-constructible nor assignable.
 template <class... Ts>
 tuple<Ts...> make_tuple(Ts... ts) {
   return tuple<Ts...>{{{static_cast<Ts&&>(ts)}...}};

@@ -21,8 +21,7 @@
 
 namespace ufx::detail {
 
-/// ufx::host's threads: as many as OpenMP would give a parallel region (OMP_NUM_THREADS, with either scheduler), else
-/// oneTBB's default, else 1.
+/// ufx::host's threads: OpenMP's for a parallel region (OMP_NUM_THREADS, either scheduler), else oneTBB's, else 1.
 int host_threads();
 /// Whether ufx::host schedules with oneTBB: yes when ufx was built with it, unless the environment variable
 /// UFX_HOST_SCHEDULER is "openmp" when the program starts. The benchmarks switch it.
@@ -39,16 +38,14 @@ struct parallel_cut {
   index_t align = 1, grain = 1;
   bool static_blocks = false;
 };
-/// Runs fn over disjoint ranges covering [0, n) on `threads` host threads; rethrows the first exception a range threw
-/// (src/host_executor.cpp).
+/// Runs fn over disjoint ranges covering [0, n) on `threads` host threads; rethrows the first exception thrown.
 void host_parallel_for(int threads, index_t n, parallel_cut cut, range_fn fn, const void* context);
 
 UFX_TU_NAMESPACE_BEGIN
 
 /// Below this many elements (a gufunc: units of core work; a reduction: positions read) a call on ufx::host runs on the
-/// calling thread. Measured on this project's 2-core EPYC with oneTBB (issue
-/// #11's table, -march=native, quiet): host over serial was 1.13 (add) and 1.15 (sum) at 2^16,
-/// 0.59 and 0.75 at 2^18.
+/// calling thread. Measured on this project's 2-core EPYC with oneTBB (issue #11's table, -march=native, quiet): host
+/// over serial was 1.13 (add) and 1.15 (sum) at 2^16, 0.59 and 0.75 at 2^18.
 inline constexpr index_t host_serial_cutoff = index_t{1} << 17;
 
 /// The same for work cut in even blocks of elements (cpu_executor::blocks: elementwise rows, first touch of fresh
@@ -65,9 +62,7 @@ inline constexpr index_t host_reduce_cutoff = index_t{1} << 17;
 
 class cpu_executor {
 public:
-  /// One thread: the calling one.
   constexpr cpu_executor() = default;
-  /// ufx::serial's: the calling thread.
   constexpr explicit cpu_executor(const serial_t&) {}
   /// ufx::host's threads, bounded by `host.threads(n)`.
   explicit cpu_executor(const host_t& t)

@@ -277,8 +277,7 @@ struct cpu_reduction {
 };
 
 /// A full reduction of dense inputs (one unit-stride run of m >= 1 positions): the tree cpu_reduction builds for such a
-/// plan (the same leaves, splits and parallel nodes, so bitwise the same result), without a plan. The fixed cost of a
-/// small call is what this saves.
+/// plan (the same leaves, splits and nodes: bitwise the same result), without the plan, a small call's fixed cost.
 template <class Exec, class Kern>
 typename Kern::acc_type cpu_reduce_dense(const Exec& exec, const Kern& k, index_t m) {
   using Acc = typename Kern::acc_type;

@@ -141,7 +141,6 @@ private:
     return k.combine(a, b);
   }
 
-  // A plain sum: the identity map and ufx::plus over one unit run of E's.
   template <class E, class... R>
   static constexpr bool plain_sum_of = [] {
     if constexpr (sizeof...(R) == 1 && std::is_same_v<F, detail::identity> && std::is_same_v<Op, plus>)
@@ -189,8 +188,7 @@ private:
   template <class... R>
   UFX_HOST_CLONES Acc mapped_leaf(index_t n, const R&... r) const {
     constexpr int L = reduce_lanes<Acc>;
-    // an operator with a leaf of its own (ufx::reducers' parts: the statistics' two passes over the leaf's elements)
-    // gets the mapped values
+    // an operator with a leaf of its own (ufx::reducers' parts: the statistics' two passes) gets the mapped values
     if constexpr (requires { k.op.leaf(n, [&](index_t i) { return static_cast<Acc>(k.f(r.at(i)...)); }); })
       return k.op.leaf(n, [&](index_t i) { return static_cast<Acc>(k.f(r.at(i)...)); });
     if (n < L) {

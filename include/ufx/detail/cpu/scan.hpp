@@ -51,8 +51,7 @@ struct cpu_scan {
     });
   }
 
-  // Few long lines: each line in blocks; block totals first, then each block scans from the total of the blocks before
-  // it.
+  // Few long lines: each line in blocks; block totals first, then each block scans from the total of those before it.
   template <class Exec>
   void run_blocked(const Exec& exec, index_t blocks) const {
     const index_t n_lines = plan.count(), tasks = n_lines * blocks;

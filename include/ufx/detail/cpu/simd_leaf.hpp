@@ -1,29 +1,24 @@
 #pragma once
 // Vector code for the CPU reduction leaf (reduce_kernel::leaf) where the compiler's own vectorisation leaves speed
-// behind, written with GCC's vector extensions so that one source serves SSE2, AVX2 and AVX-512 (host_vector_bytes).
-// Every function here returns, bit for bit, what the generic leaf returns: same lanes, same order in each lane, same
-// horizontal tree.
+// behind, in GCC's vector extensions so one source serves SSE2, AVX2 and AVX-512 (host_vector_bytes). Every function
+// returns, bit for bit, what the generic leaf returns: same lanes, same order in each lane, same horizontal tree.
 //
-// - simd_hsum: the leaf's horizontal combine (acc[j] = acc[j] + acc[j + w], w = L/2 .. 1) in
-//   registers with constant shuffles. The generic loop goes through memory, level by level.
-// - simd_sum_leaf: a whole leaf of a plain sum (identity map, ufx::plus, accumulator of the
-//   element type) over one unit-stride run, with loads aligned to the vector size whatever the
-//   run's address. malloc aligns to 16 bytes, so an AVX-512 leaf over a std::vector splits every
-//   64-byte load across two cache lines: 0.5x the speed of aligned data in L1 and L2. The leaf
-//   reads aligned vectors and keeps its accumulators rotated by the run's misalignment k (lane q
-//   of the rotated set holds the leaf's lane (q - k) mod L), so each lane still receives its
-//   elements in order; the two part vectors at the ends are an unaligned load permuted into
-//   place. The rotated accumulators go to simd_hsum8 as they are: each level of the combine adds
-//   lanes half the set apart, and a rotation mod L pairs the same leaf lanes j and j + L/2 (mod L),
-//   only in either order; the set is then rotated mod L/2, and so on down to the in-vector folds.
-//   a + b == b + a in IEEE arithmetic (integers too), so the result is bitwise the generic leaf's;
-//   only a NaN's payload, when two different NaNs meet, may come from the other one.
-//   Lanes start at -0 (0 for integers), which x + (-0) leaves exactly as x: the leaf's seed.
+// - simd_hsum: the leaf's horizontal combine (acc[j] += acc[j + w], w = L/2 .. 1) in registers with constant shuffles,
+//   where the generic loop goes through memory level by level.
+// - simd_sum_leaf: a plain sum's leaf (identity map, ufx::plus, accumulator of the element type) over one unit-stride
+//   run, its loads aligned whatever the run's address. malloc aligns to 16 bytes, so an AVX-512 leaf over a
+//   std::vector splits every 64-byte load across two cache lines: 0.5x the speed of aligned data in L1 and L2. The
+//   leaf keeps its accumulators rotated by the run's misalignment k (rotated lane q holds leaf lane (q - k) mod L), so
+//   each lane still gets its elements in order; the part vectors at the ends are unaligned loads permuted into place.
+//   simd_hsum8 takes the rotated set as it is: each level adds lanes half the set apart, and a rotation mod L pairs
+//   the same lanes j and j + L/2, only in either order (then mod L/2, and so on). IEEE a + b == b + a (integers too),
+//   so the result is bitwise the generic leaf's; only a NaN's payload, when two NaNs meet, may come from the other.
+//   Lanes start at -0 (0 for integers), which x + (-0) leaves exactly as x.
 //
 // GCC only (vector-typed __builtin_shuffle with a run-time mask); nvcc's front end and clang use the generic leaf, with
 // the same result. One exception, simd_map_sum_leaf's: with FMA, GCC may fuse the generic leaf's `acc + x * y` (its
-// default -ffp-contract=fast), where this leaf rounds each mapped value before adding it, so sums of products can
-// differ in the last bits.
+// default -ffp-contract=fast), where this leaf rounds each mapped value first, so sums of products can differ in the
+// last bits.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -56,7 +51,6 @@ inline constexpr int host_vector_bytes = 32;
 inline constexpr int host_vector_bytes = 16;
 #endif
 
-/// Accumulator types the vector leaf code takes: 4- and 8-byte arithmetic types.
 template <class T>
 inline constexpr bool simd_leaf_type =
     UFX_SIMD_LEAF&& std::is_arithmetic_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8);
@@ -155,8 +149,8 @@ T simd_sum_leaf(index_t n, const T* x) {
 
 /// One step of simd_widen_sum_leaf: `a + double(f)` in every lane, the floats `f` converted exactly. GCC 12 compiles
 /// __builtin_convertvector of 2 floats to two cvtss2sd and of 4 floats to two 2-wide conversions with an insert, so the
-/// x86 builtins convert where the width has one instruction. With FMA the add is `fma(double(f), 1, a)`, which rounds a
-/// + double(f) once, as the add does (the same bits, -0 included), and runs on the FMA pipes beside the conversions.
+/// x86 builtins convert where the width has one instruction. With FMA the add is `fma(double(f), 1, a)`, which rounds
+/// a + double(f) once, as the add does (the same bits, -0 included), and runs on the FMA pipes beside the conversions.
 /// The leaf on one Zen 4 core, 2^14 floats in L1: 34 -> 98 GB/s with -march=native, 17 -> 30 GB/s with the baseline's
 /// SSE2 (the float leaf: 115). `one` passes through an empty asm so that GCC cannot fold the multiplication by 1 back
 /// into an add.
@@ -269,20 +263,18 @@ T simd_map_sum_leaf(index_t n, int k, const Value& value) {
 }
 #endif
 
-/// The sums lanes_sums gives: of the values, and of their squares when asked for.
 template <class T>
 struct lane_sums {
   T sum, squares;
 };
 
 /// value(0) + ... + value(nfull - 1), nfull a multiple of L, in L lanes (lane j adds value(j), value(j + L), ... in
-/// order, from +0), the lanes then combined by the tree acc[j] += acc[j + w], w = L/2 .. 1; with Squares, the sum of
-/// value(i)^2 beside it in the same order, from the same loop: the statistics' CPU leaf (reducers.hpp,
-/// moments_part::leaf). With GCC the lanes are vector registers, each vector's W values computed into a small array
-/// that GCC vectorises as a group; GCC kept the generic loop's lanes in memory, a store and a load per vector add. A
+/// order, from +0) combined by the tree acc[j] += acc[j + w], w = L/2 .. 1; with Squares, the sum of value(i)^2 beside
+/// it from the same loop: the statistics' CPU leaf (moments_part::leaf). With GCC the lanes are vector registers, each
+/// vector's W values computed as a group (GCC kept the generic loop's lanes in memory: a store and a load per add). A
 /// cloned leaf (config.hpp, UFX_HOST_CLONES) takes the generic loop, which each clone vectorises at its own width. The
-/// same bits either way, but that with FMA GCC may fuse the generic loop's `acc + d * d` where the vector code rounds d
-/// * d first.
+/// same bits either way, but that with FMA GCC may fuse the generic loop's `acc + d * d` where the vector code rounds
+/// d * d first.
 template <class T, int L, bool Squares, class Value>
 UFX_ALWAYS_INLINE lane_sums<T> lanes_sums(index_t nfull, const Value& value) {
 #if UFX_SIMD_LEAF
@@ -341,7 +333,6 @@ UFX_ALWAYS_INLINE lane_sums<T> lanes_sums(index_t nfull, const Value& value) {
   }
 }
 
-/// lanes_sums' sum alone.
 template <class T, int L, class Value>
 UFX_ALWAYS_INLINE T lanes_sum(index_t nfull, const Value& value) {
   return lanes_sums<T, L, false>(nfull, value).sum;

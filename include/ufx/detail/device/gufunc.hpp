@@ -27,8 +27,7 @@ inline constexpr std::size_t gufunc_staged_shared = std::size_t{48} << 10;
 /// Threads (loop positions) per staged block, at most.
 inline constexpr index_t gufunc_staged_block = 128;
 
-/// The staged block body (see the file's head). Kernel: a gufunc_kernel whose operands are all arrays with cores of
-/// sizes fixed in the signature.
+/// The staged block body (the file's head), for a gufunc_kernel whose operands are arrays with fixed core sizes.
 template <class Kernel>
 struct gufunc_staged_body {
   static constexpr int N = Kernel::N;
@@ -54,7 +53,6 @@ struct gufunc_staged_body {
   static constexpr index_t pitch() {
     return core_size<K>() % 2 == 0 ? core_size<K>() + 1 : core_size<K>();
   }
-  /// Operand K's element type.
   template <int K>
   using element =
       std::remove_cv_t<typename std::remove_cvref_t<decltype(get<K>(std::declval<Kernel&>().acc))>::element_type>;

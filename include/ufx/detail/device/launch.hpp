@@ -19,7 +19,6 @@ struct grid_stride {
   }
 };
 
-/// Calls fn(i) for i in [0, n) on device target `tag`.
 template <class Tag, class Fn>
 void device_for_each(const Tag& tag, index_t n, const Fn& fn, const char* label) {
   if (n <= 0) return;

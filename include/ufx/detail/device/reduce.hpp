@@ -124,8 +124,6 @@ void device_reduce(const Tag& tag, const memory_space& space, const reduce_plan<
   device_for_each(tag, n_out * lanes,
                   lane_fn<Kern, N, OutE, Fin>{plan.kept, plan.red, k, out, fin, partial.data(), lanes, m, n_out, inner},
                   "ufx reduction kernel");
-  // next level: the partials as a dense (outputs, lanes) input, or (lanes, outputs) when outputs were inner, written to
-  // the same outputs
   reduce_partials(tag, space, plan, k, partial.data(), lanes, inner, out, fin);
 }
 

@@ -12,10 +12,8 @@ UFX_TU_NAMESPACE_BEGIN
 
 struct device_reduce_policy {
   // ---- lanes (each thread folds a strided share of one output's positions)
-  /// Threads in all: about 2^17.
-  static constexpr index_t lane_threads = index_t{1} << 17;
-  /// Positions per lane at least.
-  static constexpr index_t lane_min_run = 32;
+  static constexpr index_t lane_threads = index_t{1} << 17; // in all
+  static constexpr index_t lane_min_run = 32;               // positions per lane, at least
 
   // ---- tiles (block bodies over the y side of an x-by-y reduction)
   /// Threads per block (= positions per tile), and the outputs the path needs at least: fewer outputs keep the lanes,
@@ -32,8 +30,7 @@ struct device_reduce_policy {
   static constexpr index_t tile_partial_bytes = index_t{32} << 20;
 
   // ---- rows (a group of threads per contiguous row)
-  /// Threads per block of the row path.
-  static constexpr index_t row_block = 256;
+  static constexpr index_t row_block = 256; // threads per block
 
   // ---- what the chunk engine sets aside
   /// Bytes of partial accumulators the device reduction may need per row of a chunk whose rows hold `acc_bytes_per_row`

@@ -53,7 +53,6 @@ struct row_input<array_acc<T>> {
   static constexpr std::size_t size = sizeof(element);
 };
 
-/// Positions per chunk for kernel Kern: 16 bytes over its widest array element, at least 1.
 template <class Kern>
 struct row_chunk_width;
 template <class Acc, class F, class Op, class... In>
@@ -69,11 +68,9 @@ constexpr bool row_reducible() {
   return std::is_trivially_copyable_v<Acc> && std::is_default_constructible_v<Acc> && sizeof(Acc) <= 64;
 }
 
-/// Threads per block of the row path.
 inline constexpr index_t row_block = device_reduce_policy::row_block;
 
-/// Where a row reduction's inputs are: each input's step along the row (arrays: 0 or 1) and the threads per row, G =
-/// 2^group_log2.
+/// A row reduction's plan: each input's step along the row (arrays: 0 or 1), and G = 2^group_log2 threads per row.
 template <int NK>
 struct row_plan {
   index_t step_of[NK] = {};
@@ -181,9 +178,8 @@ private:
     }(reader<Vec, J>(base, p)...);
   }
 
-  /// Lane `lane`'s chunks of the row at `base`: full chunks four at a time (their loads in flight together), the four
-  /// partials combined pairwise and pushed as one, then the full chunks left one by one, then the short last chunk, if
-  /// any (a push per 4V elements keeps the counter's cost off a load-bound loop).
+  /// Lane `lane`'s chunks of the row at `base`, in the order the head comment gives: four full chunks' loads in flight
+  /// together, and a push per 4V elements keeps the counter's cost off a load-bound loop.
   template <bool Vec>
   UFX_HD void fold_chunks(state_type& st, const index_t* base, index_t lane, index_t G) const {
     const auto seq = std::make_index_sequence<NK>{};

@@ -1,7 +1,6 @@
 #pragma once
-// What the two device targets share about a launch: where one thread is inside it, and the checks a launch
-// configuration must pass on every device (with messages naming the kernel, the grid and the block), so the sim refuses
-// what a GPU would.
+// What the two device targets share about a launch: where a thread is inside it, and the checks a configuration must
+// pass on every device (messages naming the kernel, the grid and the block), so the sim refuses what a GPU would.
 #include <string>
 
 #include "ufx/config.hpp"
@@ -16,12 +15,10 @@ namespace ufx::detail {
 std::string format_dim3(const dim3& d);
 
 /// Throws launch_error unless `c` can launch on a device described by `d` (`static_shared`: the kernel's own shared
-/// arrays, besides the launch's dynamic shared_bytes). In libufx (src/messages.cpp), as are the other checks and
-/// messages that need no template.
+/// arrays, besides the dynamic shared_bytes). In libufx, as are the other checks and messages that need no template.
 void check_launch(const launch_config& c, const device_info& d, const char* label, std::size_t static_shared = 0);
 
-/// Throws launch_error when `c` is cooperative and its grid has more blocks than `limit`, the blocks of the kernel the
-/// device `d` holds at once.
+/// Throws launch_error when `c` is cooperative with more blocks than `limit`, those of the kernel `d` holds at once.
 void check_cooperative(const launch_config& c, long long limit, const device_info& d, const char* label);
 
 /// The CPU targets' and the sim's cooperative limit: each of `d.multiprocessors` holds, as a GPU of compute capability
@@ -43,8 +40,7 @@ concept block_body = requires {
 /// Threads per block of ufx's own grid-stride kernels.
 inline constexpr unsigned device_block = 256;
 
-/// A 1-D grid of device_block threads covering n items, `per_thread` items each, capped so a grid-stride loop takes the
-/// rest.
+/// A 1-D grid of device_block threads covering n items, `per_thread` each, capped (a grid-stride loop takes the rest).
 inline launch_config grid_for(index_t n, index_t per_thread = 1) {
   const index_t threads = (n + per_thread - 1) / per_thread;
   index_t blocks = (threads + device_block - 1) / device_block;

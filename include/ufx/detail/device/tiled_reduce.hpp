@@ -1,22 +1,19 @@
 #pragma once
-// The device targets' tiled reduction (ufx::sim and ufx::cuda, through the launch seam as a block body): for a
-// reduction whose inputs split into those constant along the reduced dimensions (the x side of KeOps's (n, 1) x (m)
-// sums: one element per output) and those constant along the kept ones (the y side: one element per reduced position,
-// the same for every output). A block of threads owns a block of outputs, R per thread (4, 2 or 1:
-// tile_outputs_per_thread); it loads a tile of the y side's elements into shared memory together (one element per
-// thread and operand), and every thread folds its R outputs over the tile, so each y element is read from memory once
-// per block instead of once per output, and from shared memory once per R outputs (8 at a time, in 16-byte loads on
-// cuda where 8 elements are a multiple of 16 bytes). Two tile buffers: while the threads fold tile t they load tile t +
-// 1, one barrier per tile.
+// The device targets' tiled reduction (ufx::sim and ufx::cuda, a block body through the launch seam), for a reduction
+// whose inputs split into those constant along the reduced dimensions (the x side of KeOps's (n, 1) x (m) sums: one
+// element per output) and those constant along the kept ones (the y side: one element per reduced position, the same
+// for every output). A block owns a block of outputs, R per thread (tile_outputs_per_thread); its threads load a tile
+// of the y side into shared memory together and each folds its R outputs over it, so each y element is read from memory
+// once per block and from shared memory once per R outputs (8 at a time, in 16-byte loads on cuda where 8 elements are
+// a multiple of 16 bytes). Two tile buffers: while the threads fold tile t they load tile t + 1, one barrier per tile.
 //
-// The fold order (docs/reduce.md, "What op may assume": seed, then elements on the right, then partials combined):
-// within a tile, blocks of 8 positions are folded in order (seed(first), then combine(partial, x)), and the blocks in
-// order into the tile's partial; the tile partials of a thread are combined as a binary counter (a pairwise tree over
-// 2^levels tiles, kept in registers: 256 tiles for accumulators of 4 bytes or less, 16 for larger ones), whose full
-// trees are folded in order. A float sum's error grows with 8 + tile / 8 + levels + the number of 2^levels-tile trees,
-// not with m. When the outputs alone are too few to fill the device, the tiles of each output are split among `splits`
-// blocks (grid.y); their partials, a dense (outputs, splits) array, are reduced by device_reduce's lanes into the
-// outputs.
+// The fold order (docs/reduce.md, "What op may assume"): within a tile, runs of 8 positions are folded in order
+// (seed(first), then combine(partial, x)), and the runs in order into the tile's partial; a thread's tile partials are
+// combined as a binary counter (a pairwise tree over 2^levels tiles in registers: 256 tiles for accumulators of 4 bytes
+// or less, 16 for larger), whose full trees are folded in order. A float sum's error grows with 8 + tile / 8 + levels +
+// the number of 2^levels-tile trees, not with m. When the outputs alone are too few to fill the device, each output's
+// tiles are split among `splits` blocks (grid.y), whose partials, a dense (outputs, splits) array, are reduced by
+// device_reduce's lanes.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -52,9 +49,8 @@ struct tile_input<scalar_acc<V>> {
   static constexpr bool is_array = false;
 };
 
-/// Whether a kernel can take the tiled path at all: two to three inputs (the x and the y side; the fold is compiled
-/// once per assignment of sides), arrays of plain elements and scalars (no index operand: argmin / argmax keep the
-/// lanes).
+/// Whether a kernel can take the tiled path at all: two or three inputs (the fold is compiled once per assignment of
+/// sides), arrays of plain elements and scalars (no index operand: argmin / argmax keep the lanes).
 template <class Kern>
 struct tileable : std::false_type {};
 template <class Acc, class F, class Op, class... In>
@@ -62,9 +58,8 @@ struct tileable<reduce_kernel<Acc, F, Op, In...>>
     : std::bool_constant<(sizeof...(In) >= 2 && sizeof...(In) <= 3) && (tile_input<In>::ok && ...) &&
                          std::is_default_constructible_v<Acc>> {};
 
-/// Outputs per thread of the tiled path for a kernel: 4, 2 or 1, the most whose registers (each output's x-side
-/// elements and its tile counter) stay within 256 bytes. Each y element a thread reads from shared memory then serves
-/// that many outputs.
+/// Outputs per thread of the tiled path (each y element read from shared memory serves them): 4, 2 or 1, the most whose
+/// registers (each output's x-side elements and its tile counter) stay within 256 bytes.
 template <class Kern>
 struct tile_outputs_per_thread;
 template <class Acc, class F, class Op, class... In>
@@ -80,8 +75,7 @@ struct tile_outputs_per_thread<reduce_kernel<Acc, F, Op, In...>> {
 };
 
 /// Tile partials combined pairwise, for R outputs at once: level l holds the partial of 2^l tiles while bit l of
-/// `count` is set; a tree of 2^levels tiles is folded into `top`. Unrolled so every index is a constant (registers on
-/// cuda, no local memory).
+/// `count` is set; a tree of 2^levels tiles folds into `top`. Unrolled: constant indices, registers, no local memory.
 template <class Acc, int Levels, int R = 1>
 struct tile_counter {
   Acc level[R][Levels];
@@ -331,8 +325,7 @@ private:
         ...);
   }
 
-  /// Each output's partial of one tile, pushed: runs of 8 positions in order (seed(first), then combine(partial, x)),
-  /// the runs in order, then the positions left in order.
+  /// Each output's partial of one tile, pushed: the runs of 8 positions in order, then the positions left.
   template <class... H>
   UFX_HD void fold_tile(state_type& st, index_t len, const H&... h) const {
     constexpr int run = 8;
@@ -352,7 +345,7 @@ private:
     }
     st.push(k, acc);
   }
-  /// Each output's partial of positions [0, n) of a run or of the rest: seed(first), then combine(partial, x) in order.
+  /// Each output's partial of positions [0, n) of a run or of the rest: seed(first), then combine(partial, x) in order;
   /// `n` is a compile-time constant for a run of 8 (unrolled).
   template <class Count, class... Rd>
   UFX_HD void fold_span(Acc (&s)[R], Count n, const Rd&... rd) const {
@@ -380,8 +373,7 @@ bool plan_tiled_reduce(const reduce_plan<N>& plan, const Kern& k, tile_plan<N - 
       if (L.stride[j][d] != 0) return false;
     return true;
   };
-  // each array input: x side (constant along the reduced dimensions: one element per output), or y side (constant along
-  // the kept ones: read in tiles), else no tiling
+  // each array input: x side, y side (read in tiles), or neither (no tiling)
   index_t elem[NK] = {}; // element size of each y-side input
   bool split = true;
   unsigned tiled = 0;

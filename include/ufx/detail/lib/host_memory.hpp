@@ -45,7 +45,6 @@ void host_copy(void* dst, const void* src, std::size_t bytes, int threads, bool 
 /// then a store fence), else memcpy. The same bytes either way.
 void stream_copy(void* dst, const void* src, std::size_t bytes) noexcept;
 
-/// Destroys and frees an array of n T from host_array.
 template <class T>
 struct host_array_deleter {
   std::size_t n = 0;

@@ -13,8 +13,8 @@ namespace ufx::detail {
 /// True while NVTX ranges are on (ufx::set_nvtx, UFX_NVTX=1) or a range observer is set.
 extern std::atomic<bool> ranges_on;
 
-/// Opens the range of a call to front door `who` ("ufx::vectorize") with `label` (may be null) and `naxes` axes;
-/// returns what to close (0: nothing).
+/// Opens the range of a call to `who` ("ufx::vectorize") with `label` (or null) and `naxes` axes; returns what to close
+/// (0: nothing).
 int range_push(const char* who, const char* label, const int* axes, int naxes) noexcept;
 /// Opens the range of chunk k of n (counted from 1) of the innermost open call on this thread.
 int chunk_range_push(long k, long n) noexcept;

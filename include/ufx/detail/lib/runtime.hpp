@@ -35,7 +35,6 @@ struct call_counts {
   }
 };
 
-/// The counters behind call_counts, one set per runtime.
 struct call_counters {
   std::atomic<long> launches{0}, waits{0}, allocations{0}, frees{0};
   std::atomic<long> to_device{0}, to_host{0}, within{0}, queued_copies{0}, queries{0};
@@ -45,7 +44,6 @@ struct call_counters {
 class device_runtime {
 public:
   virtual ~device_runtime() = default;
-  /// What ufx has asked of this runtime so far (call_counts).
   call_counts counts() const noexcept {
     auto r = [](const std::atomic<long>& c) { return c.load(std::memory_order_relaxed); };
     return {r(counters.launches), r(counters.waits),         r(counters.allocations),
@@ -64,8 +62,7 @@ public:
   virtual int current_device() const = 0;
   virtual void select_device(int device) const = 0;
 
-  /// Allocates on `device`; throws device_error ("out of device memory", sizes) and leaves nothing allocated when it
-  /// cannot.
+  /// Allocates on `device`; when it cannot, throws device_error ("out of device memory", sizes), leaving nothing.
   virtual void* allocate(int device, std::size_t bytes) const = 0;
   virtual void deallocate(int device, void* p) const noexcept = 0;
   /// Stream-ordered allocation, for a call's temporaries on stream `s`: usable by work queued on `s` (CUDA's
@@ -106,14 +103,12 @@ public:
   /// The stream whose queued work every call without a stream of its own is ordered with (CUDA's legacy default
   /// stream); null where there is none (the sim, whose calls run at once).
   virtual void* ordered_stream(int) const { return nullptr; }
-  /// ufx::sim's uninitialised-read check: `bytes` at `p` (a new device_array) hold nothing written (the sim fills them
-  /// with its fill pattern and remembers the range); note_defined: they have been written (a copy, a call's output).
-  /// Nothing on other runtimes.
+  /// ufx::sim's uninitialised-read check (nothing elsewhere): `bytes` at `p` (a new device_array) hold nothing written
+  /// (the sim fills and remembers them); note_defined: they have been written (a copy, a call's output).
   virtual void note_undefined(void*, std::size_t) const {}
   virtual void note_defined(const void*, std::size_t) const {}
-  /// Whether copies to and from host memory are the device's DMA (ufx::cuda), so that packing pageable data into pinned
-  /// blocks on several host threads speeds them up (copy_staging); the sim's memory is host memory, where that only
-  /// costs.
+  /// Whether copies to and from host memory are the device's DMA (ufx::cuda), which packing pageable data into pinned
+  /// blocks on several host threads speeds up (copy_staging); on the sim's host memory that only costs.
   virtual bool copies_by_dma() const { return false; }
 
   // ---- page-locked host memory (ufx::cuda's cudaHostAlloc / cudaHostRegister; nothing elsewhere)
@@ -129,9 +124,8 @@ public:
 /// stream's error (reported by the next synchronize; later work is skipped until then).
 void sim_enqueue(void* stream, std::function<void()> task);
 
-/// What a call queued on a stream keeps alive until the stream has run its work (staged copies of operands, temporaries
-/// the queued copies read): each device target's folder says how (launch_hook<Tag>::keep_until_run in
-/// backend/<name>/launch.hpp).
+/// What a call queued on a stream keeps alive until the stream has run its work (staged operands, temporaries the
+/// queued copies read), as each device target's launch_hook<Tag>::keep_until_run says.
 struct stream_keep {
   std::vector<std::shared_ptr<void>> items;
 };
@@ -148,10 +142,9 @@ bool is_pinned(const void* p, std::size_t bytes) noexcept;
 void* pinned_staging_take(std::size_t& bytes);
 void pinned_staging_give(void* p, std::size_t bytes) noexcept;
 
-/// Device memory kept for one stream of a chunked call (chunk_ring): while it is attached, allocations ordered on that
-/// stream (device_malloc_async) are carved from it, and freeing them does nothing; the chunk loop resets it once the
-/// stream's work has run. So a chunk loop allocates nothing: what does not fit the arena comes from the device's pool
-/// as before.
+/// Device memory kept for one stream of a chunked call (chunk_ring): while attached, allocations ordered on that stream
+/// (device_malloc_async) are carved from it and freeing them does nothing; the chunk loop resets it once the stream's
+/// work has run, so it allocates nothing (what does not fit comes from the device's pool).
 void stream_arena_attach(void* stream, void* base, std::size_t bytes);
 void stream_arena_reset(void* stream) noexcept;
 void stream_arena_detach(void* stream) noexcept;
@@ -194,12 +187,11 @@ void require_space(const memory_space& s);
 void scratch_release(const device_runtime& rt) noexcept;
 long scratch_kept(const device_runtime& rt) noexcept;
 
-/// Allocates `bytes` in device memory `s`.
 void* device_malloc(const memory_space& s, std::size_t bytes);
 void device_free(const memory_space& s, void* p) noexcept;
-/// The same, ordered on stream `stream`; null: a call's temporary without a stream, ordered on the runtime's
-/// ordered_stream (ufx::cuda: allocated and freed in the legacy stream's order, without waiting), else at once as
-/// device_malloc / device_free; up to 64 KiB from the scratch cache.
+/// The same ordered on `stream`; null: a call's temporary without a stream, ordered on the runtime's ordered_stream
+/// (ufx::cuda: allocated and freed in the legacy stream's order, without waiting), else at once as device_malloc /
+/// device_free; up to 64 KiB from the scratch cache.
 void* device_malloc_async(const memory_space& s, std::size_t bytes, void* stream);
 void device_free_async(const memory_space& s, void* p, void* stream) noexcept;
 /// Copies `bytes` between any two spaces (device to device across runtimes goes through the host).

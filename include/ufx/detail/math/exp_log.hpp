@@ -1,7 +1,6 @@
 #pragma once
-// Host kernels of ufx::math::exp, log, tanh and sqrt (float and double). Each is a Cody-Waite reduction, a polynomial
-// and a scaling, with IEEE special values chosen by selects at the end: the way Cephes, fdlibm, SLEEF and Eigen write
-// them.
+// Host kernels of ufx::math::exp, log, tanh and sqrt (float and double): a Cody-Waite reduction, a polynomial and a
+// scaling, IEEE special values chosen by selects at the end, as Cephes, fdlibm, SLEEF and Eigen write them.
 #include "ufx/detail/math/common.hpp"
 
 // sqrt where errno is kept (C's default) and the compiler is GCC on x86-64: a function in libufx (src/math_sqrt.cpp)
@@ -39,10 +38,8 @@ UFX_ALWAYS_INLINE float exp_reduced(float r) {
   return mla(horner(r, c), r * r, r) + 1.f;
 }
 
-// exp: x = n ln2 + r, |r| <= ln2/2; e^x = 2^n e^r. ln2 is split in a high part with trailing zeros (n * hi exact) and
-// the rest. float: Cephes' expf polynomial. double: Taylor to degree 13 (error below 2^-57). `tail` is a small
-// correction added to x (pow's double-double product). (tail's default -0 makes r + tail foldable to r: x + -0 is x for
-// every x, x + 0 is not for -0.)
+// exp: float as exp_parts_f; double the same with Taylor to degree 13 (error below 2^-57). `tail`, a small correction
+// to x (pow's double-double product), defaults to -0 so r + tail folds to r (x + -0 is x for every x; x + 0 is not).
 UFX_ALWAYS_INLINE float exp_kernel(float x, float tail = -0.f) {
   const bool x_in = abs(x) < 104.f, tail_in = abs(tail) < 1.f; // a NaN tail (from a product past the range) too
   const bool in = x_in & tail_in;
@@ -64,9 +61,8 @@ UFX_ALWAYS_INLINE double exp_kernel(double x, double tail = 0) {
   return scale(p, k);
 }
 
-// log: x = 2^k m, m in [sqrt(1/2), sqrt(2)) (musl's offset trick), f = m - 1 exact. float: a polynomial in f (see
-// log_kernel). double: fdlibm's log, s = f / (2 + f), log(1 + f) = f - (f^2/2 - s (f^2/2 + R(s^2))). Subnormals are
-// scaled up first.
+// log: x = 2^k m, m in [sqrt(1/2), sqrt(2)) (musl's offset trick), f = m - 1 exact, subnormals scaled up first. float:
+// a polynomial in f (log_kernel); double: fdlibm's, s = f / (2 + f), log(1 + f) = f - (f^2/2 - s (f^2/2 + R(s^2))).
 template <class T>
 struct log_parts {
   T f, k; // x = 2^k (1 + f)
@@ -96,8 +92,7 @@ UFX_ALWAYS_INLINE T log_special(T x, T r) {
   return select((x > 0) & (x < inf), r, s);
 }
 // float: log(1 + f) = f - f^2/2 + f^3 P(f), P of degree 7 fitted on [sqrt(1/2) - 1, sqrt(2) - 1] for relative error
-// 2^-27.3, each coefficient rounded to float before the next ones were fitted again (Cephes' logf has degree 8 for
-// about the same).
+// 2^-27.3, each coefficient rounded to float before refitting the rest (Cephes' logf: degree 8 for about the same).
 UFX_ALWAYS_INLINE float log_kernel(float x) {
   const auto [f, k] = log_reduce(x);
   constexpr float c[] = {0x1.555554p-2f, -0x1.000226p-2f, 0x1.99a01cp-3f, -0x1.54728ap-3f,
@@ -136,8 +131,7 @@ UFX_ALWAYS_INLINE float tanh_kernel(float x) {
                          -5.70498872745e-3f};
   const float a = abs(x), z = x * x;
   const float near = mla(horner(z, c) * z, a, a);
-  // e^(2a) for a <= 9 (tanh 9 rounds to 1; a NaN stays one): exp_kernel's steps without its range checks, and 2^k in
-  // one step
+  // e^(2a), a <= 9 (tanh 9 rounds to 1; a NaN stays one): exp_kernel's steps without range checks, 2^k in one step
   const auto [r, k] = exp_reduce(2.f * select(a > 9.f, 9.f, a));
   const float far = 1.f - 2.f / mla(exp_reduced(r), pow2<float>(k), 1.f);
   return copysign(select(a < 0.625f, near, far), x); // tanh(-0) = -0
@@ -150,15 +144,13 @@ UFX_ALWAYS_INLINE double tanh_kernel(double x) {
   return copysign(select(abs(x) < 0.625, near, tanh_far(x)), x);
 }
 
-// sqrt without the instruction: Newton's iteration on 1/sqrt(x) from a bit-trick guess, ending with a correction step
-// on the square root (within 1 ulp). sqrt_kernel's choice for compilers other than GCC on x86-64 when errno is kept;
-// tested on its own everywhere.
+// sqrt without the instruction: Newton's iteration on 1/sqrt(x) from a bit-trick guess, then a correction step on the
+// root (within 1 ulp). sqrt_kernel's choice off GCC/x86-64 when errno is kept; tested on its own everywhere.
 template <class T>
 UFX_ALWAYS_INLINE T sqrt_newton(T x) {
   using I = int_of<T>;
   // Subnormals (and the two smallest binades, whose halves are subnormal) are scaled up by an even power of two (the
-  // guess below reads the exponent field), undone on the root by half that power: both chosen, as constants, by one
-  // comparison.
+  // guess reads the exponent field), undone on the root by half that power: both constants chosen by one comparison.
   constexpr int extra = 2 * (fp<T>::mant / 2 + 2);
   const bool sub = x < pow2<T>(3 - fp<T>::bias);
   const T xs = x * select(sub, pow2<T>(extra), T(1));

@@ -8,9 +8,8 @@ namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 namespace math {
 
-// The constants of log_dd per type: ln 2 = ln2_hi + ln2_lo (k ln2_hi exact for every exponent k), 2/3 = third_hi +
-// third_lo, and the series' coefficients past the cubic term, enough for a rest below 2^-12 of the sum to carry the
-// type's precision.
+// log_dd's constants per type: ln 2 = ln2_hi + ln2_lo (k ln2_hi exact for every exponent k), 2/3 = third_hi + third_lo,
+// and the coefficients past the cubic term, enough for a rest below 2^-12 of the sum to carry the type's precision.
 template <class T>
 struct log_dd_constants;
 template <>

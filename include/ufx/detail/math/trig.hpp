@@ -99,11 +99,11 @@ UFX_ALWAYS_INLINE float sin_cos_f(float x) {
   const auto [q, h] = half_turns<Cos>(a);
 #if defined(__FMA__) || defined(__aarch64__)
   // a - q pi/2 = r + lo in float. pi/2 = pi_1 + pi_2 + pi_3 + 2^-76. a - q pi_1 is exact (an FMA) for a >= 1, where
-  // both are multiples of 2^-23 and the difference is below 2; below 1 (cos's q =
-  // 1) it rounds once, by at most 2^-25, which moves the result by 2^-25 sin(a) <= 0.5 ulp. q pi_2
-  // is split into its rounded product and that product's error (an FMA), and r1 - p into its rounded value and error by
-  // Dekker's fast two-sum, exact although |r1| < |p| happens (r1 is then a multiple of 2^-23 and so of ulp(p), |p| <
-  // 2^-3). p has an FMA among its uses, so -ffp-contract=fast (GCC's default) cannot fuse it into r1 - p.
+  // both are multiples of 2^-23 and the difference is below 2; below 1 (cos's q = 1) it rounds once, by at most 2^-25,
+  // which moves the result by 2^-25 sin(a) <= 0.5 ulp. q pi_2 is split into its rounded product and that product's
+  // error (an FMA), and r1 - p into its rounded value and error by Dekker's fast two-sum, exact although |r1| < |p|
+  // happens (r1 is then a multiple of 2^-23 and so of ulp(p), |p| < 2^-3). p has an FMA among its uses, so
+  // -ffp-contract=fast (GCC's default) cannot fuse it into r1 - p.
   constexpr float pi_1 = 0x1.921fb6p+0f, pi_2 = -0x1.777a5cp-25f, pi_3 = -0x1.ee59dap-50f;
   const float r1 = std::fma(-q, pi_1, a);
   const float p = q * pi_2, pe = std::fma(q, pi_2, -p);

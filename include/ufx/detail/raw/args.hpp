@@ -165,8 +165,7 @@ struct view_in_arg {
   ndview<const V, R> value() const { return op.view; }
 };
 
-/// An array bound to `ndview<V, R>`: staged both ways when it lives elsewhere (the kernel may read it too), and copied
-/// back after the kernel has run.
+/// An array bound to `ndview<V, R>`: when it lives elsewhere, staged in (the kernel may read it) and copied back after.
 template <class V, int R>
 struct view_out_arg {
   array_operand<V, R> op;

@@ -11,7 +11,6 @@
 #include "ufx/launch_config.hpp"
 
 namespace ufx::detail {
-/// One thread's coordinates in a launch.
 struct thread_pos {
   dim3 thread_idx, block_idx, block_dim, grid_dim;
   /// cuda.grid(1): the thread's index along x over the whole grid.
@@ -24,9 +23,8 @@ struct thread_pos {
   UFX_HD unsigned rank() const { return thread_idx.x + block_dim.x * (thread_idx.y + block_dim.y * thread_idx.z); }
 };
 
-/// The part of a block run on the host (src/sim/) that shared-array accesses read inline: the block's shared memory
-/// and, per byte offset, the barrier interval segment that last logged it (an access whose stamp is current costs one
-/// compare).
+/// The part of a host block run (src/sim/) that shared-array accesses read inline: the block's shared memory and, per
+/// byte, the barrier interval segment that last logged it (an access whose stamp is current costs one compare).
 struct sim_block_state {
   unsigned char* shared = nullptr;
   std::uint32_t* stamp = nullptr;
@@ -134,8 +132,7 @@ struct host_thread_ops {
   }
 
   static unsigned lane_id(const thread_pos& p) { return p.rank() % 32; }
-  /// The lanes that reach an activemask() on the same source line while the warp's others wait elsewhere or have
-  /// returned.
+  /// The lanes reaching an activemask() on the same source line while the warp's others wait elsewhere or returned.
   static unsigned activemask(const thread_pos& p, sim_block* b, int line) {
     return meet(b, warp_kind::activemask, 1u << lane_id(p), line).result_mask;
   }
@@ -166,21 +163,18 @@ struct host_thread_ops {
     return {c.result_mask, c.result_pred};
   }
 
-  /// A sequentially consistent fence (scope: 0 block, 1 device, 2 system).
   template <int Scope>
   static void fence() {
     host_fence(Scope);
   }
 
-  /// Throws the out-of-range error unless every index lies within its extent.
   template <int Rank>
   static void check_shared_index(const index_t (&idx)[Rank], const index_t (&ext)[3]) {
     bool bad = false;
     for (int k = 0; k < Rank; ++k) bad |= idx[k] < 0 || idx[k] >= ext[k];
     if (bad) sim_shared_out_of_range(Rank, idx, ext);
   }
-  /// Logs an access to the element at `p` the first time the thread touches it in a barrier interval (`state`: null
-  /// where the runner does not check).
+  /// sim_shared_log for the element at `p` unless logged already (`state`: null where the runner does not check).
   static void log_shared(sim_block_state* state, const void* p, std::size_t bytes, bool init_checked) {
     if (!state) return;
     const auto byte = static_cast<std::size_t>(static_cast<const unsigned char*>(p) - state->shared);

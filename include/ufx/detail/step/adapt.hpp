@@ -155,7 +155,6 @@ constexpr bool from_namespace(std::string_view prefix) {
   return false;
 }
 
-/// Adapts one input argument.
 template <class A>
 auto adapt_in(const A& a) {
   using C = std::remove_cvref_t<A>;
@@ -180,9 +179,8 @@ concept writable = requires(A&& a) {
   adapter<std::remove_cvref_t<A>>::out(a);
 };
 
-/// Throws value_error when a destination would have an element written more than once: stride 0 along an axis of extent
-/// > 1 (a broadcast view made writable by hand; ufx::broadcast_to's views are read-only). Other self-overlapping
-/// strides are not looked for.
+/// Throws value_error for a destination with stride 0 along an axis of extent > 1: an element written twice (a
+/// broadcast view made writable by hand; ufx::broadcast_to's are read-only). Other self-overlaps are not looked for.
 template <class T, int R>
 void check_writes_once(const ndview<T, R>& v) {
   if (v.size() == 0) return;
@@ -194,7 +192,6 @@ void check_writes_once(const ndview<T, R>& v) {
                         "write into an array of that shape");
 }
 
-/// Adapts one `out` destination.
 template <class A>
 auto adapt_out(A&& a) {
   using C = std::remove_cvref_t<A>;

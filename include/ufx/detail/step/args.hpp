@@ -39,8 +39,7 @@ struct call_shape {
   static constexpr std::size_t operands = last - first;
 };
 
-/// call_shape's (target?, ..., out?) split, with the trailing axis / keepdims options taken off the positional
-/// arguments.
+/// call_shape's split, with the trailing axis / keepdims options taken off the positional arguments.
 template <class... A>
 struct call_args : call_shape<A...> {
   using base = call_shape<A...>;

@@ -27,17 +27,15 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// Whether an operand with `lead` loop dimensions (its rank, or its rank less its core rank for a gufunc) runs along
-/// loop dimension 0 of a loop of rank `loop_rank`: not when it broadcasts along it (fewer loop dimensions, or extent 1
-/// there).
+/// Whether an operand with `lead` loop dimensions (its rank, less its core rank for a gufunc) runs along loop dimension
+/// 0 of a loop of rank `loop_rank`: not when it broadcasts along it (fewer loop dimensions, or extent 1 there).
 template <class Op>
 bool along_rows(const Op& op, int lead, int loop_rank) {
   if constexpr (is_scalar_operand<Op>::value) return false;
   else return lead == loop_rank && lead > 0 && op.view.extent(0) != 1;
 }
 
-/// Rows [b, e) of loop dimension 0 of an operand with `lead` loop dimensions; an operand that broadcasts along it is
-/// whole.
+/// Rows [b, e) of loop dimension 0 of an operand with `lead` loop dimensions; whole where it broadcasts along it.
 template <class Op>
 Op slice_rows(const Op& op, int lead, int loop_rank, index_t b, index_t e) {
   if constexpr (is_scalar_operand<Op>::value) {
@@ -112,8 +110,7 @@ void staging_copy(const ndview<T, R>& dst, const ndview<const T, R>& src, int th
 template <class Tag>
 class chunk_ring {
 public:
-  /// `slots` streams, each with `staging_bytes` of pinned staging and as much device memory plus `device_extra` (a
-  /// reduction's partials).
+  /// `slots` streams, each with `staging_bytes` of pinned staging and as much device memory, plus `device_extra`.
   chunk_ring(const Tag& tag, int slots, std::size_t staging_bytes, std::size_t device_extra = 0)
       : tag_(tag), slots_(slots), threads_(staging_threads(*tag.space().runtime)),
         streaming_(staging_streams(*tag.space().runtime)) {
@@ -124,9 +121,8 @@ public:
         sl.bytes = staging_bytes;
         sl.base = static_cast<char*>(pinned_staging_take(sl.bytes));
         sl.stream = space.runtime->create_stream(tag.ordinal());
-        // the slot's device memory, kept for the whole loop: each chunk's copies of its operands (what is staged is
-        // what goes to the device) and small temporaries; a device too full for it leaves the chunks to allocate from
-        // the pool
+        // the slot's device memory for the whole loop: each chunk's staged operands and small temporaries (a device too
+        // full for it leaves the chunks to allocate from the pool)
         const std::size_t arena_bytes = staging_bytes + device_extra + arena_slack;
         try {
           sl.arena = device_malloc_async(space, arena_bytes, sl.stream);
@@ -145,13 +141,11 @@ public:
   ~chunk_ring() { release(); }
 
   int slots() const { return slots_; }
-  /// The target on slot `s`'s stream.
   Tag on(int s) const {
     Tag t = tag_;
     t.stream_handle = slot_[s].stream;
     return t;
   }
-  /// Waits for slot s's queued work, unpacks its results, and empties its staging area.
   void acquire(int s) {
     slot& sl = slot_[s];
     tag_.space().runtime->stream_synchronize(tag_.ordinal(), sl.stream);
@@ -160,7 +154,6 @@ public:
     sl.used = 0;
     if (sl.arena) stream_arena_reset(sl.stream); // its chunk's device memory is free again
   }
-  /// Every slot's work done and unpacked.
   void finish() {
     for (int s = 0; s < slots_; ++s) acquire(s);
   }
@@ -182,8 +175,7 @@ public:
       return r;
     }
   }
-  /// Output `op` as slot s's call writes it: a dense pinned slice, unpacked into `op` when the slot is next acquired
-  /// (or at finish).
+  /// Output `op` as slot s's call writes it: a dense pinned slice, unpacked into `op` at the slot's next acquire.
   template <class Op>
   Op output(int s, const Op& op) {
     if (!needs_staging(op)) return op;
@@ -289,15 +281,12 @@ operand<T, R> output_rows(const operand<T, R>& o, index_t b, index_t e) {
   return operand<T, R>(ndview<T, R>(o.view.data() + b * o.view.stride(0), shape, o.view.strides()), o.space, o.keep);
 }
 
-/// The one chunk engine (docs/streams.md, "Data larger than the device"). Runs a call on a device target in the chunks
-/// `split` describes, after the stream's queued work: the inputs `ins` that broadcast along loop dimension 0 are staged
-/// to the device once; then, through a chunk_ring of `split.slots` streams, chunk c runs on slot s = c % slots as
-/// `chunk(ring, s, c, b, e, in)`, where `in` holds rows [b, e) of each input as the slot's call reads them (host data
-/// packed into its pinned staging). The callback queues the chunk's call on `ring.on(s)` and routes its outputs through
-/// `ring.output(s, ...)`. `out_staging` is the staging a slot needs for those outputs, `device_extra` the device memory
-/// a chunk needs beyond its operands (a reduction's partials). The call returns when every chunk's results are unpacked
-/// into their destinations. Elementwise calls and gufuncs (run_chunked), reductions (reduce_chunked) and scans
-/// (scan_chunked) all run here.
+/// The one chunk engine (run_chunked, reduce_chunked and scan_chunked all run here), after the stream's queued work:
+/// the inputs `ins` that broadcast along loop dimension 0 are staged once; then chunk c of `split` runs on ring slot s
+/// = c % slots as `chunk(ring, s, c, b, e, in)`, `in` holding rows [b, e) of each input as the slot's call reads them.
+/// The callback queues the chunk's call on `ring.on(s)` and routes its outputs through `ring.output(s, ...)`.
+/// `out_staging`: the staging a slot needs for those outputs; `device_extra`: device memory a chunk needs beyond its
+/// operands (a reduction's partials). Returns when every chunk's results are unpacked into their destinations.
 template <class Tag, class Ins, class Lead, class Chunk>
 void run_pipelined(const Tag& tag, const dims& loop, const chunk_split& split, const Ins& ins, const Lead& lead,
                    std::size_t out_staging, std::size_t device_extra, Chunk&& chunk) {
@@ -350,11 +339,9 @@ struct lead_from {
   int operator()(int k) const { return lead(first + k); }
 };
 
-/// Calls `run(target, loop, outs, ins)` once, or once per chunk of rows of loop dimension 0 when the operands staged to
-/// a device target do not fit its memory (or the target's chunk budget): through run_pipelined, each chunk on one of
-/// two streams. `lead(k)` is the number of loop dimensions of operand k (outputs first, then inputs): its rank for
-/// elementwise calls, its rank less its core rank for gufuncs (whose cores stay whole). An output that overlaps an
-/// input other than exactly runs whole.
+/// Calls `run(target, loop, outs, ins)` once, or through run_pipelined once per chunk of rows of loop dimension 0 when
+/// the operands staged to a device target do not fit its memory (or chunk budget); not when an output overlaps an input
+/// other than exactly. `lead(k)`: operand k's loop dimensions (outputs first; a gufunc's cores stay whole).
 template <class Tag, class Outs, class Ins, class Lead, class Run>
 void run_chunked(const Tag& tag, const dims& loop, Outs& outs, Ins& ins, const Lead& lead, Run&& run) {
   if constexpr (Tag::is_device) {

@@ -1,6 +1,5 @@
 #pragma once
-// Steps 3 and 4 for elementwise calls: place the operands (place.hpp), build the layout and the kernel, run it on the
-// target, copy outputs back.
+// Steps 3 and 4 of elementwise calls: operands placed (place.hpp), the kernel built and run, outputs copied back.
 #include <memory>
 #include <tuple>
 #include <utility>
@@ -80,8 +79,7 @@ bool is_dense_call(const Outs& outs, const Ins& ins) {
   }
 }
 
-/// Runs a call is_dense_call accepted on a CPU target: one unit-stride row of n elements, in blocks across threads on
-/// ufx::host.
+/// Runs a call is_dense_call accepted on a CPU target: one unit-stride row of n elements (ufx::host: in blocks).
 template <class Tag, class F, class Outs, class Ins, std::size_t... B>
 void elementwise_dense(const Tag& tag, const F& f, Outs& outs, const Ins& ins, std::index_sequence<B...>) {
   auto& out = std::get<0>(outs);

@@ -16,9 +16,8 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// An array operand's elements into the function's parameter, under the call's casting rule (NumPy's `safe` unless the
-/// call names another). The "in instantiation of" line names the operand (counted from 0), the element type and the
-/// parameter type.
+/// An array operand's elements into the function's parameter, under the call's casting rule. The "in instantiation of"
+/// line names the operand (counted from 0), the element type and the parameter type.
 template <int Operand, class Element, class Parameter, class Rule>
 struct input_cast {
   static constexpr bool ok = can_cast<Element, Parameter>(Rule{});
@@ -30,8 +29,7 @@ struct input_cast {
                     "wider parameter type");
 };
 
-/// Every array operand of a call of `F` (with one parameter list) against its parameter: C++ scalars are weak (NEP 50)
-/// and convert as C++ converts them; a generic function gets the elements' own types.
+/// Every array operand of a call of `F` (with one parameter list) against its parameter.
 template <class F, class Rule, class... Op>
 constexpr bool inputs_cast_ok() {
   using P = fn_params<F>;
@@ -48,15 +46,13 @@ constexpr bool inputs_cast_ok() {
     });
 }
 
-/// An operand type with elements of type V (a value computed on the way: an expression's node, a reduction's mapped
-/// values), typed as an array's are.
+/// An operand of computed values of type V (an expression's node, a reduction's mapped values), typed as arrays are.
 template <class V>
 struct typed_operand {
   using value_type = V;
 };
 
-/// A reduction's operands into its map's parameters, and the mapped values (the operand's elements for the identity
-/// map) into its operator's.
+/// A reduction's operands into its map's parameters, and the mapped values into its operator's.
 template <class Map, class Op, class Rule, class... O>
 constexpr bool reduce_inputs_cast_ok() {
   if constexpr (!inputs_cast_ok<Map, Rule, O...>()) return false;

@@ -19,9 +19,8 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// Makes an array operand read from a fresh row-major copy of itself, in the same space. The copy is made by the
-/// space's calls without a stream (CUDA's legacy stream) and waited for, so that a call on a stream of its own reads it
-/// complete.
+/// Makes an array operand read from a fresh row-major copy of itself in the same space, made without a stream (CUDA's
+/// legacy stream) and waited for, so that a call on a stream of its own reads it complete.
 template <class Op>
 void read_from_copy(Op& op) {
   auto buf = std::make_shared<buffer<typename Op::value_type>>(op.space, op.view.size());
@@ -67,22 +66,20 @@ void resolve_overlap(layout<N>& L, int k, Op& op, const Staged& staged, std::ind
 
 // ---- calls on a stream (stream.hpp): what waits, what is queued, what is kept alive
 
-/// True when `tag` is a device target on a stream.
 template <class Tag>
 bool streamed(const Tag& tag) {
   if constexpr (Tag::is_device) return tag.has_stream();
   else return false;
 }
 
-/// Waits for the stream's queued work (nothing without a stream).
 template <class Tag>
 void stream_wait(const Tag& tag) {
   if constexpr (Tag::is_device)
     if (tag.has_stream()) tag.space().runtime->stream_synchronize(tag.ordinal(), tag.stream_handle);
 }
 
-/// The same target without its stream: the call runs to completion, after the stream's queued work (reductions and
-/// scans on a stream, for now).
+/// The target without its stream: the call runs to completion, after the stream's queued work (reductions and scans on
+/// a stream, for now).
 template <class Tag>
 Tag after_stream(const Tag& tag) {
   Tag t = tag;
@@ -94,7 +91,6 @@ Tag after_stream(const Tag& tag) {
   return t;
 }
 
-/// The stream of a device target (null without one, and for the CPU targets).
 template <class Tag>
 void* stream_of(const Tag& tag) {
   if constexpr (Tag::is_device) return tag.stream_handle;
@@ -178,9 +174,8 @@ public:
     }
   }
 
-  /// Output `o` as the kernel writes it: `o` itself, or a temporary in the target's memory (freed in the stream's
-  /// order) that `finish` copies back. `read`: the temporary starts as a copy of `o` (a raw kernel may read what it
-  /// writes).
+  /// Output `o` as the kernel writes it: `o`, or a temporary in the target's memory (freed in the stream's order) that
+  /// `finish` copies back. `read`: the temporary starts as a copy of `o` (a raw kernel may read what it writes).
   template <class T, int R>
   staged_output<T, R> out(const array_operand<T, R>& o, bool read = false) const {
     if (o.space == space() || (read && o.view.size() == 0)) return {o, o.view, nullptr};
@@ -216,7 +211,6 @@ public:
     std::apply([&](const auto&... so) { (copy_back(so), ...); }, staged);
   }
 
-  /// The target's memory.
   memory_space space() const { return tag_.space(); }
 
 private:

@@ -30,8 +30,7 @@ bool dense_full_reduction(const OutOp& o, const dims& loop, unsigned mask, const
 }
 
 /// The operands' common element count when every array operand is in host memory, C-contiguous, non-empty and of one
-/// shape (scalars aside): a full reduction of them needs no broadcasting, staging or plan (cpu_full_reduction). 0
-/// otherwise.
+/// shape (scalars aside), else 0: a full reduction then needs no broadcasting, staging or plan (cpu_full_reduction).
 template <class... Ins>
 index_t dense_same_shape(const Ins&... ins) {
   index_t ext[max_rank] = {}; // the first array operand's extents (copied: ndview::shape() returns a value)

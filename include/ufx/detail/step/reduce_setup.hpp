@@ -75,8 +75,7 @@ struct finish_of<Op, Acc> {
   using type = typename Op::finish_type;
 };
 
-/// The types of a reduction of operands `Ins` by `Spec`: the accumulator, the finishing step (finish_of, or argmin /
-/// argmax's index) and the result.
+/// The types of a reduction of operands `Ins` by `Spec`: accumulator, finishing step and result.
 template <class Spec, class... Ins>
 struct reduce_call_types {
   static constexpr bool indexed = Spec::indexing != index_mode::none;
@@ -90,8 +89,7 @@ struct reduce_call_types {
       std::conditional_t<indexed && !finishing_op<op_type>, arg_index, typename finish_of<op_type, acc>::type>;
   using result = std::decay_t<std::invoke_result_t<const finish&, const acc&>>;
 
-  /// The finishing step: an operator's own (its finish() when it has state: ufx::var's ddof), argmin / argmax's index,
-  /// or init_finish.
+  /// An operator's finishing step (its finish() when it has state: ufx::var's ddof), argmin / argmax's, or init_finish.
   static finish make_finish(const Spec& spec) {
     if constexpr (finishing_op<op_type>) {
       if constexpr (requires { spec.op.finish(); }) return spec.op.finish();

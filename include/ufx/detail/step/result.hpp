@@ -68,7 +68,6 @@ struct result_rule {
   }
   using type = typename decltype(pick())::type;
 
-  /// Makes the container for `shape` (device results in `space`).
   static type make(const dims& shape, memory_space space) {
     std::array<index_t, R> s{};
     for (int k = 0; k < R; ++k) s[k] = shape[k];

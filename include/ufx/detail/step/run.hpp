@@ -1,7 +1,6 @@
 #pragma once
 // Step 4's first half, shared by every front door: which target runs the call (the explicit one, else where the data
-// lives, else default_target()), where new results live, and the dispatch of a run-time target to the target's own
-// type.
+// lives, else default_target()), where new results live, and a run-time target's dispatch to its own type.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,7 +25,6 @@ struct device_set_of {
 };
 using device_set = device_set_of<true>;
 
-/// Notes where an operand lives (a scalar operand lives nowhere).
 template <class Op, bool D>
 void note_space(const Op& op, device_set_of<D>& seen) {
   if constexpr (requires { op.space; }) {
@@ -36,7 +34,6 @@ void note_space(const Op& op, device_set_of<D>& seen) {
   }
 }
 
-/// Notes where each operand of a tuple lives.
 template <class Tuple, bool D>
 void note_spaces(const Tuple& ops, device_set_of<D>& seen) {
   std::apply([&](const auto&... op) { (note_space(op, seen), ...); }, ops);
@@ -69,15 +66,13 @@ constexpr std::string_view spelled_type() {
   return __PRETTY_FUNCTION__;
 }
 
-/// True when F is a lambda that ufx::cuda cannot call (for a wrapper of ufx's that names the users' functions it holds
-/// as `user_functions`, a std::tuple: when one of them is): in a translation unit compiled by nvcc, a lambda without
-/// `UFX_HD` (`__host__ __device__`). nvcc's traits recognise the annotated ("extended") lambdas; that F is a lambda at
-/// all is read from the name the compiler gives its type (g++ "<lambda(", nvcc's front end "lambda [", clang "(lambda
-/// at"), as C++ has no trait for closure types. A `[] UFX_HD` lambda defined at namespace or class scope is one too:
-/// nvcc drops the annotation there without a word (an extended lambda must be defined inside a function), and nothing
-/// tells the two apart (nvcc's front end spells both `lambda [](float)->float`), so the messages name both causes. A
-/// functor whose operator() lacks UFX_HD is not detected here: nvcc's error where ufx::cuda calls it (UFX_USER_CALL,
-/// config.hpp) reports it.
+/// True when F, in a translation unit compiled by nvcc, is a lambda without `UFX_HD` (`__host__ __device__`), which
+/// ufx::cuda cannot call (a wrapper of ufx's naming the users' functions it holds as `user_functions`, a std::tuple:
+/// when one of them is). nvcc's traits recognise the annotated ("extended") lambdas; that F is a lambda at all is read
+/// from the name the compiler gives its type (g++ "<lambda(", nvcc's front end "lambda [", clang "(lambda at"): C++ has
+/// no trait for closure types. A `[] UFX_HD` lambda at namespace or class scope is one too: nvcc drops the annotation
+/// there silently (an extended lambda must be defined inside a function) and spells both `lambda [](float)->float`, so
+/// the messages name both causes. A functor whose operator() lacks UFX_HD is left to nvcc's error at UFX_USER_CALL.
 template <class F>
 constexpr bool host_only_lambda() {
 #if UFX_CUDA_TU
@@ -133,16 +128,14 @@ template <class T>
                      std::string(t.name()));
 }
 
-/// fn(tag), or the target's error where this translation unit cannot run it (launches_here).
 template <class Tag, class Fn>
 void run_here(const Tag& tag, Fn& fn) {
   if constexpr (launches_here<Tag>) fn(tag);
   else not_launchable(tag);
 }
 
-/// True for the target types a call that names no target can run on: default_target()'s (targets.hpp) and, when its
-/// arguments' types can hold device memory, the device targets. ufx::serial is never chosen: a call reaches it only by
-/// naming it.
+/// True for the target types a call naming none can run on: default_target()'s and, when its arguments' types can hold
+/// device memory, the device targets (ufx::serial is reached only by naming it).
 template <bool Device, class T>
 inline constexpr bool chosen_without_target = is_default_target_type<std::remove_cvref_t<T>> ||
                                               (Device && std::remove_cvref_t<T>::is_device);

@@ -1,6 +1,5 @@
 #pragma once
-// ufx::cuda: elementwise loops through the launch seam, on the target's device (dense operands with vector loads,
-// others one thread per loop index).
+// ufx::cuda: elementwise loops through the launch seam (dense operands with vector loads, else a thread per index).
 #include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/device/elementwise.hpp"
 

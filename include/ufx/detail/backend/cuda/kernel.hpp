@@ -53,8 +53,7 @@ struct raw_kernel_hook<cuda_t> {
 #endif
   }
 
-  /// Launches through the launch seam; without a stream waits for the kernel, and a failure in it is a kernel_error
-  /// naming the kernel and the device.
+  /// Launches through the seam; without a stream waits, a failure being a kernel_error naming kernel and device.
   template <class Traits, class Body>
   static void run(const cuda_t& t, const launch_config& c, const Body& body, const std::string& label) {
     launch_hook<cuda_t>::run(t, c, raw_kernel_entry<Body>{body, c.shared_bytes}, label.c_str());

@@ -2,15 +2,12 @@
 // ufx::cuda reductions, on the target's device, queued on the call's stream (without one, the legacy default stream)
 // with their temporaries freed in its order; a result for the host is copied back by staging::finish, which is the
 // call's one wait:
-// - one output, dense, with an identity and one of ufx's ready operators: CUB's DeviceReduce,
-//   reading the plain pointer (vector loads) when the map is the identity on one input, else a
-//   transform iterator over positions;
-// - one output, dense, with an identity and a user's operator: CUB's DeviceReduce over each
-//   element seeded as an accumulator, op(identity, x), so CUB's pairwise combining only ever
-//   combines accumulators, as the fold contract says (docs/reduce.md): for one input through
-//   TransformReduce on its pointer (vector loads), else a transform iterator over positions;
-// - otherwise the device reduction of device/reduce.hpp through the launch seam, as ufx::sim: tiles,
-//   rows (each output a contiguous row: vector loads) or lanes, so those results are the sim's.
+// - one output, dense, with an identity and one of ufx's ready operators: CUB's DeviceReduce, reading the plain
+//   pointer (vector loads) when the map is the identity on one input, else a transform iterator over positions;
+// - the same with a user's operator: CUB's DeviceReduce over each element seeded as an accumulator, op(identity, x),
+//   so CUB's pairwise combining only combines accumulators, as the fold contract says (docs/reduce.md): for one input
+//   through TransformReduce on its pointer (vector loads), else a transform iterator over positions;
+// - otherwise device/reduce.hpp through the launch seam, as ufx::sim (tiles, rows or lanes), with the sim's results.
 // CUB combines in its own order, so a full float sum may differ from the sim's in the last bits.
 #include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/device/reduce.hpp"
@@ -72,9 +69,8 @@ constexpr bool cub_plain() {
   else return false;
 }
 
-/// One array input whose elements CUB maps (and seeds, for a user's operator) as it loads them:
-/// DeviceReduce::TransformReduce reads the pointer with vector loads, which a transform iterator over positions
-/// (dense_mapped, dense_seeded) does not allow.
+/// One array input whose elements CUB maps (and seeds) as it loads them: TransformReduce reads the pointer with vector
+/// loads, which a transform iterator over positions (dense_mapped, dense_seeded) does not allow.
 template <class Kern>
 constexpr bool cub_transformed() {
   if constexpr (cub_plain<Kern>() || Kern::N != 1) return false;
@@ -94,12 +90,10 @@ struct value_mapped {
   }
 };
 
-/// Whether CUB's DeviceReduce takes the reduction: one output, an identity, and every array input dense along the one
-/// reduced dimension.
+/// Whether CUB takes the reduction: one output, an identity, every array input dense along the one reduced dimension.
 template <class Kern, int N>
 bool cub_reducible(const reduce_plan<N>& plan, const Kern& k) {
-  // CUB combines its inputs pairwise: elements as they are for operators that take an element as an accumulator, else
-  // elements seeded with the identity (dense_seeded)
+  // the identity: CUB's initial value, and the seed of a user's operator's elements (dense_seeded)
   if (!k.has_identity || plan.outputs() != 1 || plan.kept.rank != 0 || plan.red.rank != 1 || plan.count() == 0)
     return false;
   for (int j = 1; j < N; ++j)
@@ -108,8 +102,7 @@ bool cub_reducible(const reduce_plan<N>& plan, const Kern& k) {
 }
 
 #if UFX_CUDA_TU
-/// The elements CUB reads: one input's pointer (identity map: vector loads), else positions mapped (and seeded, for a
-/// user's operator).
+/// The elements CUB reads: one input's pointer (identity map: vector loads), else positions mapped (and seeded).
 template <class Kern>
 auto cub_input(const Kern& k) {
   if constexpr (cub_plain<Kern>()) return get<0>(k.in).p;

@@ -85,8 +85,7 @@ struct scan_hook<cuda_t> {
     } catch (const std::exception& e) { // thrust::system_error, std::bad_alloc: Thrust clears the CUDA error first
       fail<device_error>(std::string("the device scan (thrust::inclusive_scan_by_key) failed: ") + e.what());
     }
-    // queued on the call's stream (without one, the legacy default stream): staging::finish's copy of a result to the
-    // host is what waits (place.hpp)
+    // queued on the call's stream, nothing waits here (as in cuda/reduce.hpp)
 #else
     (void)plan, (void)k, (void)out;
     cuda_not_compiled(t);

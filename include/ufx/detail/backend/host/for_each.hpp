@@ -1,7 +1,6 @@
 #pragma once
-// ufx::host: the loop's linear index range is split into one contiguous block per thread; each thread walks its block
-// row by row. Small loops stay on the calling thread, where a parallel region costs more than it saves
-// (host_blocks_cutoff: 2^15 elements on two cores).
+// ufx::host: the loop's index range split into one contiguous block per thread, each walked row by row. Small loops
+// stay on the calling thread, where a parallel region costs more than it saves (host_blocks_cutoff).
 #include <exception>
 
 #include "ufx/detail/core/hooks.hpp"

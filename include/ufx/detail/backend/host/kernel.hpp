@@ -1,6 +1,5 @@
 #pragma once
-// ufx::host's raw kernels: the host block runner (detail/raw/blocks.hpp), blocks in parallel on the target's threads,
-// under a sim device's limits.
+// ufx::host's raw kernels: the host block runner (raw/blocks.hpp) on the target's threads, under a sim device's limits.
 #include <string>
 
 #include "ufx/detail/core/hooks.hpp"

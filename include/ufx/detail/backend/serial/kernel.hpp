@@ -1,6 +1,5 @@
 #pragma once
-// ufx::serial's raw kernels: the host block runner (detail/raw/blocks.hpp) on the calling thread, under a sim device's
-// limits.
+// ufx::serial's raw kernels: the host block runner (raw/blocks.hpp) on the calling thread, under a sim device's limits.
 #include <string>
 
 #include "ufx/detail/core/hooks.hpp"

@@ -31,8 +31,7 @@ inline void check_reach(const memory_space& space, const void* p, std::size_t el
 
 UFX_TU_NAMESPACE_BEGIN
 
-/// Widens [lo, hi], an operand's reach in elements, by `span`: one dimension's (extent - 1) * stride (a negative stride
-/// reaches below the start).
+/// Widens [lo, hi], an operand's reach in elements, by one dimension's `span` = (extent - 1) * stride (may be < 0).
 inline void widen_reach(index_t span, index_t& lo, index_t& hi) { (span < 0 ? lo : hi) += span; }
 
 /// Widens [lo, hi] by operand j's reach over every dimension of L.
@@ -41,8 +40,7 @@ void widen_reach(const layout<N>& L, int j, index_t& lo, index_t& hi) {
   for (int d = 0; d < L.rank; ++d) widen_reach((L.shape[d] - 1) * L.stride[j][d], lo, hi);
 }
 
-/// Throws device_error naming the first array operand whose elements (over the whole loop, core blocks included) are
-/// not in device memory `space`.
+/// Throws device_error naming the first array operand with elements (core blocks included) outside memory `space`.
 template <int N, class Kernel>
 void check_device_operands(const memory_space& space, const layout<N>& L, const Kernel& k) {
   // lo/hi: the operand's reach beyond the loop position (a gufunc's core block); 0 for elementwise

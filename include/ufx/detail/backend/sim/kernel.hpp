@@ -1,7 +1,6 @@
 #pragma once
-// ufx::sim's raw kernels: the host block runner (detail/raw/blocks.hpp) on the virtual device's memory and limits, on
-// the target's stream when it has one; arrays passed to a kernel check their indices in every build
-// (ndview::index_checked).
+// ufx::sim's raw kernels: the host block runner (raw/blocks.hpp) on the virtual device's memory and limits, on the
+// target's stream when it has one; a kernel's arrays check their indices in every build (ndview::index_checked).
 #include <string>
 
 #include "ufx/detail/core/hooks.hpp"
@@ -34,9 +33,8 @@ struct raw_kernel_hook<sim_t> {
   }
 };
 
-/// ufx::sim hands a kernel its arrays tracked(): indices checked whatever UFX_BOUNDS_CHECK says, and each access logged
-/// for the global-memory checks; ufx::serial and ufx::host pass them as they are, since they run a kernel fast on host
-/// memory.
+/// ufx::sim hands a kernel its arrays tracked(): indices checked whatever UFX_BOUNDS_CHECK says, each access logged for
+/// the global-memory checks; ufx::serial and ufx::host pass them as they are, to run a kernel fast on host memory.
 template <>
 struct kernel_arg_rule<sim_t> {
   template <class V>

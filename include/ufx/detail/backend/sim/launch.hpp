@@ -16,8 +16,7 @@
 
 namespace ufx::detail {
 
-/// Device properties of the sim device, for launch checks (cached per launch site is not needed: the query is a lock
-/// and a few fields).
+/// The sim device's properties, for launch checks (not cached: the query is a lock and a few fields).
 inline device_info sim_device_info(const sim_t& t) { return sim_t::runtime().info(t.ordinal()); }
 
 /// fn(index) for every block of a grid, or every thread of a block, in order (x fastest).
@@ -84,8 +83,8 @@ void run_any_grid(const launch_config& c, const Body& body, const char* label) {
 
 template <>
 struct launch_hook<sim_t> {
-  /// Keeps a call's operands and temporaries until the stream's worker has run the call's tasks: a task queued after
-  /// them releases them.
+  /// Keeps a call's operands and temporaries until the stream's worker has run its tasks: a task queued after them
+  /// releases them.
   static void keep_until_run(const sim_t& t, stream_keep&& k) {
     if (!k.items.empty()) sim_enqueue(t.stream_handle, [k = std::move(k)] {});
   }

@@ -1,6 +1,5 @@
 #pragma once
-// ufx::sim: the device reduction (device/reduce.hpp) through the sim's launch, after checking that every operand lies
-// in the target device's memory.
+// ufx::sim: the device reduction (device/reduce.hpp) through the sim's launch, after the operand memory check.
 #include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/backend/sim/checks.hpp"
 #include "ufx/detail/device/reduce.hpp"

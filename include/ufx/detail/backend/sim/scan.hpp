@@ -1,7 +1,6 @@
 #pragma once
-// ufx::sim's scan: after checking that the operands lie in the target device's memory, each line in order on the CPU
-// through the positions and functors ufx::cuda's scan-by-key reads (device/scan.hpp); on a stream, on its worker after
-// its earlier work.
+// ufx::sim's scan: after the operand memory check, each line in order on the CPU through the positions and functors
+// ufx::cuda's scan-by-key reads (device/scan.hpp); on a stream, on its worker after its earlier work.
 #include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/backend/sim/checks.hpp"
 #include "ufx/detail/device/scan.hpp"
