@@ -1,9 +1,8 @@
 #pragma once
-// The body of a ufx::kernel launch, the five steps of a call: each argument prepared for its parameter
-// (detail/raw/args.hpp), the target chosen (explicit, else where the arrays live, else the default), the configuration
-// checked against the device before anything moves, the arguments placed, the bound body launched
-// (detail/raw/launch.hpp), and written arrays copied back (on a stream: queued where they can be, the call's
-// temporaries kept for the queued work).
+// The body of a ufx::kernel launch, the five steps of a call: each argument prepared for its parameter (raw/args.hpp),
+// the target chosen (explicit, else where the arrays live, else the default), the configuration checked against the
+// device before anything moves, the arguments placed, the bound body launched (raw/launch.hpp), and written arrays
+// copied back (on a stream: queued where they can be, the call's temporaries kept for the queued work).
 #include <cstddef>
 #include <memory>
 #include <string>

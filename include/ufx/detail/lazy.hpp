@@ -1,9 +1,8 @@
 #pragma once
-// The body of ufx::lazy: a ufx::vectorize object called with a lazy operand (or an expression) returns an expression
-// instead of computing. An expression is a tree of the vectorize objects' functions over its leaves (the arrays and
-// scalars of every call in it, in order); it runs as one vectorize call of the tree's function (fused_fn) over all the
-// leaves, so NumPy's broadcasting and its errors hold across the whole expression, on every target, and a reduction of
-// it is one transform_reduce (no temporary).
+// The body of ufx::lazy: a ufx::vectorize object called with a lazy operand (or an expression) returns an expression,
+// not a result: a tree of the objects' functions over its leaves (the arrays and scalars of every call in it, in
+// order). It runs as one vectorize call of the tree's function (fused_fn) over all leaves, so NumPy's broadcasting and
+// errors hold across the expression on every target, and a reduction of it is one transform_reduce (no temporary).
 #include <cstddef>
 #include <tuple>
 #include <type_traits>

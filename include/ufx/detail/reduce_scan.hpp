@@ -73,11 +73,10 @@ void fold_carry(const memory_space& s, const Op& op, const ndview<T, R>& rows, c
   visit_for<Op>(target_for(s), [&](const auto& t) { run_on(t, L, k); });
 }
 
-/// accumulate on a device target whose host operands do not fit its memory (or its chunk budget): chunks of dimension 0
-/// through the chunk engine (run_pipelined). Along another axis the chunks are independent; along axis 0, once all have
-/// run, each chunk after the first has the last row of the one before folded in, in order (op(carry, x): the same
-/// result as one pass for an associative op; float sums may differ in the last bits, as CUB's scan order does). Returns
-/// false when the call fits, to run whole.
+/// accumulate on a device target whose host operands do not fit its memory (or chunk budget): chunks of dimension 0
+/// through run_pipelined. Along another axis the chunks are independent; along axis 0, once all have run, each later
+/// chunk gets the previous one's last row folded in, in order (op(carry, x): one pass's result for an associative op;
+/// float sums may differ in the last bits, as with CUB's scan order). False when the call fits (it runs whole).
 template <class Acc, class Tag, class Op, class OutOp, class InOp>
 bool scan_chunked(const Tag& tag, const Op& op, const OutOp& o, const InOp& in, int axis) {
   using OutE = typename OutOp::value_type;

@@ -3,12 +3,11 @@
 // value, or a reference) and call the user function once. Operands are stored outputs first (as in map_kernel, so loop
 // simplification walks the first output in memory order); fn receives them in signature order, inputs first.
 //
-// Speed: a core dimension with a fixed size in the signature ("(4,4),(4,4)->(4,4)") is written into the view as a
-// compile-time constant, and when every core is dense and row-major the host targets call `at<true>`, whose view
-// strides are computed from the extents (so a fixed-size core's whole index arithmetic is known to the compiler, and a
-// run-time-size core still has a unit inner stride the compiler can vectorize along). Host targets also run dense calls
-// whose run-time core sizes all equal one small size (UFX_GUFUNC_SMALL_SIZES) through a copy with that size as a
-// constant.
+// Speed: a core dimension of fixed size ("(4,4),(4,4)->(4,4)") is a compile-time constant in the view, and when every
+// core is dense and row-major the host targets call `at<true>`, whose strides are computed from the extents (a
+// fixed-size core's index arithmetic is all known to the compiler; a run-time-size core still has a unit inner stride
+// to vectorize along). Host targets also run dense calls whose run-time core sizes all equal one small size
+// (UFX_GUFUNC_SMALL_SIZES) through a copy with that size as a constant.
 #include <array>
 #include <type_traits>
 #include <utility>

@@ -93,10 +93,9 @@ UFX_HD UFX_ALWAYS_INLINE typename Kern::acc_type value_at(const Kern& k, const l
   return k.at(off + 1);
 }
 
-/// Reduces positions first, first + step, ... < m of reduced layout `red` for one output (device threads). Blocks of 8
-/// positions are loaded together (8 loads in flight) and folded in order, groups of 8 blocks are folded, and the groups
-/// are folded into the total: the error grows with a 64th of the lane's length, and no array is indexed at run time (no
-/// local memory).
+/// Reduces positions first, first + step, ... < m of reduced layout `red` for one output (device threads): blocks of 8
+/// positions loaded together (8 loads in flight) and folded in order, groups of 8 blocks folded, the groups folded into
+/// the total. The error grows with a 64th of the lane's length; no array is indexed at run time (no local memory).
 template <class Kern, int N>
 UFX_HD typename Kern::acc_type lane_reduce(const Kern& k, const layout<N>& red, const index_t* base, index_t first,
                                            index_t step, index_t m) {

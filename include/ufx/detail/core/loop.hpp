@@ -134,12 +134,11 @@ void simplify(layout<N>& L) {
   coalesce(L);
 }
 
-/// Offsets (in elements) of linear loop index `i` of `L`, for every operand: one body, two walks. `Unrolled` walks
-/// max_rank dimensions with constant array indices only: a kernel never indexes its parameter's arrays at run time
-/// (which makes nvcc copy the whole struct to local memory; the CUDA preset's ptx tests check it), and the host
-/// compiler unrolls it too, which the sim's per-element lanes need (a loop over the layout's rank made the sim's small
-/// reductions 1.5-2x slower). Otherwise it walks the layout's rank and adds `base`: the CPU executors' per-row use.
-/// walk_rows keeps the per-dimension indices too.
+/// Offsets (in elements) of linear loop index `i` of `L`, per operand: one body, two walks. `Unrolled` walks max_rank
+/// dimensions with constant array indices only: a kernel never indexes its parameter's arrays at run time (nvcc would
+/// copy the whole struct to local memory; the CUDA preset's ptx tests check it), and the host compiler unrolls it too,
+/// which the sim's per-element lanes need (a loop over the rank made its small reductions 1.5-2x slower). Else it walks
+/// L's rank from `base` (the CPU executors' rows; walk_rows also keeps per-dimension indices).
 template <bool Unrolled, int N>
 UFX_HD UFX_ALWAYS_INLINE void loop_offsets_walk(const layout<N>& L, index_t i, const index_t* base, index_t* off) {
   const int walked = Unrolled ? max_rank : L.rank;

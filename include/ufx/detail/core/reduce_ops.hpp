@@ -123,9 +123,8 @@ struct arg_index {
 };
 
 /// True for operators that treat both arguments alike (ufx's ready ones, argmin / argmax's): an element is as good an
-/// accumulator as any, so a partial may begin with its first element as it is, and CUB may combine elements pairwise.
-/// Any other operator gets the fold of docs/reduce.md: with an identity, every partial starts from it and elements join
-/// on the right, op(acc, x).
+/// accumulator as any, so a partial may begin with its first element and CUB may combine elements pairwise. Other
+/// operators get docs/reduce.md's fold: with an identity, every partial starts from it and elements join as op(acc, x).
 template <class Op>
 inline constexpr bool seeds_with_elements = false;
 template <>

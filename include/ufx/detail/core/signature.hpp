@@ -2,10 +2,9 @@
 // NumPy gufunc core signatures, "(m,n),(n,p)->(m,p)", parsed at compile time.
 //
 // The text arrives as a `fixed_string` template argument and is turned at once into `signature<'(', 'm', ...>`, a type
-// built only of integers: nvcc cannot pass class-type template arguments to a __global__ function, and this type is
-// what travels into kernels. The parse itself is a constexpr function over the characters, so the same result is
-// available to static_asserts (malformed signatures), to the shape step (binding core dimensions) and to kernels (core
-// ranks and fixed sizes as compile-time constants).
+// of integers only: nvcc cannot pass class-type template arguments to a __global__ function, and this type travels into
+// kernels. The parse is a constexpr function over the characters, so its result serves static_asserts (malformed
+// signatures), the shape step (binding core dimensions) and kernels (core ranks and fixed sizes as constants).
 #include <cstddef>
 #include <string>
 #include <string_view>

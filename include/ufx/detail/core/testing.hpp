@@ -1,9 +1,8 @@
 #pragma once
-// The switches tests and benchmarks turn, in one registry: a launch path reads its switch here
-// (`testing().row_reduce.on()`) and counts its launches here, so a test or a benchmark sets or reads them in one place,
-// `ufx::detail::testing()`. With every switch as it starts, calls take the paths they take without it; a switch turned
-// off sends them to the path that was there before (the lanes of the device reduction; one thread per loop position of
-// a gufunc), so tests compare the two and benchmarks measure them side by side.
+// The switches tests and benchmarks turn, in one registry, `ufx::detail::testing()`: a launch path reads its switch
+// (`testing().row_reduce.on()`) and counts its launches here. As they start, calls take their usual paths; a switch
+// turned off sends them to the path that was there before (the device reduction's lanes; a gufunc's thread per loop
+// position), so tests compare the two and benchmarks measure them side by side.
 #include <atomic>
 
 namespace ufx::detail {

@@ -1,18 +1,17 @@
 #pragma once
-// The CPU targets' one parallel primitive: an executor that runs body(begin, end) over disjoint ranges of [0, n), on
-// the calling thread (ufx::serial, small work) or on ufx::host's threads. Exceptions thrown by any range are rethrown
-// on the calling thread.
+// The CPU targets' one parallel primitive: an executor running body(begin, end) over disjoint ranges of [0, n), on the
+// calling thread (ufx::serial, small work) or on ufx::host's threads; an exception from any range is rethrown on the
+// calling thread.
 //
-// The scheduling itself is compiled into libufx (src/host_executor.cpp): the body reaches it as a pointer and a
-// function that runs one range, so no translation unit that calls ufx includes oneTBB's or OpenMP's headers or
-// instantiates their templates (issue #29: oneTBB's parallel_for alone cost 2.0 s of every include of ufx.hpp). One
-// indirect call per range costs nothing beside a range's work.
+// The scheduling is compiled into libufx (src/host_executor.cpp), reached through a pointer and a function that runs
+// one range, so no translation unit that calls ufx includes oneTBB's or OpenMP's headers or instantiates their
+// templates (oneTBB's parallel_for alone cost 2.0 s of every include of ufx.hpp: issue #29). One indirect call per
+// range costs nothing beside a range's work.
 //
-// ufx::host's scheduler is oneTBB's work stealing when ufx was built with it (UFX_WITH_TBB) and the environment does
-// not say UFX_HOST_SCHEDULER=openmp, else OpenMP. With oneTBB the work is cut into ranges that idle threads steal and
-// the calling thread works too, so a call ends when the work is done: it never waits for a thread the OS has
-// descheduled, as an OpenMP region's closing barrier does (on a loaded machine a whole time slice, 4-8 ms, per call:
-// docs/performance.md).
+// ufx::host's scheduler is oneTBB's work stealing when ufx was built with it (UFX_WITH_TBB) unless the environment says
+// UFX_HOST_SCHEDULER=openmp, else OpenMP. With oneTBB idle threads steal ranges and the calling thread works too, so a
+// call ends when the work is done: it never waits for a thread the OS has descheduled, as an OpenMP region's closing
+// barrier does (on a loaded machine a whole time slice, 4-8 ms, per call: docs/performance.md).
 #include <algorithm>
 #include <type_traits>
 
@@ -31,9 +30,8 @@ void set_host_uses_tbb(bool on);
 /// One range of a parallel loop: fn(context, begin, end).
 using range_fn = void (*)(const void* context, index_t begin, index_t end);
 /// How host_parallel_for cuts [0, n): `align` items a unit, ranges of at least `grain` units; `static_blocks`: one
-/// even, 64-aligned block per thread that the same thread keeps from call to call (oneTBB's static partitioner;
-/// OpenMP's static schedule), else ranges that idle threads steal (oneTBB's auto partitioner; OpenMP: one even share
-/// per thread).
+/// even, 64-aligned block per thread, the same thread's from call to call (oneTBB's static partitioner; OpenMP's static
+/// schedule), else ranges idle threads steal (oneTBB's auto partitioner; OpenMP: an even share per thread).
 struct parallel_cut {
   index_t align = 1, grain = 1;
   bool static_blocks = false;
@@ -79,11 +77,10 @@ public:
     run(n, parallel_cut{}, body);
   }
 
-  /// Calls body(begin, end) on blocks of elements covering [0, n), each aligned to 64 elements so threads do not share
-  /// cache lines of dense outputs; on the calling thread when n < cutoff. One block per thread, the same thread taking
-  /// the same block from call to call (the data it wrote last is in its cache): oneTBB's static partitioner, whose
-  /// blocks wait in the calling thread's queue too, so that a thread the OS has descheduled is not waited for unless it
-  /// has started; OpenMP: a static schedule.
+  /// Calls body(begin, end) on blocks of elements covering [0, n), each aligned to 64 elements so threads share no
+  /// cache lines of dense outputs; on the calling thread when n < cutoff. One block per thread, the same from call to
+  /// call (the data it wrote last is in its cache): oneTBB's static partitioner, whose blocks wait in the calling
+  /// thread's queue too, so a descheduled thread is not waited for unless it has started; OpenMP: a static schedule.
   template <class Body>
   void blocks(index_t n, Body&& body, index_t cutoff = host_blocks_cutoff) const {
     if (n < cutoff || threads_ == 1) return body(index_t{0}, n);

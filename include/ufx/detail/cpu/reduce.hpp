@@ -1,14 +1,13 @@
 #pragma once
-// The CPU targets' reduction (ufx::serial runs it on one thread; ufx::host splits the same work). Inputs are walked in
-// place through the plan's strides, never copied.
+// The CPU targets' reduction (ufx::serial on one thread; ufx::host splits the same work), walking the inputs in place.
 //
 // Reduced dimensions innermost (a full sum, axis 1 of a row-major matrix): each output is a pairwise tree over its
 // positions, whose leaves are runs along the innermost reduced dimension summed by independent accumulators the
 // compiler vectorises. A kept dimension innermost (axis 0 of a row-major matrix): whole rows of outputs are combined at
 // a time (vectorised across outputs, memory read in order), in a pairwise tree over rows.
 //
-// Parallel work splits each tree at a fixed depth into nodes, reduces the nodes independently and combines them in the
-// tree's own order, so the result is bitwise the same for any thread count.
+// Parallel work splits each tree at a fixed depth into nodes combined in the tree's own order: bitwise the same result
+// for any thread count.
 #include <algorithm>
 #include <memory>
 #include <vector>

@@ -14,15 +14,12 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-// The CPU reduction asks for no memory ahead (no software prefetch): with the vector leaves (simd_leaf.hpp) a prefetch
-// 8 KiB ahead made sums from DRAM 10-30% slower, on one thread and on two, at the baseline and with AVX-512, and axis-0
-// rows 5-9% slower (this project's 2-core EPYC); it had lifted the older scalar 32-accumulator leaf from 12-19 to 37-47
-// GB/s.
+// No software prefetch: with the vector leaves (simd_leaf.hpp) a prefetch 8 KiB ahead made sums from DRAM 10-30% slower
+// (one thread and two, baseline and AVX-512) and axis-0 rows 5-9% slower on this project's 2-core EPYC.
 
-/// Independent accumulators per leaf: eight vector registers' worth, so the compiler keeps eight independent add chains
-/// in flight (32 floats with SSE, 64 with AVX, 128 with AVX-512: fewer chains left an AVX-512 leaf waiting on add
-/// latency, at 0.46 of an OpenMP `simd` loop's speed). The pairwise order, and so the last bits of a float sum, depend
-/// on it (as NumPy's do).
+/// Independent accumulators per leaf: eight vector registers' worth, eight add chains in flight (32 floats with SSE, 64
+/// with AVX, 128 with AVX-512; fewer chains left an AVX-512 leaf waiting on add latency, at 0.46 of an OpenMP `simd`
+/// loop's speed). The pairwise order, and so a float sum's last bits, depend on it (as NumPy's do).
 template <class Acc>
 inline constexpr int reduce_lanes = sizeof(Acc) <= 8 ? 8 * host_vector_bytes / static_cast<int>(sizeof(Acc)) : 8;
 /// Elements per pairwise leaf: each accumulator sums 16 in sequence, as NumPy's pairwise sum does.
@@ -72,11 +69,11 @@ struct cpu_reduce_runs<reduce_kernel<Acc, F, Op, In...>> {
   }
 
 private:
-  // Runs in which an operand steps by 0 (broadcast along the run: the (n, 1) side of an (n, 1) x (m) reduction) while
-  // the others step by 1: the broadcast operands are read once per run (scalar_run) and the others as unit runs, so the
-  // leaf vectorises as a unit-stride one does, where the strided accessor would multiply every index by a run-time
-  // stride. Same positions, same order: the result is bitwise that of the strided run. One instantiation per mask of
-  // array operands, so up to three array operands (index operands, argmin / argmax's, stay strided).
+  // Runs in which an operand steps by 0 (the (n, 1) side of an (n, 1) x (m) reduction) and the others by 1: the
+  // broadcast operands are read once per run (scalar_run), the others as unit runs, so the leaf vectorises as a
+  // unit-stride one does instead of multiplying every index by a run-time stride. Same positions, same order: bitwise
+  // the strided run's result. One instantiation per mask of array operands, so up to three (index operands, argmin /
+  // argmax's, stay strided).
   template <class A>
   static constexpr bool plain_operand =
       A::is_array || std::is_same_v<A, scalar_acc<std::remove_cv_t<typename A::element_type>>>;
@@ -218,12 +215,12 @@ private:
   }
 
   /// The generic leaf's horizontal combine (docs/reduce.md, "Targets and device data"): acc[j] = op(acc[j], acc[j + w])
-  /// for j < w, w = W, W/2, .., 1, then acc[0]. Each level is a loop of compile-time length into a small array that is
-  /// copied back whole, which the compiler vectorises wherever op vectorises (a user's `a + b` becomes what simd_hsum
-  /// does for ufx::plus). One loop over w stayed a loop, with one-element stores and loads for its last levels (a
-  /// user's `a + b` over 4096 floats took 1.5x to 2x ufx::plus's time); copied back element by element, GCC forwarded
-  /// every value and left the whole tree scalar; as straight-line code, GCC vectorised `a + b` but left a maximum and
-  /// branchy operators scalar with AVX-512.
+  /// for j < w, w = W, W/2, .., 1, then acc[0]. Each level is a loop of compile-time length into a small array copied
+  /// back whole, which the compiler vectorises wherever op does (a user's `a + b` becomes what simd_hsum does for
+  /// ufx::plus). One loop over w stayed a loop, with one-element stores and loads for its last levels (a user's `a + b`
+  /// over 4096 floats took 1.5x to 2x ufx::plus's time); copied back element by element, GCC forwarded every value and
+  /// left the tree scalar; as straight-line code, GCC vectorised `a + b` but left a maximum and branchy operators
+  /// scalar with AVX-512.
   template <int W>
   UFX_ALWAYS_INLINE Acc fold_lanes(Acc* acc) const {
     if constexpr (W == 0) return acc[0];

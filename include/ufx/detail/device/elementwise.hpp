@@ -1,12 +1,8 @@
 #pragma once
 // What ufx::sim and ufx::cuda share for elementwise and gufunc loops: the per-thread bodies run through the launch seam
-// and the grid they use (the sim's check that every operand lies in the target device's memory is
-// backend/sim/checks.hpp's).
-//
-// Local memory. A kernel's arguments live in its parameter space; indexing their arrays with a run-time index makes the
-// compiler copy the whole struct to local memory (CUB's for_each did, for 568 bytes per thread). The offset computation
-// below walks the layout's dimensions in a loop unrolled over max_rank, so every index is a constant and the arrays
-// stay parameters.
+// and their grid (the sim's operand memory check is backend/sim/checks.hpp's). The offsets come from loop_offsets
+// (core/loop.hpp), unrolled over max_rank so the kernel's parameter arrays are never indexed at run time, which would
+// copy the whole struct to local memory (CUB's for_each did: 568 bytes per thread).
 #include <cstdint>
 #include <type_traits>
 

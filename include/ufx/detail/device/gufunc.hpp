@@ -1,13 +1,12 @@
 #pragma once
-// Gufuncs on the device targets. One thread per loop position calls the core function on its operands' cores in place
-// (device_loop). That reads memory badly when the cores are small: for "(4,4),(4,4)->(4,4)" neighbouring threads read
-// words 64 bytes apart, so a warp's load touches 32 lines for 128 useful bytes (13% of HBM's bandwidth on an H200,
+// Gufuncs on the device targets. One thread per loop position calling the core function on its cores in place
+// (device_loop) reads memory badly when the cores are small: for "(4,4),(4,4)->(4,4)" neighbouring threads read words
+// 64 bytes apart, so a warp's load touches 32 lines for 128 useful bytes (13% of HBM's bandwidth on an H200,
 // issue #30). The staged body fixes that where it can: when every operand is an array whose core is dense, row-major
 // and of sizes fixed in the signature, and the loop is one dimension along which each operand's cores lie back to back,
-// a block of threads takes `b` consecutive positions, copies their input cores into shared memory together
-// (neighbouring threads read neighbouring words), calls the function on views of shared memory (a thread's core `core +
-// 1` words from its neighbour's when `core` is even, so the threads of a warp hit different banks), and copies the
-// output cores back together.
+// a block takes `b` consecutive positions, copies their input cores into shared memory together (neighbouring threads
+// read neighbouring words), calls the function on views of shared memory (a thread's core `core + 1` words from its
+// neighbour's when `core` is even, so a warp's threads hit different banks), and copies the output cores back together.
 #include <cstddef>
 #include <type_traits>
 #include <utility>

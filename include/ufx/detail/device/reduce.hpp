@@ -1,11 +1,10 @@
 #pragma once
-// The device targets' reduction (ufx::sim and ufx::cuda: the same call sites, through the launch seam). Inputs that
-// split into an x side and a y side with outputs enough take the tiled block body of device/tiled_reduce.hpp; outputs
-// that each read a row (every array input steps by 1 or 0 along the one reduced axis), enough of them to fill the
-// device or rows short enough for a block, take the row body of device/row_reduce.hpp; otherwise each output is split
-// into interleaved lanes, so neighbouring threads read neighbouring elements and a few outputs still fill the device;
-// each lane reduces its share pairwise (lane_reduce) into a partial, and the partials, a dense (outputs, lanes) array,
-// are reduced the same way until one lane per output remains.
+// The device targets' reduction (ufx::sim and ufx::cuda, through the launch seam). Inputs split into an x and a y side,
+// with outputs enough, take tiled_reduce.hpp's block body; outputs that each read a row (every array input stepping by
+// 1 or 0 along the one reduced axis), enough to fill the device or rows short enough for a block, take
+// row_reduce.hpp's; else each output is split into interleaved lanes (neighbouring threads read neighbouring elements,
+// and a few outputs still fill the device), each reducing its share pairwise (lane_reduce) into a partial, and the
+// partials, a dense (outputs, lanes) array, are reduced the same way until one lane per output remains.
 #include <algorithm>
 #include <string>
 

@@ -1,8 +1,7 @@
 #pragma once
-// The device reduction's tuning, in one place: the planners of the three paths (device/reduce.hpp's lanes,
-// device/tiled_reduce.hpp's tiles, device/row_reduce.hpp's rows) and the chunk engine's sizing of a reduction
-// (detail/reduce.hpp, reduce_chunked) read it here (CUB keeps its tuning policies apart from its dispatch and agents
-// the same way).
+// The device reduction's tuning in one place, read by the planners of its three paths (device/reduce.hpp's lanes,
+// tiled_reduce.hpp's tiles, row_reduce.hpp's rows) and by reduce_chunked's sizing (as CUB keeps its tuning policies
+// apart from dispatch and agents).
 #include <cstddef>
 
 #include "ufx/config.hpp"

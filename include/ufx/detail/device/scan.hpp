@@ -1,8 +1,7 @@
 #pragma once
-// What the device targets' inclusive scans share: positions numbered line by line, the axis innermost, and the functors
+// What the device targets' inclusive scans share: positions numbered line by line (the axis innermost) and the functors
 // that read a position's value and find its output. ufx::cuda scans every line at once with Thrust's scan-by-key over
-// them (backend/cuda/scan.hpp); ufx::sim walks the same positions through the same functors one line after another on
-// the CPU, as Thrust's CPP system would (backend/sim/scan.hpp).
+// them (backend/cuda/scan.hpp); ufx::sim walks them line after line on the CPU, as Thrust's CPP system would.
 #include "ufx/config.hpp"
 #include "ufx/detail/core/loop.hpp"
 #include "ufx/detail/core/reduce_plan.hpp"

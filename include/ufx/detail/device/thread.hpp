@@ -25,13 +25,12 @@ void check_cooperative(const launch_config& c, long long limit, const device_inf
 /// 9.0 does, up to 2048 threads, 32 blocks and 228 KiB of shared memory.
 long long host_cooperative_blocks(const device_info& d, unsigned long long threads, std::size_t shared_bytes);
 
-/// A block body: what the threads of one block do, in phases separated by block-wide barriers, over the launch's
-/// `shared_bytes` of shared memory (16-byte aligned). Launched like any body through the seam; `step(thread, state,
+/// A block body: what one block's threads do, in phases separated by block-wide barriers, over the launch's
+/// `shared_bytes` of shared memory (16-byte aligned), launched like any body through the seam. `step(thread, state,
 /// shared, phase)` runs one thread's part of a phase and returns the next phase, the same for every thread of the block
-/// (a negative one: the block is done); each thread's `state_type` (value-initialised before phase 0) carries what the
-/// thread keeps from phase to phase. On cuda one kernel loops over the phases with __syncthreads() after each; on the
-/// sim each phase runs for every thread of the block in order, then the next (the barriers are the phase boundaries: no
-/// fibers).
+/// (negative: done); each thread's `state_type` (value-initialised before phase 0) carries what it keeps between
+/// phases. On cuda one kernel loops over the phases with __syncthreads() after each; on the sim each phase runs for
+/// every thread of the block in order, then the next (the barriers are the phase boundaries: no fibers).
 template <class B>
 concept block_body = requires {
   typename B::state_type;

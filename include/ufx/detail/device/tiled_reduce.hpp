@@ -200,11 +200,10 @@ struct hold_y {
   UFX_HD tile_at<E> point(index_t i) const { return {p + i}; }
 };
 
-/// The block body: phase 0 loads the block's first tile; phase 1 loads the next tile (when there is one) and folds the
-/// current one, until the block's tiles are done, then writes the outputs (fin(result), or the partial of this split).
-/// Each thread owns R outputs, b apart (b = threads per block): a block owns R * b consecutive outputs, and every y
-/// element a thread reads from the tile serves R outputs. Each output's fold is the same for every R, so R changes no
-/// result.
+/// The block body: phase 0 loads the block's first tile; phase 1 loads the next tile (if any) and folds the current
+/// one, until the block's tiles are done, then writes the outputs (fin(result), or this split's partial). Each thread
+/// owns R outputs, b apart (b threads per block): a block owns R * b consecutive outputs, and each y element a thread
+/// reads from the tile serves R outputs. Each output's fold is the same for every R, so R changes no result.
 template <class Kern, int N, class OutE, class Fin, int R = 1>
 struct tiled_reduce_body {
   using Acc = typename Kern::acc_type;

@@ -1,10 +1,10 @@
 #pragma once
-// Host memory for ufx's own arrays (ndarray, and so every ndarray result). Small blocks come from operator new, 64-byte
-// aligned. Blocks of host_large_bytes or more get their own mapping, aligned to 2 MiB and marked for transparent huge
-// pages (madvise, as NumPy does from 4 MiB): where THP is "madvise" only, as on Debian's default kernels, a first touch
-// then costs one fault per 2 MiB instead of one per 4 KiB. A few freed large blocks are kept and handed to the next
-// array of the same size (rounded to 2 MiB), as a loop that makes a fresh result per call does: its pages are already
-// there. src/host_memory.cpp; docs/performance.md measures it.
+// Host memory for ufx's own arrays (ndarray, so every ndarray result; src/host_memory.cpp, measured in
+// docs/performance.md). Small blocks come from operator new, 64-byte aligned; from host_large_bytes a block gets its
+// own mapping, 2 MiB aligned and marked for transparent huge pages (madvise, as NumPy does from 4 MiB): where THP is
+// "madvise" only (Debian's default kernels) a first touch then faults once per 2 MiB, not per 4 KiB. A few freed large
+// blocks are kept for the next array of the same size (rounded to 2 MiB), so a loop making a fresh result per call
+// finds its pages there.
 #include <cstddef>
 #include <memory>
 #include <new>
@@ -22,10 +22,9 @@ void* host_allocate(std::size_t bytes);
 /// Returns a block from host_allocate(bytes) (the same `bytes`).
 void host_deallocate(void* p, std::size_t bytes) noexcept;
 
-/// Marks the 2 MiB-aligned part of [p, p + bytes) for transparent huge pages (madvise), so that its first touch costs
-/// one fault per 2 MiB. For memory ufx does not own (a fresh std::vector's or Eigen result's buffer, from malloc): a
-/// hint that leaves the contents and the owner alone; nothing below host_large_bytes or off Linux. Returns whether the
-/// hint was taken (for tests).
+/// Marks the 2 MiB-aligned part of [p, p + bytes) for transparent huge pages (madvise), so its first touch faults once
+/// per 2 MiB. For memory ufx does not own (a fresh std::vector's or Eigen result's malloc'ed buffer): a hint leaving
+/// contents and owner alone; nothing below host_large_bytes or off Linux. Returns whether it was taken (tests).
 bool host_hint_huge_pages(void* p, std::size_t bytes) noexcept;
 
 /// What the cache of freed large blocks holds now (for tests and the performance guide).
@@ -36,10 +35,10 @@ host_cache_stats host_cache() noexcept;
 /// Unmaps every cached block.
 void host_cache_release() noexcept;
 
-/// memcpy by up to `threads` host threads, 1 MiB a range (a single thread's memcpy does not reach the host's memory
-/// bandwidth: staging pageable data for a device does this). `streaming`: each range is written with non-temporal
-/// stores (stream_copy), which neither read the destination's lines first nor keep them in the cache: for a staging
-/// block, which the device's copy engine reads next, and a large result that arrives from it.
+/// memcpy by up to `threads` host threads, 1 MiB a range (one thread's memcpy does not reach the host's memory
+/// bandwidth: staging pageable data for a device does this). `streaming`: each range written with non-temporal stores
+/// (stream_copy), which neither read the destination's lines first nor keep them in the cache: for a staging block,
+/// which the device's copy engine reads next, and a large result arriving from it.
 void host_copy(void* dst, const void* src, std::size_t bytes, int threads, bool streaming = false);
 /// memcpy whose stores bypass the cache where the CPU has them (x86-64: 16-byte `movntdq` to the aligned part of `dst`,
 /// then a store fence), else memcpy. The same bytes either way.

@@ -1,9 +1,8 @@
 #pragma once
-// Profiler ranges around ufx's calls (ufx/nvtx.hpp): each front door's call_scope (detail/core/fail.hpp) opens one when
-// ranges are on, named after the front door, the call's label and its axes ("vectorize add", "reduce sum axis=1",
-// "kernel tiled_matmul"), and each chunk of a call larger than the device one more ("chunked add 3/8"). Off, a call
-// reads a relaxed atomic flag and does nothing else; the names are built and NVTX is called in libufx (src/ranges.cpp),
-// so no header includes NVTX.
+// Profiler ranges around ufx's calls (ufx/nvtx.hpp): when ranges are on, each front door's call_scope (core/fail.hpp)
+// opens one named after the front door, the call's label and its axes ("vectorize add", "reduce sum axis=1", "kernel
+// tiled_matmul"), and each chunk of a chunked call one more ("chunked add 3/8"). Off, a call reads a relaxed atomic
+// flag and nothing else; names are built and NVTX called in libufx (src/ranges.cpp): no header includes NVTX.
 #include <atomic>
 
 #include "ufx/config.hpp"

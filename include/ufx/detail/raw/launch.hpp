@@ -1,8 +1,7 @@
 #pragma once
-// Raw kernels, run side: the body every target runs (the user's function with its shared arrays and arguments), and
-// what the targets' launches share: the CPU targets' launch limits and the host block runner's entry
-// (src/sim/block.cpp) that ufx::serial, ufx::host and ufx::sim run a body's blocks on. Each target's `raw_kernel_hook`
-// (limits, cooperative blocks, launch) is in its folder (detail/backend/<name>/kernel.hpp).
+// Raw kernels, run side: the body every target runs (the user's function with its shared arrays and arguments), the CPU
+// targets' launch limits and the entry of the host block runner (src/sim/block.cpp) that ufx::serial, ufx::host and
+// ufx::sim run blocks on. Each target's `raw_kernel_hook` is in its folder (backend/<name>/kernel.hpp).
 #include <array>
 #include <string>
 

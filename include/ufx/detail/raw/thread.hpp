@@ -1,8 +1,8 @@
 #pragma once
-// What ufx/thread.hpp's types hold and call on the host: a thread's position in a launch, the part of a block run
-// (src/sim/) that shared-array accesses read inline, the block runner's entry points in libufx, host_thread_ops (what a
-// thread's members do on ufx::sim, ufx::serial and ufx::host; backend/cuda/thread.hpp's cuda_thread_ops is the same in
-// device code), and the element type and extents of a `shared<A>` declaration.
+// What ufx/thread.hpp's types hold and call on the host: a thread's position, the part of a block run shared-array
+// accesses read inline, the block runner's entry points (src/sim/), host_thread_ops (a thread's members on ufx::sim,
+// ufx::serial and ufx::host; cuda_thread_ops in device code), and the element type and extents of a `shared<A>`
+// declaration.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -114,10 +114,9 @@ struct match_all_bits {
   bool pred;
 };
 
-/// What ufx::thread's members do on the host block runner (ufx::sim, ufx::serial, ufx::host): the position the runner
-/// gave the thread, barriers and warp operations where the thread's fiber meets the others (src/sim/warp.cpp), and the
-/// checks of shared-array accesses. ufx/thread.hpp calls these through `thread_ops`, with the arguments cuda_thread_ops
-/// takes (and ignores).
+/// What ufx::thread's members do on the host block runner (ufx::sim, ufx::serial, ufx::host): the thread's position,
+/// barriers and warp operations where its fiber meets the others (src/sim/warp.cpp), and the shared-array checks.
+/// ufx/thread.hpp calls these through `thread_ops`, with the arguments cuda_thread_ops takes (and ignores).
 struct host_thread_ops {
   static dim3 thread_idx(const thread_pos& p) { return p.thread_idx; }
   static dim3 block_idx(const thread_pos& p) { return p.block_idx; }

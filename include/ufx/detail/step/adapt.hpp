@@ -1,8 +1,7 @@
 #pragma once
-// Step 1 of a call: adapt each argument into an operand (a strided view plus its memory space). An adapter is the only
-// place that knows a container type; adding a container means adding an adapter specialisation (the contract:
-// ufx/adapter.hpp). The standard containers' adapters are here; Eigen's is in ufx/eigen.hpp, cuda::std::mdspan's in
-// ufx/mdspan.hpp.
+// Step 1 of a call: each argument adapted into an operand (a strided view and its memory space). Only an adapter knows
+// a container type; a new container means a new adapter specialisation (the contract: ufx/adapter.hpp). The standard
+// containers' adapters are here, Eigen's in ufx/eigen.hpp, cuda::std::mdspan's in ufx/mdspan.hpp.
 #include <array>
 #include <memory>
 #include <cstddef>

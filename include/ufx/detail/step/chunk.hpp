@@ -282,9 +282,9 @@ operand<T, R> output_rows(const operand<T, R>& o, index_t b, index_t e) {
 }
 
 /// The one chunk engine (run_chunked, reduce_chunked and scan_chunked all run here), after the stream's queued work:
-/// the inputs `ins` that broadcast along loop dimension 0 are staged once; then chunk c of `split` runs on ring slot s
-/// = c % slots as `chunk(ring, s, c, b, e, in)`, `in` holding rows [b, e) of each input as the slot's call reads them.
-/// The callback queues the chunk's call on `ring.on(s)` and routes its outputs through `ring.output(s, ...)`.
+/// the inputs `ins` that broadcast along loop dimension 0 are staged once; then chunk c of `split` runs on the ring's
+/// slot s (c % slots) as `chunk(ring, s, c, b, e, in)`, `in` holding rows [b, e) of each input as the slot's call reads
+/// them. The callback queues the chunk's call on `ring.on(s)` and routes its outputs through `ring.output(s, ...)`.
 /// `out_staging`: the staging a slot needs for those outputs; `device_extra`: device memory a chunk needs beyond its
 /// operands (a reduction's partials). Returns when every chunk's results are unpacked into their destinations.
 template <class Tag, class Ins, class Lead, class Chunk>

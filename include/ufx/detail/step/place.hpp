@@ -129,10 +129,9 @@ enum class overlap_wait { never, partial, any };
 
 /// Step 3 of a call on target `tag`, the one route of every front door and of raw kernels' array arguments: `place`
 /// stages the inputs into the target's memory and gives each output its place there (itself, or a temporary); `finish`
-/// copies the outputs back and releases the temporaries. On a stream (stream.hpp) it applies the stream's rules: an
-/// operand of another device is an error; dense pinned host data is copied by the stream (queued), other host data at
-/// the call, after the stream's queued work; temporaries the queued work still reads are kept until the stream has run
-/// it (the target's launch_hook::keep_until_run).
+/// copies the outputs back and releases the temporaries. On a stream (stream.hpp): an operand of another device is an
+/// error; dense pinned host data is copied by the stream, other host data at the call after the stream's queued work;
+/// temporaries the queued work still reads are kept until it has run (launch_hook::keep_until_run).
 template <class Tag>
 class staging {
 public:
@@ -187,11 +186,10 @@ public:
     return {o, ndview<T, R>(buf->data(), o.view.shape(), strides_like(o.view)), buf};
   }
 
-  /// The end of the call: outputs (a tuple of staged_output) copied back and the call's temporaries released. On a
-  /// stream nothing waits unless a host destination is not pinned; what the queued work still reads (staged inputs,
-  /// temporaries) is kept until the stream has run it. `written`: the outputs count as written for ufx::sim's
-  /// uninitialised-read check (a front door's results; not a raw kernel's arguments, whose writes the sim follows
-  /// itself).
+  /// The call's end: outputs (a staged_output tuple) copied back, temporaries released. On a stream nothing waits
+  /// unless a host destination is not pinned; what the queued work still reads (staged inputs, temporaries) is kept
+  /// until the stream has run it. `written`: the outputs count as written for ufx::sim's uninitialised-read check (a
+  /// front door's results; not a raw kernel's arguments, whose writes the sim follows itself).
   template <class Ins, class Staged>
   void finish(const Ins& ins, const Staged& staged, bool written = true) const {
     if constexpr (Tag::is_device) {
@@ -204,10 +202,9 @@ public:
         return;
       }
     }
-    // Without a stream nothing waits here: the sim has run the call (its errors were thrown by the run), and ufx::cuda
-    // has queued it on the legacy default stream (ordered_stream), where a result on the device is ready for the next
-    // call and the call's temporaries are freed in order. What reads results waits for them: a copy back to the host,
-    // as below (docs/streams.md).
+    // Without a stream nothing waits here: the sim has run the call (errors thrown), and ufx::cuda has queued it on the
+    // legacy default stream (ordered_stream), where a result on the device is ready for the next call and temporaries
+    // are freed in order. What reads results waits: a copy back to the host, as below (docs/streams.md).
     std::apply([&](const auto&... so) { (copy_back(so), ...); }, staged);
   }
 

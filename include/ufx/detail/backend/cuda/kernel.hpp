@@ -1,8 +1,7 @@
 #pragma once
-// ufx::cuda's raw kernels: the body launched through the launch seam (cuda/launch.hpp, ufx's one __global__) as a
-// raw_kernel_entry, which declares the body's shared arrays as one __shared__ buffer (offsets computed at compile time
-// from the ufx::shared<...> parameter types) plus the extern __shared__ dynamic region; ufx::thread reads CUDA's
-// built-in variables.
+// ufx::cuda's raw kernels: the body launched through the seam (cuda/launch.hpp) as a raw_kernel_entry, which declares
+// its shared arrays as one __shared__ buffer (offsets computed at compile time from the ufx::shared<...> parameter
+// types) plus the extern __shared__ dynamic region; ufx::thread reads CUDA's built-in variables.
 #include <string>
 
 #include "ufx/detail/core/hooks.hpp"

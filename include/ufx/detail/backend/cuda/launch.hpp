@@ -1,8 +1,7 @@
 #pragma once
-// ufx::cuda's launch: ufx's one __global__ template, launch_kernel, takes the body by value (kernel parameters, so
-// nothing is copied to local memory), on the target's device (a block body runs as block_phases: its phases with a
-// barrier after each); launch errors are checked at once and named by the kernel's label. Only nvcc-compiled
-// translation units launch.
+// ufx::cuda's launch: ufx's one __global__ template, launch_kernel, takes the body by value (kernel parameters: nothing
+// copied to local memory), on the target's device (a block body as block_phases, a barrier after each phase); launch
+// errors are checked at once and named by the kernel's label. Only nvcc-compiled translation units launch.
 #include <mutex>
 
 #include "ufx/detail/core/hooks.hpp"

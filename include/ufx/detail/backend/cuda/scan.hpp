@@ -1,11 +1,10 @@
 #pragma once
 // ufx::cuda's scan: every line at once, thrust::inclusive_scan_by_key on Thrust's CUDA system (CUB's scan-by-key)
-// without its own synchronisation, reading and writing through the plan's strides (the positions and functors of
-// device/scan.hpp, which ufx::sim walks line by line), on the target's device, queued on the call's stream (without
-// one, the legacy default stream). Thrust's temporaries come from ufx's device memory (thrust_temporaries), freed in
-// that stream's order. Thrust is included only by nvcc: a host compiler's translation unit gets no Thrust header from
-// ufx, so what `thrust::device_vector` means in a user's .cpp is Thrust's own configuration, whatever the order of the
-// includes (ufx never defines THRUST_DEVICE_SYSTEM).
+// without its own synchronisation, through the plan's strides (device/scan.hpp's positions and functors, which ufx::sim
+// walks line by line), queued on the call's stream (without one, the legacy default stream). Thrust's temporaries come
+// from ufx's device memory (thrust_temporaries), freed in that stream's order. Only nvcc includes Thrust: a host
+// compiler's translation unit gets no Thrust header from ufx, so `thrust::device_vector` in a user's .cpp means what
+// Thrust's own configuration says, whatever the include order (ufx never defines THRUST_DEVICE_SYSTEM).
 #include <exception>
 #include <string>
 

@@ -1,10 +1,9 @@
 #pragma once
-// ufx::cuda's side of ufx::thread (ufx/thread.hpp) in device code: CUDA's built-in variables, its barriers, warp
-// intrinsics and fences. thread.hpp's members call `detail::thread_ops`, which is this struct in nvcc's device pass and
-// host_thread_ops (detail/raw/thread.hpp, the host block runner's side) everywhere else; both take the same arguments,
-// and what the host needs and a GPU does not (the thread's position, its block in the runner, the source line) is
-// ignored here. Every function is forced inline, so a kernel's code is what the intrinsics alone would give. Included
-// by nvcc only (ufx/thread.hpp includes it under __CUDACC__).
+// ufx::cuda's side of ufx::thread (ufx/thread.hpp) in device code: CUDA's built-in variables, barriers, warp intrinsics
+// and fences. thread.hpp's members call `detail::thread_ops`: this struct in nvcc's device pass, host_thread_ops
+// (raw/thread.hpp) elsewhere; both take the same arguments, and what only the host needs (the thread's position, its
+// block in the runner, the source line) is ignored here. Every function is forced inline, so a kernel's code is what
+// the intrinsics alone would give. Included by nvcc only (under __CUDACC__).
 #include <cooperative_groups.h>
 
 #include "ufx/config.hpp"

@@ -1,8 +1,7 @@
 #pragma once
-// ufx::sim's operand checks, run before a call launches: every array operand's elements, over the whole loop (a
-// gufunc's core blocks, a reduction's reduced dimensions, a scan's lines included), must lie in the target device's
-// memory. A host pointer leaked into a device loop, or another device's memory, is a device_error naming the operand,
-// where a GPU would fault or read garbage.
+// ufx::sim's operand checks before a launch: every array operand's elements over the whole loop (core blocks, reduced
+// dimensions and scan lines included) must lie in the target device's memory; a pointer elsewhere (host memory, another
+// device) is a device_error naming the operand, where a GPU would fault or read garbage.
 #include <cstddef>
 #include <string>
 

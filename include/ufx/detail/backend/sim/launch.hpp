@@ -1,9 +1,8 @@
 #pragma once
-// ufx::sim's launch: the configuration is checked against the virtual device, then every block runs, and within it
-// every thread, in order (ufx's own bodies never wait at a barrier, or are block bodies whose barriers are phase
-// boundaries: each phase runs for every thread of a block; the raw kernels of ufx::kernel, which wait anywhere, run on
-// the block runner of detail/raw/blocks.hpp). On a stream the grid runs on the stream's worker, after its earlier work.
-// Before any body runs, the caller has checked that every operand lies in the device's memory.
+// ufx::sim's launch: the configuration is checked against the virtual device, then every block runs, and in it every
+// thread, in order (ufx's own bodies never wait at a barrier, or are block bodies whose barriers are phase boundaries;
+// ufx::kernel's raw kernels, which wait anywhere, run on raw/blocks.hpp's block runner). On a stream the grid runs on
+// the stream's worker after its earlier work. The caller has checked that every operand lies in the device's memory.
 #include <cstddef>
 #include <cstring>
 #include <string>
