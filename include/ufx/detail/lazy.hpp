@@ -232,8 +232,7 @@ decltype(auto) eval_one(const E& e, const A&... a) {
 
 template <class E, class... A>
 decltype(auto) eval_run(const E& e, const A&... a) {
-  // the call's arguments: a target first, the leaves, ufx::out last (one tuple: nvcc's front end rejects a lambda's
-  // pack beside its enclosing function's)
+  // one tuple (target, leaves, out): nvcc's front end rejects a lambda's pack beside its enclosing function's
   constexpr std::size_t n = sizeof...(A);
   using T0 = std::remove_cvref_t<std::tuple_element_t<0, std::tuple<A..., void>>>;
   const auto opts = std::forward_as_tuple(a...);

@@ -79,8 +79,7 @@ void reduce_whole(const Tag& tag, const Spec& spec, const Fin& fin, const Res& e
     }
   }
   if (reduced_shape(loop, mask, true).size() == 0) return; // no outputs
-  // on a stream: queued like any call (place.hpp's rules); an input overlapping the result is read from a copy made
-  // now, after the stream's queued work
+  // on a stream: queued (place.hpp); an input overlapping the result is copied now, after the stream's work
   const staging<Tag> st(tag);
   auto in_refs = std::forward_as_tuple(ins...);
   auto staged = std::get<0>(st.place(std::make_tuple(o), in_refs, overlap_wait::any));

@@ -55,8 +55,7 @@ struct carry_fn {
   UFX_HD T operator()(const T& carry, const T& x) const { return static_cast<T>(UFX_USER_CALL(op, carry, x)); }
 };
 
-/// Folds row `carry` of a destination in memory `s` into its rows `rows` (the rows after it): the carry between chunks
-/// of an accumulation along axis 0.
+/// Folds row `carry` of a destination in memory `s` into its `rows` after it: the carry between chunks along axis 0.
 template <class Op, class T, int R>
 void fold_carry(const memory_space& s, const Op& op, const ndview<T, R>& rows, const T* carry) {
   layout<3> L;

@@ -71,13 +71,12 @@ struct arg_part {
 template <class V>
 using stat_real = std::conditional_t<std::is_floating_point_v<V>, V, double>;
 
-/// Count, mean and sum of squared deviations of the elements seen (Chan, Golub and LeVeque's pairwise update), the mean
+/// Count, mean and squared deviations' sum of the elements seen (Chan, Golub and LeVeque's pairwise update), the mean
 /// kept as `shift + mean`: `shift` is the partial's first element, `mean` that of the elements less it. Data far from 0
 /// (readings near 1000 in float, timestamps near 1e9 in double) then keep their digits: x - shift is exact within a
-/// factor 2 of the shift (Sterbenz), so the deviations and the difference of two partials' means come from small
-/// numbers, where a mean stored as one number carries its rounding (half an ulp of 1000 in float: 3e-5) into every
-/// deviation. The count is kept in T: exact in float up to 2^24 per partial, within float rounding beyond (it only
-/// weighs the update).
+/// factor 2 of the shift (Sterbenz), so deviations and two partials' mean difference come from small numbers, where a
+/// mean stored as one number carries its rounding (half an ulp of 1000 in float: 3e-5) into every deviation. The count
+/// is kept in T: exact in float up to 2^24 per partial, within float rounding beyond (it only weighs).
 template <class T>
 struct moments {
   T n, shift, mean, m2;
@@ -327,10 +326,9 @@ private:
   }
 };
 
-/// The CPU leaf of a multi-reduction: 2048 elements (the statistics' two passes run over it in L1 cache; per leaf, one
-/// Chan update and one step of the pairwise tree). At the engine's 128 the per-leaf work held mean with var to 4 GB/s
-/// on this project's 2-core machine, against 20-45 for one sum in cache; the float error of a leaf's sums grows with
-/// 2048 / 16 = 128 additions.
+/// The CPU leaf of a multi-reduction: 2048 elements (the statistics' two passes over it run in L1; per leaf one Chan
+/// update and one pairwise step). At the engine's 128 the per-leaf work held mean with var to 4 GB/s on this project's
+/// 2-core machine, against 20-45 for one sum in cache; a leaf's float error grows with 2048 / 16 = 128 additions.
 template <class... A>
 inline constexpr index_t reduce_leaf<tuple<A...>> = 2048;
 

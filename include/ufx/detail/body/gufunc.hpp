@@ -56,8 +56,7 @@ struct gufunc_kernel {
     call<Dense, Small>(off, std::make_index_sequence<N>{});
   }
 
-  /// Calls fn on cores at `base[k]` (kernel order; bytes), each dense and row-major: the staged device body's call, on
-  /// cores it has copied to shared memory.
+  /// Calls fn on dense row-major cores at `base[k]` (kernel order; bytes): the staged body's shared-memory copies.
   UFX_HD void at_cores(unsigned char* const (&base)[N]) const { call_cores(base, std::make_index_sequence<N>{}); }
 
   /// Extent of operand S's j-th core dimension: a constant when the signature fixes it, or Small.

@@ -130,8 +130,7 @@ struct map_kernel {
   F f;
   tuple<Acc...> acc;
 
-  /// Dense loops: computes V elements from linear position i of every array operand (device targets' vector body; every
-  /// array pointer aligned to V elements).
+  /// Dense loops: V elements from linear position i of every array operand (device vector body, V-aligned pointers).
   template <int V>
   UFX_HD void vec(index_t i) const {
     vec_impl<V>(i, std::make_index_sequence<NIn>{});

@@ -5,8 +5,7 @@
 //
 // The fold (docs/reduce.md, "What op may assume"): a partial begins as seed(first element) and every later element x
 // joins it as op(partial, x); partials are combined as op(partial, partial). seed(x) is op(identity, x) for a user's
-// operator with an identity, so op never sees a raw element on its left; x itself otherwise (ufx's ready operators, or
-// no identity).
+// operator with an identity, so op never sees a raw element on its left; else x.
 #include <cstring>
 #include <type_traits>
 #include <utility>

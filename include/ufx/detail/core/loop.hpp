@@ -69,8 +69,7 @@ std::array<index_t, R> strides_like(const ndview<T, R>& v) {
   return s;
 }
 
-/// Sets operand k's strides from its view, aligned right against the loop shape; dimensions where the operand has
-/// extent 1 (or is missing) get stride 0.
+/// Sets operand k's strides from its view, aligned right against the loop shape (0 where its extent is 1 or missing).
 template <int N, class View>
 void set_strides(layout<N>& L, int k, const View& v) {
   constexpr int R = View::rank;

@@ -70,8 +70,7 @@ template <>
 inline constexpr bool widens_integers<multiplies> = true;
 
 /// NumPy's accumulator for an add or multiply reduction of values of type V: bool and integers narrower than 64 bits
-/// become std::int64_t (signed, bool) or std::uint64_t (unsigned); other types (floats, 64-bit integers, a user's
-/// types) are as they are.
+/// become std::int64_t (signed, bool) or std::uint64_t (unsigned); other types as they are.
 template <class V>
 using numpy_widened = std::conditional_t<
     std::is_integral_v<V> && (sizeof(V) < 8),

@@ -6,8 +6,7 @@
 // compiler vectorises. A kept dimension innermost (axis 0 of a row-major matrix): whole rows of outputs are combined at
 // a time (vectorised across outputs, memory read in order), in a pairwise tree over rows.
 //
-// Parallel work splits each tree at a fixed depth into nodes combined in the tree's own order: bitwise the same result
-// for any thread count.
+// Parallel work splits each tree at a fixed depth, combining nodes in tree order: bitwise equal for any thread count.
 #include <algorithm>
 #include <memory>
 #include <vector>

@@ -69,11 +69,10 @@ struct cpu_reduce_runs<reduce_kernel<Acc, F, Op, In...>> {
   }
 
 private:
-  // Runs in which an operand steps by 0 (the (n, 1) side of an (n, 1) x (m) reduction) and the others by 1: the
-  // broadcast operands are read once per run (scalar_run), the others as unit runs, so the leaf vectorises as a
-  // unit-stride one does instead of multiplying every index by a run-time stride. Same positions, same order: bitwise
-  // the strided run's result. One instantiation per mask of array operands, so up to three (index operands, argmin /
-  // argmax's, stay strided).
+  // Runs where an operand steps by 0 (the (n, 1) side of an (n, 1) x (m) reduction) and the others by 1: broadcast
+  // operands read once per run (scalar_run), the others as unit runs, so the leaf vectorises as a unit-stride one, not
+  // multiplying each index by a run-time stride. Same positions and order: the strided run's bits. One instantiation
+  // per mask of array operands, so three at most (argmin / argmax's index operands stay strided).
   template <class A>
   static constexpr bool plain_operand =
       A::is_array || std::is_same_v<A, scalar_acc<std::remove_cv_t<typename A::element_type>>>;
@@ -217,10 +216,9 @@ private:
   /// The generic leaf's horizontal combine (docs/reduce.md, "Targets and device data"): acc[j] = op(acc[j], acc[j + w])
   /// for j < w, w = W, W/2, .., 1, then acc[0]. Each level is a loop of compile-time length into a small array copied
   /// back whole, which the compiler vectorises wherever op does (a user's `a + b` becomes what simd_hsum does for
-  /// ufx::plus). One loop over w stayed a loop, with one-element stores and loads for its last levels (a user's `a + b`
-  /// over 4096 floats took 1.5x to 2x ufx::plus's time); copied back element by element, GCC forwarded every value and
-  /// left the tree scalar; as straight-line code, GCC vectorised `a + b` but left a maximum and branchy operators
-  /// scalar with AVX-512.
+  /// ufx::plus). One loop over w stayed a loop with one-element stores and loads (a user's `a + b` over 4096 floats
+  /// took 1.5x to 2x ufx::plus's time); copied back element by element, GCC forwarded every value and left the tree
+  /// scalar; as straight-line code, GCC vectorised `a + b` but left max and branchy operators scalar with AVX-512.
   template <int W>
   UFX_ALWAYS_INLINE Acc fold_lanes(Acc* acc) const {
     if constexpr (W == 0) return acc[0];

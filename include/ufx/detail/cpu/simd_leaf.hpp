@@ -152,8 +152,7 @@ T simd_sum_leaf(index_t n, const T* x) {
 /// x86 builtins convert where the width has one instruction. With FMA the add is `fma(double(f), 1, a)`, which rounds
 /// a + double(f) once, as the add does (the same bits, -0 included), and runs on the FMA pipes beside the conversions.
 /// The leaf on one Zen 4 core, 2^14 floats in L1: 34 -> 98 GB/s with -march=native, 17 -> 30 GB/s with the baseline's
-/// SSE2 (the float leaf: 115). `one` passes through an empty asm so that GCC cannot fold the multiplication by 1 back
-/// into an add.
+/// SSE2 (the float leaf: 115). `one` passes through an empty asm so GCC cannot fold the multiply by 1 into an add.
 template <class V, class F>
 inline V simd_widen_add(V a, F f, [[maybe_unused]] V one) {
 #  if defined(__AVX__)
@@ -273,8 +272,7 @@ struct lane_sums {
 /// it from the same loop: the statistics' CPU leaf (moments_part::leaf). With GCC the lanes are vector registers, each
 /// vector's W values computed as a group (GCC kept the generic loop's lanes in memory: a store and a load per add). A
 /// cloned leaf (config.hpp, UFX_HOST_CLONES) takes the generic loop, which each clone vectorises at its own width. The
-/// same bits either way, but that with FMA GCC may fuse the generic loop's `acc + d * d` where the vector code rounds
-/// d * d first.
+/// same bits either way, but with FMA GCC may fuse the generic loop's `acc + d * d` where the vector code rounds d * d.
 template <class T, int L, bool Squares, class Value>
 UFX_ALWAYS_INLINE lane_sums<T> lanes_sums(index_t nfull, const Value& value) {
 #if UFX_SIMD_LEAF

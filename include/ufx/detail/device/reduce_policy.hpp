@@ -1,7 +1,6 @@
 #pragma once
 // The device reduction's tuning in one place, read by the planners of its three paths (device/reduce.hpp's lanes,
-// tiled_reduce.hpp's tiles, row_reduce.hpp's rows) and by reduce_chunked's sizing (as CUB keeps its tuning policies
-// apart from dispatch and agents).
+// tiled_reduce.hpp's tiles, row_reduce.hpp's rows) and by reduce_chunked (as CUB keeps its tuning apart).
 #include <cstddef>
 
 #include "ufx/config.hpp"

@@ -1,10 +1,9 @@
 #pragma once
-// Host memory for ufx's own arrays (ndarray, so every ndarray result; src/host_memory.cpp, measured in
-// docs/performance.md). Small blocks come from operator new, 64-byte aligned; from host_large_bytes a block gets its
-// own mapping, 2 MiB aligned and marked for transparent huge pages (madvise, as NumPy does from 4 MiB): where THP is
-// "madvise" only (Debian's default kernels) a first touch then faults once per 2 MiB, not per 4 KiB. A few freed large
-// blocks are kept for the next array of the same size (rounded to 2 MiB), so a loop making a fresh result per call
-// finds its pages there.
+// Host memory for ufx's own arrays (every ndarray; src/host_memory.cpp, measured in docs/performance.md). Small blocks
+// come from operator new, 64-byte aligned; from host_large_bytes a block gets its own mapping, 2 MiB aligned and marked
+// for transparent huge pages (madvise, as NumPy does from 4 MiB): where THP is "madvise" only (Debian's default
+// kernels) a first touch then faults once per 2 MiB, not per 4 KiB. A few freed large blocks are kept for the next
+// array of the same size (rounded to 2 MiB), which a loop making a fresh result per call finds.
 #include <cstddef>
 #include <memory>
 #include <new>

@@ -12,15 +12,13 @@ namespace ufx::detail {
 /// True while NVTX ranges are on (ufx::set_nvtx, UFX_NVTX=1) or a range observer is set.
 extern std::atomic<bool> ranges_on;
 
-/// Opens the range of a call to `who` ("ufx::vectorize") with `label` (or null) and `naxes` axes; returns what to close
-/// (0: nothing).
+/// Opens a call's range: front door `who` ("ufx::vectorize"), `label` (or null), `naxes` axes; returns what to close.
 int range_push(const char* who, const char* label, const int* axes, int naxes) noexcept;
 /// Opens the range of chunk k of n (counted from 1) of the innermost open call on this thread.
 int chunk_range_push(long k, long n) noexcept;
 void range_pop(int opened) noexcept;
 
-/// Called with each range's name as it opens (and with null as one closes): tests read ufx's ranges through it, with or
-/// without NVTX. Null removes it.
+/// Gets each range's name as it opens (null as one closes): how tests read ranges, NVTX or not. Null removes it.
 using range_observer = void (*)(const char* name);
 void set_range_observer(range_observer f) noexcept;
 /// Ranges opened so far (all threads): what a counting test reads.

@@ -19,10 +19,9 @@
 namespace ufx::detail {
 
 /// What ufx asked of a device runtime so far (device_runtime::counts): the call budgets tests hold each front door to,
-/// counted the same way on the sim as on ufx::cuda. `waits`: synchronisations (a device's, a stream's, an event's); a
-/// copy to the host waits for the work before it too, but is counted as a copy. `allocations` / `frees`: device memory
-/// from the runtime (a chunk loop's carving of its stream arena is not one). `queries`: pointers classified (space_of:
-/// CUDA's cudaPointerGetAttributes).
+/// counted alike on the sim and ufx::cuda. `waits`: synchronisations (device, stream, event); a copy to the host,
+/// though it waits too, counts as a copy. `allocations` / `frees`: device memory from the runtime (not a chunk loop's
+/// carving of its stream arena). `queries`: pointers classified (space_of: cudaPointerGetAttributes).
 struct call_counts {
   long launches = 0, waits = 0, allocations = 0, frees = 0;
   long to_device = 0, to_host = 0, within = 0, queued_copies = 0, queries = 0;
@@ -86,8 +85,7 @@ public:
   virtual void destroy_stream(int device, void* s) const noexcept = 0;
   /// Waits for the stream's work; throws device_error with the first failure of that work.
   virtual void stream_synchronize(int device, void* s) const = 0;
-  /// Copies on stream `s` after its queued work; each side is this runtime's memory or pinned host memory, which must
-  /// stay valid until the copy has run.
+  /// Queues a copy on `s`; each side this runtime's memory or pinned host memory, kept valid until it has run.
   virtual void copy_async(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src,
                           std::size_t bytes, void* s) const = 0;
   virtual void* create_event(int device) const = 0;
@@ -137,8 +135,7 @@ void pinned_deallocate(void* p) noexcept;
 void pin_range(const void* p, std::size_t bytes);
 void unpin_range(const void* p) noexcept;
 bool is_pinned(const void* p, std::size_t bytes) noexcept;
-/// Pinned host blocks for chunked calls' staging, kept across calls (a few): take one of at least `bytes` (set to the
-/// block's size), give it back when done.
+/// Pinned staging blocks of chunked calls, a few kept: take one of >= `bytes` (set to its size), then give it back.
 void* pinned_staging_take(std::size_t& bytes);
 void pinned_staging_give(void* p, std::size_t bytes) noexcept;
 

@@ -104,8 +104,7 @@ template <class T>
 UFX_ALWAYS_INLINE T pow2(int_of<T> k) {
   return from_bits<T>((k + fp<T>::bias) << fp<T>::mant);
 }
-/// p * 2^k in two exact steps, so a result in the subnormal range is rounded once and one past the largest finite value
-/// is infinite; |k| < 2 * bias - 2.
+/// p * 2^k in two exact steps (a subnormal result rounded once, an overflow infinite); |k| < 2 * bias - 2.
 template <class T>
 UFX_ALWAYS_INLINE T scale(T p, int_of<T> k) {
   const int_of<T> k1 = k >> 1;

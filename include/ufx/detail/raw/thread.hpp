@@ -1,8 +1,7 @@
 #pragma once
 // What ufx/thread.hpp's types hold and call on the host: a thread's position, the part of a block run shared-array
 // accesses read inline, the block runner's entry points (src/sim/), host_thread_ops (a thread's members on ufx::sim,
-// ufx::serial and ufx::host; cuda_thread_ops in device code), and the element type and extents of a `shared<A>`
-// declaration.
+// ufx::serial and ufx::host; cuda_thread_ops on a GPU), and a `shared<A>` declaration's element type and extents.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -76,8 +75,8 @@ enum class warp_kind : unsigned char {
 };
 /// The largest value a shuffle moves, in 4-byte words (64 bytes).
 inline constexpr int warp_words_max = 16;
-/// One lane's part in a warp-level operation, on its fiber's stack while it waits for the other lanes named in `mask`;
-/// the runner fills in the results.
+/// One lane's part in a warp-level operation, on its fiber's stack while it waits for the lanes in `mask`; the runner
+/// fills in the results.
 struct warp_call {
   warp_kind kind = warp_kind::syncwarp;
   unsigned mask = 0;
@@ -99,10 +98,9 @@ void sim_warp(sim_block* block, warp_call& call);
 /// ufx::threadfence* on the host: a sequentially consistent fence (scope: 0 block, 1 device, 2 system).
 void host_fence(int scope);
 
-/// Logs a shared-memory access the first time a thread touches an element in a barrier interval. `init_checked`: a
-/// value left unchanged by the thread's turn was read, not written (the element's type has no byte pattern a program
-/// plausibly writes over the runner's fill: 4 bytes or more, or bool), so a read of an element no thread of the block
-/// has written is reported.
+/// Logs a thread's first access to a shared element in a barrier interval. `init_checked`: a value left unchanged by
+/// the thread's turn was read, not written (the type has no byte pattern a program plausibly writes over the runner's
+/// fill: 4 bytes or more, or bool), so a read of an element the block never wrote is reported.
 void sim_shared_log(sim_block_state* state, std::size_t offset, std::size_t bytes, bool init_checked = false);
 /// Throws the out-of-range error of a shared-array access (the runner adds kernel, block, thread).
 [[noreturn]] void sim_shared_out_of_range(int rank, const index_t* index, const index_t* extents);

@@ -1,8 +1,7 @@
 #pragma once
-// Data larger than the device (docs/streams.md): a call on a device target whose host operands would not fit the
-// device's free memory (or an explicit budget, `ufx::chunked(t, bytes)`) runs in chunks along its outermost loop
-// dimension, two in flight on two streams through pinned staging (chunk_ring). Operands that broadcast along that
-// dimension are staged to the device once.
+// Data larger than the device (docs/streams.md): a call on a device target whose host operands would not fit its free
+// memory (or an explicit budget, `ufx::chunked(t, bytes)`) runs in chunks along its outermost loop dimension, two in
+// flight on two streams through pinned staging (chunk_ring); operands broadcast along it are staged once.
 #include <algorithm>
 #include <type_traits>
 #include <vector>
@@ -158,8 +157,7 @@ public:
     for (int s = 0; s < slots_; ++s) acquire(s);
   }
 
-  /// Input `op` as slot s's call reads it: host data in a dense pinned slice (staged when it is not one already);
-  /// device data and scalars as they are.
+  /// Input `op` as slot s's call reads it: host data as a dense pinned slice (staged unless one), else as it is.
   template <class Op>
   Op input(int s, const Op& op) {
     if constexpr (is_scalar_operand<Op>::value) {

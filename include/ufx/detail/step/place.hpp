@@ -121,10 +121,9 @@ bool partial_overlap(const Outs& outs, const Ins& ins, bool exact = false) {
   return any;
 }
 
-/// When a call on a stream waits for the stream's queued work because an input overlaps an output (its copy is made at
-/// the call): never (raw kernels, whose arguments are the kernel's business), when the input overlaps an output without
-/// being it (elementwise calls and gufuncs, which read an input that is exactly the output in place), or on any overlap
-/// (reductions and scans).
+/// When a call on a stream waits for its queued work because an input overlaps an output (copied at the call): never
+/// (raw kernels: their arguments are the kernel's business), when the input overlaps an output without being it
+/// (elementwise calls and gufuncs read an input that is the output in place), or on any overlap (reductions and scans).
 enum class overlap_wait { never, partial, any };
 
 /// Step 3 of a call on target `tag`, the one route of every front door and of raw kernels' array arguments: `place`

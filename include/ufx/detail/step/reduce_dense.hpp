@@ -1,7 +1,6 @@
 #pragma once
-// The CPU targets' shortcuts for a full reduction of dense host data (docs/architecture.md, "Small calls"): straight to
-// the tree cpu_reduction would build, without shapes or a plan, so the bits are the general path's; and long float sums
-// accumulated in double (wide_sum_min).
+// The CPU targets' shortcuts for a full reduction of dense host data (docs/architecture.md, "Small calls"): the tree
+// cpu_reduction would build, without shapes or plan (the same bits), and long float sums in double (wide_sum_min).
 #include <optional>
 #include <tuple>
 #include <type_traits>

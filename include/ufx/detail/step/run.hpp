@@ -15,10 +15,9 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// The device memory a call's array operands live in: the first device seen and, when operands sit on two devices, the
-/// second. `Device` is false when the types of the call's arguments hold host memory only (adapt.hpp's host_only_arg,
-/// from the adapters' host_dense): such a call that names no target can only run on default_target(), and only that
-/// target's path is compiled (issue #29).
+/// Where a call's array operands live: the first device seen and, on two devices, the second. `Device` is false when
+/// the call's argument types hold host memory only (adapt.hpp's host_only_arg, from the adapters' host_dense): such a
+/// call naming no target runs on default_target(), whose path alone is compiled (issue #29).
 template <bool Device = true>
 struct device_set_of {
   std::optional<memory_space> first, second;
@@ -39,8 +38,7 @@ void note_spaces(const Tuple& ops, device_set_of<D>& seen) {
   std::apply([&](const auto&... op) { (note_space(op, seen), ...); }, ops);
 }
 
-/// Target for a call that names none: where the data lives, else default_target(). Operands on two devices need an
-/// explicit target (they are staged to it).
+/// Target for a call naming none: where the data lives, else default_target(); data on two devices needs a named one.
 template <bool D>
 target choose_target(const device_set_of<D>& seen) {
   if (seen.second)
@@ -110,10 +108,9 @@ inline constexpr bool runs_device_code = requires {
                      "function that uses it, or write a functor whose operator() is UFX_HD");
 }
 
-/// Whether this translation unit can run calls on target type T: a target whose calls run device code
-/// (runs_device_code: ufx::cuda) needs a translation unit nvcc compiles. A call that reaches it elsewhere throws
-/// (not_launchable) before anything is staged, and its path for that target is not compiled; device-side copies go
-/// through the host instead (transfer.hpp).
+/// Whether this translation unit can run calls on target type T: one whose calls run device code (runs_device_code:
+/// ufx::cuda) needs nvcc. A call that reaches it elsewhere throws (not_launchable) before anything is staged, and its
+/// path for that target is not compiled; device-side copies go through the host instead (transfer.hpp).
 template <class T>
 inline constexpr bool launches_here = UFX_CUDA_TU || !runs_device_code<T>;
 

@@ -1,8 +1,7 @@
 #pragma once
-// Step 3's data movement: buffers in any memory space and copies between strided views in any two spaces. Copies
-// between spaces pack and unpack on the host side, so they need no kernel (a host-compiled translation unit can move
-// ufx::cuda data): dense data with matching strides is one block copy; a strided device side is brought over as the
-// byte range it spans.
+// Step 3's data movement: buffers in any memory space and copies between strided views in any two spaces, packed and
+// unpacked on the host side, so they need no kernel (a host-compiled translation unit can move ufx::cuda data): dense
+// data with matching strides is one block copy; a strided device side comes over as the byte range it spans.
 #include <algorithm>
 #include <memory>
 #include <utility>

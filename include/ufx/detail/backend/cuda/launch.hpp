@@ -29,8 +29,7 @@ __global__ void launch_kernel(Body body) {
   body(device_thread_pos());
 }
 
-/// A block body (device/thread.hpp) as one thread runs it: every phase, then a barrier, until the body says done; the
-/// dynamic shared memory is the body's.
+/// A block body (device/thread.hpp) per thread: each phase and a barrier until done, over its dynamic shared memory.
 template <class Body>
 struct block_phases {
   Body body;

@@ -1,6 +1,5 @@
 #pragma once
-// ufx::host's folder: the CPU executors of detail/cpu/ across the target's threads. Everything the target provides, for
-// detail/backends.hpp to include.
+// ufx::host's folder: cpu/'s executors across the target's threads. Everything the target provides, for backends.hpp.
 #include "ufx/detail/backend/host/for_each.hpp"
 #include "ufx/detail/backend/host/gufunc.hpp"
 #include "ufx/detail/backend/host/kernel.hpp"

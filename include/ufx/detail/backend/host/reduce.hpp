@@ -1,7 +1,6 @@
 #pragma once
-// ufx::host: the CPU reduction of serial/reduce.hpp with its tasks (outputs, or nodes of each output's pairwise tree)
-// split across threads. Nodes are combined in the tree's own order, so the result is bitwise that of ufx::serial. Small
-// reductions stay on the calling thread.
+// ufx::host: serial/reduce.hpp's reduction with its tasks (outputs, or nodes of each output's pairwise tree) across
+// threads, nodes combined in the tree's order: bitwise ufx::serial's result. Small ones stay on the calling thread.
 #include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/cpu/executor.hpp"
 #include "ufx/detail/cpu/reduce.hpp"

@@ -82,8 +82,7 @@ void run_any_grid(const launch_config& c, const Body& body, const char* label) {
 
 template <>
 struct launch_hook<sim_t> {
-  /// Keeps a call's operands and temporaries until the stream's worker has run its tasks: a task queued after them
-  /// releases them.
+  /// Keeps a call's operands and temporaries alive in a task queued after the call's tasks on the stream's worker.
   static void keep_until_run(const sim_t& t, stream_keep&& k) {
     if (!k.items.empty()) sim_enqueue(t.stream_handle, [k = std::move(k)] {});
   }
