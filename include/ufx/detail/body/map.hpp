@@ -98,8 +98,7 @@ constexpr bool acc_vectorisable() {
   return std::is_arithmetic_v<E> && (sizeof(E) & (sizeof(E) - 1)) == 0;
 }
 
-/// Calls `fn(k, pointer, element_size)` for each array accessor k of `acc` (the kernels' for_each_array: the device
-/// targets check their operands' memory with it).
+/// Calls `fn(k, pointer, element_size)` for each array accessor k of `acc` (how device targets check operand memory).
 template <class... A, class Fn>
 void for_each_array_acc(const tuple<A...>& acc, Fn& fn) {
   with_indices<sizeof...(A)>([&]<std::size_t... K>(std::index_sequence<K...>) {

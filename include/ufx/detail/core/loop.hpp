@@ -87,8 +87,7 @@ void set_input_strides(layout<N>& L, int k, const Op& op) {
   else L.scalar_mask |= 1u << k;
 }
 
-/// Merges adjacent dimensions (outer into inner) wherever every operand steps evenly across the boundary, so the walk
-/// has as few, and as long, rows as possible.
+/// Merges adjacent dimensions wherever every operand steps evenly across them, for as few and as long rows as possible.
 template <int N>
 void coalesce(layout<N>& L) {
   if (L.rank < 2) return;

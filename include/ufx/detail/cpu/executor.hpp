@@ -1,12 +1,10 @@
 #pragma once
-// The CPU targets' one parallel primitive: an executor running body(begin, end) over disjoint ranges of [0, n), on the
-// calling thread (ufx::serial, small work) or on ufx::host's threads; an exception from any range is rethrown on the
-// calling thread.
+// The CPU targets' one parallel primitive: an executor running body(begin, end) over disjoint ranges of [0, n) on the
+// calling thread (ufx::serial, small work) or ufx::host's threads; any range's exception is rethrown by the caller.
 //
-// The scheduling is compiled into libufx (src/host_executor.cpp), reached through a pointer and a function that runs
-// one range, so no translation unit that calls ufx includes oneTBB's or OpenMP's headers or instantiates their
-// templates (oneTBB's parallel_for alone cost 2.0 s of every include of ufx.hpp: issue #29). One indirect call per
-// range costs nothing beside a range's work.
+// The scheduling is compiled into libufx (src/host_executor.cpp), reached by a pointer and a one-range function: no
+// translation unit calling ufx includes oneTBB's or OpenMP's headers or instantiates their templates (oneTBB's
+// parallel_for: 2.0 s per include of ufx.hpp, issue #29), for an indirect call per range, a trifle beside its work.
 //
 // ufx::host's scheduler is oneTBB's work stealing when ufx was built with it (UFX_WITH_TBB) unless the environment says
 // UFX_HOST_SCHEDULER=openmp, else OpenMP. With oneTBB idle threads steal ranges and the calling thread works too, so a

@@ -16,9 +16,8 @@
 //   Lanes start at -0 (0 for integers), which x + (-0) leaves exactly as x.
 //
 // GCC only (vector-typed __builtin_shuffle with a run-time mask); nvcc's front end and clang use the generic leaf, with
-// the same result. One exception, simd_map_sum_leaf's: with FMA, GCC may fuse the generic leaf's `acc + x * y` (its
-// default -ffp-contract=fast), where this leaf rounds each mapped value first, so sums of products can differ in the
-// last bits.
+// the same result. But for simd_map_sum_leaf: with FMA, GCC may fuse the generic leaf's `acc + x * y` (its default
+// -ffp-contract=fast), where this leaf rounds each mapped value first, so sums of products can differ in the last bits.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

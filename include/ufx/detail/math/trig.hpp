@@ -66,8 +66,7 @@ UFX_ALWAYS_INLINE double sin_cos_finish(double x, double s, double c, std::int64
 //
 // The nearest even integer q to 2a/pi (sin) or the nearest odd one (cos), as a float, and the number h of half turns
 // with (-1)^h the result's sign: q = 2h (sin), q = 2h - 1 (cos). Adding 1.5 * 2^24, where floats are 2 apart, rounds to
-// an even integer (q / 2 then sits in the low bits); a q within 1 of 2a/pi is all the reduction needs (|r| stays below
-// pi/2 + 0.05).
+// an even integer (q / 2 then in the low bits); a q within 1 of 2a/pi is all the reduction needs (|r| < pi/2 + 0.05).
 struct half_turns_f {
   float q;
   std::int32_t h;

@@ -75,8 +75,7 @@ enum class warp_kind : unsigned char {
 };
 /// The largest value a shuffle moves, in 4-byte words (64 bytes).
 inline constexpr int warp_words_max = 16;
-/// One lane's part in a warp-level operation, on its fiber's stack while it waits for the lanes in `mask`; the runner
-/// fills in the results.
+/// A lane's part in a warp operation, on its fiber's stack while it waits for `mask`'s lanes; results are the runner's.
 struct warp_call {
   warp_kind kind = warp_kind::syncwarp;
   unsigned mask = 0;

@@ -328,8 +328,7 @@ index_t rows_per_chunk(const Tag& tag, const dims& loop, const Lead& lead, std::
   return chunk_rows(tag, loop[0], per_row + extra_per_row, fixed + extra_fixed);
 }
 
-/// The loop dimensions of the operands of one tuple, from a call's `lead` over outputs and inputs: operand k of the
-/// tuple is operand `first + k` of the call.
+/// The loop dimensions of one tuple's operands from a call's `lead`: the tuple's operand k is the call's `first + k`.
 template <class Lead>
 struct lead_from {
   const Lead& lead;

@@ -8,8 +8,7 @@ UFX_TU_NAMESPACE_BEGIN
 
 template <>
 struct gufunc_hook<serial_t> {
-  /// `dense`: every core is dense and row-major (the kernel may compute core strides itself). `work`: core elements per
-  /// loop index (unused: one thread).
+  /// `dense`: every core dense and row-major (the kernel may compute strides). `work`, core elements per index: unused.
   template <int N, class Kernel>
   static void run(const serial_t&, const layout<N>& L, const Kernel& k, bool dense, index_t /*work*/) {
     gufunc_rows(L, k, 0, L.size(), dense);

@@ -1,6 +1,5 @@
 #pragma once
-// ufx::sim: elementwise loops through the launch seam (the same bodies as ufx::cuda), after checking that every array
-// operand lies in the target device's memory.
+// ufx::sim: elementwise loops through the launch seam (ufx::cuda's bodies), after the operand memory check.
 #include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/backend/sim/checks.hpp"
 #include "ufx/detail/device/elementwise.hpp"
