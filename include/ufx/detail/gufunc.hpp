@@ -45,8 +45,7 @@ void gufunc_resolve_overlap(Op& op, const Staged& staged, std::index_sequence<J.
   }
 }
 
-/// Operand k's loop strides (its leading R - c dimensions, aligned right against the loop) and core strides (its last c
-/// dimensions) into the layout and the kernel.
+/// Operand k's loop strides (first R - c dimensions, right-aligned) and core strides (last c) into L and the kernel.
 template <int CoreRank, int N, class View, class Kernel>
 void gufunc_set_strides(layout<N>& L, Kernel& kernel, int k, const View& v) {
   constexpr int R = View::rank, core_rank = CoreRank;

@@ -82,8 +82,7 @@ struct fused_fn {
   }
 };
 
-/// Several expressions' trees over their leaves, one after the other: their values as a tuple (ufx::eval(std::tie(z1,
-/// z2), e1, e2): one pass, several outputs).
+/// Several trees over their leaves in turn, values as a tuple: ufx::eval(std::tie(z1, z2), e1, e2)'s one pass.
 template <class... T>
 struct fused_many {
   using user_functions = decltype(std::tuple_cat(std::declval<typename tree_functions<T>::type>()...));
@@ -105,8 +104,7 @@ private:
   }
 };
 
-/// argmin / argmax of an expression: the (value, index) pair of the tree's value at a position (the last argument is
-/// the index, reduce_run's indexed operand).
+/// argmin / argmax of an expression: (the tree's value, index) pairs, the index being the last argument.
 template <class Tree>
 struct fused_arg_map {
   using user_functions = typename tree_functions<Tree>::type;

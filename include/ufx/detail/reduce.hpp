@@ -121,9 +121,8 @@ struct reduce_leads {
   int operator()(int k) const { return rank[k]; }
 };
 
-/// The chunks' partials of a reduction over the chunked dimension: `chunks` sets of `outputs` accumulators, in pinned
-/// memory the streams copy into (an accumulator that is not trivially copyable: in ordinary memory, each chunk's copy
-/// then waits); Acc may be bool: no std::vector.
+/// The chunks' partials of a reduction: `chunks` sets of `outputs` accumulators in pinned memory the streams copy into
+/// (if not trivially copyable, ordinary memory: each chunk's copy waits). No std::vector: Acc may be bool.
 template <class Acc>
 class chunk_partials {
 public:

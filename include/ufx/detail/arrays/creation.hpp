@@ -40,8 +40,7 @@ void fill_host(T* out, index_t n, const Gen& gen, const cpu_executor& exec = cpu
   });
 }
 
-/// Fills a device array with gen(i) on its device (a host fill and a copy for ufx::cuda data in a translation unit that
-/// nvcc did not compile, which cannot launch).
+/// Fills a device array with gen(i) on its device (a host fill and a copy where nvcc did not compile the caller).
 template <class T, int R, class Gen>
 void fill_device(device_array<T, R>& d, const Gen& gen, const char* label) {
   d.target().visit([&](const auto& t) {

@@ -12,8 +12,7 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// Operand accessors: how a kernel reaches an operand's element at an offset (in elements) from its base. Arrays
-/// through a pointer; scalars held by value.
+/// Operand accessors, a kernel's way to an operand's element at an element offset: arrays by pointer, scalars by value.
 template <class T>
 struct array_acc {
   using element_type = T;

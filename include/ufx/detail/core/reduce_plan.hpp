@@ -83,8 +83,7 @@ template <int N>
 struct reduce_plan {
   layout<N> kept;
   layout<N> red;
-  /// True when the innermost dimension in memory is a kept one (e.g. axis 0 of a row-major matrix): CPU targets then
-  /// combine whole rows of outputs at a time.
+  /// True when the innermost dimension in memory is kept (axis 0, row-major): CPU targets combine rows of outputs.
   bool inner_kept = false;
 
   index_t outputs() const { return kept.size(); }

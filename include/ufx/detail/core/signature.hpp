@@ -68,9 +68,8 @@ constexpr bool sig_space(char c) { return c == ' ' || c == '\t' || c == '\n' || 
 constexpr bool sig_digit(char c) { return c >= '0' && c <= '9'; }
 constexpr bool sig_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 
-/// NumPy's signature grammar, one token at a time: operands "(d,...)" or "()", separated by ',', inputs "->" outputs; d
-/// is a name [A-Za-z_][A-Za-z0-9_]* or a non-negative size; whitespace between any tokens. Each step returns false once
-/// it has recorded an error (fail).
+/// NumPy's signature grammar: operands "(d,...)" or "()" separated by ',', inputs "->" outputs, d a name
+/// [A-Za-z_][A-Za-z0-9_]* or a size >= 0, whitespace between tokens. A step returns false once failed.
 struct signature_parser {
   const char* s;
   int n;

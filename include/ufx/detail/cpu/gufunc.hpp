@@ -11,8 +11,7 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// Calls the kernel at loop indices [begin, end); division only at the start of the range. (Compiled for the baseline
-/// and for AVX2: config.hpp, UFX_HOST_CLONES.)
+/// Calls the kernel at loop indices [begin, end), dividing only at the start (cloned for AVX2: UFX_HOST_CLONES).
 template <bool Dense, int Small, int N, class Kernel>
 UFX_HOST_CLONES UFX_HOST_FLATTEN void gufunc_rows_cloned(const layout<N>& L, const Kernel& k, index_t begin,
                                                          index_t end) {

@@ -1,7 +1,6 @@
 #pragma once
-// The CPU targets' inclusive scan (ufx::serial on one thread; ufx::host splits the same work). Along the axis innermost
-// in memory each line is scanned in order; when another dimension is innermost (axis 0 of a row-major matrix) a whole
-// row of lines advances at a time, vectorised.
+// The CPU targets' inclusive scan (ufx::serial; ufx::host splits the same work): along the axis innermost in memory,
+// each line in order; else (axis 0 of a row-major matrix) a row of lines at a time, vectorised.
 #include <algorithm>
 #include <memory>
 

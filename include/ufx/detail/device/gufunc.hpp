@@ -46,8 +46,7 @@ struct gufunc_staged_body {
       c *= static_cast<index_t>(Kernel::sig::parsed.fixed[Kernel::sig::dim(S, j)]);
     return c;
   }
-  /// Elements between two threads' cores of operand K in shared memory: odd, so that the threads of a warp reading
-  /// element j of their cores hit different banks.
+  /// Elements between neighbouring threads' cores of operand K in shared memory: odd, so a warp hits distinct banks.
   template <int K>
   static constexpr index_t pitch() {
     return core_size<K>() % 2 == 0 ? core_size<K>() + 1 : core_size<K>();

@@ -115,9 +115,8 @@ UFX_ALWAYS_INLINE float sin_cos_f(float x) {
   const float P = horner(z, sin_coef_f);
   const float v = r + std::fma(rz, P, std::fma(rze, P, std::fma(-lo, 0.5f * z, lo)));
 #else
-  // Without FMA the reduction and the polynomial run in double (SSE2's double vectors): fdlibm's 33-bit pio2_1, whose
-  // product with q is exact, and the rest of pi/2, pio2_1t, whose product's rounding is far below float's needs; then
-  // one rounding to float, within 0.51 ulp.
+  // Without FMA, reduction and polynomial in double (SSE2 vectors): fdlibm's 33-bit pio2_1 (product with q exact) and
+  // the rest of pi/2, pio2_1t (product rounding far below float's needs); one rounding to float, within 0.51 ulp.
   const double qd = q, r = (double(a) - qd * 1.57079632673412561417e+00) - qd * 6.07710050650619224932e-11;
   const double z = r * r;
   constexpr double c[] = {sin_coef_f[0], sin_coef_f[1], sin_coef_f[2], sin_coef_f[3], sin_coef_f[4]};

@@ -43,8 +43,7 @@ inline thread_local sim_block_state* sim_current_block = nullptr;
 std::uint32_t sim_shared_atomic_begin(sim_block_state* state, std::size_t offset, std::size_t bytes, bool reads = true);
 /// After it: the element's bytes now are the thread's atomic result, not a plain write.
 void sim_shared_atomic_end(sim_block_state* state, std::uint32_t entry);
-/// The same for an element of global memory reached through a tracked array (ufx::sim's kernel arguments): the access
-/// logged by sim_global_touch becomes atomic.
+/// The same for global memory of a tracked array (ufx::sim's kernel arguments): its logged access becomes atomic.
 std::uint32_t sim_global_atomic_begin(sim_block_state* state, const void* p, std::size_t bytes, bool reads);
 void sim_global_atomic_end(sim_block_state* state, std::uint32_t entry);
 
@@ -54,8 +53,7 @@ void sim_sync(sim_block* block, int line);
 /// The barriers: sync(), those that also count or combine a predicate (Numba's syncthreads_count / _and / _or), and
 /// grid_sync() (every thread of a cooperative launch).
 enum class barrier_kind : unsigned char { sync, count, all, any, grid };
-/// t.sync_count(pred) and the like on the host: waits as sim_sync does and returns the number of threads of the block
-/// whose predicate is true (all / any: 1 or 0).
+/// t.sync_count(pred) etc. on the host: sim_sync, then the count of true predicates in the block (all / any: 1 or 0).
 int sim_sync_predicate(sim_block* block, int line, barrier_kind kind, bool pred);
 
 /// The warp-level operations the block runner meets lanes at (thread.hpp's *_sync methods).
@@ -90,9 +88,8 @@ struct warp_call {
   unsigned result_mask = 0;
   bool result_pred = false;
 };
-/// A warp-level operation on the host: the calling fiber waits until every lane its mask names (that the block has) has
-/// reached an operation of the same kind with the same mask, then each gets its result; a mask naming a lane that has
-/// returned or waits elsewhere is a kernel_error.
+/// A warp operation on the host: the fiber waits until every lane its mask names (in the block) reaches one of the same
+/// kind and mask, then each gets its result; naming a lane returned or waiting elsewhere is a kernel_error.
 void sim_warp(sim_block* block, warp_call& call);
 /// ufx::threadfence* on the host: a sequentially consistent fence (scope: 0 block, 1 device, 2 system).
 void host_fence(int scope);

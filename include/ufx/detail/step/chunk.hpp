@@ -50,8 +50,7 @@ Op slice_rows(const Op& op, int lead, int loop_rank, index_t b, index_t e) {
   }
 }
 
-/// Device bytes an operand takes when staged to `space`: per row of loop dimension 0 (sliced operands), or for every
-/// chunk (operands that broadcast along it).
+/// Device bytes an operand staged to `space` takes: per row of loop dimension 0 (sliced), or per chunk (broadcast).
 template <class Op>
 void add_staged_bytes(const Op& op, int lead, const memory_space& space, int loop_rank, index_t rows,
                       std::size_t& per_row, std::size_t& fixed) {
@@ -224,8 +223,7 @@ private:
     }
   }
 
-  /// Device bytes a slot keeps beyond its operands and `device_extra`: the alignment of the chunk's allocations (256
-  /// bytes each on the device, 64 in staging).
+  /// A slot's device bytes beyond operands and `device_extra`: allocation alignment (256 bytes each, 64 in staging).
   static constexpr std::size_t arena_slack = std::size_t{4} << 10;
 
   struct slot {

@@ -78,8 +78,7 @@ void stream_wait(const Tag& tag) {
     if (tag.has_stream()) tag.space().runtime->stream_synchronize(tag.ordinal(), tag.stream_handle);
 }
 
-/// The target without its stream: the call runs to completion, after the stream's queued work (reductions and scans on
-/// a stream, for now).
+/// The target without its stream, run to completion after the stream's work (reductions, scans on a stream, for now).
 template <class Tag>
 Tag after_stream(const Tag& tag) {
   Tag t = tag;
@@ -136,8 +135,7 @@ class staging {
 public:
   explicit staging(const Tag& tag) : tag_(tag) {}
 
-  /// Places a call's outputs and inputs (tuples of operands; the inputs are re-pointed at their staged copies): returns
-  /// the outputs' places, a tuple of staged_output.
+  /// Places outputs and inputs (tuples; inputs re-pointed at staged copies); returns the outputs' staged_output tuple.
   template <class Outs, class Ins>
   auto place(const Outs& outs, Ins& ins, overlap_wait rule) const {
     prepare(outs, ins, rule);
@@ -145,9 +143,8 @@ public:
     return std::apply([&](const auto&... o) { return std::make_tuple(out(o)...); }, outs);
   }
 
-  /// On a stream, before anything is placed: operands of another device are an error, and the call waits for the stream
-  /// when an input is copied in at the call (host memory that is not dense and pinned, read now as CUDA reads pageable
-  /// memory) or overlaps an output as `rule` says.
+  /// On a stream, before placing: another device's operands are an error, and the call waits when an input is copied at
+  /// the call (not dense pinned host memory, read now as CUDA reads pageable) or overlaps an output as `rule` says.
   template <class Outs, class Ins>
   void prepare(const Outs& outs, const Ins& ins, overlap_wait rule) const {
     if (!streamed(tag_)) return;

@@ -114,8 +114,7 @@ inline constexpr bool runs_device_code = requires {
 template <class T>
 inline constexpr bool launches_here = UFX_CUDA_TU || !runs_device_code<T>;
 
-/// The error of a call on a target this translation unit cannot run (launches_here): the target's device must exist,
-/// then the message says to compile with nvcc.
+/// For a target this translation unit cannot run (launches_here): the device must exist, then the error says use nvcc.
 template <class T>
 [[noreturn]] void not_launchable(const T& t) {
   require_space(t.space());
