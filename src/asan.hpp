@@ -1,9 +1,8 @@
 #pragma once
-// AddressSanitizer's manual poisoning, for ufx's own mappings (host_memory.cpp, the sim's device
-// memory and fiber stacks). Under ASan, a fresh mapping may carry stale shadow: a region once used
-// as a thread's or a fiber's stack still reads as "stack redzone" after it was unmapped, and a
-// mapping that lands there later reports false overflows. So mappings are unpoisoned when made
-// and before they are unmapped.
+// AddressSanitizer's manual poisoning, for ufx's own mappings (host_memory.cpp, the sim's device memory and fiber
+// stacks). Under ASan, a fresh mapping may carry stale shadow: a region once used as a thread's or a fiber's stack
+// still reads as "stack redzone" after it was unmapped, and a mapping that lands there later reports false overflows.
+// So mappings are unpoisoned when made and before they are unmapped.
 #if defined(__SANITIZE_ADDRESS__)
 #  define UFX_WITH_ASAN 1
 #elif defined(__has_feature)

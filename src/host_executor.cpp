@@ -47,7 +47,6 @@ std::atomic<bool>& tbb_switch() {
 }
 
 #if UFX_WITH_TBB
-/// A oneTBB arena of `threads` threads, made on first use and kept (one per thread count).
 tbb::task_arena& host_arena(int threads) {
   static std::mutex m;
   static std::map<int, std::unique_ptr<tbb::task_arena>> arenas;
@@ -57,9 +56,8 @@ tbb::task_arena& host_arena(int threads) {
   return *a;
 }
 
-/// fn over [0, n) in units of cut.align items, ranges of at least cut.grain units, handed to the
-/// threads of an arena of `threads` threads (auto partitioner: stolen by idle threads; static: one
-/// range per thread); oneTBB rethrows the first exception on the calling thread.
+/// fn over [0, n) in units of cut.align, ranges of at least cut.grain units, handed to an arena of `threads` threads
+/// (auto: stolen by idle threads; static: one range each); oneTBB rethrows the first exception on the calling thread.
 void tbb_for(int threads, index_t n, parallel_cut cut, range_fn fn, const void* context) {
   const index_t units = (n + cut.align - 1) / cut.align;
   auto loop = [&] {
@@ -75,8 +73,7 @@ void tbb_for(int threads, index_t n, parallel_cut cut, range_fn fn, const void* 
 }
 #endif
 
-/// OpenMP: `threads` even shares of [0, n) (static blocks: 64-aligned), the first exception
-/// rethrown after the region.
+/// OpenMP: `threads` even shares of [0, n) (static blocks: 64-aligned), the first exception rethrown after the region.
 void openmp_for(int threads, index_t n, parallel_cut cut, range_fn fn, const void* context) {
   std::exception_ptr error;
   auto part = [&](index_t t, index_t nt) {

@@ -1,14 +1,12 @@
 // ufx::math::sqrt's out-of-line vector functions (GCC, x86-64; see detail/math/exp_log.hpp).
 //
-// Where errno is kept (C's default, -fmath-errno), GCC turns std::sqrt into a scalar call that it
-// never vectorises. The header instead declares ufx_math_sqrtf / ufx_math_sqrt with
-// __attribute__((simd("notinbranch"))): a vectorised loop over them calls the x86-64 vector ABI's
-// variants below (the names glibc's libmvec uses for its own: _ZGV, then b SSE2, c AVX, d AVX2 or
-// e AVX-512, N unmasked, the lane count, v one vector argument), one call per vector, each one
-// sqrtps/sqrtpd, correctly rounded as the instruction is. A call per 16 floats costs what the
-// instruction's own throughput hides: measured as fast as the inline instruction under
-// -fno-math-errno, at 2^12 and 2^16 floats. Written with intrinsics, not left to GCC's own clones
-// of a definition with the attribute: those were a scalar loop over the lanes for SSE2's doubles.
+// Where errno is kept (C's default, -fmath-errno), GCC turns std::sqrt into a scalar call it never vectorises. The
+// header instead declares ufx_math_sqrtf / ufx_math_sqrt with __attribute__((simd("notinbranch"))): a vectorised loop
+// over them calls the x86-64 vector ABI's variants below (libmvec's naming: _ZGV, then b SSE2, c AVX, d AVX2 or e
+// AVX-512, N unmasked, the lane count, v one vector argument), one call per vector, each one sqrtps/sqrtpd, correctly
+// rounded as the instruction is. A call per 16 floats costs what the instruction's throughput hides: measured as fast
+// as the inline instruction under -fno-math-errno, at 2^12 and 2^16 floats. Written with intrinsics, not left to GCC's
+// clones of a definition with the attribute: those were a scalar loop over the lanes for SSE2's doubles.
 #if defined(__x86_64__)
 #  include <immintrin.h>
 

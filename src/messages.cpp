@@ -1,5 +1,4 @@
-// The checks and messages every call's path uses that need no template, compiled once here
-// rather than in every translation unit that calls ufx (issue #29).
+// The checks and messages of every call's path that need no template, compiled once here, not in every caller (#29).
 #include <algorithm>
 #include <string>
 

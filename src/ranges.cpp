@@ -27,8 +27,7 @@ constexpr int opened_range = 1, opened_nvtx = 2;
 std::atomic<bool> nvtx_flag{false};
 std::atomic<range_observer> observer{nullptr};
 std::atomic<long> opened_count{0};
-// the subjects of this thread's open calls ("add", or the front door without a label): a chunk
-// names the call it belongs to
+// the subjects of this thread's open calls ("add", or the front door without a label): a chunk names its call
 thread_local std::vector<std::string> subjects;
 
 void update_flag() { ranges_on.store(nvtx_flag.load() || observer.load() != nullptr, std::memory_order_relaxed); }

@@ -1,6 +1,5 @@
-// What every device runtime shares: moving bytes between spaces, classifying pointers, and the
-// public device functions (devices(), current_device(), select_device()). Nothing here knows a
-// particular runtime: a memory_space names its own.
+// What every device runtime shares: moving bytes between spaces, classifying pointers, the public device functions
+// (devices(), current_device(), select_device()). Nothing here knows a particular runtime: memory_space names its own.
 #include <algorithm>
 #include <atomic>
 #include <utility>
@@ -37,12 +36,11 @@ void require_space(const memory_space& s) {
 
 // ---- the scratch cache: small temporaries of calls without a stream, kept for the next call
 //
-// A call without a stream runs in one order per device (ufx::cuda: the legacy default stream; the
-// sim: at once), whichever host thread makes it, so a temporary it gives back can serve the next
-// such call at once: that call's work is queued after the work that used it. Blocks of up to
-// 64 KiB (a reduction's value slot and CUB's storage, small staged operands) are kept, rounded up
-// to a power of two, up to 1 MiB in all; a call then allocates nothing. An allocation that finds
-// the device full gives the kept blocks back first, and configure_sim gives back the sim's.
+// A call without a stream runs in one order per device (ufx::cuda: the legacy default stream; the sim: at once),
+// whichever host thread makes it, so a temporary it gives back can serve the next such call at once: that call's work
+// is queued after the work that used it. Blocks of up to 64 KiB (a reduction's value slot and CUB's storage, small
+// staged operands) are kept, rounded up to a power of two, up to 1 MiB in all; a call then allocates nothing. An
+// allocation that finds the device full gives the kept blocks back first, and configure_sim gives back the sim's.
 
 namespace {
 struct scratch_block {
@@ -93,7 +91,6 @@ bool scratch_trim(const device_runtime* rt, int device) noexcept {
   return !out.empty();
 }
 
-/// `alloc()`, once more after giving back the kept blocks when the device is full.
 template <class Alloc>
 void* allocate_or_trim(const memory_space& s, const Alloc& alloc) {
   try {
@@ -131,8 +128,7 @@ void* scratch_take(const memory_space& s, std::size_t bytes) {
   return p;
 }
 
-/// Takes back a block scratch_take lent (kept, or freed when the cache is full); false when `p`
-/// is not one.
+/// Takes back a block scratch_take lent (kept, or freed when the cache is full); false when `p` is not one.
 bool scratch_give(const memory_space& s, void* p) noexcept {
   auto& c = scratch();
   scratch_block b{};
@@ -272,10 +268,9 @@ bool staging_streams(const device_runtime& rt) noexcept {
 }
 
 namespace {
-/// copy_bytes between pageable host memory and device `dev` through pinned blocks (copy_staging):
-/// to the device, the host packs block i + 1 while the device copies block i; from it, the device
-/// copies blocks ahead while the host unpacks the oldest. Returns once every byte has arrived; on
-/// failure, once the queued copies have stopped using the blocks.
+/// copy_bytes between pageable host memory and device `dev` through pinned blocks (copy_staging): to the device, the
+/// host packs block i + 1 while the device copies block i; from it, the device copies blocks ahead while the host
+/// unpacks the oldest. Returns once every byte has arrived; on failure, once queued copies stopped using the blocks.
 void staged_copy(const device_runtime& rt, const memory_space& dev, char* dst, const char* src, std::size_t bytes,
                  bool to_device) {
   const staging_settings cfg = copy_staging();

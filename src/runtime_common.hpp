@@ -9,10 +9,9 @@
 
 namespace ufx::detail {
 
-/// The sim's fill of memory that holds nothing written (a new device_array's, a kernel block's
-/// shared memory), 4 bytes repeated from 4-byte boundaries: a float read from it is a NaN, a double
-/// a huge negative number, and no arithmetic result has these bits, so a write is told from a read
-/// by the change it makes.
+/// The sim's fill of memory that holds nothing written (a new device_array's, a kernel block's shared memory), 4 bytes
+/// repeated from 4-byte boundaries: a float read from it is a NaN, a double a huge negative number, and no arithmetic
+/// result has these bits, so a write is told from a read by the change it makes.
 inline constexpr std::uint32_t undefined_fill = 0xffa5a5a5u;
 /// Lays the fill over `bytes` at p (4-byte aligned).
 inline void fill_undefined(void* p, std::size_t bytes) {
@@ -21,12 +20,10 @@ inline void fill_undefined(void* p, std::size_t bytes) {
   for (; o + 4 <= bytes; o += 4) std::memcpy(c + o, &undefined_fill, 4);
   std::memcpy(c + o, &undefined_fill, bytes - o);
 }
-/// The fill's byte at address a.
 inline unsigned char undefined_fill_byte(std::uintptr_t a) {
   return static_cast<unsigned char>(undefined_fill >> (8 * (a % 4)));
 }
-/// src/sim/runtime.cpp: whether `bytes` at p lie in device memory nothing has written since its
-/// allocation; that they have been written.
+/// src/sim/runtime.cpp: whether `bytes` at p lie in device memory unwritten since allocation; that they are written.
 bool sim_memory_undefined(const void* p, std::size_t bytes);
 void sim_memory_defined(const void* p, std::size_t bytes);
 
@@ -45,8 +42,6 @@ inline std::string format_bytes(std::size_t b) {
   return buf;
 }
 
-/// "ufx::sim device 0: out of device memory: requested 96.0 MiB (100663296 bytes), 64.0 MiB available of 64.0 MiB
-/// (a call on host containers runs in chunks ...)": how much, and how to make a call fit
 inline std::string out_of_memory_message(std::string_view runtime, int device, std::size_t requested,
                                          std::size_t available, std::size_t total) {
   return std::string(runtime) + " device " + std::to_string(device) + ": out of device memory: requested " +

@@ -133,8 +133,7 @@ public:
   std::string_view unavailable_reason() const noexcept override { return probe().why; }
   int device_count() const override { return probe().count; }
 
-  /// The device's properties, read once (cudaGetDeviceProperties costs microseconds, and a call on
-  /// host data asks for the free memory each time).
+  /// Read once: cudaGetDeviceProperties costs microseconds, and a call on host data asks for the free memory each time.
   static const cudaDeviceProp& properties(int device) {
     static std::once_flag once[64];
     static cudaDeviceProp cache[64];
@@ -187,11 +186,9 @@ public:
     check(cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")");
   }
 
-  /// device_array's memory, from the device's pool as a call's temporaries are (keep_pool): a
-  /// freed array's block is kept for the next one instead of going back to the driver, and taking
-  /// it costs no cudaMalloc. Allocated in the legacy default stream's order without waiting: the
-  /// work that uses the array comes after it there or on ufx's streams, which are blocking streams
-  /// (create_stream) and so wait for the legacy stream's work before theirs.
+  /// device_array's memory, from the device's pool (keep_pool): a freed array's block is kept for the next one, not
+  /// returned to the driver, so taking it costs no cudaMalloc. Allocated in the legacy default stream's order without a
+  /// wait: the array's work follows there or on ufx's streams, which are blocking (create_stream) and so wait for it.
   void* allocate(int device, std::size_t bytes) const override {
     device_guard g(device);
     keep_pool(device);
@@ -224,9 +221,8 @@ public:
     if (prev >= 0 && prev != device) cudaSetDevice(prev);
     cudaGetLastError();
   }
-  /// The device's default memory pool keeps what is freed to it (a release threshold of
-  /// everything), so a call's temporaries on a stream are reused, not returned to the driver at
-  /// each synchronisation.
+  /// The device's default memory pool keeps what is freed to it (a release threshold of everything), so a call's
+  /// temporaries on a stream are reused, not returned to the driver at each synchronisation.
   static void keep_pool(int device) {
     static std::once_flag once[64];
     if (device < 0 || device >= 64) return;
@@ -238,9 +234,8 @@ public:
       cudaGetLastError();
     });
   }
-  /// Back to the pool in the legacy default stream's order: after the work queued before it there
-  /// and on every blocking stream (ufx's), so an array dropped while work on it is still queued is
-  /// freed once that work has run, without waiting for it here.
+  /// Back to the pool in the legacy default stream's order, after the work queued before it there and on every
+  /// blocking stream (ufx's): an array dropped while work on it is queued is freed once that work ran, without a wait.
   void deallocate(int device, void* p) const noexcept override {
     int prev = -1;
     if (cudaGetDevice(&prev) == cudaSuccess && prev != device) cudaSetDevice(device);
@@ -352,8 +347,7 @@ public:
     check(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(a), static_cast<cudaEvent_t>(b)), "cudaEventElapsedTime");
     return ms;
   }
-  /// Calls without a stream run on the legacy default stream, ordered with every blocking stream
-  /// (a user's kernels on the default stream included).
+  /// Calls without a stream run on the legacy default stream, ordered with every blocking stream (a user's there too).
   void* ordered_stream(int) const override { return reinterpret_cast<void*>(cudaStreamLegacy); }
   bool copies_by_dma() const override { return true; }
   void* host_allocate_pinned(std::size_t bytes) const override {
@@ -401,7 +395,6 @@ void note_queued(const char* call) noexcept {
   ++queued.count;
 }
 
-/// Wraps a CUDA status code from nvcc-compiled code (launches) in a ufx::device_error.
 [[noreturn]] void throw_cuda_error(int code, const char* what) { fail(static_cast<cudaError_t>(code), what); }
 
 } // namespace detail

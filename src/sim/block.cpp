@@ -1,82 +1,74 @@
 // Raw kernels on the host: the block runner behind ufx::sim (and ufx::serial / ufx::host).
 //
-// A block's threads run as fibers (fibers.cpp), in order: thread 0 until it reaches sync() or
-// returns, then thread 1, ... (a seeded order with UFX_SIM_SEED / ufx::set_sim_seed). When every
-// thread that has not returned waits at a barrier, the barrier opens and the next interval starts;
-// lanes waiting at a warp operation go on when their mask's lanes have all arrived (warp.cpp).
-// Blocks run in parallel, one worker per host thread, each with its own stacks and shared memory;
-// a launch with global-memory checks runs its blocks in turn on one thread, and a cooperative
-// launch runs every block at once on the calling thread (cooperative.cpp). This file: the
-// scheduler (barriers, thread and block order, seeds) and run_blocks; block.hpp: the pieces.
+// A block's threads run as fibers (fibers.cpp), one at a time: thread 0 until it reaches sync() or returns, then
+// thread 1, ... (a seeded order with UFX_SIM_SEED / ufx::set_sim_seed). When every thread still running waits at a
+// barrier, the barrier opens and the next interval starts; lanes waiting at a warp operation go on once their mask's
+// lanes have all arrived (warp.cpp). Blocks run in parallel, one worker per host thread with its own stacks and shared
+// memory; a launch with global-memory checks runs its blocks in turn on one thread, a cooperative launch every block
+// at once on the calling thread (cooperative.cpp). Here: the scheduler (barriers, thread and block order, seeds) and
+// run_blocks; block.hpp: the pieces.
 //
-// The checks, each reported as ufx::kernel_error naming the kernel, the block and the thread (a
-// lane's warp and lane too), and the seed when the order is seeded:
+// Each check reports a ufx::kernel_error naming the kernel, the block and the thread (a lane's warp and lane too),
+// and the seed when the order is seeded:
 //
-// | check                      | what it catches                                        | file: function              |
-// |----------------------------|--------------------------------------------------------|-----------------------------|
-// | barrier divergence (a      | a thread returned while others of its block wait at a  | block.cpp:                  |
-// | return)                    | barrier (sync, sync_count, _and, _or)                  | sim_block::barrier          |
-// | barrier divergence         | threads of a block wait at different barriers (told    | block.cpp:                  |
-// | (another barrier)          | apart by kind and source line)                         | sim_block::barrier          |
-// | grid_sync not cooperative  | t.grid_sync() in a launch not made with                | block.cpp: wait_at_barrier  |
-// |                            | ufx::cooperative(config)                               |                             |
-// | grid barrier divergence (a | a block's threads all returned while other blocks wait | cooperative.cpp:            |
-// | return)                    | at a grid_sync                                         | check_grid_barrier          |
-// | grid barrier divergence    | blocks wait at grid_syncs on different lines           | cooperative.cpp:            |
-// | (another line)             |                                                        | check_grid_barrier          |
-// | shared-memory race         | in one barrier interval two threads touch a shared     | shared_checks.cpp:          |
-// |                            | element and one writes it (plain writes, plain reads,  | check_race                  |
-// |                            | atomic updates; lanes ordered by a syncwarp do not     |                             |
-// |                            | race)                                                  |                             |
-// | uninitialised shared read  | a read of a shared element no thread of the block has  | shared_checks.cpp:          |
-// |                            | written (reported at the interval's end)               | check_initialised,          |
-// |                            |                                                        | fail_uninitialised_read     |
-// | missing barrier            | that read, and another thread writes the element later | shared_checks.cpp:          |
-// |                            | in the same interval                                   | check_initialised           |
-// | global race in a block     | two threads of a block touch an element of a tracked   | global_checks.cpp:          |
-// |                            | array since the last sync(), one writes it             | global_access::check_race   |
-// | global race between blocks | threads of two blocks touch an element, one writes it, | global_checks.cpp:          |
-// |                            | not ordered by a grid_sync nor by a threadfence +      | check_race,                 |
-// |                            | atomic release the other block acquired                | acquire_and_release         |
-// | uninitialised device read  | a read of device memory nothing has written since its  | global_checks.cpp:          |
-// |                            | allocation (through a read-only view: at the access)   | check_turn,                 |
-// |                            |                                                        | sim_global_touch            |
-// | lane not in its mask       | a *_sync call whose mask does not name the calling     | warp.cpp: sim_warp          |
-// |                            | lane                                                   |                             |
-// | mask names a returned lane | a warp operation's mask names a lane that has returned | warp.cpp:                   |
-// |                            |                                                        | check_none_returned         |
-// | warp operations differ     | the lanes of one mask meet at different operations     | warp.cpp: all_arrived       |
-// |                            | (shfl_sync and ballot_sync, ...)                       |                             |
-// | value sizes differ         | the lanes of a shuffle or match pass values of         | warp.cpp: check_sizes       |
-// |                            | different sizes                                        |                             |
-// | shuffle width              | a width that is not a power of two from 1 to 32        | warp.cpp:                   |
-// |                            |                                                        | warp_room::shuffle          |
-// | shuffle source lane        | a shuffle reads a lane the block does not have, or one | warp.cpp:                   |
-// |                            | not in its mask                                        | warp_room::shuffle          |
-// | warp operations cannot     | a lane waits for one at a barrier, or at an operation  | warp.cpp: stuck             |
-// | meet                       | with another mask; or no lane of any warp can go on    |                             |
-// | index out of range         | an ndview or ufx::shared index outside the shape (a    | messages.cpp:               |
-// |                            | shape_error from the body)                             | ndview_out_of_range,        |
-// |                            |                                                        | sim_shared_out_of_range     |
-// | an exception from the body | any other exception the body throws; one that is not a | block.cpp:                  |
-// |                            | std::exception is named so                             | sim_block::advance          |
-// | a call outside a kernel    | sync(), sync_count() or a warp operation by a thread   | block.cpp: wait_at_barrier; |
-// |                            | that runs no launch (a device_error)                   | warp.cpp: sim_warp          |
-// | fiber stacks               | the stacks of a launch's threads cannot be mapped (a   | fibers.cpp:                 |
-// |                            | device_error)                                          | stack_pool::reserve         |
+// | check                   | what it catches                                          | file: function               |
+// |-------------------------|----------------------------------------------------------|------------------------------|
+// | barrier divergence (a   | a thread returned while others of its block wait at a    | block.cpp:                   |
+// | return)                 | barrier (sync, sync_count, _and, _or)                    | sim_block::barrier           |
+// | barrier divergence      | threads of a block wait at different barriers (told      | block.cpp:                   |
+// | (another barrier)       | apart by kind and source line)                           | sim_block::barrier           |
+// | grid_sync not           | t.grid_sync() in a launch not made with                  | block.cpp: wait_at_barrier   |
+// | cooperative             | ufx::cooperative(config)                                 |                              |
+// | grid barrier divergence | a block's threads all returned while other blocks wait   | cooperative.cpp:             |
+// | (a return)              | at a grid_sync                                           | check_grid_barrier           |
+// | grid barrier divergence | blocks wait at grid_syncs on different lines             | cooperative.cpp:             |
+// | (another line)          |                                                          | check_grid_barrier           |
+// | shared-memory race      | in one barrier interval two threads touch a shared       | shared_checks.cpp:           |
+// |                         | element and one writes it (plain writes, plain reads,    | check_race                   |
+// |                         | atomic updates; lanes ordered by a syncwarp do not race) |                              |
+// | uninitialised shared    | a read of a shared element no thread of the block has    | shared_checks.cpp:           |
+// | read                    | written (reported at the interval's end)                 | check_initialised,           |
+// |                         |                                                          | fail_uninitialised_read      |
+// | missing barrier         | that read, and another thread writes the element later   | shared_checks.cpp:           |
+// |                         | in the same interval                                     | check_initialised            |
+// | global race in a block  | two threads of a block touch an element of a tracked     | global_checks.cpp:           |
+// |                         | array since the last sync(), one writes it               | global_access::check_race    |
+// | global race between     | threads of two blocks touch an element, one writes it,   | global_checks.cpp:           |
+// | blocks                  | not ordered by a grid_sync nor by a threadfence + atomic | check_race,                  |
+// |                         | release the other block acquired                         | acquire_and_release          |
+// | uninitialised device    | a read of device memory nothing has written since its    | global_checks.cpp:           |
+// | read                    | allocation (through a read-only view: at the access)     | check_turn, sim_global_touch |
+// | lane not in its mask    | a *_sync call whose mask does not name the calling lane  | warp.cpp: sim_warp           |
+// | mask names a returned   | a warp operation's mask names a lane that has returned   | warp.cpp:                    |
+// | lane                    |                                                          | check_none_returned          |
+// | warp operations differ  | the lanes of one mask meet at different operations       | warp.cpp: all_arrived        |
+// |                         | (shfl_sync and ballot_sync, ...)                         |                              |
+// | value sizes differ      | the lanes of a shuffle or match pass values of different | warp.cpp: check_sizes        |
+// |                         | sizes                                                    |                              |
+// | shuffle width           | a width that is not a power of two from 1 to 32          | warp.cpp: warp_room::shuffle |
+// | shuffle source lane     | a shuffle reads a lane the block does not have, or one   | warp.cpp: warp_room::shuffle |
+// |                         | not in its mask                                          |                              |
+// | warp operations cannot  | a lane waits for one at a barrier, or at an operation    | warp.cpp: stuck              |
+// | meet                    | with another mask; or no lane of any warp can go on      |                              |
+// | index out of range      | an ndview or ufx::shared index outside the shape (a      | messages.cpp:                |
+// |                         | shape_error from the body)                               | ndview_out_of_range,         |
+// |                         |                                                          | sim_shared_out_of_range      |
+// | an exception from the   | any other exception the body throws; one that is not a   | block.cpp:                   |
+// | body                    | std::exception is named so                               | sim_block::advance           |
+// | a call outside a kernel | sync(), sync_count() or a warp operation by a thread     | block.cpp: wait_at_barrier;  |
+// |                         | that runs no launch (a device_error)                     | warp.cpp: sim_warp           |
+// | fiber stacks            | the stacks of a launch's threads cannot be mapped (a     | fibers.cpp:                  |
+// |                         | device_error)                                            | stack_pool::reserve          |
 //
-// Elsewhere: a host pointer argument of a sim launch is refused before any block runs
-// (include/ufx/detail/raw/args.hpp); the sim's device memory and streams are runtime.cpp's.
+// Elsewhere: a host pointer argument of a sim launch is refused before any block runs (detail/raw/args.hpp); the
+// sim's device memory and streams are runtime.cpp's. How the checks see: shared_checks.cpp and global_checks.cpp say
+// how a write is told from a read (the bytes a thread's turn changed) and how atomics are told apart; worker.hpp's
+// warp_clocks order the lanes of a warp by the syncwarps they pass together.
 //
-// How the checks see: shared_checks.cpp and global_checks.cpp say how a write is told from a read
-// (the bytes a thread's turn changed) and how atomics are told apart; block.hpp's warp_clocks order
-// the lanes of a warp by the syncwarps they pass together.
-//
-// Whichever check fails, and whenever: the block is abandoned. Every thread suspended at a barrier
-// is resumed to unwind (sim_sync throws block_abort), and every thread not yet started is started
-// to return at once without running the body, so each fiber ends on its own stack before its
-// stack is reused (a fiber left suspended would be unwound by Boost.Context's forced_unwind from
-// its destructor, which the body's catch clauses must not swallow).
+// Whichever check fails, and whenever, the block is abandoned: every thread suspended at a barrier is resumed to unwind
+// (sim_sync throws block_abort), and every thread not yet started starts and returns without running the body, so
+// each fiber ends on its own stack before that stack is reused (a fiber left suspended would be unwound by
+// Boost.Context's forced_unwind from its destructor, which the body's catch clauses must not swallow).
 #include "sim/block.hpp"
 
 #include <cstdlib>
@@ -105,7 +97,6 @@ std::uint64_t next_launch_seed(std::uint64_t seed) {
 }
 
 namespace {
-/// The running thread of `b` waits at a barrier of kind `kind` on `line`.
 [[gnu::always_inline]] inline thread_slot& wait_at_barrier(sim_block* b, int line, barrier_kind kind, bool pred) {
   if (!b) throw device_error("ufx::thread::sync(): this thread is not running in a kernel launch");
   if (b->threads.aborting) throw block_abort{}; // a body that caught block_abort and waits again
@@ -175,9 +166,8 @@ bool sim_block::advance() {
   }
 }
 
-/// No thread is ready: every thread still running waits at a barrier, or none does. Checks they
-/// agree and gives each its barrier's result. Returns 0 when none waits (the block is done), 1
-/// when a block barrier opened, 2 when every thread waits at a grid_sync.
+/// No thread is ready: all still running wait at a barrier, or none do. Checks they agree and gives each its barrier's
+/// result. Returns 0 when none waits (the block is done), 1 when a block barrier opened, 2 when all wait at grid_sync.
 int sim_block::barrier() {
   auto& slots = threads.slots;
   const auto first_waiting =
@@ -222,8 +212,7 @@ void sim_sync(sim_block* b, int line) { wait_at_barrier(b, line, barrier_kind::s
 
 namespace {
 
-/// The blocks of a launch that is not cooperative, taken in turn by the workers; the first
-/// failure in the blocks' order is the one reported.
+/// The blocks of a launch that is not cooperative, taken in turn by the workers; the first failure in block order wins.
 struct block_queue {
   const block_launch& l;
   std::size_t shared_bytes;
@@ -259,7 +248,7 @@ struct block_queue {
       b.rng = order_rng::for_block(launch_seed, k);
       b.global.acquired.clear();
       b.threads.aborting = false;
-      fill_undefined(b.state.shared, shared_bytes); // undefined contents
+      fill_undefined(b.state.shared, shared_bytes);
       std::fill_n(w.init.begin(), shared_bytes, static_cast<unsigned char>(0));
       w.next_epoch();
       try {

@@ -1,10 +1,8 @@
 #pragma once
-// The sim's block runner, shared by the files of src/sim/ (private to libufx). block.cpp's head
-// comment says how a block runs and lists every check; each piece below names the file that
-// implements it. A `sim_block` is made of those pieces (composition, no virtual calls) over its
-// worker (worker.hpp): what the error messages name (block_context), the threads as fibers
-// (block_threads), the lanes waiting at warp operations (warp_meetings), the shared-memory checks
-// (shared_checks) and the global-memory checks (global_checker), with the scheduler's own state.
+// The sim's block runner, shared by src/sim/ (private to libufx); block.cpp's head says how a block runs and lists
+// every check. A `sim_block` is composed (no virtual calls), over its worker (worker.hpp), of pieces that each name
+// the file implementing them: what the errors name (block_context), the threads as fibers (block_threads), the lanes
+// waiting at warp operations (warp_meetings), the shared- and global-memory checks (shared_checks, global_checker).
 #include "sim/worker.hpp"
 
 #include <string>
@@ -51,8 +49,7 @@ struct block_threads {
   unsigned count() const { return static_cast<unsigned>(slots.size()); }
   /// Makes the block's threads, each a fiber not yet started.
   void start(sim_block& b);
-  /// Runs thread i until it waits at a barrier or a warp operation, or returns (inline: the
-  /// fiber switch is the runner's hot path).
+  /// Runs thread i until it waits at a barrier or a warp operation, or returns (inline: the fiber switch is hot).
   void turn(worker& w, sim_block_state& state, unsigned i) {
     thread_slot& s = slots[i];
     s.state = slot_state::ready;
@@ -67,13 +64,10 @@ struct block_threads {
     __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
 #  endif
   }
-  /// Ends every thread that has not finished, whatever it is doing: one waiting at a barrier or a
-  /// warp operation is resumed and unwinds (sim_sync throws block_abort), one not yet started
-  /// starts and returns without running the body. Afterwards every fiber has returned and the
-  /// worker's logs are empty.
+  /// Ends every thread that has not finished, whatever it is doing (block.cpp's head says how); afterwards every
+  /// fiber has returned and the worker's logs are empty.
   void abandon(worker& w, sim_block_state& state);
-  /// Suspends the running thread until the scheduler resumes it (a barrier opened, its warp
-  /// operation met); unwinds it when the block is abandoned meanwhile.
+  /// Suspends the running thread until resumed (a barrier opened, its warp operation met); unwinds it if abandoned.
   [[gnu::always_inline]] inline void suspend(thread_slot& s) {
 #  if UFX_ASAN_FIBERS
     __sanitizer_start_switch_fiber(&s.fake_stack, main_bottom, main_size);
@@ -86,13 +80,12 @@ struct block_threads {
   }
 };
 
-/// The lanes waiting at warp operations, and their meetings: syncwarp, shuffles, votes, matches,
-/// activemask (warp.cpp).
+/// The lanes waiting at warp operations, and their meetings: syncwarp, shuffles, votes, matches, activemask (warp.cpp).
 struct warp_meetings {
   unsigned waiting = 0; // lanes waiting at a warp operation
 
-  /// Lets the lanes of each warp that have all reached their meeting go on; returns whether any
-  /// did. When none can, some lane waits for a lane that will never come: reported.
+  /// Lets the lanes of each warp that have all reached their meeting go on; returns whether any did. When none can,
+  /// some lane waits for a lane that will never come: reported.
   bool meet(sim_block& b);
 };
 
@@ -107,8 +100,7 @@ struct shared_checks {
     bool atomic = false, pending = false;
   } uninit;
 
-  /// After thread `me`'s turn: its writes and reads against the other threads' in this interval,
-  /// and its reads of elements no thread of the block has written.
+  /// After thread `me`'s turn: its writes and reads against others' in this interval, and its reads of unwritten ones.
   void check_turn(sim_block& b, unsigned me);
   /// The interval's pending read of unwritten shared memory, as its error.
   [[noreturn]] void fail_uninitialised_read(const block_context& ctx);
@@ -119,12 +111,10 @@ struct global_checker {
   global_checks* launch = nullptr;                       // the launch's checks, or none
   std::unordered_map<std::int32_t, global_ref> acquired; // other blocks' releases this block acquired
 
-  /// After thread `me`'s turn: its accesses of tracked arrays against the launch's other
-  /// accesses, and its reads of device memory nothing has written.
+  /// After `me`'s turn: its accesses of tracked arrays against the launch's others, its reads of unwritten memory.
   void check_turn(sim_block& b, unsigned me);
-  /// Whether another block's access `a` is ordered before this block's accesses by a release it
-  /// made (threadfence, then an atomic) that this block acquired (an atomic on the same location
-  /// afterwards). `a.thread` any_thread: any thread of its interval (a set of readers).
+  /// Whether another block's access `a` precedes this block's by a release it made (threadfence, then an atomic) that
+  /// this block acquired (a later atomic on the same location). `a.thread` any_thread: readers of its whole interval.
   bool released_to_us(const global_ref& a) const {
     const auto it = acquired.find(a.block);
     if (it == acquired.end()) return false;
@@ -159,16 +149,13 @@ struct sim_block {
     threads.start(*this);
     advance();
   }
-  /// Runs the block until every thread has returned (false) or waits at a grid_sync (true). A
-  /// failure abandons the block and throws its kernel_error.
+  /// Runs until all threads returned (false) or wait at a grid_sync (true); a failure abandons it, throws kernel_error.
   bool advance();
   /// The grid's threads all reached a grid_sync: this block's run on.
   void release_grid() {
     for (sim_impl::thread_slot& s : threads.slots) s.state = sim_impl::slot_state::ready;
   }
-  /// The grid_sync line the block's threads wait at.
   int grid_line() const { return threads.slots.empty() ? 0 : threads.slots.front().line; }
-  /// Ends every thread that has not finished (block_threads::abandon).
   void abandon() { threads.abandon(*w, state); }
 
 private:

@@ -1,8 +1,7 @@
-// A cooperative launch: every block resident at once, as on a GPU. The blocks run in turn on the
-// calling thread, each until all its threads wait at a grid_sync (or have returned); when every
-// thread of the grid waits at the same grid_sync, it opens (grid barrier divergence otherwise).
-// Each block has its own shared memory and fiber stacks, so a block keeps its state while the
-// others run.
+// A cooperative launch: every block resident at once, as on a GPU. The blocks run in turn on the calling thread, each
+// until all its threads wait at a grid_sync (or have returned); when every thread of the grid waits at the same
+// grid_sync, it opens (grid barrier divergence otherwise). Each block has its own shared memory and fiber stacks, so a
+// block keeps its state while the others run.
 #include "sim/block.hpp"
 
 #include <memory>
@@ -39,8 +38,7 @@ std::unique_ptr<sim_block> make_block(const block_launch& l, worker& w, unsigned
   return b;
 }
 
-/// Where the grid's blocks stopped in a pass: the lowest block waiting at a grid_sync and the
-/// lowest whose threads have all returned, if any.
+/// Where the grid's blocks stopped in a pass: the lowest at a grid_sync and the lowest whose threads all returned.
 struct grid_pass {
   std::optional<unsigned> waiting, done;
 };

@@ -1,7 +1,6 @@
-// A block's threads as fibers (Boost.Context: about 18 ns to create, run and switch a fiber on this
-// machine class, against 3.3 us for a ucontext swapcontext pair, which makes a system call): the
-// pool of fiber stacks of each worker, the fibers' start and their abandonment (block_threads;
-// its turn and suspend, the switch in and out, are inline in block.hpp), and the stack size.
+// A block's threads as fibers (Boost.Context: about 18 ns to create, run and switch a fiber on this machine class,
+// against 3.3 us for a ucontext swapcontext pair, which makes a system call): each worker's pool of fiber stacks, the
+// fibers' start and abandonment (block_threads; turn and suspend, the switches, are inline in block.hpp), stack size.
 #include "sim/block.hpp"
 
 #include <sys/mman.h>

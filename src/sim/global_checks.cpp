@@ -1,11 +1,9 @@
-// The global-memory checks of ufx::sim's launches whose arguments are tracked arrays: races between
-// threads of a block (ordered by barriers and syncwarps) and between blocks (ordered only by a
-// cooperative launch's grid_sync, or a threadfence then an atomic on the same location that the
-// other block's atomic acquires), and reads of device memory nothing has written since its
-// allocation. A thread's first access of an element in its turn is logged (sim_global_touch); when
-// the turn ends, check_turn tells writes from reads by the bytes that changed and checks each
-// against the launch's record of the element. Such a launch runs its blocks in turn on one host
-// thread (run_blocks), so a change is the running thread's.
+// The global-memory checks of ufx::sim's launches whose arguments are tracked arrays: races between threads of a block
+// (ordered by barriers and syncwarps) and between blocks (ordered only by a cooperative launch's grid_sync, or a
+// threadfence then an atomic on the same location that the other block's atomic acquires), and reads of device memory
+// unwritten since its allocation. A thread's first access of an element in its turn is logged (sim_global_touch); when
+// the turn ends, check_turn tells writes from reads by the bytes that changed and checks each against the launch's
+// record. Such a launch runs its blocks in turn on one host thread (run_blocks), so a change is the running thread's.
 #include "sim/block.hpp"
 
 #include <string>
@@ -52,8 +50,7 @@ struct global_access {
     return a.interval < interval || (a.interval == interval && b.w->clocks.ordered(a.thread, a.warp_epoch, me));
   }
 
-  /// An access of `set` that is not ordered before this one, or null; `inner` holds it when it is
-  /// a thread of this block's interval.
+  /// An access of `set` not ordered before this one, or null; `inner` holds it if a thread of this block's interval.
   const global_ref* set_conflict(const global_set& set, global_ref& inner) const {
     if (set.block.empty()) return nullptr;
     if (set.block.several()) { // ordered when the two it names were released to this block
@@ -71,8 +68,7 @@ struct global_access {
     return &inner;
   }
 
-  /// A plain write conflicts with another thread's access of any kind, an atomic update with
-  /// plain ones, a plain read with writes and atomic updates: reported unless ordered.
+  /// The conflicts of shared_checks.cpp's check_race (a plain write with any access, ...), reported unless ordered.
   [[gnu::always_inline]] void check_race(const global_record& r) const {
     global_ref inner;
     const global_ref* with = nullptr;
@@ -101,7 +97,6 @@ struct global_access {
                                                        "t.grid_sync() between)")));
   }
 
-  /// Adds this access to `set`.
   void add_to(global_set& set) const {
     const global_ref mine{b.ctx.block_linear, static_cast<thread_id>(me), interval, em};
     if (set.block.empty()) {
@@ -161,9 +156,8 @@ void global_checker::check_turn(sim_block& b, unsigned me) {
 
 namespace {
 
-/// Lets block b acquire the releases made through the location `addr`, and release its own when
-/// the running thread has fenced: accesses before a threadfence are ordered before those of a
-/// block whose atomic on the same location comes later.
+/// Lets block b acquire the releases made through location `addr`, and release its own when the running thread has
+/// fenced: accesses before a threadfence are ordered before those of a block whose atomic there comes later.
 void acquire_and_release(sim_block& b, std::uintptr_t addr) {
   auto& rel = b.global.launch->releases[addr];
   for (const global_ref& r : rel)

@@ -1,6 +1,5 @@
-// The wording of the sim's errors: how they name the kernel, block, thread, lane, shared and global
-// element, warp operation and barrier (the checks' own sentences are in their files), and the
-// out-of-range errors of ndview and ufx::shared indexing.
+// The wording of the sim's errors: how they name the kernel, block, thread, lane, shared and global element, warp
+// operation and barrier (the checks' own sentences are in their files); ndview's and ufx::shared's out-of-range errors.
 #include "sim/block.hpp"
 
 #include <algorithm>
@@ -76,7 +75,7 @@ void block_context::fail_lane(unsigned thread, const std::string& what) const {
 }
 
 namespace {
-/// "element (3, 4)"
+/// "element (3, 4", which the caller closes
 std::string index_list_text(int rank, const index_t* idx) {
   std::string s("element (");
   for (int k = 0; k < rank; ++k) s.append(k ? ", " : "").append(std::to_string(idx[k]));
@@ -103,8 +102,7 @@ std::string block_context::shared_element_text(std::size_t offset) const {
 }
 
 namespace {
-/// The index of the element `off` elements from the start of g (dimension by dimension from the
-/// largest stride), or false when no index of g lies there.
+/// The index of element `off` of g (found from the largest stride down), or false when no index of g lies there.
 bool index_at(const global_region& g, index_t off, index_t (&idx)[max_rank]) {
   int order[max_rank];
   for (int k = 0; k < g.rank; ++k) order[k] = k;

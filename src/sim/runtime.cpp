@@ -1,7 +1,6 @@
-// ufx::sim's device runtime: virtual devices carved out of one reserved address range, so a sim
-// pointer is recognised (and its device found) by comparisons, and a sim allocation costs what a
-// real one does (pages on first touch). Each device has a memory limit; an allocation beyond it
-// throws "out of device memory" as ufx::cuda's does.
+// ufx::sim's device runtime: virtual devices carved out of one reserved address range, so a sim pointer is recognised
+// (and its device found) by comparisons, and a sim allocation costs what a real one does (pages on first touch). Each
+// device has a memory limit; an allocation beyond it throws "out of device memory" as ufx::cuda's does.
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -82,9 +81,8 @@ struct sim_device {
   std::size_t kept = 0; // about how many freed bytes still hold their pages (not returned to the OS)
 };
 
-/// Freed device memory the sim keeps resident for the next allocations, per device: a fresh
-/// result then reuses touched pages instead of faulting in new ones (as the host's large-block
-/// cache does, host_memory.cpp). Beyond it, freed blocks of 1 MiB or more go back to the OS.
+/// Freed device memory the sim keeps resident per device, so new results reuse touched pages instead of faulting in
+/// new ones (as host_memory.cpp's cache does); beyond it, freed blocks of 1 MiB or more go back to the OS.
 constexpr std::size_t sim_keep_bytes = std::size_t{512} << 20;
 
 /// A sim stream: a worker thread running queued tasks in order, as a GPU runs a stream's work.
@@ -296,8 +294,7 @@ public:
 
   void* allocate_async(int device, std::size_t bytes, void*) const override { return allocate(device, bytes); }
   void deallocate_async(int device, void* p, void* s) const noexcept override {
-    // freed when the stream's worker drops the task: after the work queued before it, run or
-    // skipped after a failure
+    // freed when the stream's worker drops the task: after the work queued before it, run or skipped after a failure
     std::shared_ptr<void> release(p, [this, device](void* q) { deallocate(device, q); });
     sim_enqueue(s, [r = std::move(release)] {});
   }

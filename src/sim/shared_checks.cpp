@@ -1,23 +1,18 @@
 // The shared-memory checks (block.cpp's table lists every check of the sim):
-// - races: within one barrier interval two threads touch an element of a ufx::shared array and at
-//   least one of them writes it. Each access through `shared` logs the element's bytes the first
-//   time a thread touches it in the interval (sim_shared_log, reached inline from ufx::shared when
-//   the byte's stamp is not current); when the thread's turn ends, an element whose bytes changed
-//   was written by it (check_turn). Since a block's threads run one at a time between barriers,
-//   that is exact for every write that changes a value (a write of the value already there is not
-//   seen: it is also harmless). Updates through ufx's atomic functions (atomic.hpp) are told apart:
-//   they call sim_shared_atomic_begin / _end, which mark the thread's entry atomic and keep, as its
-//   "old" bytes, the value its last atomic left, so a change after that (or before it, seen at the
-//   next atomic) is still a plain write. Atomic updates by two threads do not race; an atomic
-//   update and another thread's plain read or write do. A thread's own plain reads of an element it
-//   also updates atomically in the interval are not told apart from its atomics (only the first
-//   touch of an element is logged). Lanes of a warp are ordered by the syncwarps they pass together
-//   (block.hpp's warp_clocks);
-// - reads of shared memory no thread of the block has written. The first such read of a barrier
-//   interval is reported when the interval ends, unless another thread of the block writes the
-//   element later in the interval: then a barrier is probably missing between the write and the
-//   read (the sim ran the reader first), and the error says so. Any other failure in the interval
-//   gives way to the read, which came first and is the likelier cause (sim_block::advance).
+// - races: in one barrier interval two threads touch an element of a ufx::shared array and one writes it. A thread's
+//   first access of an element in the interval logs its bytes (sim_shared_log, reached inline from ufx::shared when the
+//   byte's stamp is not current); when the turn ends, an element whose bytes changed was written by it (check_turn). As
+//   a block's threads run one at a time between barriers, that is exact for every write that changes a value (one that
+//   writes the value already there is not seen, and harmless). Updates through ufx's atomic functions (atomic.hpp) call
+//   sim_shared_atomic_begin / _end, which mark the entry atomic and keep as its "old" bytes the value its last atomic
+//   left, so a change after that (or before it, seen at the next atomic) is still a plain write. Atomic updates by two
+//   threads do not race; an atomic update and another thread's plain read or write do. A thread's own plain reads of an
+//   element it also updates atomically in the interval are not told apart from its atomics (only the first touch is
+//   logged). Lanes of a warp are ordered by the syncwarps they pass together (worker.hpp's warp_clocks);
+// - reads of shared memory no thread of the block has written: the interval's first is reported when the interval
+//   ends, unless another thread writes the element later in it: then a barrier is probably missing between the write
+//   and the read (the sim ran the reader first), and the error says so. Any other failure in the interval gives way
+//   to the read, which came first and is the likelier cause (sim_block::advance).
 #include "sim/block.hpp"
 
 #include <string>
@@ -56,9 +51,8 @@ report_missing_barrier(const block_context& ctx, const shared_checks::uninit_rea
                    "both lanes when they are of one warp)");
 }
 
-/// Thread me's access `e` (which `wrote`) of an element no thread of the block had written: notes
-/// the interval's first read of such an element, reports the missing barrier when me writes the
-/// element another thread read before, and marks the element written.
+/// Thread me's access `e` (which `wrote`) of an element no thread of the block had written: notes the interval's first
+/// read of one, reports the missing barrier when me writes an element another thread read before, and marks it written.
 [[gnu::always_inline]] inline void check_initialised(shared_checks& sc, const block_context& ctx, const log_entry& e,
                                                      bool wrote, unsigned me) {
   shared_checks::uninit_read& u = sc.uninit;
@@ -72,10 +66,9 @@ report_missing_barrier(const block_context& ctx, const shared_checks::uninit_rea
   if (wrote || e.atomic) std::fill_n(sc.init + e.offset, e.bytes, static_cast<unsigned char>(1));
 }
 
-/// Thread me's access `e` against the element's earlier accesses in the interval: a plain write
-/// conflicts with another thread's access of any kind, an atomic update with plain ones, a plain
-/// read with writes and atomic updates; unless ordered by a syncwarp. Then records it. (Inline, as
-/// check_initialised: check_turn's loop over a turn's accesses is the checks' hot path.)
+/// Thread me's access `e` against the element's earlier accesses in the interval (a plain write conflicts with another
+/// thread's access of any kind, an atomic update with plain ones, a plain read with writes and atomic updates, unless
+/// a syncwarp orders them), then records it. Inline, as check_initialised: check_turn's loop is the checks' hot path.
 [[gnu::always_inline]] inline void check_race(const sim_block& b, worker& wk, const log_entry& e, bool wrote,
                                               unsigned me, std::uint32_t em) {
   shadow& s = wk.shadows[e.offset];

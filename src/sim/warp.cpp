@@ -1,8 +1,7 @@
-// Warp meetings: a lane calling a warp operation (syncwarp, the shuffles, the votes, the matches,
-// activemask) waits until every lane its mask names has reached one; then the operation takes
-// place and each lane gets its result. The checks of the masks, kinds, value sizes, shuffle widths
-// and source lanes, and of lanes that can never meet, are here; a syncwarp advances the warp
-// clocks (block.hpp's warp_clocks) that order the lanes' shared and global accesses.
+// Warp meetings: a lane calling a warp operation (syncwarp, the shuffles, the votes, the matches, activemask) waits
+// until every lane its mask names has reached one; then the operation takes place and each lane gets its result. The
+// checks of masks, kinds, value sizes, shuffle widths and source lanes, and of lanes that can never meet, are here; a
+// syncwarp advances the warp clocks (worker.hpp's warp_clocks) that order the lanes' shared and global accesses.
 #include "sim/block.hpp"
 
 #include <string>
@@ -52,7 +51,6 @@ struct warp_room {
     return met;
   }
 
-  /// Lane l's mask names no lane that has returned.
   void check_none_returned(unsigned l, const warp_call& c, unsigned group) const {
     for (unsigned bits = group; bits; bits &= bits - 1) {
       const unsigned k = lowest_lane(bits);
@@ -63,8 +61,7 @@ struct warp_room {
     }
   }
 
-  /// Whether every lane of lane l's mask waits at an operation with the same mask; one of another
-  /// kind is reported.
+  /// Whether every lane of lane l's mask waits at an operation with the same mask; one of another kind is reported.
   bool all_arrived(unsigned l, const warp_call& c, unsigned group) const {
     for (unsigned bits = group; bits; bits &= bits - 1) {
       const unsigned k = lowest_lane(bits);
@@ -96,7 +93,6 @@ struct warp_room {
     }
   }
 
-  /// Carries out the operation that the lanes `group` have all reached.
   void perform(unsigned group) {
     const warp_kind k = call(lowest_lane(group)).kind;
     const unsigned ballot = check_sizes(group);

@@ -1,8 +1,7 @@
 #pragma once
-// What the sim's block runner keeps per worker (one per host thread running blocks), and the
-// records its checks keep: fiber stacks, the turn's logs of shared and global accesses, the warp
-// clocks, the shadows of shared elements and the records of global ones, the threads' slots and
-// the seeded order (private to libufx; block.hpp builds a block of pieces over them).
+// What the sim's block runner keeps per worker (one per host thread running blocks) and the records its checks keep:
+// fiber stacks, the turn's logs of shared and global accesses, the warp clocks, the shadows of shared elements and the
+// records of global ones, the threads' slots, the seeded order (private to libufx; block.hpp builds on them).
 #include "asan.hpp"
 #include "runtime_common.hpp"
 
@@ -62,7 +61,6 @@ public:
   stack_pool(const stack_pool&) = delete;
   stack_pool& operator=(const stack_pool&) = delete;
   ~stack_pool() { release(); }
-  /// Room for n stacks of `bytes` each.
   void reserve(unsigned n, std::size_t bytes);
   /// The usable bottom of stack i (its guard page lies below).
   unsigned char* bottom(unsigned i) const { return base_ + i * (bytes_ + page_) + page_; }
@@ -114,10 +112,9 @@ private:
   std::int32_t g_ = none_;
 };
 
-/// Threads of a block that accessed an element in the current barrier interval: lanes of one
-/// warp, or threads of several warps (then any thread outside one of those warps is unordered with
-/// some of them). The lanes' warp epochs at their latest access are in the worker's epoch pool
-/// once one is not 0 (a warp that has passed a syncwarp in the interval).
+/// Threads of a block that accessed an element in the current barrier interval: lanes of one warp, or threads of
+/// several warps (then any thread outside one of them is unordered with some). The lanes' warp epochs at their latest
+/// access are in the worker's epoch pool once one is not 0 (the warp passed a syncwarp in the interval).
 struct lane_set {
   group_id warp;
   std::uint32_t lanes = 0;
@@ -133,10 +130,9 @@ struct lane_set {
 
 // ---- warp clocks: happens-before within a barrier interval (warp.cpp advances them)
 
-/// A thread's own accesses are ordered, and lanes of one warp are ordered by the syncwarps they
-/// pass together. know[(warp * 32 + a) * 32 + b] is the epoch of lane b (the number of syncwarps it
-/// has passed) that lane a has synchronised with; know[.. a .. a] is lane a's own. All zero in a
-/// warp that has not synchronised (dirty 0). Inline: the checks ask after every access.
+/// Lanes of one warp are ordered by the syncwarps they pass together (a thread's own accesses always are):
+/// know[(warp * 32 + a) * 32 + b] is the epoch (syncwarps passed) of lane b that lane a has synchronised with,
+/// know[.. a .. a] lane a's own; all zero in a warp not synchronised (dirty 0). Inline: the checks ask at every access.
 struct warp_clocks {
   std::vector<std::uint32_t> know;
   std::vector<unsigned char> dirty;
@@ -180,7 +176,6 @@ struct warp_clocks {
     }
     return no_thread;
   }
-  /// Adds thread t, at its warp epoch `epoch`, to s.
   void add(lane_set& s, unsigned t, std::uint32_t epoch) {
     const auto tw = static_cast<std::int32_t>(t / 32);
     if (s.warp.empty()) {
@@ -214,9 +209,9 @@ struct shadow {
 
 struct log_entry {
   std::uint32_t offset, bytes;
-  std::uint64_t old;         // the element's bytes before the thread's turn (elements up to 8 bytes), or
-                             // where they are in the worker's `old` buffer (larger elements); after an
-                             // atomic update by the thread, the bytes that update left
+  // old: the element's bytes before the thread's turn (up to 8 bytes), or where they are in the worker's `old` buffer
+  // (larger elements); after an atomic update by the thread, the bytes that update left
+  std::uint64_t old;
   bool atomic = false;       // the thread updated the element through ufx's atomic functions
   bool plain_write = false;  // and changed it otherwise before one of those updates
   bool init_checked = false; // an unchanged value was read (shared<A>::init_checked)
@@ -317,14 +312,12 @@ struct global_record {
   global_set readers, atomics;
 };
 
-/// A launch's global-memory checks: the records of every element its threads wrote or updated, or
-/// read through a view that another argument may write (the blocks of a checked launch run in turn
-/// on one host thread).
+/// A launch's global-memory checks: the records of every element its threads wrote or updated, or read through a view
+/// that another argument may write (the blocks of a checked launch run in turn on one host thread).
 struct global_checks {
   std::unordered_map<std::uintptr_t, global_record> records;
-  // per location updated atomically: the latest release of each block that fenced before updating
-  // it (threadfence(), then the atomic): its accesses before the fence are ordered before the
-  // accesses of a block that updates the location atomically afterwards
+  // per location updated atomically: the latest release of each block that fenced before updating it (threadfence(),
+  // then the atomic), which orders its accesses before the fence before those of a block updating it atomically later
   std::unordered_map<std::uintptr_t, std::vector<global_ref>> releases;
   std::uint32_t grid_epoch = 0; // grid_syncs passed (a cooperative launch)
   bool reads_race_free = true;  // no read-only argument overlaps an argument that may be written
@@ -431,7 +424,6 @@ struct worker {
     clocks.reset();
     return epoch;
   }
-  /// Forgets the current turn's accesses.
   void clear_logs() {
     log.clear();
     old.clear();
@@ -440,7 +432,6 @@ struct worker {
   }
 };
 
-/// This host thread's worker.
 worker& this_worker();
 
 // ---- seeded thread order (UFX_SIM_SEED, ufx::set_sim_seed; block.cpp)

@@ -1,8 +1,7 @@
 #pragma once
-// Rank agreement: a collective call runs its local part on every rank, then the ranks agree on
-// whether it failed anywhere (one MPI_Allreduce of an int). If it did, the lowest failing rank
-// broadcasts its message and every rank throws, so an exception on one rank never leaves the
-// others waiting in the next collective.
+// Rank agreement: a collective call runs its local part on every rank, then the ranks agree on whether it failed
+// anywhere (one MPI_Allreduce of an int). If it did, the lowest failing rank broadcasts its message and every rank
+// throws, so an exception on one rank never leaves the others waiting in the next collective.
 #include <exception>
 #include <new>
 #include <optional>
@@ -16,8 +15,7 @@
 namespace ufx::mpi::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// Operands split differently across the ranks: every rank throws ufx::shape_error (not
-/// ufx::mpi::error), with the message of the lowest rank that saw it.
+/// Operands split differently: every rank throws ufx::shape_error (not ufx::mpi::error) with the lowest rank's message.
 class partition_mismatch : public shape_error {
 public:
   using shape_error::shape_error;
@@ -97,8 +95,7 @@ inline void agree(const communicator& comm, const failure* mine) {
   throw error(first, kind_name(kind), text);
 }
 
-/// Runs `body()` on this rank, then agrees (collective): every rank returns its own result, or
-/// every rank throws when it threw on any.
+/// Runs `body()` on this rank, then agrees (collective): each rank returns its own result, or all throw if any threw.
 template <class Body>
 auto collectively(const communicator& comm, Body&& body) {
   using R = std::invoke_result_t<Body&>;

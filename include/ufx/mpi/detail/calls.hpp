@@ -1,13 +1,10 @@
 #pragma once
-// The front doors on distributed operands: ufx's vectorize, guvectorize, reducer, reduce,
-// transform_reduce, argmin / argmax and accumulate hand a call with a ufx::mpi::distributed operand here
-// (ufx/detail/distributed.hpp). Each call is collective over the operands' communicator.
-//
-// distributed_calls<mpi_distribution>::call names the front door and picks the path:
-// elementwise_call for vectorize and guvectorize; reduction_call for the others, which splits the
-// arguments (ufx::detail::with_call_args) and hands them to the front door's reduction_body:
-// its arity check, the check that an operand is distributed, then its own step below
-// (reducer_across, reduce_across, transform_reduce_across, arg_across, accumulate_across).
+// The front doors on distributed operands: ufx's vectorize, guvectorize, reducer, reduce, transform_reduce, argmin /
+// argmax and accumulate hand a call with a ufx::mpi::distributed operand here (ufx/detail/distributed.hpp); each call
+// is collective over the operands' communicator. distributed_calls<mpi_distribution>::call names the front door and
+// picks the path: elementwise_call for vectorize and guvectorize; reduction_call for the others, which splits the
+// arguments (ufx::detail::with_call_args) and hands them to the front door's reduction_body: its arity check, the
+// check that an operand is distributed, then its own *_across step below.
 #include <array>
 #include <cstddef>
 #include <optional>
@@ -37,8 +34,7 @@ std::optional<Acc> optional_value(const V& v) {
 template <class... Pos>
 inline constexpr bool any_distributed_operand = (distributed_arg<Pos> || ...);
 
-/// The one check of the reductions and scans: some operand is distributed (the destination alone
-/// cannot be).
+/// The one check of the reductions and scans: some operand is distributed (the destination alone cannot be).
 template <class... Pos>
 constexpr void require_distributed_operand() {
   static_assert(any_distributed_operand<Pos...>, "ufx::mpi: only the destination is distributed: the call's operands "
@@ -77,8 +73,8 @@ core_ranks gufunc_core_ranks() {
 // The steps of the reductions and scans. `tp`: the target (const void* when the call names none);
 // `outp`: the ufx::out(...) argument (likewise); `axes`: NA axes; Keep: ufx::keepdims.
 
-/// `r(x [, init])` of a ufx::reducer. A rank without rows reduces its empty block with a zero init
-/// (when the accumulator is a scalar), so a reducer without identity does not throw there.
+/// `r(x [, init])` of a ufx::reducer. A rank without rows reduces its empty block with a zero init (when the
+/// accumulator is a scalar), so a reducer without identity does not throw there.
 template <int NA, bool Keep, class Op, class Id, class TP, class OutP, class X, class... Init>
 decltype(auto) reducer_across(const ufx::reduction<Op, Id>& r, TP tp, OutP outp, const int* axes, const X& x,
                               const Init&... init) {
@@ -162,8 +158,7 @@ void arg_axis_into(const D& x, const int* axes, const Local& local, const Out& o
   if (across) combine_arg_axis0<Max>(x, x.rows() > 0, local_arg(dst));
 }
 
-/// argmin / argmax along an axis, returned: along axis 0 a replicated array (the ranks' answers
-/// combined), along another axis a distributed one.
+/// argmin / argmax along an axis, returned: along axis 0 replicated (the ranks' answers combined), else distributed.
 template <bool Max, int NA, bool Keep, class Res, class D, class Local>
 decltype(auto) arg_axis_result(const D& x, const int* axes, const Local& local) {
   std::optional<split> s;
@@ -338,15 +333,13 @@ struct distributed_calls<mpi::detail::mpi_distribution> {
     return mpi::detail::reduction_call("ufx::transform_reduce", door, args...);
   }
 
-  /// `ufx::argmin(x)` / `argmax(x)`: the global flat index on every rank; along axis 0 a replicated
-  /// result (the ranks' (value, row) pairs combined), along another axis a distributed one.
+  /// `ufx::argmin(x [, axis] [, keepdims] [, out])` / `argmax` (arg_across).
   template <bool Max, class... A>
   static decltype(auto) call(arg_door<Max> door, const A&... args) {
     return mpi::detail::reduction_call(Max ? "ufx::argmax" : "ufx::argmin", door, args...);
   }
 
-  /// `ufx::accumulate(x, op [, axis{k}] [, out])`: along axis 0 (the default) the ranks' blocks
-  /// carry into each other (MPI_Exscan on the last rows); along another axis each block scans alone.
+  /// `ufx::accumulate(x, op [, axis{k}] [, out])` (accumulate_across).
   template <class... A>
   static decltype(auto) call(accumulate_door door, const A&... args) {
     return mpi::detail::reduction_call("ufx::accumulate", door, args...);

@@ -1,10 +1,8 @@
 #pragma once
-// The combine step of a reduction across ranks: each rank's partials (one per output element,
-// absent on a rank whose block is empty) go through MPI_Allreduce, or MPI_Exscan for the carries
-// of a scan, with an MPI_Op made from the user's operator. The op is created non-commutative, so
-// MPI combines the partials in rank order (MPI 4.0, 6.9.5): the result does not depend on timing,
-// and Open MPI's allreduce for such ops reduces to one rank and broadcasts, so every rank gets
-// the same bits.
+// The combine step of a reduction across ranks: each rank's partials (one per output element, absent where its block
+// is empty) go through MPI_Allreduce, or MPI_Exscan for a scan's carries, with an MPI_Op of the user's operator. The op
+// is non-commutative, so MPI combines in rank order (MPI 4.0, 6.9.5): the result does not depend on timing, and Open
+// MPI's allreduce for such ops reduces to one rank and broadcasts, so every rank gets the same bits.
 #include <climits>
 #include <cstddef>
 #include <span>

@@ -1,6 +1,5 @@
 #pragma once
-// ufx::mpi::distributed<C>: one rank's block of a global array (any container ufx accepts) plus
-// its partition; scatter / gather to and from one rank.
+// ufx::mpi::distributed<C>: a rank's block of a global array (any array container) and its partition; scatter, gather.
 #include <array>
 #include <climits>
 #include <string>
@@ -101,8 +100,7 @@ struct is_std_vector : std::false_type {};
 template <class T, class A>
 struct is_std_vector<std::vector<T, A>> : std::true_type {};
 
-/// The host container scatter and gather use for blocks of C: std::vector for std::vector, else
-/// ufx::ndarray.
+/// The host container scatter and gather use for blocks of C: std::vector for std::vector, else ufx::ndarray.
 template <class C>
 using host_block_t = std::conditional_t<is_std_vector<C>::value, std::vector<typename ufx::adapter<C>::value_type>,
                                         ufx::ndarray<typename ufx::adapter<C>::value_type, ufx::adapter<C>::rank>>;

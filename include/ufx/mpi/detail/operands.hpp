@@ -1,7 +1,6 @@
 #pragma once
-// Step 1-2 of a call on distributed operands: find the partition the operands share (or throw on
-// every rank, naming both partitions), check the blocks and the replicated operands, and turn the
-// arguments into the local call's arguments.
+// Steps 1-2 of a call on distributed operands: find the partition the operands share (or throw on every rank, naming
+// both), check the blocks and the replicated operands, and turn the arguments into the local call's.
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -52,9 +51,8 @@ const communicator& first_comm(const A& a, const Rest&... rest) {
   }
 }
 
-/// What the checks found: the shared partition (a replicated one when every distributed operand
-/// is replicated), its rank, and the number of loop dimensions of the distributed operands (the
-/// rank less a gufunc's core dimensions; axis 0 is the first loop dimension).
+/// What the checks found: the shared partition (a replicated one when every distributed operand is), its rank, and
+/// the distributed operands' number of loop dimensions (the rank less a gufunc's core dimensions; axis 0 is the first).
 struct split {
   const partition* part = nullptr;
   std::string first_name;
@@ -64,8 +62,7 @@ struct split {
   int rank() const { return static_cast<int>(part->global_shape().size()); }
 };
 
-/// The core rank of each operand: none for elementwise calls and reductions; a gufunc's signature
-/// gives its inputs' and outputs' (`nin` inputs first).
+/// Each operand's core rank: 0 for elementwise calls and reductions, else a gufunc signature's (`nin` inputs first).
 struct core_ranks {
   const int* rank = nullptr;
   int nin = 0;
@@ -120,8 +117,7 @@ void check_replicated(const split& s, const A& a, const std::string& name, int c
                     "along axis 0 so that it broadcasts");
 }
 
-/// Calls `f(a, k, destination)` for each operand (positional arguments counted from 0, targets
-/// skipped) and each destination inside ufx::out (counted from 0).
+/// Calls `f(a, k, destination)` for each operand (positional, from 0, targets skipped) and destination in ufx::out.
 template <class F, class... A>
 void for_each_operand(const F& f, const A&... args) {
   int k = 0;
@@ -138,9 +134,8 @@ void for_each_operand(const F& f, const A&... args) {
       ...);
 }
 
-/// Checks every operand of a call (inside `collectively`) and returns the shared split.
-/// `distributed_out`: the destinations must be distributed (results of elementwise calls are),
-/// else they must not be (a reduction across the ranks).
+/// Checks every operand of a call (inside `collectively`) and returns the shared split. `distributed_out`: the
+/// destinations must be distributed (results of elementwise calls are), else they must not be (a reduction).
 template <class... A>
 split check_operands_with(bool distributed_out, const core_ranks& cores, const A&... args) {
   split s;

@@ -13,14 +13,12 @@
 
 namespace ufx::mpi {
 
-/// How a global array of shape `global_shape()` is split: rank r holds rows
-/// [offset(r), offset(r) + rows(r)) of axis 0 and every index of the other axes; or, for a
-/// replicated partition (the result of a reduction across the ranks), every rank holds all of it.
-/// A value, the same on every rank; making one is not collective.
+/// How a global array of shape `global_shape()` is split: rank r holds rows [offset(r), offset(r) + rows(r)) of axis 0
+/// and every index of the other axes; or, for a replicated partition (the result of a reduction across the ranks),
+/// every rank holds all of it. A value, the same on every rank; making one is not collective.
 class partition {
 public:
-  /// The balanced split: the first `n % size` ranks hold `n / size + 1` rows, the others
-  /// `n / size` (a rank may hold none).
+  /// The balanced split: the first `n % size` ranks hold `n / size + 1` rows, the others `n / size` (maybe none).
   partition(const communicator& comm, std::vector<index_t> global_shape)
       : partition(comm, std::move(global_shape), {}) {}
 
@@ -84,14 +82,12 @@ public:
     return std::accumulate(d_->shape.begin() + 1, d_->shape.end(), index_t{1},
                            [](index_t a, index_t b) { return a * b; });
   }
-  /// The number of rows of axis 0 rank r holds (replicated: all of them). An r that is not a rank
-  /// throws std::out_of_range.
+  /// The number of rows of axis 0 rank r holds (replicated: all). An r that is not a rank throws std::out_of_range.
   index_t rows(int r) const {
     const index_t k = d_->offsets.at(static_cast<std::size_t>(r) + 1) - d_->offsets.at(static_cast<std::size_t>(r));
     return d_->replicated ? d_->shape[0] : k;
   }
-  /// The global index of rank r's first row (replicated: 0). An r that is not a rank throws
-  /// std::out_of_range.
+  /// The global index of rank r's first row (replicated: 0). An r that is not a rank throws std::out_of_range.
   index_t offset(int r) const {
     const index_t o = d_->offsets.at(static_cast<std::size_t>(r)); // at: r is checked
     return d_->replicated ? 0 : o;

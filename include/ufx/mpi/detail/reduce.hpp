@@ -1,7 +1,6 @@
 #pragma once
-// Reductions and scans over distributed operands: the local front door runs on each rank's block
-// (any target), then the partials are combined across the ranks in rank order (combine.hpp).
-// Axes without axis 0 stay local and give a distributed result.
+// Reductions and scans over distributed operands: the local front door runs on each rank's block (any target), then
+// the ranks' partials are combined in rank order (combine.hpp); axes without axis 0 stay local (a distributed result).
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -70,12 +69,10 @@ Acc finish(const across_spec<Acc, Op>& spec, const maybe<Acc>& m) {
   return spec.init ? static_cast<Acc>(spec.op(*spec.init, m.value)) : m.value;
 }
 
-/// Combines, in place and in rank order, the partials a container holds on every rank (rows: this
-/// rank contributes them), then finishes them with init.
+/// Combines in place, in rank order, the partials `c` holds on every rank (`rows`: this rank's count); finishes them.
 template <class Acc, class Op, class C>
 void combine_container(const communicator& comm, const across_spec<Acc, Op>& spec, bool rows, C& c) {
-  // the steps that can throw (allocation, device copies) run inside `collectively`, so a failure
-  // on one rank cannot leave the others in the MPI_Allreduce
+  // what can throw (allocation, device copies) runs in `collectively`: no failure leaves the others in MPI_Allreduce
   using H = decltype(dense_host_copy(c));
   std::optional<H> h;
   std::vector<maybe<Acc>> parts;
@@ -94,10 +91,9 @@ void combine_container(const communicator& comm, const across_spec<Acc, Op>& spe
   });
 }
 
-/// A reduction of distributed operands (`operands...`: the positional arrays and scalars).
-/// `local(opts...)` runs the front door on the local blocks without init, `local_final(opts...)`
-/// with it (for results that stay local), `local_empty(opts...)` on a rank without rows when the
-/// reduction has no identity (it must not throw for the empty block).
+/// A reduction of distributed operands (`operands...`: the positional arrays and scalars). `local(opts...)` runs the
+/// front door on the local blocks without init, `local_final(opts...)` with it (for results that stay local),
+/// `local_empty(opts...)` on a rank without rows when the reduction has no identity (it must not throw there).
 template <int NA, bool Keep, class Acc, class Op, class Local, class LocalFinal, class LocalEmpty, class OutP,
           class... Ops>
 decltype(auto) reduce_distributed(const across_spec<Acc, Op>& spec, const Local& local, const LocalFinal& local_final,
