@@ -199,11 +199,11 @@ TEST_CASE("a host pointer that leaks into a sim launch is caught, naming the ope
   L.shape[0] = 8;
   L.stride[0][0] = 1;
   L.stride[1][0] = 1;
-  map_kernel<identity, 1, array_acc<float>, array_acc<const float>> k{
+  map_body<identity, 1, array_acc<float>, array_acc<const float>> k{
       identity{}, make_tuple(array_acc<float>{dev.data()}, array_acc<const float>{host_mem.data()})};
   const std::string msg = error_message([&] { for_each_hook<ufx::sim_t>::run(ufx::sim, L, k); });
   CHECK(msg.find("input 0 is not in ufx::sim device 0 memory (it points to host memory") != std::string::npos);
-  map_kernel<identity, 1, array_acc<float>, array_acc<const float>> k2{
+  map_body<identity, 1, array_acc<float>, array_acc<const float>> k2{
       identity{}, make_tuple(array_acc<float>{host_mem.data()}, array_acc<const float>{dev.data()})};
   CHECK(error_message([&] {
           for_each_hook<ufx::sim_t>::run(ufx::sim, L, k2);

@@ -387,13 +387,12 @@ TEST_CASE_TEMPLATE("several outputs per thread of the tiled reduction change no 
     // operand: 2 (ufx::detail::tile_outputs_per_thread); each output's fold is the same, so the results
     // are bitwise those of one output a thread, on the sim and on ufx::cuda alike
     static_assert(
-        ufx::detail::tile_outputs_per_thread<ufx::detail::reduce_kernel<
+        ufx::detail::tile_outputs_per_thread<ufx::detail::reduce_body<
             float, gauss, ufx::plus, ufx::detail::array_acc<const pt>, ufx::detail::array_acc<const pt>>>::value == 4);
     static_assert(
         ufx::detail::tile_outputs_per_thread<
-            ufx::detail::reduce_kernel<double, sqdist_d, ufx::plus, ufx::detail::array_acc<const pt3d>,
-                                       ufx::detail::array_acc<const pt3d>, ufx::detail::scalar_acc<double>>>::value ==
-        2);
+            ufx::detail::reduce_body<double, sqdist_d, ufx::plus, ufx::detail::array_acc<const pt3d>,
+                                     ufx::detail::array_acc<const pt3d>, ufx::detail::scalar_acc<double>>>::value == 2);
     auto& state = ufx::detail::testing();
     // n = 4100: four full blocks of 4 x 256 outputs and 4 outputs in a fifth; m = 1203: 4 tiles and a
     // short one, runs of 8 and a rest; n = 4000: too few outputs for 4 a thread (one each)

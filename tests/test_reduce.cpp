@@ -398,7 +398,7 @@ TEST_CASE_TEMPLATE("host-memory inputs reach device targets staged, never as hos
     L.stride[1][0] = 1;
     const auto plan = ufx::detail::make_reduce_plan(L, 1u, 1);
     using kernel =
-        ufx::detail::reduce_kernel<float, ufx::detail::identity, ufx::plus, ufx::detail::array_acc<const float>>;
+        ufx::detail::reduce_body<float, ufx::detail::identity, ufx::plus, ufx::detail::array_acc<const float>>;
     const kernel k{ufx::detail::identity{}, ufx::plus{},
                    ufx::detail::make_tuple(ufx::detail::array_acc<const float>{x.data()})};
     auto out = ufx::device_array<float, 1>({1}, ufx::sim);

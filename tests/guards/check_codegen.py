@@ -15,14 +15,14 @@ import sys
 # True: and no one-element store to the stack anywhere in it, checked at -O3])
 PACKED_ADD = r"v?add(ps|pd)"
 PACKED_MUL = r"v?(mulps|vfn?madd\d+ps)"
-USER_LEAF = r"reduce_kernel<{acc}, [^ ]*identity, {fn}::\{{lambda.*>::mapped_leaf<[^ ]*unit_run<.*\[clone \.(default|avx2)\]"
+USER_LEAF = r"reduce_body<{acc}, [^ ]*identity, {fn}::\{{lambda.*>::mapped_leaf<[^ ]*unit_run<.*\[clone \.(default|avx2)\]"
 HOT = [
     ("a user's loop over a by-value ndview", r"^codegen_scale$", PACKED_MUL),
     ("a generic gufunc core (dense rows, run-time sizes)",
      r"gufunc_rows_cloned<true, 0, .*codegen::matmul_core.*\[clone \.(default|avx2)\]", PACKED_MUL),
     ("a generic gufunc core (strided rows)",
      r"gufunc_rows_cloned<false, 0, .*codegen::matmul_core.*\[clone \.(default|avx2)\]", PACKED_MUL),
-    ("an elementwise call", r"map_kernel<codegen::add_fn,.*::row_cloned.*\[clone \.(default|avx2)\]",
+    ("an elementwise call", r"map_body<codegen::add_fn,.*::row_cloned.*\[clone \.(default|avx2)\]",
      PACKED_ADD),
     ("a float sum's leaf", r"simd_(widen_)?sum_leaf", PACKED_ADD),
     # the generic leaf's horizontal combine once compiled to one-float stores and loads: a user's

@@ -78,8 +78,8 @@ void gufunc_exec_impl(const Tag& tag, const F& f, const gufunc_shape& g, Ins& in
   constexpr int N = NOut + NIn;
   (gufunc_resolve_overlap(std::get<B>(ins), staged, std::index_sequence<A...>{}), ...);
 
-  using kernel_t = gufunc_kernel<Sig, F, NOut, array_acc<typename std::tuple_element_t<A, Outs>::element_type>...,
-                                 decltype(make_acc(std::get<B>(ins)))...>;
+  using kernel_t = gufunc_body<Sig, F, NOut, array_acc<typename std::tuple_element_t<A, Outs>::element_type>...,
+                               decltype(make_acc(std::get<B>(ins)))...>;
   kernel_t kernel{
       f, detail::make_tuple(
              array_acc<typename std::tuple_element_t<A, Outs>::element_type>{std::get<A>(staged).view.data()}...,

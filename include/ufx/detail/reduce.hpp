@@ -101,8 +101,8 @@ void reduce_whole(const Tag& tag, const Spec& spec, const Fin& fin, const Res& e
   const reduce_plan<N> plan = make_reduce_plan(L, mask, primary ? primary : 1);
 
   auto run = [&](auto... acc) {
-    reduce_kernel<Acc, decltype(spec.map), decltype(spec.op), decltype(acc)...> kern{spec.map, spec.op,
-                                                                                     detail::make_tuple(acc...)};
+    reduce_body<Acc, decltype(spec.map), decltype(spec.op), decltype(acc)...> kern{spec.map, spec.op,
+                                                                                   detail::make_tuple(acc...)};
     if constexpr (Spec::has_identity && !indexed) {
       kern.identity = static_cast<Acc>(spec.identity);
       kern.has_identity = true;

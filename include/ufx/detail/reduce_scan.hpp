@@ -42,7 +42,7 @@ void scan_whole(const Tag& tag, const Op& op, const OutOp& o, InOp in, int axis)
   resolve_overlap<1>(L, 1, in, std::make_tuple(staged), std::index_sequence<0>{});
   // extent-1 dimensions got stride 0 above: along the axis, harmless (len 1 reads position 0 only)
   const scan_plan<2> plan = make_scan_plan(L, axis);
-  using kernel_t = reduce_kernel<Acc, identity, Op, array_acc<const typename InOp::value_type>>;
+  using kernel_t = reduce_body<Acc, identity, Op, array_acc<const typename InOp::value_type>>;
   const kernel_t k{identity{}, op, detail::make_tuple(array_acc<const typename InOp::value_type>{in.view.data()})};
   scan_hook<std::remove_cvref_t<decltype(tag)>>::run(tag, plan, k, staged.view.data());
   st.finish(in_refs, std::make_tuple(staged));
@@ -65,7 +65,7 @@ void fold_carry(const memory_space& s, const Op& op, const ndview<T, R>& rows, c
   set_strides(L, 1, rows);
   set_strides(L, 2, rows);
   L.stride[1][0] = 0;
-  map_kernel<carry_fn<T, Op>, 1, array_acc<T>, array_acc<const T>, array_acc<const T>> k{
+  map_body<carry_fn<T, Op>, 1, array_acc<T>, array_acc<const T>, array_acc<const T>> k{
       carry_fn<T, Op>{op},
       detail::make_tuple(array_acc<T>{rows.data()}, array_acc<const T>{carry}, array_acc<const T>{rows.data()})};
   if (s.is_host()) return run_on(host, L, k);

@@ -1,6 +1,6 @@
 #pragma once
 // The gufunc kernel: at one loop index, build each operand's core (a view with the operand's real core strides, a
-// value, or a reference) and call the user function once. Operands are stored outputs first (as in map_kernel, so loop
+// value, or a reference) and call the user function once. Operands are stored outputs first (as in map_body, so loop
 // simplification walks the first output in memory order); fn receives them in signature order, inputs first.
 //
 // Speed: a core dimension of fixed size ("(4,4),(4,4)->(4,4)") is a compile-time constant in the view, and when every
@@ -22,7 +22,7 @@ namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
 template <class Sig, class F, int NOut, class... Acc>
-struct gufunc_kernel {
+struct gufunc_body {
   static constexpr int N = sizeof...(Acc);
   static constexpr int NIn = N - NOut;
   static constexpr int C = [] {

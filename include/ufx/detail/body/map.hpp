@@ -113,7 +113,7 @@ void for_each_array_acc(const tuple<A...>& acc, Fn& fn) {
 }
 
 template <class F, int NOut, class... Acc>
-struct map_kernel {
+struct map_body {
   static constexpr int N = sizeof...(Acc);
   static constexpr int NIn = N - NOut;
   /// Elements per thread of the device targets' dense body: 16 bytes of the widest operand, when there is one output
@@ -147,7 +147,7 @@ struct map_kernel {
 
   /// Computes a run of `n` elements starting at offsets `off`, with innermost strides `str`.
   void row(const index_t (&off)[N], const index_t (&str)[N], index_t n, bool unit) const {
-    (this->*host_clone_call(&map_kernel::row_cloned))(off, str, n, unit);
+    (this->*host_clone_call(&map_body::row_cloned))(off, str, n, unit);
   }
   /// row's loops, compiled for the baseline and for AVX2 (config.hpp, UFX_HOST_CLONES).
   UFX_HOST_CLONES UFX_HOST_FLATTEN void row_cloned(const index_t (&off)[N], const index_t (&str)[N], index_t n,

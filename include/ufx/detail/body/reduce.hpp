@@ -41,7 +41,7 @@ UFX_HD index_run run_of(const index_acc& a, index_t off, index_t s, U) {
 }
 
 template <class Acc, class F, class Op, class... In>
-struct reduce_kernel {
+struct reduce_body {
   using acc_type = Acc;
   static constexpr int N = sizeof...(In);
   F f;

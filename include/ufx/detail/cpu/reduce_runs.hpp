@@ -30,9 +30,9 @@ template <class Kern>
 struct cpu_reduce_runs;
 
 template <class Acc, class F, class Op, class... In>
-struct cpu_reduce_runs<reduce_kernel<Acc, F, Op, In...>> {
+struct cpu_reduce_runs<reduce_body<Acc, F, Op, In...>> {
   static constexpr int N = sizeof...(In);
-  const reduce_kernel<Acc, F, Op, In...>& k;
+  const reduce_body<Acc, F, Op, In...>& k;
 
   /// Reduces a run of n >= 1 elements starting at `off` with innermost strides `str`.
   Acc run(const index_t* off, const index_t* str, bool unit, index_t n) const {

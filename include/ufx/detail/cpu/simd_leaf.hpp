@@ -1,5 +1,5 @@
 #pragma once
-// Vector code for the CPU reduction leaf (reduce_kernel::leaf) where the compiler's own vectorisation leaves speed
+// Vector code for the CPU reduction leaf (reduce_body::leaf) where the compiler's own vectorisation leaves speed
 // behind, in GCC's vector extensions so one source serves SSE2, AVX2 and AVX-512 (host_vector_bytes). Every function
 // returns, bit for bit, what the generic leaf returns: same lanes, same order in each lane, same horizontal tree.
 //

@@ -26,7 +26,7 @@ inline constexpr std::size_t gufunc_staged_shared = std::size_t{48} << 10;
 /// Threads (loop positions) per staged block, at most.
 inline constexpr index_t gufunc_staged_block = 128;
 
-/// The staged block body (the file's head), for a gufunc_kernel whose operands are arrays with fixed core sizes.
+/// The staged block body (the file's head), for a gufunc_body whose operands are arrays with fixed core sizes.
 template <class Kernel>
 struct gufunc_staged_body {
   static constexpr int N = Kernel::N;

@@ -56,7 +56,7 @@ struct row_input<array_acc<T>> {
 template <class Kern>
 struct row_chunk_width;
 template <class Acc, class F, class Op, class... In>
-struct row_chunk_width<reduce_kernel<Acc, F, Op, In...>> {
+struct row_chunk_width<reduce_body<Acc, F, Op, In...>> {
   static constexpr std::size_t widest = std::max({std::size_t{1}, row_input<In>::size...});
   static constexpr int value = widest >= 16 ? 1 : static_cast<int>(16 / widest);
 };

@@ -54,7 +54,7 @@ struct tile_input<scalar_acc<V>> {
 template <class Kern>
 struct tileable : std::false_type {};
 template <class Acc, class F, class Op, class... In>
-struct tileable<reduce_kernel<Acc, F, Op, In...>>
+struct tileable<reduce_body<Acc, F, Op, In...>>
     : std::bool_constant<(sizeof...(In) >= 2 && sizeof...(In) <= 3) && (tile_input<In>::ok && ...) &&
                          std::is_default_constructible_v<Acc>> {};
 
@@ -63,7 +63,7 @@ struct tileable<reduce_kernel<Acc, F, Op, In...>>
 template <class Kern>
 struct tile_outputs_per_thread;
 template <class Acc, class F, class Op, class... In>
-struct tile_outputs_per_thread<reduce_kernel<Acc, F, Op, In...>> {
+struct tile_outputs_per_thread<reduce_body<Acc, F, Op, In...>> {
   template <class A>
   static constexpr std::size_t array_bytes() {
     if constexpr (tile_input<A>::is_array) return sizeof(typename tile_input<A>::element);

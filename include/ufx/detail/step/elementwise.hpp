@@ -31,8 +31,8 @@ void elementwise_impl(const Tag& tag, const F& f, const dims& loop, Ins& ins, St
   (set_input_strides(L, NOut + static_cast<int>(B), std::get<B>(ins)), ...);
   (resolve_overlap<NOut>(L, NOut + static_cast<int>(B), std::get<B>(ins), staged, std::index_sequence<A...>{}), ...);
 
-  using kernel_t = map_kernel<F, NOut, array_acc<typename std::tuple_element_t<A, Outs>::element_type>...,
-                              decltype(make_acc(std::get<B>(ins)))...>;
+  using kernel_t = map_body<F, NOut, array_acc<typename std::tuple_element_t<A, Outs>::element_type>...,
+                            decltype(make_acc(std::get<B>(ins)))...>;
   const kernel_t kernel{
       f, detail::make_tuple(
              array_acc<typename std::tuple_element_t<A, Outs>::element_type>{std::get<A>(staged).view.data()}...,
@@ -85,7 +85,7 @@ void elementwise_dense(const Tag& tag, const F& f, Outs& outs, const Ins& ins, s
   auto& out = std::get<0>(outs);
   using OutE = typename std::remove_cvref_t<decltype(out)>::element_type;
   constexpr int N = 1 + static_cast<int>(sizeof...(B));
-  using kernel_t = map_kernel<F, 1, array_acc<OutE>, decltype(make_acc(std::get<B>(ins)))...>;
+  using kernel_t = map_body<F, 1, array_acc<OutE>, decltype(make_acc(std::get<B>(ins)))...>;
   const kernel_t k{f, detail::make_tuple(array_acc<OutE>{out.view.data()}, make_acc(std::get<B>(ins))...)};
   const index_t n = out.view.size();
   auto rows = [&](index_t b, index_t e) {

@@ -76,7 +76,7 @@ struct wide_finish {
 
 template <class Acc, class Tag, class Spec, class... Ins>
 Acc cpu_full_reduction_as(const Tag& tag, const Spec& spec, index_t n, const Ins&... ins) {
-  reduce_kernel<Acc, decltype(spec.map), decltype(spec.op), decltype(make_acc(ins))...> kern{
+  reduce_body<Acc, decltype(spec.map), decltype(spec.op), decltype(make_acc(ins))...> kern{
       spec.map, spec.op, detail::make_tuple(make_acc(ins)...)};
   if constexpr (Spec::has_identity && Spec::indexing == index_mode::none) {
     kern.identity = static_cast<Acc>(spec.identity);

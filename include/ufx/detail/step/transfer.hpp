@@ -29,7 +29,7 @@ void copy_on(const Tag& tag, const ndview<T, R>& dst, const ndview<const T, R>& 
   for (int d = 0; d < R; ++d) L.shape[d] = dst.extent(d);
   set_strides(L, 0, dst);
   set_strides(L, 1, src);
-  map_kernel<identity, 1, array_acc<T>, array_acc<const T>> k{
+  map_body<identity, 1, array_acc<T>, array_acc<const T>> k{
       identity{}, detail::make_tuple(array_acc<T>{dst.data()}, array_acc<const T>{src.data()})};
   run_on(tag, L, k);
 }
