@@ -98,10 +98,9 @@ decltype(auto) run_logsumexp(const TargetT* tp, OutT* outp, const int* axes, con
                 "ufx::logsumexp: the values reduced (the elements, or the map's results) must be real numbers");
   if constexpr (std::is_arithmetic_v<V>) {
     using T = lse_real<V>;
-    const reduce_spec<lse_map<T, F>, lse_op<T>, lse_acc<T>, no_value, index_mode::none> spec{
-        lse_map<T, F>{f}, lse_op<T>{},      lse_acc<T>{-std::numeric_limits<T>::infinity(), T(0)},
-        no_value{},       "ufx::logsumexp", ""};
-    return reduce_run<NA, Keep>(spec, tp, outp, axes, args...);
+    const lse_acc<T> id{-std::numeric_limits<T>::infinity(), T(0)};
+    return reduce_run<NA, Keep>(make_spec(lse_map<T, F>{f}, lse_op<T>{}, id, no_value{}, "ufx::logsumexp", ""), tp,
+                                outp, axes, args...);
   }
 }
 

@@ -348,6 +348,13 @@ constexpr void check_arg_args() {
   static_assert(NA <= 1, "ufx::argmin / argmax: name one axis at most (NumPy's axis is an int here)");
 }
 
+/// A reducer call's Numba `init`: its second positional argument (of the tuple `p`), or no_value.
+template <class P>
+auto init_of(const P& p) {
+  if constexpr (std::tuple_size_v<P> < 2) return no_value{};
+  else return std::get<1>(p);
+}
+
 /// `sum(x)`, `sum(x, init)` and their options, for a reducer with operator `op` and identity `id`.
 template <class Op, class Id, class... A>
 decltype(auto) reducer_call(const Op& op, const Id& id, const A&... a) {
@@ -356,20 +363,12 @@ decltype(auto) reducer_call(const Op& op, const Id& id, const A&... a) {
         constexpr std::size_t n = sizeof...(pos);
         check_reducer_args<n>();
         const auto p = std::forward_as_tuple(pos...);
-        constexpr const char* msg = "zero-size array to reduction operation which has no identity";
-        if constexpr (n == 1) {
-          const reduce_spec<identity, Op, Id, no_value, index_mode::none> spec{identity{},     op, id, no_value{},
-                                                                               "ufx::reducer", msg};
-          return reduce_run<NA, Keep, Rule>(spec, tp, outp, axes, std::get<0>(p));
-        } else {
-          using I = std::remove_cvref_t<std::tuple_element_t<1, decltype(p)>>;
-          static_assert(scalar_like<I>,
-                        "ufx::reducer: the second argument is Numba's `init`, a scalar; reduce one array "
-                        "at a time (ufx::transform_reduce maps several)");
-          const reduce_spec<identity, Op, Id, I, index_mode::none> spec{identity{},     op, id, std::get<1>(p),
-                                                                        "ufx::reducer", msg};
-          return reduce_run<NA, Keep, Rule>(spec, tp, outp, axes, std::get<0>(p));
-        }
+        static_assert(n == 1 || scalar_like<decltype(init_of(p))>,
+                      "ufx::reducer: the second argument is Numba's `init`, a scalar; reduce one array "
+                      "at a time (ufx::transform_reduce maps several)");
+        return reduce_run<NA, Keep, Rule>(
+            make_spec(identity{}, op, id, init_of(p), "ufx::reducer", no_identity_message), tp, outp, axes,
+            std::get<0>(p));
       },
       a...);
 }
@@ -380,11 +379,9 @@ decltype(auto) reduce_call(const A&... a) {
       [&]<int NA, bool Keep, class Rule>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
         check_reduce_args<sizeof...(pos)>();
         const auto p = std::forward_as_tuple(pos...);
-        using Op = std::remove_cvref_t<std::tuple_element_t<1, decltype(p)>>;
-        using Id = std::remove_cvref_t<std::tuple_element_t<2, decltype(p)>>;
-        const reduce_spec<identity, Op, Id, no_value, index_mode::none> spec{identity{}, std::get<1>(p), std::get<2>(p),
-                                                                             no_value{}, "ufx::reduce",  ""};
-        return reduce_run<NA, Keep, Rule>(spec, tp, outp, axes, std::get<0>(p));
+        return reduce_run<NA, Keep, Rule>(
+            make_spec(identity{}, std::get<1>(p), std::get<2>(p), no_value{}, "ufx::reduce", ""), tp, outp, axes,
+            std::get<0>(p));
       },
       a...);
 }
@@ -397,11 +394,8 @@ decltype(auto) transform_reduce_call(const A&... a) {
         constexpr std::size_t n = sizeof...(pos);
         check_transform_reduce_args<n>();
         const auto p = std::forward_as_tuple(pos...);
-        using Map = std::remove_cvref_t<std::tuple_element_t<n - 3, decltype(p)>>;
-        using Op = std::remove_cvref_t<std::tuple_element_t<n - 2, decltype(p)>>;
-        using Id = std::remove_cvref_t<std::tuple_element_t<n - 1, decltype(p)>>;
-        const reduce_spec<Map, Op, Id, no_value, index_mode::none> spec{
-            std::get<n - 3>(p), std::get<n - 2>(p), std::get<n - 1>(p), no_value{}, "ufx::transform_reduce", ""};
+        const auto spec = make_spec(std::get<n - 3>(p), std::get<n - 2>(p), std::get<n - 1>(p), no_value{},
+                                    "ufx::transform_reduce", "");
         return with_indices<n - 3>([&]<std::size_t... I>(std::index_sequence<I...>)->decltype(auto) {
           return reduce_run<NA, Keep, Rule>(spec, tp, outp, axes, std::get<I>(p)...);
         });
@@ -409,20 +403,19 @@ decltype(auto) transform_reduce_call(const A&... a) {
       a...);
 }
 
+/// The spec of argmin (Max false) / argmax along NA axes over `map`'s (value, index) pairs.
+template <bool Max, int NA, class Map>
+auto arg_spec(const Map& map) {
+  return make_spec<arg_indexing<NA>>(map, arg_better<Max>{}, no_value{}, no_value{},
+                                     Max ? "ufx::argmax" : "ufx::argmin", arg_empty_message<Max>);
+}
+
 template <bool Max, class... A>
 decltype(auto) arg_call(const A&... a) {
   return with_call_args(
       [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
         check_arg_args<sizeof...(pos), NA>();
-        constexpr index_mode im = NA == 0 ? index_mode::flat : index_mode::along_axis;
-        const reduce_spec<arg_map, arg_better<Max>, no_value, no_value, im> spec{
-            arg_map{},
-            arg_better<Max>{},
-            no_value{},
-            no_value{},
-            Max ? "ufx::argmax" : "ufx::argmin",
-            Max ? "attempt to get argmax of an empty sequence" : "attempt to get argmin of an empty sequence"};
-        return reduce_run<NA, Keep>(spec, tp, outp, axes, pos...);
+        return reduce_run<NA, Keep>(arg_spec<Max, NA>(arg_map{}), tp, outp, axes, pos...);
       },
       a...);
 }

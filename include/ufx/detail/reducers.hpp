@@ -37,7 +37,7 @@ struct op_part {
   using acc = typename reduce_types<identity, Op, V>::acc;
   static constexpr bool has_identity = !std::is_same_v<Id, no_value>;
   static constexpr bool indexed = false;
-  static constexpr const char* empty = "zero-size array to reduction operation which has no identity";
+  static constexpr const char* empty = no_identity_message;
   using user_function = Op;
   static constexpr bool shares_accumulation = false;
   Op op;
@@ -59,8 +59,7 @@ struct arg_part {
   static constexpr bool shares_accumulation = false;
   static constexpr bool has_identity = false;
   static constexpr bool indexed = true;
-  static constexpr const char* empty =
-      Max ? "attempt to get argmax of an empty sequence" : "attempt to get argmin of an empty sequence";
+  static constexpr const char* empty = arg_empty_message<Max>;
   UFX_HD acc map(const V& v, index_t i) const { return {v, i}; }
   UFX_HD acc combine(const acc& a, const acc& b) const { return arg_better<Max>{}(a, b); }
   UFX_HD index_t finish(const acc& a) const { return a.index; }
@@ -391,20 +390,14 @@ template <int NA, class Pre, class... P>
 auto parts_spec(const char* who, const Pre& pre, const tuple<P...>& parts) {
   constexpr bool indexed = (P::indexed || ...);
   constexpr bool has_identity = (P::has_identity && ...);
-  constexpr index_mode im = !indexed ? index_mode::none : NA == 0 ? index_mode::flat : index_mode::along_axis;
-  using Id = std::conditional_t<has_identity, parts_acc<P...>, no_value>;
-  Id id{};
+  std::conditional_t<has_identity, parts_acc<P...>, no_value> id{};
   if constexpr (has_identity)
     with_indices<sizeof...(P)>([&]<std::size_t... K>(std::index_sequence<K...>) {
       ((get<K>(id) = get<K>(parts).identity_value()), ...);
     });
-  return reduce_spec<parts_map<indexed, Pre, P...>, parts_op<P...>, Id, no_value, im>{
-      parts_map<indexed, Pre, P...>{pre, parts},
-      parts_op<P...>{parts},
-      id,
-      no_value{},
-      who,
-      parts_empty_message<P...>()};
+  return make_spec < indexed ? arg_indexing<NA>
+                             : index_mode::none > (parts_map<indexed, Pre, P...>{pre, parts}, parts_op<P...>{parts}, id,
+                                                   no_value{}, who, parts_empty_message<P...>());
 }
 
 /// A parts_result as the std::tuple a call returns.

@@ -32,6 +32,23 @@ struct reduce_spec {
   static constexpr bool has_init = !std::is_same_v<Init, no_value>;
 };
 
+/// A reduce_spec from its parts, its types deduced (IM: argmin / argmax's, arg_indexing).
+template <index_mode IM = index_mode::none, class Map, class Op, class Id, class Init>
+reduce_spec<Map, Op, Id, Init, IM> make_spec(const Map& map, const Op& op, const Id& id, const Init& init,
+                                             const char* who, const char* empty_message) {
+  return {map, op, id, init, who, empty_message};
+}
+
+/// How argmin / argmax along NA axes number positions: flat (C order) without axes, else along the one.
+template <int NA>
+inline constexpr index_mode arg_indexing = NA == 0 ? index_mode::flat : index_mode::along_axis;
+
+/// NumPy's messages for an empty reduction without identity, and for an empty argmin (Max false) / argmax.
+inline constexpr const char* no_identity_message = "zero-size array to reduction operation which has no identity";
+template <bool Max>
+inline constexpr const char* arg_empty_message =
+    Max ? "attempt to get argmax of an empty sequence" : "attempt to get argmin of an empty sequence";
+
 template <class Map, class Op, class... V>
 struct reduce_types {
   static_assert(std::is_invocable_v<const Map&, const V&...>,

@@ -85,7 +85,7 @@ decltype(auto) reducer_across(const ufx::reduction<Op, Id>& r, TP tp, OutP outp,
     std::optional<Acc> init_acc;
     ((init_acc = static_cast<Acc>(init)), ...);
     const across_spec<Acc, Op> spec{r.op(), optional_value<Acc>(r.identity()), init_acc,
-                                    "zero-size array to reduction operation which has no identity"};
+                                    ufx::detail::no_identity_message};
     auto local = [&](auto&&... o) -> decltype(auto) { return with_target_arg(r, tp, x.local(), o...); };
     auto local_final = [&](auto&&... o) -> decltype(auto) { return with_target_arg(r, tp, x.local(), init..., o...); };
     auto local_empty = [&](auto&&... o) -> decltype(auto) { // an init makes the empty block's reduction defined
@@ -140,8 +140,7 @@ bool check_arg_axis(std::optional<split>& s, const D& x, const int* axes, const 
   const bool across = (ufx::detail::reduced_mask(axes, NA, s->rank()) & 1u) && !s->part->is_replicated();
   (check_operands(!across, x, dst), ...);
   if (across && x.partition().global_shape()[0] == 0)
-    throw value_error(ufx::detail::message(Max ? "attempt to get argmax of an empty sequence"
-                                               : "attempt to get argmin of an empty sequence"));
+    throw value_error(ufx::detail::message(ufx::detail::arg_empty_message<Max>));
   return across;
 }
 

@@ -145,7 +145,7 @@ decltype(auto) reduce_distributed(const across_spec<Acc, Op>& spec, const Local&
 template <bool Max, class TP, class D>
 index_t arg_distributed(TP tp, const D& x) {
   using V = typename D::value_type;
-  const char* empty = Max ? "attempt to get argmax of an empty sequence" : "attempt to get argmin of an empty sequence";
+  const char* empty = ufx::detail::arg_empty_message<Max>;
   const communicator& comm = x.comm();
   const ufx::detail::arg_better<Max> better{};
   ufx::detail::arg_pair<V> best{};
