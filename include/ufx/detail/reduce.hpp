@@ -100,17 +100,9 @@ void reduce_whole(const Tag& tag, const Spec& spec, const Fin& fin, const Res& e
   if constexpr (indexed) set_index_strides(L, N - 1, Spec::indexing, mask);
   const reduce_plan<N> plan = make_reduce_plan(L, mask, primary ? primary : 1);
 
-  auto run = [&](auto... acc) {
-    reduce_body<Acc, decltype(spec.map), decltype(spec.op), decltype(acc)...> kern{spec.map, spec.op,
-                                                                                   detail::make_tuple(acc...)};
-    if constexpr (Spec::has_identity && !indexed) {
-      kern.identity = static_cast<Acc>(spec.identity);
-      kern.has_identity = true;
-    }
-    reduce_hook<std::remove_cvref_t<decltype(tag)>>::run(tag, plan, kern, staged.view.data(), fin, empty);
-  };
-  if constexpr (indexed) run(make_acc(ins)..., index_acc{index_base});
-  else run(make_acc(ins)...);
+  auto run = [&](const auto& body) { reduce_hook<Tag>::run(tag, plan, body, staged.view.data(), fin, empty); };
+  if constexpr (indexed) run(spec_body<Acc>(spec, make_acc(ins)..., index_acc{index_base}));
+  else run(spec_body<Acc>(spec, make_acc(ins)...));
   st.finish(in_refs, std::make_tuple(staged));
 }
 
@@ -314,15 +306,12 @@ UFX_CALL_BOUNDARY auto reduce_run(const Spec& spec, const TargetT* given, OutT* 
   const typename types::finish fin = types::make_finish(spec);
   device_set_of<reaches_device<OutT, Args...>> device;
   note_spaces(ins, device);
-  if constexpr (std::is_void_v<OutT> && NA == 0 && !Keep && !types::indexed) {
-    // a full reduction to a value of one host container: dense by its type, so its path alone
-    if constexpr (dense_by_type<TargetT, Args...>)
-      return dense_full_value<Acc, Res, types>(spec, fin, given, device, ins);
-    else if (const auto r = reduce_dense_value<Acc, Res>(spec, fin, given, device, ins)) return *r;
-    else return reduce_general<NA, Keep, types>(spec, fin, given, out, axes, device, ins, args...);
-  } else {
-    return reduce_general<NA, Keep, types>(spec, fin, given, out, axes, device, ins, args...);
-  }
+  constexpr bool to_value = std::is_void_v<OutT> && NA == 0 && !Keep && !types::indexed;
+  if constexpr (to_value)
+    if (const auto r = reduce_dense_value<Acc, Res>(spec, fin, given, device, ins)) return *r;
+  // a full reduction to a value of one host container, dense by its type: declined only when empty, its path alone
+  if constexpr (to_value && dense_by_type<TargetT, Args...>) return types::empty_result(spec, fin, true);
+  else return reduce_general<NA, Keep, types>(spec, fin, given, out, axes, device, ins, args...);
 }
 
 /// Each reduction front door's checks of N positional arguments and NA axes, shared with ufx/mpi.hpp's calls.

@@ -74,15 +74,21 @@ struct wide_finish {
   auto operator()(const double& a) const { return fin(static_cast<float>(a)); }
 };
 
-template <class Acc, class Tag, class Spec, class... Ins>
-Acc cpu_full_reduction_as(const Tag& tag, const Spec& spec, index_t n, const Ins&... ins) {
-  reduce_body<Acc, decltype(spec.map), decltype(spec.op), decltype(make_acc(ins))...> kern{
-      spec.map, spec.op, detail::make_tuple(make_acc(ins)...)};
+/// The body every target runs for `spec` over the operands' accessors `acc` (make_acc; argmin / argmax: index_acc
+/// last), with the spec's identity (which CUB's device reduce starts from).
+template <class Acc, class Spec, class... A>
+reduce_body<Acc, decltype(Spec::map), decltype(Spec::op), A...> spec_body(const Spec& spec, A... acc) {
+  reduce_body<Acc, decltype(Spec::map), decltype(Spec::op), A...> kern{spec.map, spec.op, detail::make_tuple(acc...)};
   if constexpr (Spec::has_identity && Spec::indexing == index_mode::none) {
     kern.identity = static_cast<Acc>(spec.identity);
     kern.has_identity = true;
   }
-  return cpu_reduce_dense(cpu_executor(tag), kern, n);
+  return kern;
+}
+
+template <class Acc, class Tag, class Spec, class... Ins>
+Acc cpu_full_reduction_as(const Tag& tag, const Spec& spec, index_t n, const Ins&... ins) {
+  return cpu_reduce_dense(cpu_executor(tag), spec_body<Acc>(spec, make_acc(ins)...), n);
 }
 
 /// A full reduction of `n` positions of dense host inputs on a CPU target: the tree cpu_reduction builds, without a
@@ -114,7 +120,7 @@ std::optional<Res> reduce_dense_value(const Spec& spec, const Fin& fin, const Ta
 /// True when a full reduction to a value is dense by the types of its arguments alone: one array argument, of a
 /// container whose elements are always in host memory and C-contiguous (`host_dense`: std::vector, std::array,
 /// ufx::ndarray), scalars beside it, on a CPU target named statically or, naming none, in a translation unit whose
-/// default target is ufx::host. Such a call compiles dense_full_value's path alone, not reduce_general's (issue #29).
+/// default target is ufx::host. Such a call compiles reduce_dense_value's path alone, not reduce_general's (issue #29).
 template <class TargetT, class... Args>
 inline constexpr bool dense_by_type = [] {
   constexpr bool cpu_target = [] {
@@ -124,15 +130,6 @@ inline constexpr bool dense_by_type = [] {
   constexpr int arrays = (0 + ... + (scalar_like<Args> ? 0 : 1));
   return cpu_target && arrays == 1 && (host_only_arg<Args>() && ...);
 }();
-
-/// A full reduction to a value of one host container (dense_by_type): its value, or for an empty container the empty
-/// reduction's (the identity or init, else value_error), as reduce_general would give.
-template <class Acc, class Res, class Types, class Spec, class Fin, class TargetT, class Devices, class Ins>
-Res dense_full_value(const Spec& spec, const Fin& fin, const TargetT* given, const Devices& device, const Ins& ins) {
-  // dense by its type, reduce_dense_value declines only an empty container
-  if (const auto r = reduce_dense_value<Acc, Res>(spec, fin, given, device, ins)) return *r;
-  return Types::empty_result(spec, fin, true);
-}
 
 UFX_TU_NAMESPACE_END
 } // namespace ufx::detail
