@@ -36,15 +36,6 @@ UFX_TU_NAMESPACE_BEGIN
 
 // ---- step 3: staging helpers particular to gufuncs
 
-/// Reads an input from a copy when its reach (loop and core) overlaps an output's: a core function may read any input
-/// element after writing its output core, so the elementwise exception (exactly the same elements) does not apply.
-template <class Op, class Staged, std::size_t... J>
-void gufunc_resolve_overlap(Op& op, const Staged& staged, std::index_sequence<J...>) {
-  if constexpr (!is_scalar_operand<Op>::value) {
-    if ((overlaps(op.view, std::get<J>(staged).view) || ...)) read_from_copy(op);
-  }
-}
-
 /// Operand k's loop strides (first R - c dimensions, right-aligned) and core strides (last c) into L and the kernel.
 template <int CoreRank, int N, class View, class Kernel>
 void gufunc_set_strides(layout<N>& L, Kernel& kernel, int k, const View& v) {
@@ -76,7 +67,8 @@ void gufunc_exec_impl(const Tag& tag, const F& f, const gufunc_shape& g, Ins& in
   constexpr int NOut = sizeof...(A);
   constexpr int NIn = sizeof...(B);
   constexpr int N = NOut + NIn;
-  (gufunc_resolve_overlap(std::get<B>(ins), staged, std::index_sequence<A...>{}), ...);
+  // a core function may read any input element after writing its output core: any overlap reads from a copy
+  (copy_if_overlapping(std::get<B>(ins), staged, std::index_sequence<A...>{}), ...);
 
   using kernel_t = gufunc_body<Sig, F, NOut, array_acc<typename std::tuple_element_t<A, Outs>::element_type>...,
                                decltype(make_acc(std::get<B>(ins)))...>;

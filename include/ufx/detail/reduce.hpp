@@ -46,23 +46,6 @@ void set_index_strides(layout<N>& L, int k, index_mode im, unsigned mask) {
   }
 }
 
-/// An input whose memory overlaps the output is read from a copy: outputs are written while inputs are still being read
-/// (NumPy gives the answer of the untouched input).
-template <class Op, class T, int R>
-void copy_if_overlapping(Op& op, const ndview<T, R>& out) {
-  if constexpr (!is_scalar_operand<Op>::value) {
-    if (overlaps(op.view, out)) read_from_copy(op);
-  }
-}
-
-template <class OutOp, class... Ins>
-bool any_overlaps(const OutOp& o, const Ins&... ins) {
-  return ([&] {
-    if constexpr (is_scalar_operand<Ins>::value) return false;
-    else return overlaps(ins.view, o.view);
-  }() || ...);
-}
-
 /// Steps 3 and 4 on one target, for the whole loop at once: stage, plan, run, copy back. `index_base` is the flat or
 /// axis index of the loop's first position (argmin / argmax over a chunk).
 template <class Acc, class Tag, class Spec, class Fin, class Res, class OutOp, class... Ins>
@@ -83,7 +66,7 @@ void reduce_whole(const Tag& tag, const Spec& spec, const Fin& fin, const Res& e
   const staging<Tag> st(tag);
   auto in_refs = std::forward_as_tuple(ins...);
   auto staged = std::get<0>(st.place(std::make_tuple(o), in_refs, overlap_wait::any));
-  (copy_if_overlapping(ins, staged.view), ...);
+  (copy_if_overlapping(ins, std::tie(staged), std::index_sequence<0>{}), ...);
 
   layout<N> L;
   L.rank = loop.rank;
@@ -173,7 +156,8 @@ bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutO
   const reduce_leads<Ins...> lead;
   const index_t rows =
       rows_per_chunk(tag, loop, lead, partials_per_row + out_per_row, out_fixed, std::forward_as_tuple(ins...));
-  if (rows >= loop[0] || any_overlaps(o, ins...)) return false; // overlapping: read from a copy, whole
+  if (rows >= loop[0] || partial_overlap(std::tie(o), std::tie(ins...), true))
+    return false; // overlapping: read from a copy, whole
 
   // the index of position (b, 0, ...): flat (C order) or along the one reduced axis
   index_t index_row = 0;

@@ -64,6 +64,15 @@ void resolve_overlap(layout<N>& L, int k, Op& op, const Staged& staged, std::ind
   }
 }
 
+/// Reads an input from a copy when it overlaps any output at all, exactly included (gufuncs: a core function may read
+/// inputs after writing; reductions: outputs are written while inputs are still being read).
+template <class Op, class Staged, std::size_t... J>
+void copy_if_overlapping(Op& op, const Staged& staged, std::index_sequence<J...>) {
+  if constexpr (!is_scalar_operand<Op>::value) {
+    if ((overlaps(op.view, std::get<J>(staged).view) || ...)) read_from_copy(op);
+  }
+}
+
 // ---- calls on a stream (stream.hpp): what waits, what is queued, what is kept alive
 
 template <class Tag>
