@@ -89,13 +89,6 @@ void reduce_whole(const Tag& tag, const Spec& spec, const Fin& fin, const Res& e
   st.finish(in_refs, std::make_tuple(staged));
 }
 
-/// The loop dimensions of a reduction's inputs: all of theirs.
-template <class... Ins>
-struct reduce_leads {
-  static constexpr int rank[] = {std::remove_cvref_t<Ins>::rank..., 0};
-  int operator()(int k) const { return rank[k]; }
-};
-
 /// The chunks' partials of a reduction: `chunks` sets of `outputs` accumulators in pinned memory the streams copy into
 /// (if not trivially copyable, ordinary memory: each chunk's copy waits). No std::vector: Acc may be bool.
 template <class Acc>
@@ -153,7 +146,7 @@ bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutO
   const std::size_t out_per_row =
       row_kept && o.space != tag.space() ? static_cast<std::size_t>(outputs) / rows_total * sizeof(OutE) : 0;
   const std::size_t out_fixed = row_kept ? 0 : static_cast<std::size_t>(outputs) * sizeof(Acc);
-  const reduce_leads<Ins...> lead;
+  const full_leads<Ins...> lead;
   const index_t rows =
       rows_per_chunk(tag, loop, lead, partials_per_row + out_per_row, out_fixed, std::forward_as_tuple(ins...));
   if (rows >= loop[0] || partial_overlap(std::tie(o), std::tie(ins...), true))

@@ -79,14 +79,13 @@ void fold_carry(const memory_space& s, const Op& op, const ndview<T, R>& rows, c
 template <class Acc, class Tag, class Op, class OutOp, class InOp>
 bool scan_chunked(const Tag& tag, const Op& op, const OutOp& o, const InOp& in, int axis) {
   using OutE = typename OutOp::value_type;
-  constexpr int R = InOp::rank;
   const dims loop(in.view.shape());
   if (loop[0] <= 1 || overlaps(in.view, o.view)) return false;
   const auto per_elem_row = static_cast<std::size_t>(in.view.size() / loop[0]);
   const std::size_t out_per_row = o.space != tag.space() ? per_elem_row * sizeof(OutE) : 0;
   const std::size_t temps_per_row =
       per_elem_row * (sizeof(Acc) + sizeof(index_t)); // the device scan's keys and partials
-  const auto lead = [](int) { return R; };
+  const full_leads<InOp> lead;
   const index_t rows = rows_per_chunk(tag, loop, lead, out_per_row + temps_per_row, 0, std::forward_as_tuple(in));
   if (rows >= loop[0]) return false;
   const chunk_split split(loop[0], rows);

@@ -363,14 +363,17 @@ void run_chunked(const Tag& tag, const dims& loop, Outs& outs, Ins& ins, const L
   run(tag, loop, outs, ins);
 }
 
-/// The loop dimensions of each operand of an elementwise call: all of its dimensions.
+/// The loop dimensions of operands Ops that each run over all of their dimensions (a reduction's inputs, a scan's).
+template <class... Ops>
+struct full_leads {
+  static constexpr int rank[] = {std::remove_cvref_t<Ops>::rank..., 0};
+  int operator()(int k) const { return rank[k]; }
+};
+/// The loop dimensions of each operand of an elementwise call (outputs first): all of its dimensions.
 template <class Outs, class Ins>
 struct elementwise_leads;
 template <class... O, class... I>
-struct elementwise_leads<std::tuple<O...>, std::tuple<I...>> {
-  static constexpr int rank[] = {std::remove_cvref_t<O>::rank..., std::remove_cvref_t<I>::rank..., 0};
-  int operator()(int k) const { return rank[k]; }
-};
+struct elementwise_leads<std::tuple<O...>, std::tuple<I...>> : full_leads<O..., I...> {};
 
 UFX_TU_NAMESPACE_END
 } // namespace ufx::detail
