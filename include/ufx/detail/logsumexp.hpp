@@ -15,10 +15,6 @@
 
 namespace ufx::detail {
 
-/// logsumexp's real type: floating types as they are, integers and bool double (np.exp gives float64 for them).
-template <class V>
-using lse_real = std::conditional_t<std::is_floating_point_v<V>, V, double>;
-
 /// A partial logsumexp: `max` of the values seen and `sum` of exp(value - max) over them. The empty one is (-inf, 0).
 template <class T>
 struct lse_acc {
@@ -36,16 +32,11 @@ UFX_HD inline T lse_log(T v) {
   if constexpr (std::is_same_v<T, float>) return ::logf(v);
   else return static_cast<T>(::log(static_cast<double>(v)));
 }
-/// False for +-inf and NaN (v - v is NaN for them; no <cmath> call, the same on host and device).
-template <class T>
-UFX_HD inline bool lse_finite(T v) {
-  return v - v == T(0);
-}
 
 /// max + log(sum); a +-inf or NaN max is the result (-inf for an empty or all -inf reduction).
 template <class T>
 struct lse_finish {
-  UFX_HD T operator()(const lse_acc<T>& a) const { return lse_finite(a.max) ? a.max + lse_log(a.sum) : a.max; }
+  UFX_HD T operator()(const lse_acc<T>& a) const { return real_finite(a.max) ? a.max + lse_log(a.sum) : a.max; }
 };
 
 /// Combines two partials: a NaN max wins; otherwise the larger max is kept and the other side's sum is scaled by
@@ -60,7 +51,7 @@ struct lse_op {
     const bool a_hi = !(a.max < b.max);
     const lse_acc<T>& hi = a_hi ? a : b;
     const lse_acc<T>& lo = a_hi ? b : a;
-    if (!lse_finite(hi.max)) return {hi.max, hi.sum + lo.sum};
+    if (!real_finite(hi.max)) return {hi.max, hi.sum + lo.sum};
     return {hi.max, hi.sum + lo.sum * lse_exp(lo.max - hi.max)};
   }
 };
@@ -97,7 +88,7 @@ decltype(auto) run_logsumexp(const TargetT* tp, OutT* outp, const int* axes, con
   static_assert(std::is_arithmetic_v<V>,
                 "ufx::logsumexp: the values reduced (the elements, or the map's results) must be real numbers");
   if constexpr (std::is_arithmetic_v<V>) {
-    using T = lse_real<V>;
+    using T = real_of<V>;
     const lse_acc<T> id{-std::numeric_limits<T>::infinity(), T(0)};
     return reduce_run<NA, Keep>(make_spec(lse_map<T, F>{f}, lse_op<T>{}, id, no_value{}, "ufx::logsumexp", ""), tp,
                                 outp, axes, args...);

@@ -66,10 +66,6 @@ struct arg_part {
   acc identity_value() const { return {}; }
 };
 
-/// The statistics' real type: floating types as they are, integers and bool double (NumPy's mean, var: float64).
-template <class V>
-using stat_real = std::conditional_t<std::is_floating_point_v<V>, V, double>;
-
 /// Count, mean and squared deviations' sum of the elements seen (Chan, Golub and LeVeque's pairwise update), the mean
 /// kept as `shift + mean`: `shift` is the partial's first element, `mean` that of the elements less it. Data far from 0
 /// (readings near 1000 in float, timestamps near 1e9 in double) then keep their digits: x - shift is exact within a
@@ -81,12 +77,6 @@ struct moments {
   T n, shift, mean, m2;
 };
 
-/// False for +-inf and NaN (v - v is NaN for them; no <cmath> call, the same on host and device).
-template <class T>
-UFX_HD inline bool stat_finite(T v) {
-  return v - v == T(0);
-}
-
 /// Combines two partials: n = na + nb, mean = ma + d nb / n, m2 = m2a + m2b + d^2 na nb / n with d = mb - ma, computed
 /// as (shift_b - shift_a) + (mean_b - mean_a); the result keeps a's shift. No branch on the data, only selects: an
 /// empty side gives the other one as it is, and when d is not finite (an infinite element) the mean is the weighted
@@ -96,7 +86,7 @@ UFX_HD inline moments<T> combine_moments(const moments<T>& a, const moments<T>& 
   const T n = a.n + b.n;
   const T w = b.n / (n > T(0) ? n : T(1));
   const T d = (b.shift - a.shift) + (b.mean - a.mean);
-  const bool fin = stat_finite(d);
+  const bool fin = real_finite(d);
   const T mixed = (a.shift + a.mean) * (T(1) - w) + (b.shift + b.mean) * w;
   moments<T> r{n, fin ? a.shift : mixed, fin ? a.mean + d * w : T(0), a.m2 + b.m2 + d * d * a.n * w};
   if (!(b.n > T(0))) r = a;
@@ -123,7 +113,7 @@ UFX_HD inline T stat_sqrt(T v) {
 /// and std of one element type share one accumulation (one kernel to compile).
 template <class V>
 struct moments_part {
-  using T = stat_real<V>;
+  using T = real_of<V>;
   using acc = moments<T>;
   using user_function = no_value;
   static constexpr bool shares_accumulation = true;
@@ -155,7 +145,7 @@ struct moments_part {
       q += d * d;
     }
     const T nn = static_cast<T>(n), mean = s / nn;
-    if (!stat_finite(mean) || !stat_finite(q)) return fold(n, at);
+    if (!real_finite(mean) || !real_finite(q)) return fold(n, at);
     T m2 = q - s * mean;
     if (T(4) * s * mean > m2) m2 = deviations(n, at, k, mean);
     return {nn, k, mean, m2};
@@ -165,7 +155,7 @@ struct moments_part {
     const T mean = a.shift + a.mean;
     if (kind == stat_kind::mean) return a.n > T(0) ? mean : nan;
     const T dof = a.n - static_cast<T>(ddof);
-    const T v = stat_finite(mean) ? a.m2 / (dof > T(0) ? dof : T(0)) : nan;
+    const T v = real_finite(mean) ? a.m2 / (dof > T(0) ? dof : T(0)) : nan;
     return kind == stat_kind::var ? v : stat_sqrt(v);
   }
   acc identity_value() const { return {T(0), T(0), T(0), T(0)}; }

@@ -14,6 +14,17 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
+/// The real type the statistics (ufx::mean, var, std) and logsumexp compute in: floating types as they are, integers
+/// and bool double (NumPy's mean and var, and np.exp, give float64 for them).
+template <class V>
+using real_of = std::conditional_t<std::is_floating_point_v<V>, V, double>;
+
+/// False for +-inf and NaN (v - v is NaN for them; no <cmath> call, the same on host and device).
+template <class T>
+UFX_HD inline bool real_finite(T v) {
+  return v - v == T(0);
+}
+
 /// How argmin / argmax number positions: not at all, flat (C order), or along the one axis.
 enum class index_mode { none, flat, along_axis };
 
