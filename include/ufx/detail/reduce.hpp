@@ -175,7 +175,7 @@ bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutO
                         },
                         chunk_in);
                   };
-                  if (row_kept) piece(ring.output(s, output_rows(o, b, e)), fin);
+                  if (row_kept) piece(ring.output(s, slice_rows(o, b, e)), fin);
                   else piece(operand<Acc, RO>(ndview<Acc, RO>(parts.of(c), o.view.shape())), pass_through<Acc>{});
                 });
   if (row_kept) return true;

@@ -94,11 +94,11 @@ bool scan_chunked(const Tag& tag, const Op& op, const OutOp& o, const InOp& in, 
   run_pipelined(tag, loop, split, std::make_tuple(in), lead, out_staging,
                 static_cast<std::size_t>(per_chunk) * (sizeof(Acc) + sizeof(index_t)),
                 [&](chunk_ring<Tag>& ring, int s, index_t, index_t b, index_t e, auto& chunk_in) {
-                  scan_whole<Acc>(ring.on(s), op, ring.output(s, output_rows(o, b, e)), std::get<0>(chunk_in), axis);
+                  scan_whole<Acc>(ring.on(s), op, ring.output(s, slice_rows(o, b, e)), std::get<0>(chunk_in), axis);
                 });
   if (axis == 0)
     for (index_t b = split.per; b < loop[0]; b += split.per)
-      fold_carry(o.space, op, output_rows(o, b, std::min(loop[0], b + split.per)).view,
+      fold_carry(o.space, op, slice_rows(o, b, std::min(loop[0], b + split.per)).view,
                  o.view.data() + (b - 1) * o.view.stride(0));
   return true;
 }

@@ -34,9 +34,10 @@ bool along_rows(const Op& op, int lead, int loop_rank) {
   else return lead == loop_rank && lead > 0 && op.view.extent(0) != 1;
 }
 
-/// Rows [b, e) of loop dimension 0 of an operand with `lead` loop dimensions; whole where it broadcasts along it.
+/// Rows [b, e) of loop dimension 0 of an operand with `lead` loop dimensions; whole where it broadcasts along it. By
+/// default all of its dimensions are the loop's (a kept dimension 0 of a reduction's output, a scan's rows).
 template <class Op>
-Op slice_rows(const Op& op, int lead, int loop_rank, index_t b, index_t e) {
+Op slice_rows(const Op& op, index_t b, index_t e, int lead = Op::rank, int loop_rank = Op::rank) {
   if constexpr (is_scalar_operand<Op>::value) {
     return op;
   } else {
@@ -50,23 +51,30 @@ Op slice_rows(const Op& op, int lead, int loop_rank, index_t b, index_t e) {
   }
 }
 
-/// Device bytes an operand staged to `space` takes: per row of loop dimension 0 (sliced), or per chunk (broadcast).
-template <class Op>
-void add_staged_bytes(const Op& op, int lead, const memory_space& space, int loop_rank, index_t rows,
-                      std::size_t& per_row, std::size_t& fixed) {
-  if constexpr (!is_scalar_operand<Op>::value) {
-    if (op.space == space || op.view.size() == 0) return;
-    const auto bytes = static_cast<std::size_t>(op.view.size()) * sizeof(typename Op::value_type);
-    if (along_rows(op, lead, loop_rank)) per_row += bytes / static_cast<std::size_t>(rows);
-    else fixed += bytes;
-  }
-}
-
-/// Rows of loop dimension 0 per chunk for a call staging `per_row` bytes a row plus `fixed`, on `tag`; the whole loop
-/// when it fits. Throws value_error when one row does not fit the budget.
-template <class Tag>
-index_t chunk_rows(const Tag& tag, index_t rows, std::size_t per_row, std::size_t fixed) {
+/// Rows of loop dimension 0 per chunk for a call staging the operands of the tuples `ops` (lead(k) loop dimensions
+/// each, k counting on across the tuples) to `tag`'s device, plus `extra_per_row` bytes a row and `extra_fixed`: the
+/// whole loop when the call fits, or when nothing in `ops` is staged along the rows. An operand staged takes bytes per
+/// row (sliced) or per chunk (broadcast along dimension 0). Throws value_error when one row does not fit the budget.
+template <class Tag, class Lead, class... Ops>
+index_t rows_per_chunk(const Tag& tag, const dims& loop, const Lead& lead, std::size_t extra_per_row,
+                       std::size_t extra_fixed, const Ops&... ops) {
+  const index_t rows = loop[0];
+  std::size_t per_row = 0, fixed = 0;
+  int k = 0;
+  auto add = [&](const auto& op) {
+    using Op = std::remove_cvref_t<decltype(op)>;
+    if constexpr (!is_scalar_operand<Op>::value)
+      if (op.space != tag.space() && op.view.size() > 0) {
+        const auto bytes = static_cast<std::size_t>(op.view.size()) * sizeof(typename Op::value_type);
+        if (along_rows(op, lead(k), loop.rank)) per_row += bytes / static_cast<std::size_t>(rows);
+        else fixed += bytes;
+      }
+    ++k;
+  };
+  (std::apply([&](const auto&... op) { (add(op), ...); }, ops), ...);
   if (per_row == 0) return rows;
+  per_row += extra_per_row;
+  fixed += extra_fixed;
   const std::size_t need = per_row * static_cast<std::size_t>(rows) + fixed;
   std::size_t budget = tag.chunk_bytes;
   const bool automatic = budget == 0;
@@ -138,7 +146,6 @@ public:
   chunk_ring& operator=(const chunk_ring&) = delete;
   ~chunk_ring() { release(); }
 
-  int slots() const { return slots_; }
   Tag on(int s) const {
     Tag t = tag_;
     t.stream_handle = slot_[s].stream;
@@ -269,14 +276,6 @@ std::size_t row_staging_bytes(const Ops& ops, const Lead& lead, const dims& loop
   return bytes;
 }
 
-/// Rows [b, e) of dimension 0 of an output (a kept dimension of a reduction, or a scan's rows).
-template <class T, int R>
-operand<T, R> output_rows(const operand<T, R>& o, index_t b, index_t e) {
-  auto shape = o.view.shape();
-  shape[0] = e - b;
-  return operand<T, R>(ndview<T, R>(o.view.data() + b * o.view.stride(0), shape, o.view.strides()), o.space, o.keep);
-}
-
 /// The one chunk engine (run_chunked, reduce_chunked and scan_chunked all run here), after the stream's queued work:
 /// the inputs `ins` that broadcast along loop dimension 0 are staged once; then chunk c of `split` runs on the ring's
 /// slot s (c % slots) as `chunk(ring, s, c, b, e, in)`, `in` holding rows [b, e) of each input as the slot's call reads
@@ -305,25 +304,11 @@ void run_pipelined(const Tag& tag, const dims& loop, const chunk_split& split, c
     const index_t b = split.begin(c), e = split.end(c);
     auto in = with_indices<std::tuple_size_v<Ins>>([&]<std::size_t... J>(std::index_sequence<J...>) {
       return std::make_tuple(
-          ring.input(s, slice_rows(std::get<J>(whole), lead(static_cast<int>(J)), loop.rank, b, e))...);
+          ring.input(s, slice_rows(std::get<J>(whole), b, e, lead(static_cast<int>(J)), loop.rank))...);
     });
     chunk(ring, s, c, b, e, in);
   }
   ring.finish();
-}
-
-/// Rows of loop dimension 0 per chunk for a call staging the operands of the tuples `ops` (lead(k) loop dimensions
-/// each, k counting on across the tuples) to `tag`'s device, plus `extra_per_row` bytes a row and `extra_fixed`: the
-/// whole loop when the call fits, or when nothing in `ops` is staged along the rows.
-template <class Tag, class Lead, class... Ops>
-index_t rows_per_chunk(const Tag& tag, const dims& loop, const Lead& lead, std::size_t extra_per_row,
-                       std::size_t extra_fixed, const Ops&... ops) {
-  std::size_t per_row = 0, fixed = 0;
-  int k = 0;
-  auto add = [&](const auto& op) { add_staged_bytes(op, lead(k++), tag.space(), loop.rank, loop[0], per_row, fixed); };
-  (std::apply([&](const auto&... op) { (add(op), ...); }, ops), ...);
-  if (per_row == 0) return loop[0];
-  return chunk_rows(tag, loop[0], per_row + extra_per_row, fixed + extra_fixed);
 }
 
 /// The loop dimensions of one tuple's operands from a call's `lead`: the tuple's operand k is the call's `first + k`.
@@ -352,7 +337,7 @@ void run_chunked(const Tag& tag, const dims& loop, Outs& outs, Ins& ins, const L
                         sub[0] = e - b;
                         auto out = with_indices<NOut>([&]<std::size_t... J>(std::index_sequence<J...>) {
                           return std::make_tuple(ring.output(
-                              s, slice_rows(std::get<J>(outs), lead(static_cast<int>(J)), loop.rank, b, e))...);
+                              s, slice_rows(std::get<J>(outs), b, e, lead(static_cast<int>(J)), loop.rank))...);
                         });
                         run(ring.on(s), sub, out, in);
                       });
