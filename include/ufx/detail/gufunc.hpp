@@ -78,9 +78,7 @@ void gufunc_exec_impl(const Tag& tag, const F& f, const gufunc_shape& g, Ins& in
              make_acc(std::get<B>(ins))...)};
   for (int d = 0; d < Sig::ndims; ++d) kernel.dim_size[d] = g.dim_size[d];
 
-  layout<N> L;
-  L.rank = g.loop.rank;
-  for (int d = 0; d < L.rank; ++d) L.shape[d] = g.loop[d];
+  layout<N> L = layout_of<N>(g.loop);
   bool dense = true;
   (
       [&] {

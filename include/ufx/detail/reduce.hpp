@@ -68,9 +68,7 @@ void reduce_whole(const Tag& tag, const Spec& spec, const Fin& fin, const Res& e
   auto staged = std::get<0>(st.place(std::make_tuple(o), in_refs, overlap_wait::any));
   (copy_if_overlapping(ins, std::tie(staged), std::index_sequence<0>{}), ...);
 
-  layout<N> L;
-  L.rank = loop.rank;
-  for (int d = 0; d < loop.rank; ++d) L.shape[d] = loop[d];
+  layout<N> L = layout_of<N>(loop);
   set_output_strides(L, staged.view, mask);
   int primary = 0, k = 1;
   (

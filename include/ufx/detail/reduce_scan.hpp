@@ -33,9 +33,7 @@ void scan_whole(const Tag& tag, const Op& op, const OutOp& o, InOp in, int axis)
   const staging<Tag> st(tag);
   auto in_refs = std::tie(in);
   auto staged = std::get<0>(st.place(std::make_tuple(o), in_refs, overlap_wait::any));
-  layout<2> L;
-  L.rank = InOp::rank;
-  for (int d = 0; d < L.rank; ++d) L.shape[d] = in.view.extent(d);
+  layout<2> L = layout_of<2>(dims(in.view.shape()));
   set_strides(L, 0, staged.view);
   set_strides(L, 1, in.view);
   // A destination that overlaps the input other than exactly (in place) reads from a copy.
@@ -58,9 +56,7 @@ struct carry_fn {
 /// Folds row `carry` of a destination in memory `s` into its `rows` after it: the carry between chunks along axis 0.
 template <class Op, class T, int R>
 void fold_carry(const memory_space& s, const Op& op, const ndview<T, R>& rows, const T* carry) {
-  layout<3> L;
-  L.rank = R;
-  for (int d = 0; d < R; ++d) L.shape[d] = rows.extent(d);
+  layout<3> L = layout_of<3>(dims(rows.shape()));
   set_strides(L, 0, rows);
   set_strides(L, 1, rows);
   set_strides(L, 2, rows);

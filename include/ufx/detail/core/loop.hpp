@@ -34,6 +34,15 @@ struct layout {
   }
 };
 
+/// A layout of `shape` for N operands, their strides to be set.
+template <int N>
+layout<N> layout_of(const dims& shape) {
+  layout<N> L;
+  L.rank = shape.rank;
+  std::copy(shape.v, shape.v + shape.rank, L.shape);
+  return L;
+}
+
 /// True when the view's elements fill [data, data + size) exactly, in some order of dimensions.
 template <class T, int R>
 bool is_dense(const ndview<T, R>& v) {

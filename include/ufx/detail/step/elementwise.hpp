@@ -24,9 +24,7 @@ void elementwise_impl(const Tag& tag, const F& f, const dims& loop, Ins& ins, St
                       std::index_sequence<B...>) {
   constexpr int NOut = sizeof...(A);
   constexpr int N = NOut + sizeof...(B);
-  layout<N> L;
-  L.rank = loop.rank;
-  for (int d = 0; d < loop.rank; ++d) L.shape[d] = loop[d];
+  layout<N> L = layout_of<N>(loop);
   (set_strides(L, static_cast<int>(A), std::get<A>(staged).view), ...);
   (set_input_strides(L, NOut + static_cast<int>(B), std::get<B>(ins)), ...);
   (resolve_overlap<NOut>(L, NOut + static_cast<int>(B), std::get<B>(ins), staged, std::index_sequence<A...>{}), ...);

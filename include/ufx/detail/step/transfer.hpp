@@ -24,9 +24,7 @@ ndview<T, R> host_image(const memory_space& s, const ndview<T, R>& v, std::uniqu
 /// Copies src into dst (same shape, in `tag`'s memory), any strides, as a kernel on `tag`.
 template <class Tag, class T, int R>
 void copy_on(const Tag& tag, const ndview<T, R>& dst, const ndview<const T, R>& src) {
-  layout<2> L;
-  L.rank = R;
-  for (int d = 0; d < R; ++d) L.shape[d] = dst.extent(d);
+  layout<2> L = layout_of<2>(dims(dst.shape()));
   set_strides(L, 0, dst);
   set_strides(L, 1, src);
   map_body<identity, 1, array_acc<T>, array_acc<const T>> k{
