@@ -1,6 +1,7 @@
 #pragma once
 // The body of ufx::accumulate: the five steps of a call for an inclusive scan along one axis.
 #include <algorithm>
+#include <bit>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -124,9 +125,7 @@ UFX_CALL_BOUNDARY auto accumulate_run(const Op& op, const TargetT* given, OutT* 
   note_space(in, device);
   const dims shape(in.view.shape());
   const int zero = 0;
-  const unsigned mask = reduced_mask(NA > 0 ? axes : &zero, 1, shape.rank);
-  int axis = 0;
-  while (!(mask & (1u << axis))) ++axis;
+  const int axis = std::countr_zero(reduced_mask(NA > 0 ? axes : &zero, 1, shape.rank));
 
   auto on_target = [&](const auto& o) {
     with_target_for<Op>(given, device, [&](auto tag) { scan_on_target<Acc>(tag, op, o, in, axis); });

@@ -39,13 +39,12 @@ index_t dense_same_shape(const Ins&... ins) {
   (
       [&] {
         if constexpr (!is_scalar_operand<Ins>::value) {
-          if (!ok) return;
           if (rank < 0) {
-            if (!ins.space.is_host() || !ins.view.is_contiguous() || ins.view.size() == 0) ok = false;
             rank = Ins::rank;
             for (int d = 0; d < Ins::rank; ++d) ext[d] = ins.view.extent(d);
-            n = ins.view.size();
-          } else ok = dense_host_operand(ins, rank, ext);
+            n = ins.view.size(); // 0: declined
+          }
+          ok = ok && dense_host_operand(ins, rank, ext);
         }
       }(),
       ...);
