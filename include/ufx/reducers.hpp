@@ -101,20 +101,17 @@ decltype(auto) parts_call(const char* who, const MakeParts& make_parts, const A&
             using OutT = std::remove_cvref_t<std::remove_pointer_t<decltype(outp)>>;
             const auto* t = static_cast<const TargetT*>(tp);
             auto* o = const_cast<OutT*>(outp);
+            // the parts reduce the values `pre` gives on the operands' elements
+            auto run = [&](const auto& pre, const auto&... xs) {
+              using V = std::decay_t<decltype(pre(std::declval<typename decltype(adapt_in(xs))::value_type>()...))>;
+              return run_parts<NA, Keep>(who, t, o, axes, make_parts(std::type_identity<V>{}), pre, xs...);
+            };
             if constexpr (any_lazy<decltype(pos)...>) {
               // an expression (ufx::lazy): its function over its leaves, in the same pass
               const auto e = as_expression(pos...);
-              return std::apply(
-                  [&](const auto&... l) {
-                    using V = std::decay_t<decltype(e.function()(
-                        std::declval<typename decltype(adapt_in(l))::value_type>()...))>;
-                    return run_parts<NA, Keep>(who, t, o, axes, make_parts(std::type_identity<V>{}), e.function(),
-                                               l...);
-                  },
-                  e.leaves());
+              return std::apply([&](const auto&... l) { return run(e.function(), l...); }, e.leaves());
             } else {
-              using V = typename decltype(adapt_in(pos...))::value_type;
-              return run_parts<NA, Keep>(who, t, o, axes, make_parts(std::type_identity<V>{}), identity{}, pos...);
+              return run(identity{}, pos...);
             }
           }
         },
