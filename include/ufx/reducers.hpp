@@ -97,14 +97,10 @@ decltype(auto) parts_call(const char* who, const MakeParts& make_parts, const A&
         [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
           check_parts_args<sizeof...(pos)>();
           if constexpr (sizeof...(pos) == 1) {
-            using TargetT = std::remove_cvref_t<std::remove_pointer_t<decltype(tp)>>;
-            using OutT = std::remove_cvref_t<std::remove_pointer_t<decltype(outp)>>;
-            const auto* t = static_cast<const TargetT*>(tp);
-            auto* o = const_cast<OutT*>(outp);
             // the parts reduce the values `pre` gives on the operands' elements
             auto run = [&](const auto& pre, const auto&... xs) {
               using V = std::decay_t<decltype(pre(std::declval<typename decltype(adapt_in(xs))::value_type>()...))>;
-              return run_parts<NA, Keep>(who, t, o, axes, make_parts(std::type_identity<V>{}), pre, xs...);
+              return run_parts<NA, Keep>(who, tp, outp, axes, make_parts(std::type_identity<V>{}), pre, xs...);
             };
             if constexpr (any_lazy<decltype(pos)...>) {
               // an expression (ufx::lazy): its function over its leaves, in the same pass
