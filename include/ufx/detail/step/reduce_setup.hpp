@@ -1,7 +1,7 @@
 #pragma once
-// What a reduction is: its spec (map, operator, identity, init, how argmin / argmax index), the types it computes in
-// (accumulator, finishing step, result) and the value of an empty reduction. Shared by ufx::reduce's family
-// (detail/reduce.hpp) and ufx::accumulate (detail/reduce_scan.hpp).
+// What a reduction is: its spec (map, operator, identity, init, how argmin / argmax index; NumPy's messages when
+// empty), the types it computes in (accumulator, finishing step, result; the statistics' real type) and the value of an
+// empty reduction. Shared by ufx::reduce's family (detail/reduce.hpp) and ufx::accumulate (detail/reduce_scan.hpp).
 #include <type_traits>
 
 #include "ufx/config.hpp"
