@@ -2,6 +2,7 @@
 // Step 0 of every call, shared by every front door: split the arguments into (target?, positional..., ufx::axis?,
 // ufx::keepdims?, ufx::casting::...?, ufx::out(...)?). The options may come in any order, each at most once; a front
 // door that takes none rejects them at compile time.
+#include <array>
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
@@ -65,22 +66,13 @@ struct call_args : call_shape<A...> {
   static constexpr std::size_t last = opt_end - options; // one past the last positional argument
   static constexpr std::size_t positional = last - first;
 
+  /// The options' counts: axes named, ufx::keepdims, ufx::axis options, casting rules.
   template <std::size_t... I>
-  static constexpr int count_axes(std::index_sequence<I...>) {
-    return (0 + ... + axis_count<arg<last + I>>::value);
+  static constexpr std::array<int, 4> counts(std::index_sequence<I...>) {
+    return {(0 + ... + axis_count<arg<last + I>>::value), (0 + ... + int{is_keepdims_v<arg<last + I>>}),
+            (0 + ... + int{is_axis_v<arg<last + I>>}), (0 + ... + int{is_casting_v<arg<last + I>>})};
   }
-  template <std::size_t... I>
-  static constexpr int count_keep(std::index_sequence<I...>) {
-    return (0 + ... + (is_keepdims_v<arg<last + I>> ? 1 : 0));
-  }
-  template <std::size_t... I>
-  static constexpr int count_axis_args(std::index_sequence<I...>) {
-    return (0 + ... + (is_axis_v<arg<last + I>> ? 1 : 0));
-  }
-  template <std::size_t... I>
-  static constexpr int count_casting(std::index_sequence<I...>) {
-    return (0 + ... + (is_casting_v<arg<last + I>> ? 1 : 0));
-  }
+  static constexpr std::array<int, 4> option_count = counts(std::make_index_sequence<options>{});
   /// The casting rule the call names (ufx::casting::safe when it names none).
   template <std::size_t I>
   static auto casting_rule() {
@@ -88,13 +80,12 @@ struct call_args : call_shape<A...> {
     else if constexpr (is_casting_v<arg<last + I>>) return arg<last + I>{};
     else return casting_rule<I + 1>();
   }
-  static constexpr int n_axes = count_axes(std::make_index_sequence<options>{});
-  static constexpr bool keep = count_keep(std::make_index_sequence<options>{}) > 0;
-  static_assert(count_keep(std::make_index_sequence<options>{}) <= 1, "ufx: ufx::keepdims given twice");
-  static_assert(count_axis_args(std::make_index_sequence<options>{}) <= 1,
-                "ufx: give all axes in one ufx::axis{...}, e.g. ufx::axis{0, 2}");
-  static_assert(count_casting(std::make_index_sequence<options>{}) <= 1, "ufx: one casting rule a call");
-  static constexpr bool has_casting = count_casting(std::make_index_sequence<options>{}) == 1;
+  static constexpr int n_axes = option_count[0];
+  static constexpr bool keep = option_count[1] > 0;
+  static_assert(option_count[1] <= 1, "ufx: ufx::keepdims given twice");
+  static_assert(option_count[2] <= 1, "ufx: give all axes in one ufx::axis{...}, e.g. ufx::axis{0, 2}");
+  static_assert(option_count[3] <= 1, "ufx: one casting rule a call");
+  static constexpr bool has_casting = option_count[3] == 1;
   using rule = decltype(casting_rule<0>());
 
   /// The axes as ints (n_axes of them; none when the call names no axis).
