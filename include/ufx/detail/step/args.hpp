@@ -21,9 +21,10 @@ struct no_value {};
 
 UFX_TU_NAMESPACE_BEGIN
 
-/// The (target?, ..., out?) split of a call's argument types.
+/// The (target?, positional..., options..., out?) split of a call's argument types, the trailing axis / keepdims /
+/// casting options taken off the positional arguments.
 template <class... A>
-struct call_shape {
+struct call_args {
   static constexpr std::size_t n = sizeof...(A);
   template <std::size_t I>
   using arg = std::remove_cvref_t<std::tuple_element_t<I, std::tuple<A...>>>;
@@ -36,21 +37,7 @@ struct call_shape {
     else return is_out<arg<n - 1>>::value;
   }();
   static constexpr std::size_t first = has_target ? 1 : 0;
-  static constexpr std::size_t last = n - (has_out ? 1 : 0); // one past the last operand
-  static constexpr std::size_t operands = last - first;
-};
-
-/// call_shape's split, with the trailing axis / keepdims options taken off the positional arguments.
-template <class... A>
-struct call_args : call_shape<A...> {
-  using base = call_shape<A...>;
-  using base::first;
-  using base::has_out;
-  using base::has_target;
-  using base::n;
-  template <std::size_t I>
-  using arg = typename base::template arg<I>;
-  static constexpr std::size_t opt_end = base::last; // one past the options
+  static constexpr std::size_t opt_end = n - (has_out ? 1 : 0); // one past the options
 
   template <std::size_t I>
   static constexpr bool is_option() {
