@@ -24,15 +24,6 @@
 
 namespace ufx {
 
-namespace detail {
-
-template <class T>
-struct is_std_vector_bool : std::false_type {};
-template <class A>
-struct is_std_vector_bool<std::vector<bool, A>> : std::true_type {};
-
-} // namespace detail
-
 template <class T, class A>
 struct adapter<std::vector<T, A>> {
   static_assert(!std::is_same_v<T, bool>,
