@@ -67,9 +67,6 @@ void gufunc_exec_impl(const Tag& tag, const F& f, const gufunc_shape& g, Ins& in
   constexpr int NOut = sizeof...(A);
   constexpr int NIn = sizeof...(B);
   constexpr int N = NOut + NIn;
-  // a core function may read any input element after writing its output core: any overlap reads from a copy
-  (copy_if_overlapping(std::get<B>(ins), staged, std::index_sequence<A...>{}), ...);
-
   using kernel_t = gufunc_body<Sig, F, NOut, array_acc<typename std::tuple_element_t<A, Outs>::element_type>...,
                                decltype(make_acc(std::get<B>(ins)))...>;
   kernel_t kernel{
@@ -131,7 +128,8 @@ void gufunc_exec(const Tag& tag, const F& f, const gufunc_shape& g, Outs& outs, 
       tag, g.loop, outs, ins, gufunc_leads<Sig, Outs, Ins>{}, [&](const Tag& t, const dims& l, auto& o, auto& i) {
         gufunc_shape sub = g;
         sub.loop = l;
-        auto staged = staging<Tag>(t).place(o, i, overlap_wait::partial);
+        // a core function may read any input element after writing its output core: any overlap reads from a copy
+        auto staged = staging<Tag>(t).place_apart(o, i, overlap_wait::partial);
         gufunc_exec_impl<Sig, Tag, F, Outs>(t, f, sub, i, staged, std::make_index_sequence<std::tuple_size_v<Outs>>{},
                                             std::make_index_sequence<std::tuple_size_v<Ins>>{});
       });

@@ -65,8 +65,7 @@ void reduce_whole(const Tag& tag, const Spec& spec, const Fin& fin, const Res& e
   // on a stream: queued (place.hpp); an input overlapping the result is copied now, after the stream's work
   const staging<Tag> st(tag);
   auto in_refs = std::forward_as_tuple(ins...);
-  auto staged = std::get<0>(st.place(std::make_tuple(o), in_refs, overlap_wait::any));
-  (copy_if_overlapping(ins, std::tie(staged), std::index_sequence<0>{}), ...);
+  auto staged = std::get<0>(st.place_apart(std::make_tuple(o), in_refs, overlap_wait::any));
 
   layout<N> L = layout_of<N>(loop);
   set_output_strides(L, staged.view, mask);

@@ -152,6 +152,19 @@ public:
     return std::apply([&](const auto&... o) { return std::make_tuple(out(o)...); }, outs);
   }
 
+  /// place, then every input that overlaps an output at all, exactly included, is read from a copy
+  /// (copy_if_overlapping): what reductions and gufuncs need, whose outputs are written while inputs are still read.
+  template <class Outs, class Ins>
+  auto place_apart(const Outs& outs, Ins& ins, overlap_wait rule) const {
+    auto staged = place(outs, ins, rule);
+    std::apply(
+        [&](auto&... op) {
+          (copy_if_overlapping(op, staged, std::make_index_sequence<std::tuple_size_v<decltype(staged)>>{}), ...);
+        },
+        ins);
+    return staged;
+  }
+
   /// On a stream, before placing: another device's operands are an error, and the call waits when an input is copied at
   /// the call (not dense pinned host memory, read now as CUDA reads pageable) or overlaps an output as `rule` says.
   template <class Outs, class Ins>
