@@ -1,7 +1,7 @@
 // ufx::lazy: chained ufx::vectorize calls as one expression, against the same calls made eagerly,
 // on every target: values (bitwise on the CPU targets and the sim, whose host code g++ compiles
 // without FMA contraction; within one rounding on ufx::cuda, where nvcc contracts), shapes,
-// broadcasting errors, out and in place, empty arrays, reductions and several outputs.
+// broadcasting errors, out and in place, empty arrays, reductions (with a casting rule) and several outputs.
 #include "common.hpp"
 
 #include <array>
@@ -146,6 +146,16 @@ TEST_CASE_TEMPLATE("reductions of an expression read its leaves once, without a 
   ufx::sum(Target{}, e, ufx::axis{1}, ufx::out(out));
   const auto out1 = ufx::sum(Target{}, ab, ufx::axis{1});
   for (ufx::index_t i = 0; i < 40; ++i) CHECK(out(i) == out1(i));
+
+  // a casting rule, as the eager calls take it: float64 values into a float operator
+  ufx::ndarray<double, 2> ad({40, 30}), bd({40, 30});
+  for (ufx::index_t i = 0; i < a.size(); ++i) ad.data()[i] = a.data()[i], bd.data()[i] = b.data()[i];
+  const auto ed = add(ufx::lazy(ad), bd);
+  const auto plusf = [] UFX_HD(float u, float v) { return u + v; };
+  CHECK(ufx::reduce(Target{}, ed, plusf, 0.f, ufx::casting::same_kind) == ufx::sum(Target{}, ab));
+  CHECK(ufx::sum(Target{}, ed, ufx::casting::unsafe) == ufx::sum(Target{}, ab));
+  const auto cols2 = ufx::reducer(plusf, 0.f)(Target{}, ed, ufx::axis{0}, ufx::casting::same_kind);
+  for (ufx::index_t j = 0; j < 30; ++j) CHECK(cols2(j) == cols1(j));
 
   // several reductions of one expression, and the statistics
   const auto [s, m, v] = ufx::reducers(ufx::sum, ufx::mean, ufx::var)(Target{}, e);

@@ -26,7 +26,9 @@
 /// to the container the eager calls would return (`std::vector<float> z = e;`), by
 /// `ufx::eval(e [, target] [, ufx::out(dst)])`, or reduced (`ufx::sum(e)`, a reducer,
 /// `ufx::reduce(e, op, identity, ...)`, `ufx::argmin` / `argmax(e)`, `ufx::reducers(...)(e)`,
-/// `ufx::mean(e)`, with their options). NumPy's broadcasting holds across the whole expression
+/// `ufx::mean(e)`, with their options: a `ufx::casting` rule too where the eager call takes one,
+/// for its operator over the expression's values, as in `ufx::reduce(e, op_of_floats, 0.f,
+/// ufx::casting::same_kind)`). NumPy's broadcasting holds across the whole expression
 /// (the leaves broadcast together, as the eager calls' shapes would), and its errors are thrown
 /// before anything runs. Each node's value has its function's result type, as the eager call
 /// stores it, so the result equals the eager calls' bitwise, except where a compiler contracts a
@@ -41,6 +43,5 @@
 /// ufx::eval), ufx::lazy of a temporary or a scalar, and a gufunc given an expression.
 
 #include "ufx/expression.hpp"
-#include "ufx/detail/lazy_reduce.hpp"
 #include "ufx/reduce.hpp"
 #include "ufx/vectorize.hpp"

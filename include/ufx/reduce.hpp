@@ -59,7 +59,6 @@
 
 #include "ufx/axis.hpp"
 #include "ufx/detail/distributed.hpp"
-#include "ufx/detail/lazy_reduce.hpp"
 #include "ufx/detail/logsumexp.hpp"
 #include "ufx/detail/reduce.hpp"
 #include "ufx/detail/core/reduce_ops.hpp"
@@ -85,8 +84,6 @@ public:
   decltype(auto) operator()(const A&... args) const {
     const detail::label_scope label(name_);
     if constexpr (detail::any_distributed<A...>) return detail::distributed_call(*this, args...);
-    else if constexpr (detail::any_lazy<A...>)
-      return detail::lazy_reducer_call("ufx::reducer", op_, identity_, args...);
     else return detail::reducer_call(op_, identity_, args...);
   }
 
@@ -128,7 +125,6 @@ reduction<std::decay_t<Op>> reducer(Op&& op) {
 template <class... A>
 decltype(auto) reduce(const A&... args) {
   if constexpr (detail::any_distributed<A...>) return detail::distributed_call(detail::reduce_door{}, args...);
-  else if constexpr (detail::any_lazy<A...>) return detail::lazy_reduce_call(args...);
   else return detail::reduce_call(args...);
 }
 
@@ -159,7 +155,6 @@ struct arg_fn {
   template <class... A>
   decltype(auto) operator()(const A&... args) const {
     if constexpr (detail::any_distributed<A...>) return detail::distributed_call(detail::arg_door<Max>{}, args...);
-    else if constexpr (detail::any_lazy<A...>) return detail::lazy_arg_call<Max>(args...);
     else return detail::arg_call<Max>(args...);
   }
 };

@@ -96,20 +96,14 @@ decltype(auto) parts_call(const char* who, const MakeParts& make_parts, const A&
     return with_call_args(
         [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
           check_parts_args<sizeof...(pos)>();
-          if constexpr (sizeof...(pos) == 1) {
-            // the parts reduce the values `pre` gives on the operands' elements
-            auto run = [&](const auto& pre, const auto&... xs) {
-              using V = std::decay_t<decltype(pre(std::declval<typename decltype(adapt_in(xs))::value_type>()...))>;
-              return run_parts<NA, Keep>(who, tp, outp, axes, make_parts(std::type_identity<V>{}), pre, xs...);
-            };
-            if constexpr (any_lazy<decltype(pos)...>) {
-              // an expression (ufx::lazy): its function over its leaves, in the same pass
-              const auto e = as_expression(pos...);
-              return std::apply([&](const auto&... l) { return run(e.function(), l...); }, e.leaves());
-            } else {
-              return run(identity{}, pos...);
-            }
-          }
+          // the parts reduce the values `pre` gives on the operands' elements (an expression's: its leaves')
+          if constexpr (sizeof...(pos) == 1)
+            return with_reduced(
+                [&](const auto& pre, const auto&... xs) {
+                  using V = std::decay_t<decltype(pre(std::declval<typename decltype(adapt_in(xs))::value_type>()...))>;
+                  return run_parts<NA, Keep>(who, tp, outp, axes, make_parts(std::type_identity<V>{}), pre, xs...);
+                },
+                pos...);
         },
         a...);
 }

@@ -37,28 +37,23 @@ UFX_TU_NAMESPACE_BEGIN
 // ---- step 3: staging helpers particular to gufuncs
 
 /// Operand k's loop strides (first R - c dimensions, right-aligned) and core strides (last c) into L and the kernel.
+/// Returns whether its last c dimensions (its cores) are dense and row-major.
 template <int CoreRank, int N, class View, class Kernel>
-void gufunc_set_strides(layout<N>& L, Kernel& kernel, int k, const View& v) {
+bool gufunc_set_strides(layout<N>& L, Kernel& kernel, int k, const View& v) {
   constexpr int R = View::rank, core_rank = CoreRank;
   constexpr int lr = R - core_rank;
   for (int d = 0; d < L.rank; ++d) L.stride[k][d] = 0;
-  if constexpr (lr >= 0) { // else the shape step has thrown
+  if constexpr (lr < 0) return false; // the shape step has thrown
+  else {
     for (int j = 0; j < lr; ++j) L.stride[k][L.rank - lr + j] = v.extent(j) == 1 ? 0 : v.stride(j);
     for (int j = 0; j < core_rank; ++j) kernel.core_stride[k][j] = v.stride(lr + j);
+    index_t s = 1;
+    for (int j = R - 1; j >= lr; --j) {
+      if (v.extent(j) != 1 && v.stride(j) != s) return false;
+      s *= v.extent(j);
+    }
+    return true;
   }
-}
-
-/// True when the last `core_rank` dimensions of v are dense and row-major.
-template <int CoreRank, class View>
-bool core_dense(const View& v) {
-  constexpr int R = View::rank;
-  if constexpr (R < CoreRank) return false; // the shape step has thrown
-  index_t s = 1;
-  for (int j = R - 1; j >= R - CoreRank; --j) {
-    if (v.extent(j) != 1 && v.stride(j) != s) return false;
-    s *= v.extent(j);
-  }
-  return true;
 }
 
 template <class Sig, class Tag, class F, class Outs, class Ins, class Staged, std::size_t... A, std::size_t... B>
@@ -77,13 +72,10 @@ void gufunc_exec_impl(const Tag& tag, const F& f, const gufunc_shape& g, Ins& in
 
   layout<N> L = layout_of<N>(g.loop);
   bool dense = true;
-  (
-      [&] {
-        constexpr int c = Sig::core_rank(NIn + static_cast<int>(A));
-        gufunc_set_strides<c>(L, kernel, static_cast<int>(A), std::get<A>(staged).view);
-        dense = dense && core_dense<c>(std::get<A>(staged).view);
-      }(),
-      ...);
+  // each array operand's strides, and whether every one's cores are dense
+  ((dense &= gufunc_set_strides<Sig::core_rank(NIn + static_cast<int>(A))>(L, kernel, static_cast<int>(A),
+                                                                           std::get<A>(staged).view)),
+   ...);
   (
       [&] {
         using Op = std::remove_cvref_t<decltype(std::get<B>(ins))>;
@@ -92,9 +84,7 @@ void gufunc_exec_impl(const Tag& tag, const F& f, const gufunc_shape& g, Ins& in
           L.scalar_mask |= 1u << k;
           for (int d = 0; d < L.rank; ++d) L.stride[k][d] = 0;
         } else {
-          constexpr int c = Sig::core_rank(static_cast<int>(B));
-          gufunc_set_strides<c>(L, kernel, k, std::get<B>(ins).view);
-          dense = dense && core_dense<c>(std::get<B>(ins).view);
+          dense &= gufunc_set_strides<Sig::core_rank(static_cast<int>(B))>(L, kernel, k, std::get<B>(ins).view);
         }
       }(),
       ...);
@@ -228,30 +218,20 @@ struct gufunc_call_info {
   }
 };
 
-/// The '()' inputs' elements into fn's value parameters, under the call's casting rule (core inputs are views of the
-/// arrays' own element type: nothing is converted).
-template <class Sig, class F, class Rule, class... Args>
-constexpr bool scalar_inputs_cast_ok() {
-  using P = fn_params<F>;
-  if constexpr (!P::known || P::count != Sig::operands) return true;
-  else
-    return with_indices<sizeof...(Args)>([]<std::size_t... S>(std::index_sequence<S...>) {
-      return ([] {
-        using O = decltype(adapt_in(std::declval<const std::tuple_element_t<S, std::tuple<Args...>>&>()));
-        if constexpr (is_scalar_operand<O>::value || Sig::core_rank(static_cast<int>(S)) != 0) return true;
-        else
-          return input_cast<static_cast<int>(S), typename O::value_type,
-                            std::remove_cvref_t<std::tuple_element_t<S, typename P::types>>, Rule>::ok;
-      }() && ...);
-    });
-}
+/// A gufunc's inputs for inputs_cast_ok: the '()' ones, into fn's value parameters (core inputs are views of the
+/// arrays' own element type: nothing is converted); fn's output parameters follow.
+template <class Sig>
+struct gufunc_cast_inputs {
+  static constexpr int extra_params = Sig::nout;
+  static constexpr bool skip(int k) { return Sig::core_rank(k) != 0; }
+};
 
 template <class Sig, class F, class OutT, class TargetT, class Rule, class... Args>
 UFX_CALL_BOUNDARY auto gufunc_run(const F& f, const TargetT* given, OutT* out, const Args&... args) {
   constexpr int NIn = Sig::nin, NOut = Sig::nout;
   if constexpr (!input_count_check<Sig::literal, sizeof...(Args), NIn>::ok) return;
   else if constexpr (!gufunc_call_info<Sig, F, OutT, Args...>::check()) return;
-  else if constexpr (!scalar_inputs_cast_ok<Sig, F, Rule, Args...>()) return;
+  else if constexpr (!inputs_cast_ok<F, Rule, decltype(adapt_in(args))...>(gufunc_cast_inputs<Sig>{})) return;
   else {
     const call_scope scope("ufx::guvectorize");
     using info = gufunc_call_info<Sig, F, OutT, Args...>;

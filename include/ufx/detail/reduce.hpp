@@ -27,6 +27,7 @@
 #include "ufx/detail/step/result.hpp"
 #include "ufx/detail/backends.hpp"
 #include "ufx/errors.hpp"
+#include "ufx/expression.hpp"
 #include "ufx/out.hpp"
 
 namespace ufx::detail {
@@ -318,19 +319,43 @@ auto init_of(const P& p) {
   else return std::get<1>(p);
 }
 
+/// `run(map, operands...)` for a reduction of `x`: identity (Arg: arg_map, argmin / argmax's (value, index) pairs) over
+/// x; for an expression (ufx::lazy), its function (Arg: fused_arg_map) over its leaves, in the same pass without a
+/// temporary the size of the expression.
+template <bool Arg = false, class Run, class... X>
+decltype(auto) with_reduced(const Run& run, const X&... x) {
+  if constexpr (any_lazy<X...>) {
+    auto p = lazy_part(x...);
+    const auto e = make_expression(std::move(p.first), std::move(p.second));
+    const auto map = [&] {
+      if constexpr (Arg) return fused_arg_map<std::remove_cvref_t<decltype(e.tree())>>{e.tree()};
+      else return e.function();
+    }();
+    return std::apply([&](const auto&... l) -> decltype(auto) { return run(map, l...); }, e.leaves());
+  } else {
+    return run(std::conditional_t<Arg, arg_map, identity>{}, x...);
+  }
+}
+
 /// `sum(x)`, `sum(x, init)` and their options, for a reducer with operator `op` and identity `id`.
 template <class Op, class Id, class... A>
 decltype(auto) reducer_call(const Op& op, const Id& id, const A&... a) {
   return with_call_args<true>(
       [&]<int NA, bool Keep, class Rule>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
         constexpr std::size_t n = sizeof...(pos);
-        check_reducer_args<n>();
+        if constexpr (any_lazy<decltype(pos)...>)
+          static_assert(n == 1 || n == 2, "ufx: reduce an expression as r(e) or r(e, init), with a target first and "
+                                          "ufx::axis{...}, ufx::keepdims, ufx::out(dst) last");
+        else check_reducer_args<n>();
         const auto p = std::forward_as_tuple(pos...);
         static_assert(n == 1 || scalar_like<decltype(init_of(p))>,
                       "ufx::reducer: the second argument is Numba's `init`, a scalar; reduce one array "
                       "at a time (ufx::transform_reduce maps several)");
-        return reduce_run<NA, Keep, Rule>(
-            make_spec(identity{}, op, id, init_of(p), "ufx::reducer", no_identity_message), tp, outp, axes,
+        return with_reduced(
+            [&](const auto& map, const auto&... xs) -> decltype(auto) {
+              return reduce_run<NA, Keep, Rule>(make_spec(map, op, id, init_of(p), "ufx::reducer", no_identity_message),
+                                                tp, outp, axes, xs...);
+            },
             std::get<0>(p));
       },
       a...);
@@ -342,8 +367,11 @@ decltype(auto) reduce_call(const A&... a) {
       [&]<int NA, bool Keep, class Rule>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
         check_reduce_args<sizeof...(pos)>();
         const auto p = std::forward_as_tuple(pos...);
-        return reduce_run<NA, Keep, Rule>(
-            make_spec(identity{}, std::get<1>(p), std::get<2>(p), no_value{}, "ufx::reduce", ""), tp, outp, axes,
+        return with_reduced(
+            [&](const auto& map, const auto&... xs) -> decltype(auto) {
+              return reduce_run<NA, Keep, Rule>(
+                  make_spec(map, std::get<1>(p), std::get<2>(p), no_value{}, "ufx::reduce", ""), tp, outp, axes, xs...);
+            },
             std::get<0>(p));
       },
       a...);
@@ -378,7 +406,11 @@ decltype(auto) arg_call(const A&... a) {
   return with_call_args(
       [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
         check_arg_args<sizeof...(pos), NA>();
-        return reduce_run<NA, Keep>(arg_spec<Max, NA>(arg_map{}), tp, outp, axes, pos...);
+        return with_reduced<true>(
+            [&](const auto& map, const auto&... xs) -> decltype(auto) {
+              return reduce_run<NA, Keep>(arg_spec<Max, NA>(map), tp, outp, axes, xs...);
+            },
+            pos...);
       },
       a...);
 }

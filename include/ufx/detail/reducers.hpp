@@ -194,6 +194,15 @@ template <class... P>
 using parts_result =
     tuple<std::decay_t<decltype(std::declval<const P&>().finish(std::declval<const typename P::acc&>()))>...>;
 
+/// R (a parts_acc or parts_result) whose component K is f(std::integral_constant<std::size_t, K>{}): one step of every
+/// part (its map, combine, finish or identity), part by part.
+template <class R, std::size_t... K, class F>
+UFX_HD R each_part(std::index_sequence<K...>, const F& f) {
+  R r;
+  ((get<K>(r) = f(std::integral_constant<std::size_t, K>{})), ...);
+  return r;
+}
+
 /// Maps the operands' elements to every part's accumulator: `pre` (identity, or an expression's function) gives the
 /// value the parts reduce; when a part is indexed (argmin / argmax) the last argument is the position.
 template <bool Indexed, class Pre, class... P>
@@ -207,20 +216,18 @@ struct parts_map {
       const tuple<A...> t{{{a}...}};
       return call(t, std::make_index_sequence<sizeof...(A) - 1>{}, get<sizeof...(A) - 1>(t));
     } else {
-      return map(UFX_USER_CALL(pre, a...), 0, std::index_sequence_for<P...>{});
+      return map(UFX_USER_CALL(pre, a...), 0);
     }
   }
 
 private:
   template <class Tup, std::size_t... J>
   UFX_HD parts_acc<P...> call(const Tup& t, std::index_sequence<J...>, index_t i) const {
-    return map(UFX_USER_CALL(pre, get<J>(t)...), i, std::index_sequence_for<P...>{});
+    return map(UFX_USER_CALL(pre, get<J>(t)...), i);
   }
-  template <class V, std::size_t... K>
-  UFX_HD parts_acc<P...> map(const V& v, index_t i, std::index_sequence<K...>) const {
-    parts_acc<P...> r;
-    ((get<K>(r) = get<K>(parts).map(v, i)), ...);
-    return r;
+  template <class V>
+  UFX_HD parts_acc<P...> map(const V& v, index_t i) const {
+    return each_part<parts_acc<P...>>(std::index_sequence_for<P...>{}, [&](auto k) { return get<k>(parts).map(v, i); });
   }
 };
 
@@ -228,15 +235,8 @@ template <class... P>
 struct parts_finish {
   tuple<P...> parts;
   UFX_HD parts_result<P...> operator()(const parts_acc<P...>& a) const {
-    return finish(a, std::index_sequence_for<P...>{});
-  }
-
-private:
-  template <std::size_t... K>
-  UFX_HD parts_result<P...> finish(const parts_acc<P...>& a, std::index_sequence<K...>) const {
-    parts_result<P...> r;
-    ((get<K>(r) = get<K>(parts).finish(get<K>(a))), ...);
-    return r;
+    return each_part<parts_result<P...>>(std::index_sequence_for<P...>{},
+                                         [&](auto k) { return get<k>(parts).finish(get<k>(a)); });
   }
 };
 
@@ -247,7 +247,8 @@ struct parts_op {
   using user_functions = std::tuple<typename P::user_function...>;
   tuple<P...> parts;
   UFX_HD parts_acc<P...> operator()(const parts_acc<P...>& a, const parts_acc<P...>& b) const {
-    return combine(a, b, std::index_sequence_for<P...>{});
+    return each_part<parts_acc<P...>>(std::index_sequence_for<P...>{},
+                                      [&](auto k) { return get<k>(parts).combine(get<k>(a), get<k>(b)); });
   }
   finish_type finish() const { return {parts}; }
 
@@ -305,13 +306,6 @@ private:
       for (; i < n; ++i) acc[0] = p.combine(acc[0], at(i));
       return acc[0];
     }
-  }
-
-  template <std::size_t... K>
-  UFX_HD parts_acc<P...> combine(const parts_acc<P...>& a, const parts_acc<P...>& b, std::index_sequence<K...>) const {
-    parts_acc<P...> r;
-    ((get<K>(r) = get<K>(parts).combine(get<K>(a), get<K>(b))), ...);
-    return r;
   }
 };
 
@@ -382,9 +376,8 @@ auto parts_spec(const char* who, const Pre& pre, const tuple<P...>& parts) {
   constexpr bool has_identity = (P::has_identity && ...);
   std::conditional_t<has_identity, parts_acc<P...>, no_value> id{};
   if constexpr (has_identity)
-    with_indices<sizeof...(P)>([&]<std::size_t... K>(std::index_sequence<K...>) {
-      ((get<K>(id) = get<K>(parts).identity_value()), ...);
-    });
+    id = each_part<parts_acc<P...>>(std::index_sequence_for<P...>{},
+                                    [&](auto k) { return get<k>(parts).identity_value(); });
   return make_spec < indexed ? arg_indexing<NA>
                              : index_mode::none > (parts_map<indexed, Pre, P...>{pre, parts}, parts_op<P...>{parts}, id,
                                                    no_value{}, who, parts_empty_message<P...>());

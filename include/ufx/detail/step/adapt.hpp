@@ -24,35 +24,30 @@
 
 namespace ufx {
 
-template <class T, class A>
-struct adapter<std::vector<T, A>> {
-  static_assert(!std::is_same_v<T, bool>,
+namespace detail {
+/// The adapter of std::vector and std::array (C of T): a dense 1-D host view (no per-unit namespace, as adapters).
+/// Storage is false for std::vector<bool>, which has no element storage.
+template <class C, class T, bool Storage = true>
+struct host_sequence_adapter {
+  static_assert(Storage,
                 "ufx: std::vector<bool> has no element storage; use std::vector<char> or ufx::ndarray<bool, 1>");
   static constexpr container_kind kind = container_kind::sequence;
   static constexpr bool host_dense = true;
   static constexpr int rank = 1;
   using value_type = T;
-  static detail::array_operand<const T, 1> in(const std::vector<T, A>& v) {
+  static array_operand<const T, 1> in(const C& v) {
     return {ndview<const T, 1>(v.data(), {static_cast<index_t>(v.size())}), memory_space::host, {}};
   }
-  static detail::array_operand<T, 1> out(std::vector<T, A>& v) {
+  static array_operand<T, 1> out(C& v) {
     return {ndview<T, 1>(v.data(), {static_cast<index_t>(v.size())}), memory_space::host, {}};
   }
 };
+} // namespace detail
 
+template <class T, class A>
+struct adapter<std::vector<T, A>> : detail::host_sequence_adapter<std::vector<T, A>, T, !std::is_same_v<T, bool>> {};
 template <class T, std::size_t N>
-struct adapter<std::array<T, N>> {
-  static constexpr container_kind kind = container_kind::sequence;
-  static constexpr bool host_dense = true;
-  static constexpr int rank = 1;
-  using value_type = T;
-  static detail::array_operand<const T, 1> in(const std::array<T, N>& v) {
-    return {ndview<const T, 1>(v.data(), {static_cast<index_t>(N)}), memory_space::host, {}};
-  }
-  static detail::array_operand<T, 1> out(std::array<T, N>& v) {
-    return {ndview<T, 1>(v.data(), {static_cast<index_t>(N)}), memory_space::host, {}};
-  }
-};
+struct adapter<std::array<T, N>> : detail::host_sequence_adapter<std::array<T, N>, T> {};
 
 template <class T, std::size_t E>
 struct adapter<std::span<T, E>> {

@@ -29,16 +29,23 @@ struct input_cast {
                     "wider parameter type");
 };
 
-/// Every array operand of a call of `F` (with one parameter list) against its parameter.
-template <class F, class Rule, class... Op>
-constexpr bool inputs_cast_ok() {
+/// The operands inputs_cast_ok checks: every one, against a function of as many parameters (gufunc_cast_inputs: a
+/// gufunc's '()' inputs, its function taking `extra_params` outputs after them).
+struct every_operand {
+  static constexpr int extra_params = 0;
+  static constexpr bool skip(int) { return false; }
+};
+
+/// Every array operand of a call of `F` (with one parameter list) against its parameter, but those Skip skips.
+template <class F, class Rule, class... Op, class Skip = every_operand>
+constexpr bool inputs_cast_ok(Skip = {}) {
   using P = fn_params<F>;
-  if constexpr (!P::known || P::count != static_cast<int>(sizeof...(Op))) return true;
+  if constexpr (!P::known || P::count != static_cast<int>(sizeof...(Op)) + Skip::extra_params) return true;
   else
     return with_indices<sizeof...(Op)>([]<std::size_t... K>(std::index_sequence<K...>) {
       return ([] {
         using O = std::tuple_element_t<K, std::tuple<Op...>>;
-        if constexpr (is_scalar_operand<O>::value) return true;
+        if constexpr (is_scalar_operand<O>::value || Skip::skip(static_cast<int>(K))) return true;
         else
           return input_cast<static_cast<int>(K), typename O::value_type,
                             std::remove_cvref_t<std::tuple_element_t<K, typename P::types>>, Rule>::ok;
