@@ -69,8 +69,7 @@ std::size_t scratch_size(std::size_t bytes) {
 
 /// Frees a block the cache held, in the order of calls without a stream.
 void scratch_free(const scratch_block& b) noexcept {
-  if (void* ordered = b.rt->ordered_stream(b.device)) b.rt->deallocate_async(b.device, b.p, ordered);
-  else b.rt->deallocate(b.device, b.p);
+  b.rt->deallocate(b.device, b.p, nullptr);
   call_counters::add(b.rt->counters.frees);
 }
 
@@ -118,10 +117,7 @@ void* scratch_take(const memory_space& s, std::size_t bytes) {
     }
   }
   require_space(s);
-  void* const ordered = s.runtime->ordered_stream(s.device);
-  void* p = allocate_or_trim(s, [&] {
-    return ordered ? s.runtime->allocate_async(s.device, size, ordered) : s.runtime->allocate(s.device, size);
-  });
+  void* p = allocate_or_trim(s, [&] { return s.runtime->allocate(s.device, size, nullptr); });
   call_counters::add(s.runtime->counters.allocations);
   const std::lock_guard lock(c.m);
   c.lent.push_back({s.runtime, s.device, p, size});
@@ -162,14 +158,14 @@ long scratch_kept(const device_runtime& rt) noexcept {
 void* device_malloc(const memory_space& s, std::size_t bytes) {
   if (s.is_host()) throw device_error("ufx: device_malloc called for host memory");
   require_space(s);
-  void* p = allocate_or_trim(s, [&] { return s.runtime->allocate(s.device, bytes); });
+  void* p = allocate_or_trim(s, [&] { return s.runtime->allocate(s.device, bytes, nullptr); });
   call_counters::add(s.runtime->counters.allocations);
   return p;
 }
 
 void device_free(const memory_space& s, void* p) noexcept {
   if (p == nullptr || !s.is_device()) return;
-  s.runtime->deallocate(s.device, p);
+  s.runtime->deallocate(s.device, p, nullptr);
   call_counters::add(s.runtime->counters.frees);
 }
 
@@ -233,7 +229,7 @@ void* device_malloc_async(const memory_space& s, std::size_t bytes, void* stream
     }
   }
   require_space(s);
-  void* p = allocate_or_trim(s, [&] { return s.runtime->allocate_async(s.device, bytes, stream); });
+  void* p = allocate_or_trim(s, [&] { return s.runtime->allocate(s.device, bytes, stream); });
   call_counters::add(s.runtime->counters.allocations);
   return p;
 }
@@ -250,7 +246,7 @@ void device_free_async(const memory_space& s, void* p, void* stream) noexcept {
     for (const auto& a : r.list)
       if (static_cast<char*>(p) >= a.base && static_cast<char*>(p) < a.base + a.bytes) return; // the arena's
   }
-  s.runtime->deallocate_async(s.device, p, stream);
+  s.runtime->deallocate(s.device, p, stream);
   call_counters::add(s.runtime->counters.frees);
 }
 

@@ -281,20 +281,14 @@ UFX_HD inline void threadfence_system() { detail::thread_ops::fence<2>(); }
 namespace detail {
 /// How ufx's launchers make and read a `thread` (its members are not the kernel body's business).
 struct thread_access {
-  static thread make(const thread_pos& p, sim_block* block, sim_block_state* state, unsigned char* static_shared,
-                     unsigned char* dynamic_shared, std::size_t dynamic_bytes) {
+  /// A thread with its block's shared memory; the host block runner (src/sim/) also gives its position, the block and
+  /// the block's check state, which a GPU's thread does without.
+  UFX_HD static thread make(unsigned char* static_shared, unsigned char* dynamic_shared, std::size_t dynamic_bytes,
+                            const thread_pos& p = {}, sim_block* block = nullptr, sim_block_state* state = nullptr) {
     thread t;
     t.pos_ = p;
     t.block_ = block;
     t.state_ = state;
-    t.static_shared_ = static_shared;
-    t.dynamic_shared_ = dynamic_shared;
-    t.dynamic_bytes_ = dynamic_bytes;
-    return t;
-  }
-  UFX_HD static thread make_device(unsigned char* static_shared, unsigned char* dynamic_shared,
-                                   std::size_t dynamic_bytes) {
-    thread t;
     t.static_shared_ = static_shared;
     t.dynamic_shared_ = dynamic_shared;
     t.dynamic_bytes_ = dynamic_bytes;

@@ -186,14 +186,15 @@ public:
     check(cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")");
   }
 
-  /// device_array's memory, from the device's pool (keep_pool): a freed array's block is kept for the next one, not
-  /// returned to the driver, so taking it costs no cudaMalloc. Allocated in the legacy default stream's order without a
+  /// From the device's pool (keep_pool): a freed block is kept for the next one, not returned to the driver, so taking
+  /// it costs no cudaMalloc. Without a stream (device_array's memory), in the legacy default stream's order without a
   /// wait: the array's work follows there or on ufx's streams, which are blocking (create_stream) and so wait for it.
-  void* allocate(int device, std::size_t bytes) const override {
+  void* allocate(int device, std::size_t bytes, void* s) const override {
     device_guard g(device);
     keep_pool(device);
     void* p = nullptr;
-    allocated(cudaMallocAsync(&p, bytes == 0 ? 1 : bytes, cudaStreamLegacy), "cudaMallocAsync", device, bytes);
+    allocated(cudaMallocAsync(&p, bytes == 0 ? 1 : bytes, s ? static_cast<cudaStream_t>(s) : cudaStreamLegacy),
+              "cudaMallocAsync", device, bytes);
     return p;
   }
   /// Checks an allocation's result: out of memory reads as ufx's message (sizes, how to chunk).
@@ -206,18 +207,13 @@ public:
     }
     check(e, std::string(call) + "(" + std::to_string(bytes) + " bytes) on device " + std::to_string(device));
   }
-  void* allocate_async(int device, std::size_t bytes, void* s) const override {
-    device_guard g(device);
-    keep_pool(device);
-    void* p = nullptr;
-    allocated(cudaMallocAsync(&p, bytes == 0 ? 1 : bytes, static_cast<cudaStream_t>(s)), "cudaMallocAsync", device,
-              bytes);
-    return p;
-  }
-  void deallocate_async(int device, void* p, void* s) const noexcept override {
+  /// Back to the pool in `s`'s order, without a wait. Without a stream, in the legacy default stream's order: after the
+  /// work queued before it there and on every blocking stream (ufx's), so an array dropped while work on it is queued
+  /// is freed once that work ran.
+  void deallocate(int device, void* p, void* s) const noexcept override {
     int prev = -1;
     if (cudaGetDevice(&prev) == cudaSuccess && prev != device) cudaSetDevice(device);
-    cudaFreeAsync(p, static_cast<cudaStream_t>(s));
+    cudaFreeAsync(p, s ? static_cast<cudaStream_t>(s) : cudaStreamLegacy);
     if (prev >= 0 && prev != device) cudaSetDevice(prev);
     cudaGetLastError();
   }
@@ -233,15 +229,6 @@ public:
       cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
       cudaGetLastError();
     });
-  }
-  /// Back to the pool in the legacy default stream's order, after the work queued before it there and on every
-  /// blocking stream (ufx's): an array dropped while work on it is queued is freed once that work ran, without a wait.
-  void deallocate(int device, void* p) const noexcept override {
-    int prev = -1;
-    if (cudaGetDevice(&prev) == cudaSuccess && prev != device) cudaSetDevice(device);
-    cudaFreeAsync(p, cudaStreamLegacy);
-    if (prev >= 0 && prev != device) cudaSetDevice(prev);
-    cudaGetLastError();
   }
   void copy(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src,
             std::size_t bytes) const override {

@@ -18,10 +18,8 @@ public:
   device_info info(int) const override { fail(); }
   int current_device() const override { return 0; }
   void select_device(int) const override { fail(); }
-  void* allocate(int, std::size_t) const override { fail(); }
-  void deallocate(int, void*) const noexcept override {}
-  void* allocate_async(int, std::size_t, void*) const override { fail(); }
-  void deallocate_async(int, void*, void*) const noexcept override {}
+  void* allocate(int, std::size_t, void*) const override { fail(); }
+  void deallocate(int, void*, void*) const noexcept override {}
   void copy(const memory_space&, void*, const memory_space&, const void*, std::size_t) const override { fail(); }
   void synchronize(int) const override { fail(); }
   int device_of(const void*, std::size_t) const noexcept override { return -1; }

@@ -59,7 +59,7 @@ void block_threads::start(sim_block& b) {
   unsigned char* dynamic = b.state.shared + l.static_bytes;
   for (unsigned i = 0; i < n; ++i) {
     p.thread_idx = unflatten(i, l.config.block);
-    const thread t = thread_access::make(p, &b, &b.state, b.state.shared, dynamic, l.config.shared_bytes);
+    const thread t = thread_access::make(b.state.shared, dynamic, l.config.shared_bytes, p, &b, &b.state);
     slots[i].fiber = bctx::fiber(std::allocator_arg, pooled_stack{w.stacks.bottom(stack_base + i), w.stacks.bytes()},
                                  [this, &l, i, t](bctx::fiber&& main) {
 #  if UFX_ASAN_FIBERS

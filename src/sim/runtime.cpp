@@ -269,7 +269,8 @@ public:
     current_ = device;
   }
 
-  void* allocate(int device, std::size_t bytes) const override {
+  /// At once, whatever the stream: work queued on it from here on runs later.
+  void* allocate(int device, std::size_t bytes, void*) const override {
     std::lock_guard lock(mutex_);
     ensure();
     check_device(device);
@@ -292,14 +293,12 @@ public:
     throw device_error(out_of_memory_message("ufx::sim", device, bytes, config_.memory - dev.used, config_.memory));
   }
 
-  void* allocate_async(int device, std::size_t bytes, void*) const override { return allocate(device, bytes); }
-  void deallocate_async(int device, void* p, void* s) const noexcept override {
-    // freed when the stream's worker drops the task: after the work queued before it, run or skipped after a failure
-    std::shared_ptr<void> release(p, [this, device](void* q) { deallocate(device, q); });
-    sim_enqueue(s, [r = std::move(release)] {});
-  }
-
-  void deallocate(int device, void* p) const noexcept override {
+  void deallocate(int device, void* p, void* s) const noexcept override {
+    // on a stream: freed when its worker drops the task, after the work queued before it (run, or skipped on failure)
+    if (s) {
+      std::shared_ptr<void> release(p, [this, device](void* q) { deallocate(device, q, nullptr); });
+      return sim_enqueue(s, [r = std::move(release)] {});
+    }
     std::lock_guard lock(mutex_);
     if (base_ == nullptr || device < 0 || device >= config_.devices) return;
     sim_device& dev = devices_[static_cast<std::size_t>(device)];

@@ -29,6 +29,12 @@ struct scalar_acc {
   UFX_HD const V& at(index_t) const { return v; }
 };
 
+/// An accessor's element type, and the bytes of one element of an array operand (0 for any other operand).
+template <class A>
+using acc_element = std::remove_cv_t<typename A::element_type>;
+template <class A>
+inline constexpr std::size_t array_bytes = A::is_array ? sizeof(acc_element<A>) : 0;
+
 /// The accessor of a call's operand (ufx/adapter.hpp).
 template <class Op>
 auto make_acc(const Op& op) {

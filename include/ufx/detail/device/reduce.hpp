@@ -126,39 +126,32 @@ void device_reduce(const Tag& tag, const memory_space& space, const reduce_plan<
   reduce_partials(tag, space, plan, k, partial.data(), lanes, inner, out, fin);
 }
 
-/// The tiled reduction (device/tiled_reduce.hpp) when the plan splits into x- and y-side inputs and has outputs enough;
-/// false when it does not apply (the lanes take it).
+/// The tiled reduction (device/tiled_reduce.hpp) of a tileable kernel, when the plan splits into x- and y-side inputs
+/// and has outputs enough; false when it does not apply (the lanes take it).
 template <class Tag, class Kern, int N, class OutE, class Fin>
 bool device_tiled_reduce(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k,
                          OutE* out, const Fin& fin) {
-  if constexpr (!tileable<Kern>::value) {
-    (void)tag, (void)space, (void)plan, (void)k, (void)out, (void)fin;
-    return false;
-  } else {
-    using Acc = typename Kern::acc_type;
-    tile_plan<N - 1> tp;
-    launch_config c;
-    if (!plan_tiled_reduce(plan, k, tp, c)) return false;
-    testing().tiled_reduce.count();
-    const index_t splits = c.grid.y;
-    buffer<Acc> partial; // one split writes the outputs
-    if (splits > 1)
-      partial =
-          buffer<Acc>(space, plan.outputs() * splits, tag.stream_handle); // on a stream: freed after the queued kernels
-    auto run = [&]<int R>(std::integral_constant<int, R>) {
-      launch_hook<Tag>::run(tag, c,
-                            tiled_reduce_body<Kern, N, OutE, Fin, R>{plan.kept, plan.red, k, out, fin, partial.data(),
-                                                                     plan.outputs(), plan.count(), tp},
-                            "ufx tiled reduction kernel");
-    };
-    constexpr int per = tile_outputs_per_thread<Kern>::value; // tp.per_thread is this or 1
-    if (per > 1 && tp.per_thread == per) {
-      testing().tiled_blocked_launches.fetch_add(1, std::memory_order_relaxed);
-      run(std::integral_constant<int, per>{});
-    } else run(std::integral_constant<int, 1>{});
-    if (splits > 1) reduce_partials(tag, space, plan, k, partial.data(), splits, false, out, fin);
-    return true;
-  }
+  using Acc = typename Kern::acc_type;
+  tile_plan<N - 1> tp;
+  launch_config c;
+  if (!plan_tiled_reduce(plan, k, tp, c)) return false;
+  testing().tiled_reduce.count();
+  const index_t splits = c.grid.y;
+  buffer<Acc> partial; // one split writes the outputs; on a stream, freed after the queued kernels
+  if (splits > 1) partial = buffer<Acc>(space, plan.outputs() * splits, tag.stream_handle);
+  auto run = [&]<int R>(std::integral_constant<int, R>) {
+    launch_hook<Tag>::run(tag, c,
+                          tiled_reduce_body<Kern, N, OutE, Fin, R>{plan.kept, plan.red, k, out, fin, partial.data(),
+                                                                   plan.outputs(), plan.count(), tp},
+                          "ufx tiled reduction kernel");
+  };
+  constexpr int per = tile_outputs_per_thread<Kern>::value; // tp.per_thread is this or 1
+  if (per > 1 && tp.per_thread == per) {
+    testing().tiled_blocked_launches.fetch_add(1, std::memory_order_relaxed);
+    run(std::integral_constant<int, per>{});
+  } else run(std::integral_constant<int, 1>{});
+  if (splits > 1) reduce_partials(tag, space, plan, k, partial.data(), splits, false, out, fin);
+  return true;
 }
 
 /// The row reduction (device/row_reduce.hpp) when each output reads a row; false when it does not apply.
@@ -183,7 +176,8 @@ void device_reduce_all(const Tag& tag, const memory_space& space, const reduce_p
     device_for_each(tag, plan.outputs(), fill_fn<N, OutE, Res>{plan.kept, out, empty}, "ufx reduction fill kernel");
     return;
   }
-  if (device_tiled_reduce(tag, space, plan, k, out, fin)) return;
+  if constexpr (tileable<Kern>::value) // only then is a tiled body compiled for the kernel
+    if (device_tiled_reduce(tag, space, plan, k, out, fin)) return;
   if (device_row_reduce(tag, plan, k, out, fin)) return;
   device_reduce(tag, space, plan, k, out, fin);
 }

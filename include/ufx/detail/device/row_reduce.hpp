@@ -41,23 +41,11 @@ struct alignas(sizeof(E) * V) row_chunk {
   E v[V];
 };
 
-template <class A>
-struct row_input {
-  static constexpr bool is_array = false;
-  static constexpr std::size_t size = 0;
-};
-template <class T>
-struct row_input<array_acc<T>> {
-  using element = std::remove_cv_t<T>;
-  static constexpr bool is_array = true;
-  static constexpr std::size_t size = sizeof(element);
-};
-
 template <class Kern>
 struct row_chunk_width;
 template <class Acc, class F, class Op, class... In>
 struct row_chunk_width<reduce_body<Acc, F, Op, In...>> {
-  static constexpr std::size_t widest = std::max({std::size_t{1}, row_input<In>::size...});
+  static constexpr std::size_t widest = std::max({std::size_t{1}, array_bytes<In>...});
   static constexpr int value = widest >= 16 ? 1 : static_cast<int>(16 / widest);
 };
 
@@ -125,7 +113,7 @@ struct row_reduce_body {
 
 private:
   template <std::size_t J>
-  using input_t = row_input<std::remove_cvref_t<decltype(get<J>(std::declval<const Kern&>().in))>>;
+  using input_t = std::remove_cvref_t<decltype(get<J>(std::declval<const Kern&>().in))>;
 
   /// Input J read element by element from offset `off`, stepping by its step along the row.
   template <std::size_t J>
@@ -148,15 +136,15 @@ private:
     using R = input_t<J>;
     if constexpr (!R::is_array || V == 1) return false;
     else {
-      constexpr std::size_t bytes = R::size * V;
-      return (bytes == 4 || bytes == 8 || bytes == 16) && std::is_trivially_copyable_v<typename R::element>;
+      constexpr std::size_t bytes = array_bytes<R> * V;
+      return (bytes == 4 || bytes == 8 || bytes == 16) && std::is_trivially_copyable_v<acc_element<R>>;
     }
   }
 
   template <bool Vec, std::size_t J>
   UFX_HD auto reader(const index_t* base, index_t p) const {
     if constexpr (Vec && vector_input<J>()) {
-      using E = typename input_t<J>::element;
+      using E = acc_element<input_t<J>>;
       return loaded<E>{*reinterpret_cast<const row_chunk<E, V>*>(&get<J>(k.in).at(base[J + 1] + p))};
     } else {
       return direct<J>{this, base[J + 1] + p * rp.step_of[J]};
@@ -216,7 +204,7 @@ private:
     (
         [&] {
           if constexpr (vector_input<J>()) {
-            using E = typename input_t<J>::element;
+            using E = acc_element<input_t<J>>;
             ok = ok && rp.step_of[J] == 1 &&
                  reinterpret_cast<std::uintptr_t>(&get<J>(k.in).at(base[J + 1])) % sizeof(row_chunk<E, V>) == 0;
           }

@@ -33,29 +33,19 @@ namespace ufx::detail {
 
 UFX_TU_NAMESPACE_BEGIN
 
-template <class A>
-struct tile_input {
-  static constexpr bool ok = false;
-};
-template <class T>
-struct tile_input<array_acc<T>> {
-  using element = std::remove_cv_t<T>;
-  static constexpr bool ok = std::is_trivially_copyable_v<element> && std::is_default_constructible_v<element>;
-  static constexpr bool is_array = true;
-};
-template <class V>
-struct tile_input<scalar_acc<V>> {
-  static constexpr bool ok = true;
-  static constexpr bool is_array = false;
-};
+/// Whether an input can be tiled: an array of plain elements, or a scalar (an index_acc, argmin / argmax's, is not).
+template <class A, class E = acc_element<A>>
+inline constexpr bool tile_ok =
+    !std::is_same_v<A, index_acc> &&
+    (!A::is_array || (std::is_trivially_copyable_v<E> && std::is_default_constructible_v<E>));
 
 /// Whether a kernel can take the tiled path at all: two or three inputs (the fold is compiled once per assignment of
-/// sides), arrays of plain elements and scalars (no index operand: argmin / argmax keep the lanes).
+/// sides), each tile_ok. device_reduce_all compiles the tiled body only for these.
 template <class Kern>
 struct tileable : std::false_type {};
 template <class Acc, class F, class Op, class... In>
 struct tileable<reduce_body<Acc, F, Op, In...>>
-    : std::bool_constant<(sizeof...(In) >= 2 && sizeof...(In) <= 3) && (tile_input<In>::ok && ...) &&
+    : std::bool_constant<(sizeof...(In) >= 2 && sizeof...(In) <= 3) && (tile_ok<In> && ...) &&
                          std::is_default_constructible_v<Acc>> {};
 
 /// Outputs per thread of the tiled path (each y element read from shared memory serves them): 4, 2 or 1, the most whose
@@ -64,13 +54,8 @@ template <class Kern>
 struct tile_outputs_per_thread;
 template <class Acc, class F, class Op, class... In>
 struct tile_outputs_per_thread<reduce_body<Acc, F, Op, In...>> {
-  template <class A>
-  static constexpr std::size_t array_bytes() {
-    if constexpr (tile_input<A>::is_array) return sizeof(typename tile_input<A>::element);
-    else return 0;
-  }
   static constexpr std::size_t per_output =
-      (array_bytes<In>() + ... + 0) + ((sizeof(Acc) <= 4 ? 8 : 4) + 1) * sizeof(Acc);
+      (array_bytes<In> + ... + 0) + ((sizeof(Acc) <= 4 ? 8 : 4) + 1) * sizeof(Acc);
   static constexpr int value = 4 * per_output <= 256 ? 4 : 2 * per_output <= 256 ? 2 : 1;
 };
 
@@ -272,8 +257,8 @@ private:
     (
         [&] {
           using A = std::remove_cvref_t<decltype(get<J>(k.in))>;
-          if constexpr (tile_input<A>::is_array) {
-            using E = typename tile_input<A>::element;
+          if constexpr (A::is_array) {
+            using E = acc_element<A>;
             if ((tp.tiled >> J) & 1) reinterpret_cast<E*>(shared + tp.region[J])[slot] = get<J>(k.in).at(off[J + 1]);
           }
         }(),
@@ -283,9 +268,8 @@ private:
   /// Bit j set: input j is an array (may be read in tiles).
   template <std::size_t... J>
   static constexpr unsigned array_bits(std::index_sequence<J...>) {
-    return (
-        (tile_input<std::remove_cvref_t<decltype(get<J>(std::declval<const Kern&>().in))>>::is_array ? 1u << J : 0u) |
-        ... | 0u);
+    return ((std::remove_cvref_t<decltype(get<J>(std::declval<const Kern&>().in))>::is_array ? 1u << J : 0u) | ... |
+            0u);
   }
   static constexpr unsigned arrays = array_bits(std::make_index_sequence<NK>{});
 
@@ -294,10 +278,10 @@ private:
   template <unsigned M, std::size_t J>
   UFX_HD auto holder(unsigned char* shared, const index_t (&base)[R][N], index_t at) const {
     using A = std::remove_cvref_t<decltype(get<J>(k.in))>;
-    if constexpr (!tile_input<A>::is_array)
+    if constexpr (!A::is_array)
       return hold_scalar<std::remove_cvref_t<decltype(get<J>(k.in).at(0))>>{get<J>(k.in).at(0)};
     else {
-      using E = typename tile_input<A>::element;
+      using E = acc_element<A>;
       if constexpr ((M >> J) & 1) return hold_y<E>{reinterpret_cast<const E*>(shared + tp.region[J]) + at};
       else {
         hold_x<E, R> h;
@@ -380,26 +364,26 @@ bool plan_tiled_reduce(const reduce_plan<N>& plan, const Kern& k, tile_plan<N - 
     (
         [&] {
           using A = std::remove_cvref_t<decltype(get<J>(k.in))>;
-          if constexpr (tile_input<A>::is_array) {
+          if constexpr (A::is_array) {
             constexpr int j = static_cast<int>(J) + 1;
             if (zero_strides(plan.red, j)) return;
             if (!zero_strides(plan.kept, j)) split = false;
             tiled |= 1u << J;
-            elem[J] = static_cast<index_t>(sizeof(typename tile_input<A>::element));
+            elem[J] = static_cast<index_t>(sizeof(acc_element<A>));
           }
         }(),
         ...);
   });
   if (!split || tiled == 0) return false;
-  auto shared_bytes = [&](index_t b) { // two tile buffers per y-side input, each 16-byte aligned
-    index_t bytes = 0;
-    for (int j = 0; j < NK; ++j) bytes += (2 * b * elem[j] + 15) / 16 * 16;
-    return bytes;
+  auto place = [&](index_t b) { // two tile buffers per y-side input, each 16-byte aligned: tp.region; the bytes in all
+    index_t at = 0;
+    for (int j = 0; j < NK; ++j) tp.region[j] = std::exchange(at, at + (2 * b * elem[j] + 15) / 16 * 16);
+    return at;
   };
   using policy = device_reduce_policy;
-  index_t b = policy::tile_block;
-  while (b > 32 && shared_bytes(b) > policy::tile_max_shared) b /= 2;
-  if (shared_bytes(b) > policy::tile_max_shared) return false;
+  index_t b = policy::tile_block, shared = 0;
+  while ((shared = place(b)) > policy::tile_max_shared && b > 32) b /= 2;
+  if (shared > policy::tile_max_shared) return false;
   // outputs per thread: as many as the registers allow where there are outputs for 4 full blocks (a block's outputs
   // past the last are computed and dropped: at most a quarter of the work)
   constexpr int per = tile_outputs_per_thread<Kern>::value;
@@ -409,11 +393,6 @@ bool plan_tiled_reduce(const reduce_plan<N>& plan, const Kern& k, tile_plan<N - 
   const index_t out_blocks = (outputs + b * tp.per_thread - 1) / (b * tp.per_thread), tiles = (m + b - 1) / b;
   if (out_blocks > 2147483647) return false;
   tp.tiled = tiled;
-  index_t at = 0;
-  for (int j = 0; j < NK; ++j) {
-    tp.region[j] = at;
-    at += (2 * b * elem[j] + 15) / 16 * 16;
-  }
   // splits (device_reduce_policy): threads in all, tiles each at least, their partials' bytes at most
   constexpr index_t threads = policy::tile_threads, min_tiles = policy::tile_min_tiles,
                     partial_bytes = policy::tile_partial_bytes;
@@ -423,7 +402,7 @@ bool plan_tiled_reduce(const reduce_plan<N>& plan, const Kern& k, tile_plan<N - 
   tp.tiles_per_split = (tiles + splits - 1) / splits;
   splits = (tiles + tp.tiles_per_split - 1) / tp.tiles_per_split; // none empty
   c = launch_config{dim3(static_cast<unsigned>(out_blocks), static_cast<unsigned>(splits)),
-                    dim3(static_cast<unsigned>(b)), static_cast<std::size_t>(at)};
+                    dim3(static_cast<unsigned>(b)), static_cast<std::size_t>(shared)};
   return true;
 }
 

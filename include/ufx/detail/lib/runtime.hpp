@@ -61,14 +61,12 @@ public:
   virtual int current_device() const = 0;
   virtual void select_device(int device) const = 0;
 
-  /// Allocates on `device`; when it cannot, throws device_error ("out of device memory", sizes), leaving nothing.
-  virtual void* allocate(int device, std::size_t bytes) const = 0;
-  virtual void deallocate(int device, void* p) const noexcept = 0;
-  /// Stream-ordered allocation, for a call's temporaries on stream `s`: usable by work queued on `s` (CUDA's
-  /// cudaMallocAsync, from the device's pool, which keeps freed memory for reuse).
-  virtual void* allocate_async(int device, std::size_t bytes, void* s) const = 0;
-  /// Frees `p` once the work queued on `s` before this call has run, without waiting for it.
-  virtual void deallocate_async(int device, void* p, void* s) const noexcept = 0;
+  /// Allocates on `device`, usable by work queued on stream `s` (CUDA's cudaMallocAsync, from the device's pool, which
+  /// keeps freed memory for reuse); null `s`: in ordered_stream's order, or at once where there is none. When it
+  /// cannot, throws device_error ("out of device memory", sizes), leaving nothing.
+  virtual void* allocate(int device, std::size_t bytes, void* s) const = 0;
+  /// Frees `p` once the work queued on `s` before this call has run, without waiting for it; null `s` as allocate's.
+  virtual void deallocate(int device, void* p, void* s) const noexcept = 0;
   /// Copies bytes where each side is host memory or this runtime's memory (any of its devices).
   virtual void copy(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src,
                     std::size_t bytes) const = 0;

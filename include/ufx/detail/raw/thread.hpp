@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "ufx/config.hpp"
 #include "ufx/launch_config.hpp"
@@ -192,37 +193,17 @@ struct host_thread_ops {
   }
 };
 
-/// The element type, rank and extents of a `shared<A>` declaration (a dynamic first extent is 0).
+/// The element type, rank and extents of a `shared<A>` declaration: T[N], T[N][M] or T[N][M][K] (T may be an array
+/// itself) or T[] (dynamic: its first extent is 0); extents past the rank are 1. Any other A is not `valid`.
 template <class A>
 struct shared_decl {
-  static constexpr bool valid = false;
-};
-template <class T, std::size_t N>
-struct shared_decl<T[N]> {
-  static constexpr bool valid = true, dynamic = false;
-  using element = T;
-  static constexpr int rank = 1;
-  static constexpr index_t e0 = index_t(N), e1 = 1, e2 = 1;
-};
-template <class T, std::size_t N, std::size_t M>
-struct shared_decl<T[N][M]> {
-  static constexpr bool valid = true, dynamic = false;
-  using element = T;
-  static constexpr int rank = 2;
-  static constexpr index_t e0 = index_t(N), e1 = index_t(M), e2 = 1;
-};
-template <class T, std::size_t N, std::size_t M, std::size_t K>
-struct shared_decl<T[N][M][K]> {
-  static constexpr bool valid = true, dynamic = false;
-  using element = T;
-  static constexpr int rank = 3;
-  static constexpr index_t e0 = index_t(N), e1 = index_t(M), e2 = index_t(K);
-};
-template <class T>
-struct shared_decl<T[]> {
-  static constexpr bool valid = true, dynamic = true;
-  using element = T;
-  static constexpr int rank = 1;
-  static constexpr index_t e0 = 0, e1 = 1, e2 = 1;
+  static constexpr bool dynamic = std::is_unbounded_array_v<A>;
+  static constexpr int rank = dynamic ? 1 : std::rank_v<A> < 3 ? static_cast<int>(std::rank_v<A>) : 3;
+  static constexpr bool valid = rank > 0;
+  template <int R, class T>
+  using strip = std::conditional_t<(rank > R), std::remove_extent_t<T>, T>;
+  using element = std::remove_extent_t<strip<1, strip<2, A>>>; // A less its first `rank` extents
+  static constexpr index_t e0 = index_t(std::extent_v<A, 0>), e1 = rank > 1 ? index_t(std::extent_v<A, 1>) : 1;
+  static constexpr index_t e2 = rank > 2 ? index_t(std::extent_v<A, 2>) : 1;
 };
 } // namespace ufx::detail

@@ -22,7 +22,7 @@ struct raw_kernel_entry {
   __device__ void operator()(const thread_pos&) const {
     __shared__ __align__(16) unsigned char ufx_static_shared[Body::static_bytes > 0 ? Body::static_bytes : 1];
     extern __shared__ __align__(16) unsigned char ufx_dynamic_shared[];
-    body(thread_access::make_device(ufx_static_shared, ufx_dynamic_shared, dynamic_bytes));
+    body(thread_access::make(ufx_static_shared, ufx_dynamic_shared, dynamic_bytes));
   }
 #endif
 };

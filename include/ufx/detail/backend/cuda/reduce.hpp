@@ -129,25 +129,22 @@ void cub_reduce_whole(const cuda_t& t, const memory_space& space, const reduce_p
   const auto result =
       thrust::make_transform_output_iterator(out + first[0], finish_cast<typename Kern::acc_type, OutE, Fin>{fin});
   const cub_combine<Kern> op{k};
+  auto run = [&](void* temp, std::size_t& bytes) { // temp null: only the size of the temporary storage, in bytes
+    if constexpr (cub_transformed<Kern>()) {
+      const auto* input = get<0>(k.in).p;
+      const value_mapped<Kern> map{k};
+      cuda_check(
+          cub::DeviceReduce::TransformReduce(temp, bytes, input, result, plan.count(), op, map, k.identity, stream),
+          "cub::DeviceReduce::TransformReduce");
+    } else {
+      cuda_check(cub::DeviceReduce::Reduce(temp, bytes, cub_input(k), result, plan.count(), op, k.identity, stream),
+                 "cub::DeviceReduce");
+    }
+  };
   std::size_t bytes = 0;
-  if constexpr (cub_transformed<Kern>()) {
-    const auto* input = get<0>(k.in).p;
-    const value_mapped<Kern> map{k};
-    cuda_check(
-        cub::DeviceReduce::TransformReduce(nullptr, bytes, input, result, plan.count(), op, map, k.identity, stream),
-        "cub::DeviceReduce::TransformReduce");
-    buffer<char> temp(space, static_cast<index_t>(bytes), t.stream_handle);
-    cuda_check(cub::DeviceReduce::TransformReduce(temp.data(), bytes, input, result, plan.count(), op, map, k.identity,
-                                                  stream),
-               "cub::DeviceReduce::TransformReduce");
-  } else {
-    const auto input = cub_input(k);
-    cuda_check(cub::DeviceReduce::Reduce(nullptr, bytes, input, result, plan.count(), op, k.identity, stream),
-               "cub::DeviceReduce");
-    buffer<char> temp(space, static_cast<index_t>(bytes), t.stream_handle);
-    cuda_check(cub::DeviceReduce::Reduce(temp.data(), bytes, input, result, plan.count(), op, k.identity, stream),
-               "cub::DeviceReduce");
-  }
+  run(nullptr, bytes);
+  buffer<char> temp(space, static_cast<index_t>(bytes), t.stream_handle);
+  run(temp.data(), bytes);
   note_queued(current_call); // counted as one launch (CUB may run two kernels)
 }
 
