@@ -108,6 +108,7 @@ private:
 template <class Tree>
 struct fused_arg_map {
   using user_functions = typename tree_functions<Tree>::type;
+  static constexpr bool takes_index = true; // the leaves' values, then the index
   Tree tree;
   template <class... A>
   UFX_HD auto operator()(const A&... a) const {

@@ -91,6 +91,7 @@ struct arg_pair {
 
 /// Builds an arg_pair from an element and its index (the map of argmin / argmax).
 struct arg_map {
+  static constexpr bool takes_index = true; // called with the element's index after it
   template <class V>
   UFX_HD constexpr arg_pair<V> operator()(const V& v, index_t i) const {
     return {v, i};

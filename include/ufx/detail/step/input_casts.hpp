@@ -63,8 +63,10 @@ struct typed_operand {
 template <class Map, class Op, class Rule, class... O>
 constexpr bool reduce_inputs_cast_ok() {
   if constexpr (!inputs_cast_ok<Map, Rule, O...>()) return false;
+  else if constexpr (requires { Map::takes_index; })
+    return true; // argmin / argmax's map (its deduced return type is not to be asked of the values alone)
   else if constexpr (!std::is_invocable_v<const Map&, const typename O::value_type&...>)
-    return true; // argmin / argmax's map takes the index too; reduce_types reports a map that cannot be called
+    return true; // reduce_types reports a map that cannot be called
   else {
     constexpr bool strong = !(is_scalar_operand<O>::value && ...);
     using mapped = std::decay_t<std::invoke_result_t<const Map&, const typename O::value_type&...>>;
