@@ -23,20 +23,20 @@
 // | (a return)              | at a grid_sync                                           | check_grid_barrier           |
 // | grid barrier divergence | blocks wait at grid_syncs on different lines             | cooperative.cpp:             |
 // | (another line)          |                                                          | check_grid_barrier           |
-// | shared-memory race      | in one barrier interval two threads touch a shared       | shared_checks.cpp:           |
+// | shared-memory race      | in one barrier interval two threads touch a shared       | memory_checks.cpp:           |
 // |                         | element and one writes it (plain writes, plain reads,    | check_race                   |
 // |                         | atomic updates; lanes ordered by a syncwarp do not race) |                              |
-// | uninitialised shared    | a read of a shared element no thread of the block has    | shared_checks.cpp:           |
+// | uninitialised shared    | a read of a shared element no thread of the block has    | memory_checks.cpp:           |
 // | read                    | written (reported at the interval's end)                 | check_initialised,           |
 // |                         |                                                          | fail_uninitialised_read      |
-// | missing barrier         | that read, and another thread writes the element later   | shared_checks.cpp:           |
+// | missing barrier         | that read, and another thread writes the element later   | memory_checks.cpp:           |
 // |                         | in the same interval                                     | check_initialised            |
-// | global race in a block  | two threads of a block touch an element of a tracked     | global_checks.cpp:           |
+// | global race in a block  | two threads of a block touch an element of a tracked     | memory_checks.cpp:           |
 // |                         | array since the last sync(), one writes it               | global_access::check_race    |
-// | global race between     | threads of two blocks touch an element, one writes it,   | global_checks.cpp:           |
+// | global race between     | threads of two blocks touch an element, one writes it,   | memory_checks.cpp:           |
 // | blocks                  | not ordered by a grid_sync nor by a threadfence + atomic | check_race,                  |
 // |                         | release the other block acquired                         | acquire_and_release          |
-// | uninitialised device    | a read of device memory nothing has written since its    | global_checks.cpp:           |
+// | uninitialised device    | a read of device memory nothing has written since its    | memory_checks.cpp:           |
 // | read                    | allocation (through a read-only view: at the access)     | check_turn, sim_global_touch |
 // | lane not in its mask    | a *_sync call whose mask does not name the calling lane  | warp.cpp: sim_warp           |
 // | mask names a returned   | a warp operation's mask names a lane that has returned   | warp.cpp:                    |
@@ -61,9 +61,9 @@
 // |                         | device_error)                                            | stack_pool::reserve          |
 //
 // Elsewhere: a host pointer argument of a sim launch is refused before any block runs (detail/raw/args.hpp); the
-// sim's device memory and streams are runtime.cpp's. How the checks see: shared_checks.cpp and global_checks.cpp say
-// how a write is told from a read (the bytes a thread's turn changed) and how atomics are told apart; worker.hpp's
-// warp_clocks order the lanes of a warp by the syncwarps they pass together.
+// sim's device memory and streams are runtime.cpp's. How the checks see: memory_checks.cpp says how a write is told
+// from a read (the bytes a thread's turn changed) and how atomics are told apart; block.hpp's warp_clocks order the
+// lanes of a warp by the syncwarps they pass together.
 //
 // Whichever check fails, and whenever, the block is abandoned: every thread suspended at a barrier is resumed to unwind
 // (sim_sync throws block_abort), and every thread not yet started starts and returns without running the body, so
@@ -130,7 +130,7 @@ void sim_block::run_ready_threads() {
       if (global.launch) global.check_turn(*this, i);
       if (threads.slots[i].error) std::rethrow_exception(threads.slots[i].error);
     }
-    if (warps.waiting == 0 || !warps.meet(*this)) break;
+    if (threads.at_warp == 0 || !meet_warps(*this)) break;
   }
 }
 
@@ -210,15 +210,26 @@ int sim_sync_predicate(sim_block* b, int line, barrier_kind kind, bool pred) {
 
 void sim_sync(sim_block* b, int line) { wait_at_barrier(b, line, barrier_kind::sync, false); }
 
+void sim_block::bind(worker& on, const launch_run& r, index_t k, unsigned char* memory, unsigned char* init) {
+  w = &on;
+  ctx = block_context{&r.l, unflatten(k, r.l.config.grid), static_cast<std::int32_t>(k), r.seed};
+  rng = order_rng::for_block(r.launch_seed, k);
+  state.shared = memory;
+  state.stamp = on.stamp.data();
+  state.bytes = r.shared_bytes;
+  shared.init = init;
+  global.launch = r.checks;
+  global.acquired.clear();
+  threads.aborting = false;
+  fill_undefined(memory, r.shared_bytes);
+  std::fill_n(init, r.shared_bytes, static_cast<unsigned char>(0));
+}
+
 namespace {
 
 /// The blocks of a launch that is not cooperative, taken in turn by the workers; the first failure in block order wins.
 struct block_queue {
-  const block_launch& l;
-  std::size_t shared_bytes;
-  unsigned threads;
-  global_checks* checks;
-  std::uint64_t seed, launch_seed;
+  const launch_run& r;
   std::vector<unsigned> block_order; // seeded: the order blocks are taken in
   std::atomic<index_t> next{0};
   std::atomic<index_t> failed_at; // the lowest failing position in the blocks' order so far
@@ -228,28 +239,14 @@ struct block_queue {
   /// One worker: takes blocks until none is left, or one before them has failed.
   void work() {
     worker& w = this_worker();
-    w.stacks.reserve(threads, sim_fiber_stack_bytes());
-    w.prepare(shared_bytes, threads);
+    w.stacks.reserve(r.threads, sim_fiber_stack_bytes());
+    w.prepare(r.shared_bytes, r.threads);
     sim_block b;
-    b.w = &w;
-    b.ctx.launch = &l;
-    b.ctx.seed = seed;
-    b.state.shared = w.shared_base();
-    b.state.stamp = w.stamp.data();
-    b.state.bytes = shared_bytes;
-    b.shared.init = w.init.data();
-    b.global.launch = checks;
     const current_block_scope restore;
     sim_current_block = &b.state;
     for (index_t pos; (pos = next.fetch_add(1)) < failed_at.load();) {
-      const index_t k = seed ? static_cast<index_t>(block_order[static_cast<std::size_t>(pos)]) : pos;
-      b.ctx.block_idx = unflatten(k, l.config.grid);
-      b.ctx.block_linear = static_cast<std::int32_t>(k);
-      b.rng = order_rng::for_block(launch_seed, k);
-      b.global.acquired.clear();
-      b.threads.aborting = false;
-      fill_undefined(b.state.shared, shared_bytes);
-      std::fill_n(w.init.begin(), shared_bytes, static_cast<unsigned char>(0));
+      b.bind(w, r, r.seed ? static_cast<index_t>(block_order[static_cast<std::size_t>(pos)]) : pos, w.shared_base(),
+             w.init.data());
       w.next_epoch();
       try {
         b.run();
@@ -269,20 +266,17 @@ struct block_queue {
 void run_blocks(const block_launch& l) {
   const auto blocks = static_cast<index_t>(l.config.grid.count());
   if (blocks == 0 || l.config.block.count() == 0) return;
-  const std::size_t shared_bytes = l.static_bytes + l.config.shared_bytes;
-  const auto threads = static_cast<unsigned>(l.config.block.count());
   std::unique_ptr<global_checks> checks;
   if (l.track_global) {
     checks = std::make_unique<global_checks>();
     checks->reads_race_free = reads_race_free(l);
   }
-  if (l.config.cooperative) {
-    run_cooperative(l, shared_bytes, threads, checks.get());
-    return;
-  }
   const std::uint64_t seed = seed_value().load(std::memory_order_relaxed);
-  block_queue q{l, shared_bytes, threads, checks.get(), seed, next_launch_seed(seed), {}, {0}, {blocks}, {}, {}};
-  if (seed) order_rng{q.launch_seed}.permute(q.block_order, static_cast<unsigned>(blocks));
+  const auto threads = static_cast<unsigned>(l.config.block.count());
+  const launch_run r{l, l.static_bytes + l.config.shared_bytes, threads, checks.get(), seed, next_launch_seed(seed)};
+  if (l.config.cooperative) return run_cooperative(r);
+  block_queue q{r, {}, {0}, {blocks}, {}, {}};
+  if (seed) order_rng{r.launch_seed}.permute(q.block_order, static_cast<unsigned>(blocks));
   // the global-memory checks tell a write from a read by the change a thread's turn makes, which
   // holds only while no other block runs meanwhile: a checked launch runs its blocks in turn
   const int workers = checks ? 1 : static_cast<int>(std::min<index_t>(std::max(l.workers, 1), blocks));
@@ -323,11 +317,9 @@ int sim_sync_predicate(sim_block*, int, barrier_kind, bool) {
 void sim_warp(sim_block*, warp_call&) { throw device_error("ufx::thread: a warp operation outside a kernel launch"); }
 void host_fence(int) { std::atomic_thread_fence(std::memory_order_seq_cst); }
 void sim_shared_log(sim_block_state*, std::size_t, std::size_t, bool) {}
-std::uint32_t sim_shared_atomic_begin(sim_block_state*, std::size_t, std::size_t, bool) { return 0; }
-std::uint32_t sim_global_atomic_begin(sim_block_state*, const void*, std::size_t, bool) { return 0; }
-void sim_global_atomic_end(sim_block_state*, std::uint32_t) {}
+sim_access* sim_atomic_begin(sim_block_state*, const void*, std::size_t, bool) { return nullptr; }
+void sim_atomic_end(sim_access*, const void*) {}
 void sim_global_touch(const void*, std::size_t, bool, bool) {}
-void sim_shared_atomic_end(sim_block_state*, std::uint32_t) {}
 void run_blocks(const block_launch& l) {
   throw device_error(std::string(l.label) + " on " + l.where +
                      ": ufx was built without Boost.Context (Debian's libboost-context-dev), which runs a raw "

@@ -17,23 +17,13 @@ namespace {
 using grid_blocks = std::vector<std::unique_ptr<sim_block>>;
 
 /// Block k of the grid with its own shared memory, its threads started.
-std::unique_ptr<sim_block> make_block(const block_launch& l, worker& w, unsigned k, std::size_t shared_bytes,
-                                      unsigned threads, global_checks* checks, std::uint64_t seed,
-                                      std::uint64_t launch_seed) {
+std::unique_ptr<sim_block> make_block(worker& w, const launch_run& r, unsigned k) {
   auto b = std::make_unique<sim_block>();
-  b->w = &w;
-  b->ctx = block_context{&l, unflatten(k, l.config.grid), static_cast<std::int32_t>(k), seed};
-  b->global.launch = checks;
-  b->rng = order_rng::for_block(launch_seed, k);
-  b->threads.stack_base = k * threads;
-  b->shared.own_shared.resize(shared_bytes + 16);
+  b->shared.own_shared.resize(r.shared_bytes + 16);
+  b->shared.own_init.resize(r.shared_bytes + 1);
   const auto p = reinterpret_cast<std::uintptr_t>(b->shared.own_shared.data());
-  b->state.shared = b->shared.own_shared.data() + ((16 - p % 16) % 16);
-  b->state.stamp = w.stamp.data();
-  b->state.bytes = shared_bytes;
-  b->shared.own_init.assign(shared_bytes + 1, 0);
-  b->shared.init = b->shared.own_init.data();
-  fill_undefined(b->state.shared, shared_bytes);
+  b->bind(w, r, k, b->shared.own_shared.data() + ((16 - p % 16) % 16), b->shared.own_init.data());
+  b->threads.stack_base = k * r.threads;
   b->threads.start(*b);
   return b;
 }
@@ -66,13 +56,13 @@ void check_grid_barrier(const grid_blocks& grid, const grid_pass& pass) {
   const sim_block& first = *grid[*pass.waiting];
   if (pass.done)
     grid[*pass.done]->ctx.fail(0, "grid barrier divergence: the threads of this block returned while those of block " +
-                                      dim3_text(first.ctx.block_idx) + " wait at t.grid_sync() on line " +
+                                      format_dim3(first.ctx.block_idx) + " wait at t.grid_sync() on line " +
                                       std::to_string(first.grid_line()) +
                                       " (every thread of the grid must reach each grid_sync)");
   for (const auto& b : grid)
     if (b->grid_line() != first.grid_line())
       b->ctx.fail(0, "grid barrier divergence: this block's threads wait at t.grid_sync() on line " +
-                         std::to_string(b->grid_line()) + " while those of block " + dim3_text(first.ctx.block_idx) +
+                         std::to_string(b->grid_line()) + " while those of block " + format_dim3(first.ctx.block_idx) +
                          " wait at t.grid_sync() on line " + std::to_string(first.grid_line()) +
                          " (every thread of the grid must reach the same "
                          "grid_sync calls)");
@@ -80,26 +70,24 @@ void check_grid_barrier(const grid_blocks& grid, const grid_pass& pass) {
 
 } // namespace
 
-void run_cooperative(const block_launch& l, std::size_t shared_bytes, unsigned threads, global_checks* checks) {
-  const auto blocks = static_cast<unsigned>(l.config.grid.count());
-  const std::uint64_t seed = seed_value().load(std::memory_order_relaxed);
-  const std::uint64_t launch_seed = next_launch_seed(seed);
-  order_rng block_rng{launch_seed};
+void run_cooperative(const launch_run& r) {
+  const auto blocks = static_cast<unsigned>(r.l.config.grid.count());
+  order_rng block_rng{r.launch_seed};
   std::vector<unsigned> block_order;
   worker& w = this_worker();
-  w.stacks.reserve(blocks * threads, sim_fiber_stack_bytes());
-  w.prepare(shared_bytes, threads);
+  w.stacks.reserve(blocks * r.threads, sim_fiber_stack_bytes());
+  w.prepare(r.shared_bytes, r.threads);
   const current_block_scope restore;
   grid_blocks grid(blocks);
-  for (unsigned k = 0; k < blocks; ++k) grid[k] = make_block(l, w, k, shared_bytes, threads, checks, seed, launch_seed);
+  for (unsigned k = 0; k < blocks; ++k) grid[k] = make_block(w, r, k);
   w.next_epoch();
   try {
     for (;;) {
-      const grid_pass pass = run_pass(grid, seed, block_rng, block_order);
+      const grid_pass pass = run_pass(grid, r.seed, block_rng, block_order);
       if (!pass.waiting) return; // every thread has returned
       check_grid_barrier(grid, pass);
       for (auto& b : grid) b->release_grid();
-      if (checks) ++checks->grid_epoch; // every access so far is ordered before those to come
+      if (r.checks) ++r.checks->grid_epoch; // every access so far is ordered before those to come
     }
   } catch (...) {
     // a failure: every block's fibers end on their own stacks before the error leaves

@@ -51,7 +51,7 @@ void block_threads::start(sim_block& b) {
   const unsigned n = static_cast<unsigned>(l.config.block.count());
   slots.clear();
   slots.resize(n);
-  b.warps.waiting = 0;
+  at_warp = 0;
   thread_pos p;
   p.block_idx = b.ctx.block_idx;
   p.block_dim = l.config.block;
