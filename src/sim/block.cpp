@@ -1,12 +1,12 @@
 // Raw kernels on the host: the block runner behind ufx::sim (and ufx::serial / ufx::host).
 //
-// A block's threads run as fibers (fibers.cpp), one at a time: thread 0 until it reaches sync() or returns, then
-// thread 1, ... (a seeded order with UFX_SIM_SEED / ufx::set_sim_seed). When every thread still running waits at a
-// barrier, the barrier opens and the next interval starts; lanes waiting at a warp operation go on once their mask's
-// lanes have all arrived (warp.cpp). Blocks run in parallel, one worker per host thread with its own stacks and shared
-// memory; a launch with global-memory checks runs its blocks in turn on one thread, a cooperative launch every block
-// at once on the calling thread (cooperative.cpp). Here: the scheduler (barriers, thread and block order, seeds) and
-// run_blocks; block.hpp: the pieces.
+// A block's threads run as fibers, one at a time: thread 0 until it reaches sync() or returns, then thread 1, ... (a
+// seeded order with UFX_SIM_SEED / ufx::set_sim_seed). When every thread still running waits at a barrier, the barrier
+// opens and the next interval starts; lanes waiting at a warp operation go on once their mask's lanes have all arrived
+// (warp.cpp). Blocks run in parallel, one worker per host thread with its own stacks and shared memory; a launch with
+// global-memory checks runs its blocks in turn on one thread, a cooperative launch every block at once on the calling
+// thread. Here, one file for scheduling blocks: the scheduler (barriers, thread and block order, seeds), the fibers and
+// their stacks, cooperative launches and run_blocks; block.hpp: the pieces.
 //
 // Each check reports a ufx::kernel_error naming the kernel, the block and the thread (a lane's warp and lane too),
 // and the seed when the order is seeded:
@@ -19,9 +19,9 @@
 // | (another barrier)       | apart by kind and source line)                           | sim_block::barrier           |
 // | grid_sync not           | t.grid_sync() in a launch not made with                  | block.cpp: wait_at_barrier   |
 // | cooperative             | ufx::cooperative(config)                                 |                              |
-// | grid barrier divergence | a block's threads all returned while other blocks wait   | cooperative.cpp:             |
+// | grid barrier divergence | a block's threads all returned while other blocks wait   | block.cpp:                   |
 // | (a return)              | at a grid_sync                                           | check_grid_barrier           |
-// | grid barrier divergence | blocks wait at grid_syncs on different lines             | cooperative.cpp:             |
+// | grid barrier divergence | blocks wait at grid_syncs on different lines             | block.cpp:                   |
 // | (another line)          |                                                          | check_grid_barrier           |
 // | shared-memory race      | in one barrier interval two threads touch a shared       | memory_checks.cpp:           |
 // |                         | element and one writes it (plain writes, plain reads,    | check_race                   |
@@ -57,7 +57,7 @@
 // | body                    | std::exception is named so                               | sim_block::advance           |
 // | a call outside a kernel | sync(), sync_count() or a warp operation by a thread     | block.cpp: wait_at_barrier;  |
 // |                         | that runs no launch (a device_error)                     | warp.cpp: sim_warp           |
-// | fiber stacks            | the stacks of a launch's threads cannot be mapped (a     | fibers.cpp:                  |
+// | fiber stacks            | the stacks of a launch's threads cannot be mapped (a     | block.cpp:                   |
 // |                         | device_error)                                            | stack_pool::reserve          |
 //
 // Elsewhere: a host pointer argument of a sim launch is refused before any block runs (detail/raw/args.hpp); the
@@ -71,17 +71,35 @@
 // Boost.Context's forced_unwind from its destructor, which the body's catch clauses must not swallow).
 #include "sim/block.hpp"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "ufx/detail/cpu/executor.hpp"
+
+namespace ufx::detail {
+std::size_t sim_fiber_stack_bytes() {
+  static const std::size_t bytes = [] {
+    const char* env = std::getenv("UFX_SIM_STACK");
+    const long long v = env ? std::atoll(env) : 0;
+    return v >= 16384 ? static_cast<std::size_t>(v) : std::size_t{64} << 10;
+  }();
+  return bytes;
+}
+} // namespace ufx::detail
 
 #if UFX_WITH_BOOST_CONTEXT
 
 namespace ufx::detail {
 namespace sim_impl {
+namespace {
+
+// ---- seeded thread order (UFX_SIM_SEED, ufx::set_sim_seed)
 
 std::atomic<std::uint64_t>& seed_value() {
   static std::atomic<std::uint64_t> seed{[] {
@@ -92,11 +110,16 @@ std::atomic<std::uint64_t>& seed_value() {
 }
 std::atomic<std::uint64_t> launch_count{0};
 
+/// The seed of the next launch's orders (0 when the order is not seeded).
 std::uint64_t next_launch_seed(std::uint64_t seed) {
   return seed ? seed ^ (launch_count.fetch_add(1) * 0xd1b54a32d192ed03ull) : 0;
 }
 
-namespace {
+worker& this_worker() {
+  thread_local worker w;
+  return w;
+}
+
 [[gnu::always_inline]] inline thread_slot& wait_at_barrier(sim_block* b, int line, barrier_kind kind, bool pred) {
   if (!b) throw device_error("ufx::thread::sync(): this thread is not running in a kernel launch");
   if (b->threads.aborting) throw block_abort{}; // a body that caught block_abort and waits again
@@ -114,6 +137,83 @@ namespace {
   return s;
 }
 } // namespace
+
+// ---- the threads as fibers (Boost.Context: about 18 ns to create, run and switch a fiber on this machine class,
+// against 3.3 us for a ucontext swapcontext pair, which makes a system call): each worker's pool of fiber stacks, the
+// fibers' start and abandonment (turn and suspend, the switches, are inline in block.hpp)
+
+void stack_pool::reserve(unsigned n, std::size_t bytes) {
+  if (n <= count_ && bytes == bytes_) return;
+  release();
+  page_ = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  bytes_ = (bytes + page_ - 1) / page_ * page_;
+  count_ = std::max(n, count_);
+  size_ = count_ * (bytes_ + page_);
+  void* p = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) {
+    size_ = count_ = 0;
+    throw device_error("ufx::kernel: cannot map " + std::to_string(n) + " fiber stacks for the sim's block threads");
+  }
+  base_ = static_cast<unsigned char*>(p);
+  UFX_ASAN_UNPOISON(p, size_);
+  for (unsigned i = 0; i < count_; ++i) mprotect(base_ + i * (bytes_ + page_), page_, PROT_NONE);
+}
+
+void stack_pool::release() {
+  if (base_) {
+    UFX_ASAN_UNPOISON(base_, size_); // frames left on the stacks (asan.hpp)
+    munmap(base_, size_);
+  }
+  base_ = nullptr;
+}
+
+void block_threads::start(sim_block& b) {
+  const block_launch& l = *b.ctx.launch;
+  worker& w = *b.w;
+  const unsigned n = static_cast<unsigned>(l.config.block.count());
+  slots.clear();
+  slots.resize(n);
+  at_warp = 0;
+  thread_pos p;
+  p.block_idx = b.ctx.block_idx;
+  p.block_dim = l.config.block;
+  p.grid_dim = l.config.grid;
+  unsigned char* dynamic = b.state.shared + l.static_bytes;
+  for (unsigned i = 0; i < n; ++i) {
+    p.thread_idx = unflatten(i, l.config.block);
+    const thread t = thread_access::make(b.state.shared, dynamic, l.config.shared_bytes, p, &b, &b.state);
+    slots[i].fiber = bctx::fiber(std::allocator_arg, pooled_stack{w.stacks.bottom(stack_base + i), w.stacks.bytes()},
+                                 [this, &l, i, t](bctx::fiber&& main) {
+#  if UFX_ASAN_FIBERS
+                                   __sanitizer_finish_switch_fiber(nullptr, &main_bottom, &main_size);
+#  endif
+                                   thread_slot& s = slots[i];
+                                   s.main = std::move(main);
+                                   try {
+                                     // a thread first started by abandon() returns at once
+                                     if (!aborting) l.run_thread(l.body, t);
+                                   } catch (const block_abort&) {
+                                   } catch (const bctx::detail::forced_unwind&) {
+                                     throw; // Boost.Context unwinding the fiber: let it through
+                                   } catch (...) {
+                                     s.error = std::current_exception();
+                                   }
+                                   s.state = slot_state::done;
+#  if UFX_ASAN_FIBERS
+                                   __sanitizer_start_switch_fiber(nullptr, main_bottom, main_size);
+#  endif
+                                   return std::move(s.main);
+                                 });
+  }
+}
+
+void block_threads::abandon(worker& w, sim_block_state& state) {
+  aborting = true;
+  for (unsigned i = 0; i < slots.size(); ++i)
+    if (slots[i].fiber && slots[i].state != slot_state::done) turn(w, state, i);
+  w.clear_logs();
+}
+
 } // namespace sim_impl
 
 using namespace sim_impl;
@@ -260,6 +360,92 @@ struct block_queue {
     }
   }
 };
+
+// ---- a cooperative launch: every block resident at once, as on a GPU. The blocks run in turn on the calling thread,
+// each until all its threads wait at a grid_sync (or have returned); when every thread of the grid waits at the same
+// grid_sync, it opens (grid barrier divergence otherwise). Each block has its own shared memory and fiber stacks, so a
+// block keeps its state while the others run.
+
+using grid_blocks = std::vector<std::unique_ptr<sim_block>>;
+
+/// Block k of the grid with its own shared memory, its threads started.
+std::unique_ptr<sim_block> make_block(worker& w, const launch_run& r, unsigned k) {
+  auto b = std::make_unique<sim_block>();
+  b->shared.own_shared.resize(r.shared_bytes + 16);
+  b->shared.own_init.resize(r.shared_bytes + 1);
+  const auto p = reinterpret_cast<std::uintptr_t>(b->shared.own_shared.data());
+  b->bind(w, r, k, b->shared.own_shared.data() + ((16 - p % 16) % 16), b->shared.own_init.data());
+  b->threads.stack_base = k * r.threads;
+  b->threads.start(*b);
+  return b;
+}
+
+/// Where the grid's blocks stopped in a pass: the lowest at a grid_sync and the lowest whose threads all returned.
+struct grid_pass {
+  std::optional<unsigned> waiting, done;
+};
+
+/// Runs each block (in the seeded order) until its threads wait at a grid_sync or have returned.
+grid_pass run_pass(grid_blocks& grid, std::uint64_t seed, order_rng& block_rng, std::vector<unsigned>& block_order) {
+  const auto blocks = static_cast<unsigned>(grid.size());
+  grid_pass pass;
+  if (seed) block_rng.permute(block_order, blocks);
+  for (unsigned o = 0; o < blocks; ++o) {
+    const unsigned k = seed ? block_order[o] : o;
+    sim_block& b = *grid[k];
+    sim_current_block = &b.state;
+    const bool at_grid = std::any_of(b.threads.slots.begin(), b.threads.slots.end(),
+                                     [](const thread_slot& s) { return s.state != slot_state::done; }) &&
+                         b.advance();
+    std::optional<unsigned>& lowest = at_grid ? pass.waiting : pass.done;
+    if (!lowest || k < *lowest) lowest = k;
+  }
+  return pass;
+}
+
+/// Every block waits at the same grid_sync (block `waiting` does); else reported.
+void check_grid_barrier(const grid_blocks& grid, const grid_pass& pass) {
+  const sim_block& first = *grid[*pass.waiting];
+  if (pass.done)
+    grid[*pass.done]->ctx.fail(0, "grid barrier divergence: the threads of this block returned while those of block " +
+                                      format_dim3(first.ctx.block_idx) + " wait at t.grid_sync() on line " +
+                                      std::to_string(first.grid_line()) +
+                                      " (every thread of the grid must reach each grid_sync)");
+  for (const auto& b : grid)
+    if (b->grid_line() != first.grid_line())
+      b->ctx.fail(0, "grid barrier divergence: this block's threads wait at t.grid_sync() on line " +
+                         std::to_string(b->grid_line()) + " while those of block " + format_dim3(first.ctx.block_idx) +
+                         " wait at t.grid_sync() on line " + std::to_string(first.grid_line()) +
+                         " (every thread of the grid must reach the same "
+                         "grid_sync calls)");
+}
+
+void run_cooperative(const launch_run& r) {
+  const auto blocks = static_cast<unsigned>(r.l.config.grid.count());
+  order_rng block_rng{r.launch_seed};
+  std::vector<unsigned> block_order;
+  worker& w = this_worker();
+  w.stacks.reserve(blocks * r.threads, sim_fiber_stack_bytes());
+  w.prepare(r.shared_bytes, r.threads);
+  const current_block_scope restore;
+  grid_blocks grid(blocks);
+  for (unsigned k = 0; k < blocks; ++k) grid[k] = make_block(w, r, k);
+  w.next_epoch();
+  try {
+    for (;;) {
+      const grid_pass pass = run_pass(grid, r.seed, block_rng, block_order);
+      if (!pass.waiting) return; // every thread has returned
+      check_grid_barrier(grid, pass);
+      for (auto& b : grid) b->release_grid();
+      if (r.checks) ++r.checks->grid_epoch; // every access so far is ordered before those to come
+    }
+  } catch (...) {
+    // a failure: every block's fibers end on their own stacks before the error leaves
+    for (auto& b : grid)
+      if (!b->threads.slots.empty()) b->abandon();
+    throw;
+  }
+}
 
 } // namespace
 

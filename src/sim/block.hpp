@@ -92,7 +92,7 @@ inline dim3 unflatten(index_t i, const dim3& extent) {
 /// Raised inside a fiber to unwind it when its block is abandoned (never reaches the user).
 struct block_abort {};
 
-// ---- fiber stacks (fibers.cpp)
+// ---- fiber stacks (block.cpp)
 
 /// Fiber stacks of one worker: one mapping, a guard page below each stack.
 class stack_pool {
@@ -406,13 +406,7 @@ struct worker {
   }
 };
 
-worker& this_worker();
-
 // ---- seeded thread order (UFX_SIM_SEED, ufx::set_sim_seed; block.cpp)
-
-std::atomic<std::uint64_t>& seed_value();
-/// The seed of the next launch's orders (0 when the order is not seeded).
-std::uint64_t next_launch_seed(std::uint64_t seed);
 
 /// splitmix64: a small, good generator for orders.
 struct order_rng {
@@ -467,7 +461,7 @@ struct block_context {
   std::string global_element_text(std::uintptr_t addr) const;
 };
 
-/// The block's threads, each a fiber on a stack of the worker's pool (fibers.cpp).
+/// The block's threads, each a fiber on a stack of the worker's pool (block.cpp).
 struct block_threads {
   std::vector<thread_slot> slots;
   unsigned current = 0;    // the thread running, or that ran last
@@ -596,9 +590,6 @@ private:
 namespace sim_impl {
 /// The entry points' block: `state` is sim_block's first member.
 inline sim_block* block_of(sim_block_state* state) { return reinterpret_cast<sim_block*>(state); }
-
-/// Runs a cooperative launch: every block resident at once (cooperative.cpp).
-void run_cooperative(const launch_run& r);
 
 /// What the body's atomics on this host thread read (sim_current_block), restored when done.
 struct current_block_scope {
