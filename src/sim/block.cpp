@@ -9,56 +9,40 @@
 // their stacks, cooperative launches and run_blocks; block.hpp: the pieces.
 //
 // Each check reports a ufx::kernel_error naming the kernel, the block and the thread (a lane's warp and lane too),
-// and the seed when the order is seeded:
-//
-// | check                   | what it catches                                          | file: function               |
-// |-------------------------|----------------------------------------------------------|------------------------------|
-// | barrier divergence (a   | a thread returned while others of its block wait at a    | block.cpp:                   |
-// | return)                 | barrier (sync, sync_count, _and, _or)                    | sim_block::barrier           |
-// | barrier divergence      | threads of a block wait at different barriers (told      | block.cpp:                   |
-// | (another barrier)       | apart by kind and source line)                           | sim_block::barrier           |
-// | grid_sync not           | t.grid_sync() in a launch not made with                  | block.cpp: wait_at_barrier   |
-// | cooperative             | ufx::cooperative(config)                                 |                              |
-// | grid barrier divergence | a block's threads all returned while other blocks wait   | block.cpp:                   |
-// | (a return)              | at a grid_sync                                           | check_grid_barrier           |
-// | grid barrier divergence | blocks wait at grid_syncs on different lines             | block.cpp:                   |
-// | (another line)          |                                                          | check_grid_barrier           |
-// | shared-memory race      | in one barrier interval two threads touch a shared       | memory_checks.cpp:           |
-// |                         | element and one writes it (plain writes, plain reads,    | check_race                   |
-// |                         | atomic updates; lanes ordered by a syncwarp do not race) |                              |
-// | uninitialised shared    | a read of a shared element no thread of the block has    | memory_checks.cpp:           |
-// | read                    | written (reported at the interval's end)                 | check_initialised,           |
-// |                         |                                                          | fail_uninitialised_read      |
-// | missing barrier         | that read, and another thread writes the element later   | memory_checks.cpp:           |
-// |                         | in the same interval                                     | check_initialised            |
-// | global race in a block  | two threads of a block touch an element of a tracked     | memory_checks.cpp:           |
-// |                         | array since the last sync(), one writes it               | global_access::check_race    |
-// | global race between     | threads of two blocks touch an element, one writes it,   | memory_checks.cpp:           |
-// | blocks                  | not ordered by a grid_sync nor by a threadfence + atomic | check_race,                  |
-// |                         | release the other block acquired                         | acquire_and_release          |
-// | uninitialised device    | a read of device memory nothing has written since its    | memory_checks.cpp:           |
-// | read                    | allocation (through a read-only view: at the access)     | check_turn, sim_global_touch |
-// | lane not in its mask    | a *_sync call whose mask does not name the calling lane  | warp.cpp: sim_warp           |
-// | mask names a returned   | a warp operation's mask names a lane that has returned   | warp.cpp:                    |
-// | lane                    |                                                          | check_none_returned          |
-// | warp operations differ  | the lanes of one mask meet at different operations       | warp.cpp: all_arrived        |
-// |                         | (shfl_sync and ballot_sync, ...)                         |                              |
-// | value sizes differ      | the lanes of a shuffle or match pass values of different | warp.cpp: check_sizes        |
-// |                         | sizes                                                    |                              |
-// | shuffle width           | a width that is not a power of two from 1 to 32          | warp.cpp: warp_room::shuffle |
-// | shuffle source lane     | a shuffle reads a lane the block does not have, or one   | warp.cpp: warp_room::shuffle |
-// |                         | not in its mask                                          |                              |
-// | warp operations cannot  | a lane waits for one at a barrier, or at an operation    | warp.cpp: stuck              |
-// | meet                    | with another mask; or no lane of any warp can go on      |                              |
-// | index out of range      | an ndview or ufx::shared index outside the shape (a      | messages.cpp:                |
-// |                         | shape_error from the body)                               | ndview_out_of_range,         |
-// |                         |                                                          | sim_shared_out_of_range      |
-// | an exception from the   | any other exception the body throws; one that is not a   | block.cpp:                   |
-// | body                    | std::exception is named so                               | sim_block::advance           |
-// | a call outside a kernel | sync(), sync_count() or a warp operation by a thread     | block.cpp: wait_at_barrier;  |
-// |                         | that runs no launch (a device_error)                     | warp.cpp: sim_warp           |
-// | fiber stacks            | the stacks of a launch's threads cannot be mapped (a     | block.cpp:                   |
-// |                         | device_error)                                            | stack_pool::reserve          |
+// and the seed when the order is seeded. Each check, what it catches [file: function]:
+// - barrier divergence: a thread returned while others of its block wait at a barrier (sync, sync_count, _and, _or), or
+//   threads of a block wait at different barriers (told apart by kind and source line) [block.cpp: sim_block::barrier]
+// - grid_sync not cooperative: t.grid_sync() in a launch not made with ufx::cooperative [block.cpp: wait_at_barrier]
+// - grid barrier divergence: a block's threads all returned while other blocks wait at a grid_sync, or blocks wait at
+//   grid_syncs on different lines [block.cpp: check_grid_barrier]
+// - shared-memory race: in one barrier interval two threads touch a shared element and one writes it (plain writes,
+//   plain reads, atomic updates; lanes ordered by a syncwarp do not race) [memory_checks.cpp: check_race]
+// - uninitialised shared read: a read of a shared element no thread of the block has written (reported at the
+//   interval's end) [memory_checks.cpp: check_initialised, fail_uninitialised_read]
+// - missing barrier: that read, and another thread writes the element later in the same interval [memory_checks.cpp:
+//   check_initialised]
+// - global race in a block: two threads of a block touch an element of a tracked array since the last sync(), one
+//   writes it [memory_checks.cpp: global_access::check_race]
+// - global race between blocks: threads of two blocks touch an element, one writes it, not ordered by a grid_sync nor
+//   by a threadfence + atomic release the other block acquired [memory_checks.cpp: check_race, acquire_and_release]
+// - uninitialised device read: a read of device memory nothing has written since its allocation (through a read-only
+//   view: at the access) [memory_checks.cpp: check_turn, sim_global_touch]
+// - lane not in its mask: a *_sync call whose mask does not name the calling lane [warp.cpp: sim_warp]
+// - mask names a returned lane: a warp operation's mask names a lane that has returned [warp.cpp: check_none_returned]
+// - warp operations differ: the lanes of one mask meet at different operations (shfl_sync and ballot_sync, ...)
+//   [warp.cpp: all_arrived]
+// - value sizes differ: the lanes of a shuffle or match pass values of different sizes [warp.cpp: check_sizes]
+// - shuffle width: a width that is not a power of two from 1 to 32 [warp.cpp: warp_room::shuffle]
+// - shuffle source lane: a shuffle reads a lane the block lacks, or one not in its mask [warp.cpp: warp_room::shuffle]
+// - warp operations cannot meet: a lane waits for one at a barrier, or at an operation with another mask; or no lane of
+//   any warp can go on [warp.cpp: stuck]
+// - index out of range: an ndview or ufx::shared index outside the shape (a shape_error from the body) [messages.cpp:
+//   ndview_out_of_range, sim_shared_out_of_range]
+// - an exception from the body: any other exception the body throws; one that is not a std::exception is named so
+//   [block.cpp: sim_block::advance]
+// - a call outside a kernel: sync(), sync_count() or a warp operation by a thread that runs no launch (a device_error)
+//   [block.cpp: wait_at_barrier; warp.cpp: sim_warp]
+// - fiber stacks: the stacks of a launch's threads cannot be mapped (a device_error) [block.cpp: stack_pool::reserve]
 //
 // Elsewhere: a host pointer argument of a sim launch is refused before any block runs (detail/raw/args.hpp); the
 // sim's device memory and streams are runtime.cpp's. How the checks see: memory_checks.cpp says how a write is told
