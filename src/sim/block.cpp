@@ -168,7 +168,7 @@ void block_threads::start(sim_block& b) {
     const thread t = thread_access::make(b.state.shared, dynamic, l.config.shared_bytes, p, &b, &b.state);
     slots[i].fiber = bctx::fiber(std::allocator_arg, pooled_stack{w.stacks.bottom(stack_base + i), w.stacks.bytes()},
                                  [this, &l, i, t](bctx::fiber&& main) {
-#  if UFX_ASAN_FIBERS
+#  if defined(UFX_WITH_ASAN)
                                    __sanitizer_finish_switch_fiber(nullptr, &main_bottom, &main_size);
 #  endif
                                    thread_slot& s = slots[i];
@@ -183,7 +183,7 @@ void block_threads::start(sim_block& b) {
                                      s.error = std::current_exception();
                                    }
                                    s.state = slot_state::done;
-#  if UFX_ASAN_FIBERS
+#  if defined(UFX_WITH_ASAN)
                                    __sanitizer_start_switch_fiber(nullptr, main_bottom, main_size);
 #  endif
                                    return std::move(s.main);

@@ -5,7 +5,7 @@
 // the seeded order. A `sim_block` is composed (no virtual calls), over its worker, of pieces that each name the file
 // implementing them: what the errors name (block_context), the threads as fibers (block_threads), the shared- and
 // global-memory checks (shared_checks, global_checker).
-#include "asan.hpp"
+#include "asan.hpp" // UFX_WITH_ASAN (GCC or clang): the fiber switches are told to ASan
 #include "runtime_common.hpp"
 
 #include <algorithm>
@@ -20,13 +20,6 @@
 #include "ufx/detail/device/thread.hpp"
 #include "ufx/detail/raw/blocks.hpp"
 #include "ufx/errors.hpp"
-
-#if defined(__SANITIZE_ADDRESS__)
-#  include <sanitizer/common_interface_defs.h>
-#  define UFX_ASAN_FIBERS 1
-#else
-#  define UFX_ASAN_FIBERS 0
-#endif
 
 #if UFX_WITH_BOOST_CONTEXT
 #  include <boost/context/fiber.hpp>
@@ -317,7 +310,7 @@ struct thread_slot {
   bool fenced = false;                       // it has called threadfence() in this launch
   std::uint32_t fence_interval = 0;          // the barrier interval of its latest fence
   std::exception_ptr error;
-#  if UFX_ASAN_FIBERS
+#  if defined(UFX_WITH_ASAN)
   void* fake_stack = nullptr;
 #  endif
 };
@@ -468,7 +461,7 @@ struct block_threads {
   unsigned stack_base = 0; // the first of the worker's stacks this block's threads run on
   unsigned at_warp = 0;    // threads waiting at a warp operation (warp.cpp's meet_warps lets them meet)
   bool aborting = false;   // the block is being abandoned
-#  if UFX_ASAN_FIBERS
+#  if defined(UFX_WITH_ASAN)
   const void* main_bottom = nullptr;
   std::size_t main_size = 0;
 #  endif
@@ -482,12 +475,12 @@ struct block_threads {
     s.state = slot_state::ready;
     current = i;
     state.segment = w.next_segment();
-#  if UFX_ASAN_FIBERS
+#  if defined(UFX_WITH_ASAN)
     void* fake = nullptr;
     __sanitizer_start_switch_fiber(&fake, w.stacks.bottom(stack_base + i), w.stacks.bytes());
 #  endif
     s.fiber = std::move(s.fiber).resume();
-#  if UFX_ASAN_FIBERS
+#  if defined(UFX_WITH_ASAN)
     __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
 #  endif
   }
@@ -496,11 +489,11 @@ struct block_threads {
   void abandon(worker& w, sim_block_state& state);
   /// Suspends the running thread until resumed (a barrier opened, its warp operation met); unwinds it if abandoned.
   [[gnu::always_inline]] inline void suspend(thread_slot& s) {
-#  if UFX_ASAN_FIBERS
+#  if defined(UFX_WITH_ASAN)
     __sanitizer_start_switch_fiber(&s.fake_stack, main_bottom, main_size);
 #  endif
     s.main = std::move(s.main).resume();
-#  if UFX_ASAN_FIBERS
+#  if defined(UFX_WITH_ASAN)
     __sanitizer_finish_switch_fiber(s.fake_stack, &main_bottom, &main_size);
 #  endif
     if (aborting) throw block_abort{};
