@@ -206,7 +206,7 @@ __device__ __forceinline__ decltype(auto) device_call_needs_UFX_HD(F&& f, A&&...
 
 [[noreturn]] void ndview_out_of_range(int rank, const index_t* index, const index_t* extents);
 /// An element access through a ufx::sim kernel's array argument (ndview::tracked): logged for the
-/// sim's global-memory race and uninitialised-read checks (src/sim/global_checks.cpp). `read_only`: the
+/// sim's global-memory race and uninitialised-read checks (src/sim/memory_checks.cpp). `read_only`: the
 /// view's elements are const; `init_checked`: the element's type has no plausible value equal to
 /// the sim's fill (4 bytes or more, or bool).
 void sim_global_touch(const void* p, std::size_t bytes, bool read_only, bool init_checked);

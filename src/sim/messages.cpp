@@ -6,16 +6,22 @@
 #include <string>
 
 namespace ufx::detail {
+namespace {
+/// head + "(3, 4)", `rank` indices (built with append: GCC 12's -Wrestrict misfires on "(" + std::string)
+std::string index_list_text(std::string head, int rank, const index_t* idx) {
+  head.append("(");
+  for (int k = 0; k < rank; ++k) head.append(k ? ", " : "").append(std::to_string(idx[k]));
+  return head.append(")");
+}
+
+[[noreturn]] void throw_out_of_range(const char* what, int rank, const index_t* index, const index_t* extents) {
+  const std::string at = index_list_text(std::string(what) + ": index ", rank, index);
+  throw shape_error(index_list_text(at + " out of range for shape ", rank, extents));
+}
+} // namespace
 
 #if UFX_WITH_BOOST_CONTEXT
 namespace sim_impl {
-
-// strings are built with append: GCC 12's -Wrestrict misfires on "(" + std::string
-std::string dim3_text(const dim3& d) {
-  std::string s("(");
-  s.append(std::to_string(d.x)).append(", ").append(std::to_string(d.y)).append(", ").append(std::to_string(d.z));
-  return s.append(")");
-}
 
 std::string hex_mask(unsigned m) {
   static const char digits[] = "0123456789abcdef";
@@ -53,35 +59,22 @@ const char* barrier_kind_name(barrier_kind k) {
   return "a barrier";
 }
 
-std::string block_context::thread_text(unsigned i) const { return dim3_text(unflatten(i, launch->config.block)); }
+std::string block_context::thread_text(unsigned i) const { return format_dim3(unflatten(i, launch->config.block)); }
 
 std::string block_context::block_text(std::int32_t linear) const {
-  return dim3_text(unflatten(static_cast<index_t>(linear), launch->config.grid));
+  return format_dim3(unflatten(static_cast<index_t>(linear), launch->config.grid));
 }
 
 std::string block_context::seed_text() const {
   return seed ? " (thread order: UFX_SIM_SEED=" + std::to_string(seed) + ")" : std::string();
 }
 
-void block_context::fail(unsigned thread, const std::string& what) const {
-  throw kernel_error(std::string(launch->label) + " on " + launch->where + ", block " + dim3_text(block_idx) +
-                     ", thread " + thread_text(thread) + ": " + what + seed_text());
+void block_context::fail(unsigned thread, const std::string& what, bool lane) const {
+  const std::string warp_lane =
+      lane ? " (warp " + std::to_string(thread / 32) + ", lane " + std::to_string(thread % 32) + ")" : std::string();
+  throw kernel_error(std::string(launch->label) + " on " + launch->where + ", block " + format_dim3(block_idx) +
+                     ", thread " + thread_text(thread) + warp_lane + ": " + what + seed_text());
 }
-
-void block_context::fail_lane(unsigned thread, const std::string& what) const {
-  throw kernel_error(std::string(launch->label) + " on " + launch->where + ", block " + dim3_text(block_idx) +
-                     ", thread " + thread_text(thread) + " (warp " + std::to_string(thread / 32) + ", lane " +
-                     std::to_string(thread % 32) + "): " + what + seed_text());
-}
-
-namespace {
-/// "element (3, 4", which the caller closes
-std::string index_list_text(int rank, const index_t* idx) {
-  std::string s("element (");
-  for (int k = 0; k < rank; ++k) s.append(k ? ", " : "").append(std::to_string(idx[k]));
-  return s;
-}
-} // namespace
 
 std::string block_context::shared_element_text(std::size_t offset) const {
   for (int r = 0; r < launch->region_count; ++r) {
@@ -95,7 +88,7 @@ std::string block_context::shared_element_text(std::size_t offset) const {
       idx[k] = flat % g.extents[k];
       flat /= g.extents[k];
     }
-    return index_list_text(g.rank, idx) + ") of shared array " + std::to_string(r) + " (parameter " +
+    return index_list_text("element ", g.rank, idx) + " of shared array " + std::to_string(r) + " (parameter " +
            std::to_string(g.parameter) + ")";
   }
   return "shared memory byte " + std::to_string(offset);
@@ -126,7 +119,7 @@ std::string block_context::global_element_text(std::uintptr_t addr) const {
     if (addr < base || (addr - base) % g.elem_size != 0) continue;
     index_t idx[max_rank] = {};
     if (!index_at(g, static_cast<index_t>((addr - base) / g.elem_size), idx)) continue;
-    return index_list_text(g.rank, idx) + ") of argument " + std::to_string(g.argument) + " (parameter " +
+    return index_list_text("element ", g.rank, idx) + " of argument " + std::to_string(g.argument) + " (parameter " +
            std::to_string(g.parameter) + ")";
   }
   return "device memory at " + std::to_string(addr);
@@ -135,25 +128,12 @@ std::string block_context::global_element_text(std::uintptr_t addr) const {
 } // namespace sim_impl
 #endif // UFX_WITH_BOOST_CONTEXT
 
-namespace {
-std::string index_text(int rank, const index_t* index, const index_t* extents, const char* what) {
-  std::string i("("), e("(");
-  for (int k = 0; k < rank; ++k) {
-    i.append(k ? ", " : "").append(std::to_string(index[k]));
-    e.append(k ? ", " : "").append(std::to_string(extents[k]));
-  }
-  std::string msg(what);
-  msg.append(": index ").append(i).append(") out of range for shape ").append(e).append(")");
-  return msg;
-}
-} // namespace
-
 void ndview_out_of_range(int rank, const index_t* index, const index_t* extents) {
-  throw shape_error(index_text(rank, index, extents, "ufx::ndview"));
+  throw_out_of_range("ufx::ndview", rank, index, extents);
 }
 
 void sim_shared_out_of_range(int rank, const index_t* index, const index_t* extents) {
-  throw shape_error(index_text(rank, index, extents, "ufx::shared"));
+  throw_out_of_range("ufx::shared", rank, index, extents);
 }
 
 } // namespace ufx::detail

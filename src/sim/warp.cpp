@@ -1,7 +1,7 @@
 // Warp meetings: a lane calling a warp operation (syncwarp, the shuffles, the votes, the matches, activemask) waits
 // until every lane its mask names has reached one; then the operation takes place and each lane gets its result. The
 // checks of masks, kinds, value sizes, shuffle widths and source lanes, and of lanes that can never meet, are here; a
-// syncwarp advances the warp clocks (worker.hpp's warp_clocks) that order the lanes' shared and global accesses.
+// syncwarp advances the warp clocks (block.hpp's warp_clocks) that order the lanes' shared and global accesses.
 #include "sim/block.hpp"
 
 #include <string>
@@ -88,7 +88,7 @@ struct warp_room {
         slot(k).call->result_mask = group;
         slot(k).state = slot_state::ready;
       }
-      b.warps.waiting -= static_cast<unsigned>(__builtin_popcount(group));
+      b.threads.at_warp -= static_cast<unsigned>(__builtin_popcount(group));
       todo &= ~group;
     }
   }
@@ -108,7 +108,7 @@ struct warp_room {
       for (unsigned bits = group; bits; bits &= bits - 1) vote_or_match(call(lowest_lane(bits)), group, ballot);
     }
     for (unsigned bits = group; bits; bits &= bits - 1) slot(lowest_lane(bits)).state = slot_state::ready;
-    b.warps.waiting -= static_cast<unsigned>(__builtin_popcount(group));
+    b.threads.at_warp -= static_cast<unsigned>(__builtin_popcount(group));
   }
 
   /// Every lane of `group` passes a value of the same size; returns the lanes whose predicate is true.
@@ -222,7 +222,7 @@ struct warp_room {
 
 } // namespace
 
-bool warp_meetings::meet(sim_block& b) {
+bool meet_warps(sim_block& b) {
   const unsigned n = b.threads.count();
   bool progress = false, waiting_any = false;
   for (unsigned wi = 0; wi * 32 < n; ++wi) {
@@ -262,7 +262,7 @@ void sim_warp(sim_block* b, warp_call& c) {
   thread_slot& s = b->threads.slots[me];
   s.state = slot_state::warp;
   s.call = &c;
-  ++b->warps.waiting;
+  ++b->threads.at_warp;
   b->threads.suspend(s);
 }
 #endif // UFX_WITH_BOOST_CONTEXT

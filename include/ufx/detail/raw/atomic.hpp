@@ -2,8 +2,6 @@
 // The body of ufx/atomic.hpp: one read-modify-write through cuda::atomic_ref on the device and std::atomic_ref on the
 // host, and on the host the note to the block runner's race check when the element is a kernel block's shared memory.
 #include <atomic>
-#include <cstddef>
-#include <cstdint>
 #include <type_traits>
 
 #include "ufx/config.hpp"
@@ -113,17 +111,9 @@ template <atomic_op Op, class T>
 UFX_HD T atomic_apply(T& ref, T v, T desired) {
 #if !defined(__CUDA_ARCH__)
   if (sim_block_state* const s = sim_current_block) [[unlikely]] {
-    auto* const p = reinterpret_cast<unsigned char*>(&ref);
-    if (p >= s->shared && p < s->shared + s->bytes) {
-      const std::uint32_t e =
-          sim_shared_atomic_begin(s, static_cast<std::size_t>(p - s->shared), sizeof(T), Op != atomic_op::exch);
-      const T old = atomic_update<Op, T>(ref, v, desired);
-      sim_shared_atomic_end(s, e);
-      return old;
-    }
-    const std::uint32_t e = sim_global_atomic_begin(s, p, sizeof(T), Op != atomic_op::exch);
+    sim_access* const e = sim_atomic_begin(s, &ref, sizeof(T), Op != atomic_op::exch);
     const T old = atomic_update<Op, T>(ref, v, desired);
-    sim_global_atomic_end(s, e);
+    sim_atomic_end(e, &ref);
     return old;
   }
 #endif

@@ -34,19 +34,19 @@ struct sim_block_state {
 struct sim_block;
 
 #if !defined(__CUDA_ARCH__)
-/// The block a host thread is running (src/sim/ sets it around each block), or null: ufx's atomic functions ask it
-/// whether their element is the block's shared memory.
+/// The block a host thread is running (src/sim/ sets it around each block), or null: ufx's atomic functions tell its
+/// checks of their updates (sim_atomic_begin).
 inline thread_local sim_block_state* sim_current_block = nullptr;
 #endif
-/// Before an atomic update of the shared element at byte `offset` by the running thread: logs the element and notes the
-/// update (src/sim/shared_checks.cpp); returns what sim_shared_atomic_end takes. `reads`: the update reads the old
-/// value (every one but atomic_exch), so an element no thread of the block has written is an uninitialised read.
-std::uint32_t sim_shared_atomic_begin(sim_block_state* state, std::size_t offset, std::size_t bytes, bool reads = true);
-/// After it: the element's bytes now are the thread's atomic result, not a plain write.
-void sim_shared_atomic_end(sim_block_state* state, std::uint32_t entry);
-/// The same for global memory of a tracked array (ufx::sim's kernel arguments): its logged access becomes atomic.
-std::uint32_t sim_global_atomic_begin(sim_block_state* state, const void* p, std::size_t bytes, bool reads);
-void sim_global_atomic_end(sim_block_state* state, std::uint32_t entry);
+/// A thread's logged access of an element (src/sim/block.hpp).
+struct sim_access;
+/// Before an atomic update of the `bytes` at p by the running thread of the block `state` runs: when p is the block's
+/// shared memory or a tracked array's element (ufx::sim's kernel arguments), the thread's logged access becomes atomic
+/// (src/sim/memory_checks.cpp); returns what sim_atomic_end takes. `reads`: the update reads the old value (every one
+/// but atomic_exch), so an element nothing has written is an uninitialised read.
+sim_access* sim_atomic_begin(sim_block_state* state, const void* p, std::size_t bytes, bool reads);
+/// After it: the element's bytes now at p are the thread's atomic result, not a plain write.
+void sim_atomic_end(sim_access* entry, const void* p);
 
 /// t.sync() on the host: the calling fiber waits until every thread of its block arrives.
 void sim_sync(sim_block* block, int line);
