@@ -69,26 +69,37 @@ Acc finish(const across_spec<Acc, Op>& spec, const maybe<Acc>& m) {
   return spec.init ? static_cast<Acc>(spec.op(*spec.init, m.value)) : m.value;
 }
 
-/// Combines in place, in rank order, the partials `c` holds on every rank (`rows`: this rank's count); finishes them.
-template <class Acc, class Op, class C>
-void combine_container(const communicator& comm, const across_spec<Acc, Op>& spec, bool rows, C& c) {
+/// Combines in place, in rank order under `op`, the partials of container `c` on every rank: `fill(h, parts)` sets
+/// them from c's host copy h, and element i of c becomes `put(parts[i])`.
+template <class T, class Op, class C, class Fill, class Put>
+void combine_host(const communicator& comm, const Op& op, C& c, const Fill& fill, const Put& put) {
   // what can throw (allocation, device copies) runs in `collectively`: no failure leaves the others in MPI_Allreduce
   using H = decltype(dense_host_copy(c));
   std::optional<H> h;
-  std::vector<maybe<Acc>> parts;
+  std::vector<maybe<T>> parts;
   collectively(comm, [&] {
     h.emplace(dense_host_copy(c));
-    const auto n = static_cast<std::size_t>(ufx::detail::adapt_in(*h).view.size());
-    parts.resize(n);
-    for (std::size_t i = 0; i < n; ++i) parts[i] = {static_cast<Acc>(h->data()[i]), rows ? 1 : 0};
+    parts.resize(static_cast<std::size_t>(ufx::detail::adapt_in(*h).view.size()));
+    fill(*h, parts);
   });
-  mpi_combiner<Acc, Op>(spec.op).allreduce(comm, parts);
+  mpi_combiner<T, Op>(op).allreduce(comm, parts);
   collectively(comm, [&] {
     using V = typename ufx::adapter<H>::value_type;
-    for (std::size_t i = 0; i < parts.size(); ++i) h->data()[i] = static_cast<V>(finish(spec, parts[i]));
+    for (std::size_t i = 0; i < parts.size(); ++i) h->data()[i] = static_cast<V>(put(parts[i]));
     const auto dst = ufx::detail::adapt_out(c);
     ufx::detail::transfer(dst.space, dst.view, memory_space::host, ufx::detail::adapt_in(*h).view);
   });
+}
+
+/// Combines in place, in rank order, the partials `c` holds on every rank (`rows`: this rank's count); finishes them.
+template <class Acc, class Op, class C>
+void combine_container(const communicator& comm, const across_spec<Acc, Op>& spec, bool rows, C& c) {
+  combine_host<Acc>(
+      comm, spec.op, c,
+      [&](const auto& h, auto& parts) {
+        for (std::size_t i = 0; i < parts.size(); ++i) parts[i] = {static_cast<Acc>(h.data()[i]), rows ? 1 : 0};
+      },
+      [&](const maybe<Acc>& m) { return finish(spec, m); });
 }
 
 /// A reduction of distributed operands (`operands...`: the positional arrays and scalars). `local(opts...)` runs the
@@ -179,29 +190,20 @@ index_t arg_distributed(TP tp, const D& x) {
 /// combined by ufx's (value, index) operator in rank order, so ties go to the smallest row.
 template <bool Max, class D, class C>
 void combine_arg_axis0(const D& x, bool rows, C& idx) {
-  using V = typename D::value_type;
-  using pair = ufx::detail::arg_pair<V>;
-  using H = decltype(dense_host_copy(idx));
-  std::optional<H> hi;
-  std::vector<maybe<pair>> parts;
-  collectively(x.comm(), [&] {
-    hi.emplace(dense_host_copy(idx));
-    const auto n = static_cast<std::size_t>(ufx::detail::adapt_in(*hi).view.size());
-    parts.resize(n);
-    if (!rows) return;
-    const auto hx = dense_host_copy(x.local());
-    for (std::size_t j = 0; j < n; ++j) {
-      const index_t r = hi->data()[j];
-      parts[j] = {pair{hx.data()[static_cast<std::size_t>(r) * n + j], x.offset() + r}, 1};
-    }
-  });
+  using pair = ufx::detail::arg_pair<typename D::value_type>;
   const ufx::detail::arg_better<Max> better{};
-  mpi_combiner<pair, ufx::detail::arg_better<Max>>(better).allreduce(x.comm(), parts);
-  collectively(x.comm(), [&] {
-    for (std::size_t j = 0; j < parts.size(); ++j) hi->data()[j] = parts[j].value.index;
-    const auto dst = ufx::detail::adapt_out(idx);
-    ufx::detail::transfer(dst.space, dst.view, memory_space::host, ufx::detail::adapt_in(*hi).view);
-  });
+  combine_host<pair>(
+      x.comm(), better, idx,
+      [&](const auto& hi, auto& parts) {
+        if (!rows) return;
+        const auto hx = dense_host_copy(x.local());
+        const std::size_t n = parts.size();
+        for (std::size_t j = 0; j < n; ++j) {
+          const index_t r = hi.data()[j];
+          parts[j] = {pair{hx.data()[static_cast<std::size_t>(r) * n + j], x.offset() + r}, 1};
+        }
+      },
+      [](const maybe<pair>& m) { return m.value.index; });
 }
 
 /// An empty container of the type and shape the local argmin / argmax along axis 0 would return,
