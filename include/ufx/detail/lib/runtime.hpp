@@ -22,32 +22,30 @@ namespace ufx::detail {
 /// counted alike on the sim and ufx::cuda. `waits`: synchronisations (device, stream, event); a copy to the host,
 /// though it waits too, counts as a copy. `allocations` / `frees`: device memory from the runtime (not a chunk loop's
 /// carving of its stream arena). `queries`: pointers classified (space_of: cudaPointerGetAttributes).
-struct call_counts {
-  long launches = 0, waits = 0, allocations = 0, frees = 0;
-  long to_device = 0, to_host = 0, within = 0, queued_copies = 0, queries = 0;
-  friend call_counts operator-(const call_counts& a, const call_counts& b) {
-    return {a.launches - b.launches,       a.waits - b.waits,
-            a.allocations - b.allocations, a.frees - b.frees,
-            a.to_device - b.to_device,     a.to_host - b.to_host,
-            a.within - b.within,           a.queued_copies - b.queued_copies,
-            a.queries - b.queries};
+template <class T>
+struct call_fields {
+  T launches{}, waits{}, allocations{}, frees{};
+  T to_device{}, to_host{}, within{}, queued_copies{}, queries{};
+  /// The counts {f(x, o.x...)} for each field x: the one list of the fields besides their declaration.
+  template <class F, class... O>
+  call_fields<long> map(F f, const O&... o) const {
+    return {f(launches, o.launches...),       f(waits, o.waits...),
+            f(allocations, o.allocations...), f(frees, o.frees...),
+            f(to_device, o.to_device...),     f(to_host, o.to_host...),
+            f(within, o.within...),           f(queued_copies, o.queued_copies...),
+            f(queries, o.queries...)};
   }
-};
-
-struct call_counters {
-  std::atomic<long> launches{0}, waits{0}, allocations{0}, frees{0};
-  std::atomic<long> to_device{0}, to_host{0}, within{0}, queued_copies{0}, queries{0};
   static void add(std::atomic<long>& c) noexcept { c.fetch_add(1, std::memory_order_relaxed); }
 };
+using call_counts = call_fields<long>;
+using call_counters = call_fields<std::atomic<long>>;
+inline call_counts operator-(const call_counts& a, const call_counts& b) { return a.map(std::minus<long>(), b); }
 
 class device_runtime {
 public:
   virtual ~device_runtime() = default;
   call_counts counts() const noexcept {
-    auto r = [](const std::atomic<long>& c) { return c.load(std::memory_order_relaxed); };
-    return {r(counters.launches), r(counters.waits),         r(counters.allocations),
-            r(counters.frees),    r(counters.to_device),     r(counters.to_host),
-            r(counters.within),   r(counters.queued_copies), r(counters.queries)};
+    return counters.map([](const std::atomic<long>& c) { return c.load(std::memory_order_relaxed); });
   }
   mutable call_counters counters;
   /// "ufx::sim", "ufx::cuda".
