@@ -130,8 +130,7 @@ decltype(auto) reduce_distributed(const across_spec<Acc, Op>& spec, const Local&
     }
   } else if constexpr (!ufx::array_like<Res>) { // every axis reduced: one value, the same on every rank
     if (r.reduced == 0) return empty_value(spec);
-    maybe<Acc> m{};
-    m.has = 0;
+    maybe<Acc> m{}; // has == 0: none
     collectively(comm, [&] {
       if (!r.has_rows) return;
       m.value = static_cast<Acc>(local_out(local));
@@ -156,14 +155,10 @@ decltype(auto) reduce_distributed(const across_spec<Acc, Op>& spec, const Local&
 template <bool Max, class TP, class D>
 index_t arg_distributed(TP tp, const D& x) {
   using V = typename D::value_type;
-  const char* empty = ufx::detail::arg_empty_message<Max>;
   const communicator& comm = x.comm();
-  const ufx::detail::arg_better<Max> better{};
-  ufx::detail::arg_pair<V> best{};
-  maybe<ufx::detail::arg_pair<V>> m{};
-  m.has = 0;
+  maybe<ufx::detail::arg_pair<V>> m{}; // has == 0: none
   collectively(comm, [&] { x.check_block("operand 0's local block"); });
-  if (x.partition().global_size() == 0) ufx::detail::fail<value_error>(empty);
+  if (x.partition().global_size() == 0) ufx::detail::fail<value_error>(ufx::detail::arg_empty_message<Max>);
   collectively(comm, [&] {
     if (!x.rows() || x.partition().row_size() == 0) return;
     const auto door = [](const auto&... a) { return Max ? ufx::argmax(a...) : ufx::argmin(a...); };
@@ -180,9 +175,9 @@ index_t arg_distributed(TP tp, const D& x) {
     m.value = {v, x.offset() * x.partition().row_size() + i};
     m.has = 1;
   });
+  const ufx::detail::arg_better<Max> better{};
   mpi_combiner<ufx::detail::arg_pair<V>, ufx::detail::arg_better<Max>>(better).allreduce(comm, std::span(&m, 1));
-  best = m.value;
-  return best.index;
+  return m.value.index;
 }
 
 /// Writes, into the index container `idx` (this rank's argmin / argmax along axis 0 of x's block,
@@ -191,9 +186,8 @@ index_t arg_distributed(TP tp, const D& x) {
 template <bool Max, class D, class C>
 void combine_arg_axis0(const D& x, bool rows, C& idx) {
   using pair = ufx::detail::arg_pair<typename D::value_type>;
-  const ufx::detail::arg_better<Max> better{};
   combine_host<pair>(
-      x.comm(), better, idx,
+      x.comm(), ufx::detail::arg_better<Max>{}, idx, // the temporary lives through the call
       [&](const auto& hi, auto& parts) {
         if (!rows) return;
         const auto hx = dense_host_copy(x.local());
