@@ -23,11 +23,13 @@ namespace ufx::detail {
 std::string_view runtime_name(const device_runtime& rt) noexcept { return rt.name(); }
 int runtime_current_device(const device_runtime& rt) { return rt.current_device(); }
 
+void device_runtime::unavailable() const {
+  throw device_error(std::string(name()) + " is not available here: " + std::string(unavailable_reason()));
+}
+
 void require_space(const memory_space& s) {
   if (s.is_host()) return;
-  if (!s.runtime->available())
-    throw device_error(std::string(s.runtime->name()) +
-                       " is not available here: " + std::string(s.runtime->unavailable_reason()));
+  if (!s.runtime->available()) s.runtime->unavailable();
   const int n = s.runtime->device_count();
   if (s.device < 0 || s.device >= n)
     throw device_error(std::string(s.runtime->name()) + ": device " + std::to_string(s.device) + " does not exist (" +

@@ -10,7 +10,7 @@
 
 #include "ufx/detail/backends.hpp"
 #include "ufx/detail/cpu/executor.hpp"
-#include "ufx/detail/device/launch.hpp"
+#include "ufx/detail/device/thread.hpp"
 #include "ufx/device_array.hpp"
 #include "ufx/errors.hpp"
 #include "ufx/ndarray.hpp"

@@ -7,7 +7,7 @@
 #include <type_traits>
 
 #include "ufx/detail/core/hooks.hpp"
-#include "ufx/detail/device/launch.hpp"
+#include "ufx/detail/device/thread.hpp"
 #include "ufx/detail/core/loop.hpp"
 #include "ufx/targets.hpp"
 

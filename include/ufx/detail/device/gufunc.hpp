@@ -14,7 +14,7 @@
 #include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/core/testing.hpp"
 #include "ufx/detail/device/elementwise.hpp"
-#include "ufx/detail/device/launch.hpp"
+#include "ufx/detail/device/thread.hpp"
 #include "ufx/detail/core/loop.hpp"
 
 namespace ufx::detail {

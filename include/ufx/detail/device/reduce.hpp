@@ -16,7 +16,7 @@
 #include "ufx/detail/core/reduce_plan.hpp"
 #include "ufx/detail/core/testing.hpp"
 #include "ufx/detail/device/elementwise.hpp"
-#include "ufx/detail/device/launch.hpp"
+#include "ufx/detail/device/thread.hpp"
 #include "ufx/detail/device/row_reduce.hpp"
 #include "ufx/detail/device/tiled_reduce.hpp"
 #include "ufx/detail/step/transfer.hpp"

@@ -1,9 +1,13 @@
 #pragma once
 // What the two device targets share about a launch: where a thread is inside it, and the checks a configuration must
-// pass on every device (messages naming the kernel, the grid and the block), so the sim refuses what a GPU would.
+// pass on every device (messages naming the kernel, the grid and the block), so the sim refuses what a GPU would. And
+// what ufx's device algorithms build on the one launch seam, `launch_hook<Tag>::run(target, launch_config, body,
+// label)`, which each device target's folder provides (backend/sim/launch.hpp, backend/cuda/launch.hpp; found where a
+// call is instantiated: detail/backends.hpp): a grid-stride loop over n items.
 #include <string>
 
 #include "ufx/config.hpp"
+#include "ufx/detail/core/hooks.hpp"
 #include "ufx/devices.hpp"
 #include "ufx/errors.hpp"
 #include "ufx/launch_config.hpp"
@@ -47,4 +51,24 @@ inline launch_config grid_for(index_t n, index_t per_thread = 1) {
   return launch_config{dim3(static_cast<unsigned>(blocks)), dim3(device_block), 0};
 }
 
+UFX_TU_NAMESPACE_BEGIN
+
+/// fn(i) for every i in [0, n), one grid-stride loop per thread.
+template <class Fn>
+struct grid_stride {
+  Fn fn;
+  index_t n;
+  UFX_HD void operator()(const thread_pos& t) const {
+    const index_t step = t.stride_x();
+    for (index_t i = t.global_x(); i < n; i += step) fn(i);
+  }
+};
+
+template <class Tag, class Fn>
+void device_for_each(const Tag& tag, index_t n, const Fn& fn, const char* label) {
+  if (n <= 0) return;
+  launch_hook<Tag>::run(tag, grid_for(n), grid_stride<Fn>{fn, n}, label);
+}
+
+UFX_TU_NAMESPACE_END
 } // namespace ufx::detail

@@ -21,7 +21,7 @@
 #include <utility>
 
 #include "ufx/detail/device/reduce_policy.hpp"
-#include "ufx/detail/device/launch.hpp"
+#include "ufx/detail/device/thread.hpp"
 #include "ufx/detail/body/map.hpp"
 #include "ufx/detail/body/reduce.hpp"
 #include "ufx/detail/core/reduce_plan.hpp"

@@ -22,32 +22,30 @@ namespace ufx::detail {
 /// counted alike on the sim and ufx::cuda. `waits`: synchronisations (device, stream, event); a copy to the host,
 /// though it waits too, counts as a copy. `allocations` / `frees`: device memory from the runtime (not a chunk loop's
 /// carving of its stream arena). `queries`: pointers classified (space_of: cudaPointerGetAttributes).
-struct call_counts {
-  long launches = 0, waits = 0, allocations = 0, frees = 0;
-  long to_device = 0, to_host = 0, within = 0, queued_copies = 0, queries = 0;
-  friend call_counts operator-(const call_counts& a, const call_counts& b) {
-    return {a.launches - b.launches,       a.waits - b.waits,
-            a.allocations - b.allocations, a.frees - b.frees,
-            a.to_device - b.to_device,     a.to_host - b.to_host,
-            a.within - b.within,           a.queued_copies - b.queued_copies,
-            a.queries - b.queries};
+template <class T>
+struct call_fields {
+  T launches{}, waits{}, allocations{}, frees{};
+  T to_device{}, to_host{}, within{}, queued_copies{}, queries{};
+  /// The counts {f(x, o.x...)} for each field x: the one list of the fields besides their declaration.
+  template <class F, class... O>
+  call_fields<long> map(F f, const O&... o) const {
+    return {f(launches, o.launches...),       f(waits, o.waits...),
+            f(allocations, o.allocations...), f(frees, o.frees...),
+            f(to_device, o.to_device...),     f(to_host, o.to_host...),
+            f(within, o.within...),           f(queued_copies, o.queued_copies...),
+            f(queries, o.queries...)};
   }
-};
-
-struct call_counters {
-  std::atomic<long> launches{0}, waits{0}, allocations{0}, frees{0};
-  std::atomic<long> to_device{0}, to_host{0}, within{0}, queued_copies{0}, queries{0};
   static void add(std::atomic<long>& c) noexcept { c.fetch_add(1, std::memory_order_relaxed); }
 };
+using call_counts = call_fields<long>;
+using call_counters = call_fields<std::atomic<long>>;
+inline call_counts operator-(const call_counts& a, const call_counts& b) { return a.map(std::minus<long>(), b); }
 
 class device_runtime {
 public:
   virtual ~device_runtime() = default;
   call_counts counts() const noexcept {
-    auto r = [](const std::atomic<long>& c) { return c.load(std::memory_order_relaxed); };
-    return {r(counters.launches), r(counters.waits),         r(counters.allocations),
-            r(counters.frees),    r(counters.to_device),     r(counters.to_host),
-            r(counters.within),   r(counters.queued_copies), r(counters.queries)};
+    return counters.map([](const std::atomic<long>& c) { return c.load(std::memory_order_relaxed); });
   }
   mutable call_counters counters;
   /// "ufx::sim", "ufx::cuda".
@@ -55,47 +53,54 @@ public:
   /// Whether the runtime can run here; when not, why.
   virtual bool available() const noexcept = 0;
   virtual std::string_view unavailable_reason() const noexcept = 0;
+  /// Throws device_error "<name> is not available here: <reason>" (src/runtime.cpp). The calls below default to it
+  /// (ufx::cuda built without the toolkit overrides none of them); the counts to 0, the noexcept ones to nothing or -1.
+  [[noreturn]] void unavailable() const;
 
-  virtual int device_count() const = 0;
-  virtual device_info info(int device) const = 0;
-  virtual int current_device() const = 0;
-  virtual void select_device(int device) const = 0;
+  virtual int device_count() const { return 0; }
+  virtual device_info info(int /*device*/) const { unavailable(); }
+  virtual int current_device() const { return 0; }
+  virtual void select_device(int /*device*/) const { unavailable(); }
 
   /// Allocates on `device`, usable by work queued on stream `s` (CUDA's cudaMallocAsync, from the device's pool, which
   /// keeps freed memory for reuse); null `s`: in ordered_stream's order, or at once where there is none. When it
   /// cannot, throws device_error ("out of device memory", sizes), leaving nothing.
-  virtual void* allocate(int device, std::size_t bytes, void* s) const = 0;
+  virtual void* allocate(int /*device*/, std::size_t /*bytes*/, void* /*s*/) const { unavailable(); }
   /// Frees `p` once the work queued on `s` before this call has run, without waiting for it; null `s` as allocate's.
-  virtual void deallocate(int device, void* p, void* s) const noexcept = 0;
+  virtual void deallocate(int /*device*/, void* /*p*/, void* /*s*/) const noexcept {}
   /// Copies bytes where each side is host memory or this runtime's memory (any of its devices).
-  virtual void copy(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src,
-                    std::size_t bytes) const = 0;
+  virtual void copy(const memory_space& /*dst_space*/, void* /*dst*/, const memory_space& /*src_space*/,
+                    const void* /*src*/, std::size_t /*bytes*/) const {
+    unavailable();
+  }
   /// Waits for the device's pending work; throws device_error with the first asynchronous error.
-  virtual void synchronize(int device) const = 0;
+  virtual void synchronize(int /*device*/) const { unavailable(); }
   /// The device whose memory holds [p, p + bytes), or -1 when it is not this runtime's memory.
-  virtual int device_of(const void* p, std::size_t bytes) const noexcept = 0;
+  virtual int device_of(const void* /*p*/, std::size_t /*bytes*/) const noexcept { return -1; }
 
   // ---- streams and events (handles are opaque: cudaStream_t / cudaEvent_t, or the sim's queues)
 
   /// A new stream on `device`: work queued on it runs in order, after the work queued before.
-  virtual void* create_stream(int device) const = 0;
+  virtual void* create_stream(int /*device*/) const { unavailable(); }
   /// Waits for the stream's work, then frees it.
-  virtual void destroy_stream(int device, void* s) const noexcept = 0;
+  virtual void destroy_stream(int /*device*/, void* /*s*/) const noexcept {}
   /// Waits for the stream's work; throws device_error with the first failure of that work.
-  virtual void stream_synchronize(int device, void* s) const = 0;
+  virtual void stream_synchronize(int /*device*/, void* /*s*/) const { unavailable(); }
   /// Queues a copy on `s`; each side this runtime's memory or pinned host memory, kept valid until it has run.
-  virtual void copy_async(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src,
-                          std::size_t bytes, void* s) const = 0;
-  virtual void* create_event(int device) const = 0;
-  virtual void destroy_event(void* e) const noexcept = 0;
+  virtual void copy_async(const memory_space& /*dst_space*/, void* /*dst*/, const memory_space& /*src_space*/,
+                          const void* /*src*/, std::size_t /*bytes*/, void* /*s*/) const {
+    unavailable();
+  }
+  virtual void* create_event(int /*device*/) const { unavailable(); }
+  virtual void destroy_event(void* /*e*/) const noexcept {}
   /// Marks the point in stream `s` the event completes at.
-  virtual void record_event(void* e, void* s) const = 0;
+  virtual void record_event(void* /*e*/, void* /*s*/) const { unavailable(); }
   /// Stream `s` waits, before its later work, for the event's last recorded point.
-  virtual void wait_event(void* s, void* e) const = 0;
-  virtual void event_synchronize(void* e) const = 0;
-  virtual bool event_done(void* e) const = 0;
+  virtual void wait_event(void* /*s*/, void* /*e*/) const { unavailable(); }
+  virtual void event_synchronize(void* /*e*/) const { unavailable(); }
+  virtual bool event_done(void* /*e*/) const { unavailable(); }
   /// Milliseconds between two completed events.
-  virtual float event_elapsed_ms(void* start, void* end) const = 0;
+  virtual float event_elapsed_ms(void* /*start*/, void* /*end*/) const { unavailable(); }
   /// The stream whose queued work every call without a stream of its own is ordered with (CUDA's legacy default
   /// stream); null where there is none (the sim, whose calls run at once).
   virtual void* ordered_stream(int) const { return nullptr; }

@@ -51,6 +51,18 @@ Op slice_rows(const Op& op, index_t b, index_t e, int lead = Op::rank, int loop_
   }
 }
 
+/// f(op, along) for each array operand (not a scalar) of the tuples `tuples` refers to (std::tie), with `along`:
+/// whether it runs along loop dimension 0 (along_rows, with lead(k) loop dimensions, k counting on across the tuples).
+template <class Lead, class Tuples, class F>
+void each_array_operand(const Lead& lead, int loop_rank, const Tuples& tuples, F&& f) {
+  int k = 0;
+  auto one = [&]<class Op>(Op& op) {
+    if constexpr (!is_scalar_operand<std::remove_const_t<Op>>::value) f(op, along_rows(op, lead(k), loop_rank));
+    ++k;
+  };
+  std::apply([&](auto&... ops) { (std::apply([&](auto&... op) { (one(op), ...); }, ops), ...); }, tuples);
+}
+
 /// Rows of loop dimension 0 per chunk for a call staging the operands of the tuples `ops` (lead(k) loop dimensions
 /// each, k counting on across the tuples) to `tag`'s device, plus `extra_per_row` bytes a row and `extra_fixed`: the
 /// whole loop when the call fits, or when nothing in `ops` is staged along the rows. An operand staged takes bytes per
@@ -60,18 +72,12 @@ index_t rows_per_chunk(const Tag& tag, const dims& loop, const Lead& lead, std::
                        std::size_t extra_fixed, const Ops&... ops) {
   const index_t rows = loop[0];
   std::size_t per_row = 0, fixed = 0;
-  int k = 0;
-  auto add = [&](const auto& op) {
-    using Op = std::remove_cvref_t<decltype(op)>;
-    if constexpr (!is_scalar_operand<Op>::value)
-      if (op.space != tag.space() && op.view.size() > 0) {
-        const auto bytes = static_cast<std::size_t>(op.view.size()) * sizeof(typename Op::value_type);
-        if (along_rows(op, lead(k), loop.rank)) per_row += bytes / static_cast<std::size_t>(rows);
-        else fixed += bytes;
-      }
-    ++k;
-  };
-  (std::apply([&](const auto&... op) { (add(op), ...); }, ops), ...);
+  each_array_operand(lead, loop.rank, std::tie(ops...), [&]<class Op>(const Op& op, bool along) {
+    if (op.space == tag.space() || op.view.size() == 0) return;
+    const auto bytes = static_cast<std::size_t>(op.view.size()) * sizeof(typename Op::value_type);
+    if (along) per_row += bytes / static_cast<std::size_t>(rows);
+    else fixed += bytes;
+  });
   if (per_row == 0) return rows;
   per_row += extra_per_row;
   fixed += extra_fixed;
@@ -264,15 +270,10 @@ struct chunk_split {
 template <class Tag, class Ops, class Lead>
 std::size_t row_staging_bytes(const Ops& ops, const Lead& lead, const dims& loop, index_t per) {
   std::size_t bytes = 0;
-  int k = 0;
-  auto add = [&](const auto& op) {
-    using Op = std::remove_cvref_t<decltype(op)>;
-    if constexpr (!is_scalar_operand<Op>::value)
-      if (along_rows(op, lead(k), loop.rank) && op.space.is_host())
-        bytes += chunk_ring<Tag>::template staging_size<typename Op::value_type>(per * (op.view.size() / loop[0]));
-    ++k;
-  };
-  std::apply([&](const auto&... op) { (add(op), ...); }, ops);
+  each_array_operand(lead, loop.rank, std::tie(ops), [&]<class Op>(const Op& op, bool along) {
+    if (along && op.space.is_host())
+      bytes += chunk_ring<Tag>::template staging_size<typename Op::value_type>(per * (op.view.size() / loop[0]));
+  });
   return bytes;
 }
 
@@ -287,14 +288,9 @@ void run_pipelined(const Tag& tag, const dims& loop, const chunk_split& split, c
                    std::size_t out_staging, std::size_t device_extra, Chunk&& chunk) {
   const Tag t = after_stream(tag); // a chunked call runs to completion, after the stream's queued work
   Ins whole = ins;
-  int k = 0;
-  auto stage_broadcast = [&](auto& op) {
-    using Op = std::remove_cvref_t<decltype(op)>;
-    if constexpr (!is_scalar_operand<Op>::value)
-      if (!along_rows(op, lead(k), loop.rank)) staging<Tag>(t).in(op); // whole, once
-    ++k;
-  };
-  std::apply([&](auto&... op) { (stage_broadcast(op), ...); }, whole);
+  each_array_operand(lead, loop.rank, std::tie(whole), [&](auto& op, bool along) {
+    if (!along) staging<Tag>(t).in(op); // whole, once
+  });
   chunk_ring<Tag> ring(t, split.slots, out_staging + row_staging_bytes<Tag>(whole, lead, loop, split.per),
                        device_extra);
   for (index_t c = 0; c < split.count; ++c) {

@@ -3,8 +3,8 @@
 // argmax and accumulate hand a call with a ufx::mpi::distributed operand here (ufx/detail/distributed.hpp); each call
 // is collective over the operands' communicator. distributed_calls<mpi_distribution>::call names the front door and
 // picks the path: elementwise_call for vectorize and guvectorize; reduction_call for the others, which splits the
-// arguments (ufx::detail::with_call_args) and hands them to the front door's reduction_body: its arity check, the
-// check that an operand is distributed, then its own *_across step below.
+// arguments (ufx::detail::with_call_args) and hands them to the front door's reduction_body below: its arity check, the
+// check that an operand is distributed, then its own step.
 #include <array>
 #include <cstddef>
 #include <optional>
@@ -70,66 +70,82 @@ core_ranks gufunc_core_ranks() {
   return core_ranks{ranks.data(), Sig::nin};
 }
 
-// The steps of the reductions and scans. `tp`: the target (const void* when the call names none);
-// `outp`: the ufx::out(...) argument (likewise); `axes`: NA axes; Keep: ufx::keepdims.
+// reduction_body: one per front door. `tp`: the target (const void* when the call names none); `outp`: the
+// ufx::out(...) argument (likewise); `axes`: NA axes; Keep: ufx::keepdims; `pos...`: the call's positional arguments,
+// named after the arity check by a lambda called on them.
 
 /// `r(x [, init])` of a ufx::reducer. A rank without rows reduces its empty block with a zero init (when the
 /// accumulator is a scalar), so a reducer without identity does not throw there.
-template <int NA, bool Keep, class Op, class Id, class TP, class OutP, class X, class... Init>
-decltype(auto) reducer_across(const ufx::reduction<Op, Id>& r, TP tp, OutP outp, const int* axes, const X& x,
-                              const Init&... init) {
-  require_distributed_operand<X>();          // the init is a scalar
-  if constexpr (!distributed_arg<X>) return; // reported there
-  else {
-    using Acc = typename ufx::detail::reduce_types<ufx::detail::identity, Op, typename X::value_type>::acc;
-    std::optional<Acc> init_acc;
-    ((init_acc = static_cast<Acc>(init)), ...);
-    const across_spec<Acc, Op> spec{r.op(), optional_value<Acc>(r.identity()), init_acc,
-                                    ufx::detail::no_identity_message};
-    auto local = [&](auto&&... o) -> decltype(auto) { return with_target_arg(r, tp, x.local(), o...); };
-    auto local_final = [&](auto&&... o) -> decltype(auto) { return with_target_arg(r, tp, x.local(), init..., o...); };
-    auto local_empty = [&](auto&&... o) -> decltype(auto) { // an init makes the empty block's reduction defined
-      if constexpr (ufx::scalar_like<Acc>) return with_target_arg(r, tp, x.local(), Acc{}, o...);
-      else return local(o...);
-    };
-    return reduce_distributed<NA, Keep>(spec, local, local_final, local_empty, outp, axes, x);
-  }
+template <int NA, bool Keep, class Op, class Id, class TP, class OutP, class... Pos>
+decltype(auto) reduction_body(const ufx::reduction<Op, Id>& r, TP tp, OutP outp, const int* axes, const Pos&... pos) {
+  ufx::detail::check_reducer_args<sizeof...(pos)>();
+  return [&]<class X>(const X& x, const auto&... init) -> decltype(auto) {
+    require_distributed_operand<X>();          // the init is a scalar
+    if constexpr (!distributed_arg<X>) return; // reported there
+    else {
+      using Acc = typename ufx::detail::reduce_types<ufx::detail::identity, Op, typename X::value_type>::acc;
+      std::optional<Acc> init_acc;
+      ((init_acc = static_cast<Acc>(init)), ...);
+      const across_spec<Acc, Op> spec{r.op(), optional_value<Acc>(r.identity()), init_acc,
+                                      ufx::detail::no_identity_message};
+      auto local = [&](auto&&... o) -> decltype(auto) { return with_target_arg(r, tp, x.local(), o...); };
+      auto local_final = [&](auto&&... o) -> decltype(auto) {
+        return with_target_arg(r, tp, x.local(), init..., o...);
+      };
+      auto local_empty = [&](auto&&... o) -> decltype(auto) { // an init makes the empty block's reduction defined
+        if constexpr (ufx::scalar_like<Acc>) return with_target_arg(r, tp, x.local(), Acc{}, o...);
+        else return local(o...);
+      };
+      return reduce_distributed<NA, Keep>(spec, local, local_final, local_empty, outp, axes, x);
+    }
+  }(pos...);
 }
 
 /// `ufx::reduce(x, op, identity)`.
-template <int NA, bool Keep, class TP, class OutP, class X, class Op, class Id>
-decltype(auto) reduce_across(TP tp, OutP outp, const int* axes, const X& x, const Op& op, const Id& id) {
-  require_distributed_operand<X>();
-  if constexpr (!distributed_arg<X>) return; // reported there
-  else {
-    using Acc = typename ufx::detail::reduce_types<ufx::detail::identity, Op, typename X::value_type>::acc;
-    const across_spec<Acc, Op> spec{op, static_cast<Acc>(id), std::nullopt, ""};
-    auto local = [&](auto&&... o) -> decltype(auto) {
-      return with_target_arg([](const auto&... a) -> decltype(auto) { return ufx::reduce(a...); }, tp, local_arg(x), op,
-                             id, o...);
-    };
-    return reduce_distributed<NA, Keep>(spec, local, local, local, outp, axes, x);
-  }
+template <int NA, bool Keep, class TP, class OutP, class... Pos>
+decltype(auto) reduction_body(ufx::detail::reduce_door, TP tp, OutP outp, const int* axes, const Pos&... pos) {
+  ufx::detail::check_reduce_args<sizeof...(pos)>();
+  return [&]<class X, class Op>(const X& x, const Op& op, const auto& id) -> decltype(auto) {
+    require_distributed_operand<X>();
+    if constexpr (!distributed_arg<X>) return; // reported there
+    else {
+      using Acc = typename ufx::detail::reduce_types<ufx::detail::identity, Op, typename X::value_type>::acc;
+      const across_spec<Acc, Op> spec{op, static_cast<Acc>(id), std::nullopt, ""};
+      auto local = [&](auto&&... o) -> decltype(auto) {
+        return with_target_arg([](const auto&... a) -> decltype(auto) { return ufx::reduce(a...); }, tp, local_arg(x),
+                               op, id, o...);
+      };
+      return reduce_distributed<NA, Keep>(spec, local, local, local, outp, axes, x);
+    }
+  }(pos...);
 }
 
 /// `ufx::transform_reduce(xs..., map, op, identity)`.
-template <int NA, bool Keep, class TP, class OutP, class Map, class Op, class Id, class... Xs>
-decltype(auto) transform_reduce_across(TP tp, OutP outp, const int* axes, const Map& map, const Op& op, const Id& id,
-                                       const Xs&... xs) {
-  require_distributed_operand<Xs...>();
-  if constexpr (!any_distributed_operand<Xs...>) {
-    return; // reported there
-  } else {
-    using Acc =
-        typename ufx::detail::reduce_types<Map, Op,
-                                           typename decltype(ufx::detail::adapt_in(local_arg(xs)))::value_type...>::acc;
-    const across_spec<Acc, Op> spec{op, static_cast<Acc>(id), std::nullopt, ""};
-    auto local = [&](auto&&... o) -> decltype(auto) {
-      return with_target_arg([](const auto&... a) -> decltype(auto) { return ufx::transform_reduce(a...); }, tp,
-                             local_arg(xs)..., map, op, id, o...);
-    };
-    return reduce_distributed<NA, Keep>(spec, local, local, local, outp, axes, xs...);
-  }
+template <int NA, bool Keep, class TP, class OutP, class... Pos>
+decltype(auto) reduction_body(ufx::detail::transform_reduce_door, TP tp, OutP outp, const int* axes,
+                              const Pos&... pos) {
+  constexpr std::size_t n = sizeof...(pos);
+  ufx::detail::check_transform_reduce_args<n>();
+  const std::tuple<const Pos&...> p(pos...);
+  const auto body = [&]<class Map, class Op, class... Xs>(const Map& map, const Op& op, const auto& id,
+                                                          const Xs&... xs) -> decltype(auto) {
+    require_distributed_operand<Xs...>();
+    if constexpr (!any_distributed_operand<Xs...>) {
+      return; // reported there
+    } else {
+      using Acc = typename ufx::detail::reduce_types<
+          Map, Op, typename decltype(ufx::detail::adapt_in(local_arg(xs)))::value_type...>::acc;
+      const across_spec<Acc, Op> spec{op, static_cast<Acc>(id), std::nullopt, ""};
+      auto local = [&](auto&&... o) -> decltype(auto) {
+        return with_target_arg([](const auto&... a) -> decltype(auto) { return ufx::transform_reduce(a...); }, tp,
+                               local_arg(xs)..., map, op, id, o...);
+      };
+      return reduce_distributed<NA, Keep>(spec, local, local, local, outp, axes, xs...);
+    }
+  };
+  return ufx::detail::with_indices<n - 3>([&]<std::size_t... I>(std::index_sequence<I...>)->decltype(auto) {
+    return body(std::get<n - 3>(p), std::get<n - 2>(p), std::get<n - 1>(p), std::get<I>(p)...); // map, op, identity
+  });
 }
 
 /// The checks of argmin / argmax along an axis (run inside `collectively`; `dst`: the ufx::out(...)
@@ -193,92 +209,58 @@ decltype(auto) arg_along_axis(TP tp, OutP outp, const int* axes, const D& x) {
 }
 
 /// `ufx::argmin(x)` / `argmax(x)`: the global flat index on every rank; along an axis, arg_along_axis.
-template <bool Max, int NA, bool Keep, class TP, class OutP, class X>
-decltype(auto) arg_across(TP tp, OutP outp, const int* axes, const X& x) {
-  require_distributed_operand<X>();
-  if constexpr (!distributed_arg<X>) return; // reported there
-  else if constexpr (NA == 0 && !Keep) {
-    static_assert(std::is_same_v<OutP, const void*>,
-                  "ufx::mpi: a full argmin / argmax of a distributed array returns the index on every rank; "
-                  "ufx::out does not apply");
-    return arg_distributed<Max>(tp, x);
-  } else {
-    return arg_along_axis<Max, NA, Keep>(tp, outp, axes, x);
-  }
+template <int NA, bool Keep, bool Max, class TP, class OutP, class... Pos>
+decltype(auto) reduction_body(ufx::detail::arg_door<Max>, TP tp, OutP outp, const int* axes, const Pos&... pos) {
+  ufx::detail::check_arg_args<sizeof...(pos), NA>();
+  return [&]<class X>(const X& x) -> decltype(auto) {
+    require_distributed_operand<X>();
+    if constexpr (!distributed_arg<X>) return; // reported there
+    else if constexpr (NA == 0 && !Keep) {
+      static_assert(std::is_same_v<OutP, const void*>,
+                    "ufx::mpi: a full argmin / argmax of a distributed array returns the index on every rank; "
+                    "ufx::out does not apply");
+      return arg_distributed<Max>(tp, x);
+    } else {
+      return arg_along_axis<Max, NA, Keep>(tp, outp, axes, x);
+    }
+  }(pos...);
 }
 
 /// `ufx::accumulate(x, op [, axis{k}])`: along axis 0 (the default) the ranks' blocks carry into
 /// each other (MPI_Exscan on the last rows); along another axis each block scans alone.
-template <int NA, class TP, class OutP, class X, class Op>
-decltype(auto) accumulate_across(TP tp, OutP outp, const int* axes, const X& x, const Op& op) {
-  require_distributed_operand<X>();
-  if constexpr (!distributed_arg<X>) return; // reported there
-  else {
-    using Acc = typename ufx::detail::reduce_types<ufx::detail::identity, Op, typename X::value_type>::acc;
-    const auto door = [](const auto&... a) -> decltype(auto) { return ufx::accumulate(a...); };
-    auto local = [&](auto&&... o) -> decltype(auto) { return with_target_arg(door, tp, x.local(), op, o...); };
-    std::optional<split> s;
-    bool along0 = true;
-    auto checks = [&](const auto&... dst) {
-      s = check_operands(true, x, dst...);
-      along0 = !s->part->is_replicated() && (NA == 0 || (ufx::detail::reduced_mask(axes, NA, s->rank()) & 1u));
-    };
-    if constexpr (!std::is_same_v<OutP, const void*>) {
-      collectively(x.comm(), [&] {
-        checks(*outp);
-        with_options<NA, false>(axes, local, local_arg(*outp));
-      });
-      auto& dst = std::get<0>(const_cast<std::remove_cvref_t<decltype(*outp)>&>(*outp).dst);
-      if (along0) carry_scan<Acc>(tp, op, x, local_arg(dst));
-    } else {
-      auto res = collectively(x.comm(), [&] {
-        checks();
-        return with_options<NA, false>(axes, local);
-      });
-      if (along0) carry_scan<Acc>(tp, op, x, res);
-      return wrap(*s->part, std::move(res));
-    }
-  }
-}
-
-// reduction_body: one per front door; `pos...` are the call's positional arguments.
-
-template <int NA, bool Keep, class Op, class Id, class TP, class OutP, class... Pos>
-decltype(auto) reduction_body(const ufx::reduction<Op, Id>& r, TP tp, OutP outp, const int* axes, const Pos&... pos) {
-  ufx::detail::check_reducer_args<sizeof...(pos)>();
-  return reducer_across<NA, Keep>(r, tp, outp, axes, pos...);
-}
-
-template <int NA, bool Keep, class TP, class OutP, class... Pos>
-decltype(auto) reduction_body(ufx::detail::reduce_door, TP tp, OutP outp, const int* axes, const Pos&... pos) {
-  ufx::detail::check_reduce_args<sizeof...(pos)>();
-  return reduce_across<NA, Keep>(tp, outp, axes, pos...);
-}
-
-template <int NA, bool Keep, class TP, class OutP, class... Pos>
-decltype(auto) reduction_body(ufx::detail::transform_reduce_door, TP tp, OutP outp, const int* axes,
-                              const Pos&... pos) {
-  constexpr std::size_t n = sizeof...(pos);
-  ufx::detail::check_transform_reduce_args<n>();
-  const std::tuple<const Pos&...> p(pos...);
-  return ufx::detail::with_indices<n - 3>([&]<std::size_t... I>(std::index_sequence<I...>)
-                                              ->decltype(auto) { // map, op, identity last
-                                                return transform_reduce_across<NA, Keep>(
-                                                    tp, outp, axes, std::get<n - 3>(p), std::get<n - 2>(p),
-                                                    std::get<n - 1>(p), std::get<I>(p)...);
-                                              });
-}
-
-template <int NA, bool Keep, bool Max, class TP, class OutP, class... Pos>
-decltype(auto) reduction_body(ufx::detail::arg_door<Max>, TP tp, OutP outp, const int* axes, const Pos&... pos) {
-  ufx::detail::check_arg_args<sizeof...(pos), NA>();
-  return arg_across<Max, NA, Keep>(tp, outp, axes, pos...);
-}
-
 template <int NA, bool Keep, class TP, class OutP, class... Pos>
 decltype(auto) reduction_body(ufx::detail::accumulate_door, TP tp, OutP outp, const int* axes, const Pos&... pos) {
   ufx::detail::check_accumulate_args<sizeof...(pos), NA, Keep>();
-  return accumulate_across<NA>(tp, outp, axes, pos...);
+  return [&]<class X, class Op>(const X& x, const Op& op) -> decltype(auto) {
+    require_distributed_operand<X>();
+    if constexpr (!distributed_arg<X>) return; // reported there
+    else {
+      using Acc = typename ufx::detail::reduce_types<ufx::detail::identity, Op, typename X::value_type>::acc;
+      const auto door = [](const auto&... a) -> decltype(auto) { return ufx::accumulate(a...); };
+      auto local = [&](auto&&... o) -> decltype(auto) { return with_target_arg(door, tp, x.local(), op, o...); };
+      std::optional<split> s;
+      bool along0 = true;
+      auto checks = [&](const auto&... dst) {
+        s = check_operands(true, x, dst...);
+        along0 = !s->part->is_replicated() && (NA == 0 || (ufx::detail::reduced_mask(axes, NA, s->rank()) & 1u));
+      };
+      if constexpr (!std::is_same_v<OutP, const void*>) {
+        collectively(x.comm(), [&] {
+          checks(*outp);
+          with_options<NA, false>(axes, local, local_arg(*outp));
+        });
+        auto& dst = std::get<0>(const_cast<std::remove_cvref_t<decltype(*outp)>&>(*outp).dst);
+        if (along0) carry_scan<Acc>(tp, op, x, local_arg(dst));
+      } else {
+        auto res = collectively(x.comm(), [&] {
+          checks();
+          return with_options<NA, false>(axes, local);
+        });
+        if (along0) carry_scan<Acc>(tp, op, x, res);
+        return wrap(*s->part, std::move(res));
+      }
+    }
+  }(pos...);
 }
 
 /// A reduction or scan on distributed operands: `front`'s reduction_body on the split arguments.
@@ -332,13 +314,13 @@ struct distributed_calls<mpi::detail::mpi_distribution> {
     return mpi::detail::reduction_call("ufx::transform_reduce", door, args...);
   }
 
-  /// `ufx::argmin(x [, axis] [, keepdims] [, out])` / `argmax` (arg_across).
+  /// `ufx::argmin(x [, axis] [, keepdims] [, out])` / `argmax`.
   template <bool Max, class... A>
   static decltype(auto) call(arg_door<Max> door, const A&... args) {
     return mpi::detail::reduction_call(Max ? "ufx::argmax" : "ufx::argmin", door, args...);
   }
 
-  /// `ufx::accumulate(x, op [, axis{k}] [, out])` (accumulate_across).
+  /// `ufx::accumulate(x, op [, axis{k}] [, out])`.
   template <class... A>
   static decltype(auto) call(accumulate_door door, const A&... args) {
     return mpi::detail::reduction_call("ufx::accumulate", door, args...);

@@ -69,26 +69,37 @@ Acc finish(const across_spec<Acc, Op>& spec, const maybe<Acc>& m) {
   return spec.init ? static_cast<Acc>(spec.op(*spec.init, m.value)) : m.value;
 }
 
-/// Combines in place, in rank order, the partials `c` holds on every rank (`rows`: this rank's count); finishes them.
-template <class Acc, class Op, class C>
-void combine_container(const communicator& comm, const across_spec<Acc, Op>& spec, bool rows, C& c) {
+/// Combines in place, in rank order under `op`, the partials of container `c` on every rank: `fill(h, parts)` sets
+/// them from c's host copy h, and element i of c becomes `put(parts[i])`.
+template <class T, class Op, class C, class Fill, class Put>
+void combine_host(const communicator& comm, const Op& op, C& c, const Fill& fill, const Put& put) {
   // what can throw (allocation, device copies) runs in `collectively`: no failure leaves the others in MPI_Allreduce
   using H = decltype(dense_host_copy(c));
   std::optional<H> h;
-  std::vector<maybe<Acc>> parts;
+  std::vector<maybe<T>> parts;
   collectively(comm, [&] {
     h.emplace(dense_host_copy(c));
-    const auto n = static_cast<std::size_t>(ufx::detail::adapt_in(*h).view.size());
-    parts.resize(n);
-    for (std::size_t i = 0; i < n; ++i) parts[i] = {static_cast<Acc>(h->data()[i]), rows ? 1 : 0};
+    parts.resize(static_cast<std::size_t>(ufx::detail::adapt_in(*h).view.size()));
+    fill(*h, parts);
   });
-  mpi_combiner<Acc, Op>(spec.op).allreduce(comm, parts);
+  mpi_combiner<T, Op>(op).allreduce(comm, parts);
   collectively(comm, [&] {
     using V = typename ufx::adapter<H>::value_type;
-    for (std::size_t i = 0; i < parts.size(); ++i) h->data()[i] = static_cast<V>(finish(spec, parts[i]));
+    for (std::size_t i = 0; i < parts.size(); ++i) h->data()[i] = static_cast<V>(put(parts[i]));
     const auto dst = ufx::detail::adapt_out(c);
     ufx::detail::transfer(dst.space, dst.view, memory_space::host, ufx::detail::adapt_in(*h).view);
   });
+}
+
+/// Combines in place, in rank order, the partials `c` holds on every rank (`rows`: this rank's count); finishes them.
+template <class Acc, class Op, class C>
+void combine_container(const communicator& comm, const across_spec<Acc, Op>& spec, bool rows, C& c) {
+  combine_host<Acc>(
+      comm, spec.op, c,
+      [&](const auto& h, auto& parts) {
+        for (std::size_t i = 0; i < parts.size(); ++i) parts[i] = {static_cast<Acc>(h.data()[i]), rows ? 1 : 0};
+      },
+      [&](const maybe<Acc>& m) { return finish(spec, m); });
 }
 
 /// A reduction of distributed operands (`operands...`: the positional arrays and scalars). `local(opts...)` runs the
@@ -119,8 +130,7 @@ decltype(auto) reduce_distributed(const across_spec<Acc, Op>& spec, const Local&
     }
   } else if constexpr (!ufx::array_like<Res>) { // every axis reduced: one value, the same on every rank
     if (r.reduced == 0) return empty_value(spec);
-    maybe<Acc> m{};
-    m.has = 0;
+    maybe<Acc> m{}; // has == 0: none
     collectively(comm, [&] {
       if (!r.has_rows) return;
       m.value = static_cast<Acc>(local_out(local));
@@ -145,14 +155,10 @@ decltype(auto) reduce_distributed(const across_spec<Acc, Op>& spec, const Local&
 template <bool Max, class TP, class D>
 index_t arg_distributed(TP tp, const D& x) {
   using V = typename D::value_type;
-  const char* empty = ufx::detail::arg_empty_message<Max>;
   const communicator& comm = x.comm();
-  const ufx::detail::arg_better<Max> better{};
-  ufx::detail::arg_pair<V> best{};
-  maybe<ufx::detail::arg_pair<V>> m{};
-  m.has = 0;
+  maybe<ufx::detail::arg_pair<V>> m{}; // has == 0: none
   collectively(comm, [&] { x.check_block("operand 0's local block"); });
-  if (x.partition().global_size() == 0) ufx::detail::fail<value_error>(empty);
+  if (x.partition().global_size() == 0) ufx::detail::fail<value_error>(ufx::detail::arg_empty_message<Max>);
   collectively(comm, [&] {
     if (!x.rows() || x.partition().row_size() == 0) return;
     const auto door = [](const auto&... a) { return Max ? ufx::argmax(a...) : ufx::argmin(a...); };
@@ -169,9 +175,9 @@ index_t arg_distributed(TP tp, const D& x) {
     m.value = {v, x.offset() * x.partition().row_size() + i};
     m.has = 1;
   });
+  const ufx::detail::arg_better<Max> better{};
   mpi_combiner<ufx::detail::arg_pair<V>, ufx::detail::arg_better<Max>>(better).allreduce(comm, std::span(&m, 1));
-  best = m.value;
-  return best.index;
+  return m.value.index;
 }
 
 /// Writes, into the index container `idx` (this rank's argmin / argmax along axis 0 of x's block,
@@ -179,29 +185,19 @@ index_t arg_distributed(TP tp, const D& x) {
 /// combined by ufx's (value, index) operator in rank order, so ties go to the smallest row.
 template <bool Max, class D, class C>
 void combine_arg_axis0(const D& x, bool rows, C& idx) {
-  using V = typename D::value_type;
-  using pair = ufx::detail::arg_pair<V>;
-  using H = decltype(dense_host_copy(idx));
-  std::optional<H> hi;
-  std::vector<maybe<pair>> parts;
-  collectively(x.comm(), [&] {
-    hi.emplace(dense_host_copy(idx));
-    const auto n = static_cast<std::size_t>(ufx::detail::adapt_in(*hi).view.size());
-    parts.resize(n);
-    if (!rows) return;
-    const auto hx = dense_host_copy(x.local());
-    for (std::size_t j = 0; j < n; ++j) {
-      const index_t r = hi->data()[j];
-      parts[j] = {pair{hx.data()[static_cast<std::size_t>(r) * n + j], x.offset() + r}, 1};
-    }
-  });
-  const ufx::detail::arg_better<Max> better{};
-  mpi_combiner<pair, ufx::detail::arg_better<Max>>(better).allreduce(x.comm(), parts);
-  collectively(x.comm(), [&] {
-    for (std::size_t j = 0; j < parts.size(); ++j) hi->data()[j] = parts[j].value.index;
-    const auto dst = ufx::detail::adapt_out(idx);
-    ufx::detail::transfer(dst.space, dst.view, memory_space::host, ufx::detail::adapt_in(*hi).view);
-  });
+  using pair = ufx::detail::arg_pair<typename D::value_type>;
+  combine_host<pair>(
+      x.comm(), ufx::detail::arg_better<Max>{}, idx, // the temporary lives through the call
+      [&](const auto& hi, auto& parts) {
+        if (!rows) return;
+        const auto hx = dense_host_copy(x.local());
+        const std::size_t n = parts.size();
+        for (std::size_t j = 0; j < n; ++j) {
+          const index_t r = hi.data()[j];
+          parts[j] = {pair{hx.data()[static_cast<std::size_t>(r) * n + j], x.offset() + r}, 1};
+        }
+      },
+      [](const maybe<pair>& m) { return m.value.index; });
 }
 
 /// An empty container of the type and shape the local argmin / argmax along axis 0 would return,

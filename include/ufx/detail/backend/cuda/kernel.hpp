@@ -6,7 +6,6 @@
 
 #include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/raw/launch.hpp"
-#include "ufx/detail/backend/cuda/device.hpp"
 #include "ufx/detail/backend/cuda/launch.hpp"
 #include "ufx/targets.hpp"
 

@@ -12,7 +12,7 @@
 #include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/device/reduce.hpp"
 #include "ufx/detail/body/map.hpp"
-#include "ufx/detail/backend/cuda/device.hpp"
+#include "ufx/detail/backend/cuda/launch.hpp"
 #include "ufx/detail/step/transfer.hpp"
 
 #if UFX_CUDA_TU

@@ -10,7 +10,7 @@
 
 #include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/core/fail.hpp"
-#include "ufx/detail/backend/cuda/device.hpp"
+#include "ufx/detail/backend/cuda/launch.hpp"
 #include "ufx/detail/device/scan.hpp"
 
 #if UFX_CUDA_TU
