@@ -58,9 +58,7 @@ struct carry_fn {
 template <class Op, class T, int R>
 void fold_carry(const memory_space& s, const Op& op, const ndview<T, R>& rows, const T* carry) {
   layout<3> L = layout_of<3>(dims(rows.shape()));
-  set_strides(L, 0, rows);
-  set_strides(L, 1, rows);
-  set_strides(L, 2, rows);
+  for (int k = 0; k < 3; ++k) set_strides(L, k, rows);
   L.stride[1][0] = 0;
   map_body<carry_fn<T, Op>, 1, array_acc<T>, array_acc<const T>, array_acc<const T>> k{
       carry_fn<T, Op>{op},
