@@ -14,16 +14,12 @@ namespace {
 constexpr int float_precision = 8;     // NumPy's default `precision`
 constexpr std::size_t line_width = 75; // NumPy's default `linewidth`
 
+/// x in `fmt`: the shortest digits that read back as x, or `precision` digits.
 template <class F>
-std::string chars(F x, std::chars_format fmt) {
+std::string chars(F x, std::chars_format fmt, int precision = -1) {
   char buf[512];
-  const auto r = std::to_chars(buf, buf + sizeof buf, x, fmt);
-  return std::string(buf, r.ptr);
-}
-template <class F>
-std::string chars(F x, std::chars_format fmt, int precision) {
-  char buf[512];
-  const auto r = std::to_chars(buf, buf + sizeof buf, x, fmt, precision);
+  const auto r = precision < 0 ? std::to_chars(buf, buf + sizeof buf, x, fmt)
+                               : std::to_chars(buf, buf + sizeof buf, x, fmt, precision);
   return std::string(buf, r.ptr);
 }
 

@@ -90,14 +90,10 @@ int range_push(const char* who, const char* label, const int* axes, int naxes) n
     std::string subject = label && *label ? std::string(label) : door_name(who);
     std::string name = door_name(who);
     if (label && *label) name += ' ' + std::string(label);
-    if (axes && naxes == 1) name += " axis=" + std::to_string(axes[0]);
-    if (axes && naxes > 1) {
-      name += " axis=(";
-      for (int k = 0; k < naxes; ++k) {
-        if (k) name += ',';
-        name += std::to_string(axes[k]);
-      }
-      name += ')';
+    if (axes && naxes > 0) { // " axis=1", " axis=(0,2)"
+      name += naxes == 1 ? " axis=" : " axis=(";
+      for (int k = 0; k < naxes; ++k) name += (k ? "," : "") + std::to_string(axes[k]);
+      if (naxes > 1) name += ')';
     }
     subjects.push_back(std::move(subject));
     return open(name.c_str()) | 4; // 4: a call's range (pops its subject)

@@ -185,11 +185,6 @@ struct dlpack_view_traits<ndview<T, R>> : dlpack_view_of<T, R, false> {};
 template <class T, int R>
 struct dlpack_view_traits<device_view<T, R>> : dlpack_view_of<T, R, true> {};
 
-template <class View>
-std::string dlpack_view_name() {
-  return dlpack_view_traits<View>::name();
-}
-
 /// The checks every import makes (element type, rank, extents, pointer, residency); returns the
 /// element pointer (data + byte_offset). `view` names the view asked for in messages.
 inline void* dlpack_check(const DLTensor& t, const DLDataType& want, std::size_t align, int rank, bool device,
@@ -357,14 +352,15 @@ View from_dlpack(const DLTensor& t) {
 /// The same for a managed tensor (it stays the caller's). A null tensor throws value_error.
 template <class View>
 View from_dlpack(const DLManagedTensor* t) {
-  if (t == nullptr) throw value_error("ufx::from_dlpack<" + detail::dlpack_view_name<View>() + ">: the tensor is null");
+  if (t == nullptr)
+    throw value_error("ufx::from_dlpack<" + detail::dlpack_view_traits<View>::name() + ">: the tensor is null");
   return detail::dlpack_view<View>(t->dl_tensor);
 }
 /// The same for a versioned tensor. Throws value_error for a null tensor, a major version other
 /// than 1, or a read-only tensor read into a view of non-const T.
 template <class View>
 View from_dlpack(const dlpack::DLManagedTensorVersioned* t) {
-  const std::string who = "ufx::from_dlpack<" + detail::dlpack_view_name<View>() + ">: ";
+  const std::string who = "ufx::from_dlpack<" + detail::dlpack_view_traits<View>::name() + ">: ";
   if (t == nullptr) throw value_error(who + "the tensor is null");
   if (t->version.major != dlpack::major_version)
     throw value_error(who + "the tensor is DLPack " + std::to_string(t->version.major) + "." +

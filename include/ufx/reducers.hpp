@@ -74,28 +74,18 @@ struct is_reduction_part<reduction<Op, Id>> : std::true_type {};
 template <bool Max>
 struct is_reduction_part<arg_fn<Max>> : std::true_type {};
 
-/// The one operand of a multi-reduction, and its element type.
-template <std::size_t N>
-constexpr void check_parts_args() {
-  static_assert(N == 1, "ufx::reducers / mean / var / std / minmax: call it on one array, r(x), with an optional "
-                        "target first and ufx::axis{...}, ufx::keepdims, ufx::out(...) last (var and std: "
-                        "ufx::ddof{k} too)");
-}
-
-template <class... A>
-constexpr void check_parts_local() {
-  static_assert(!any_distributed<A...>, "ufx::reducers / mean / var / std / minmax: distributed operands (ufx::mpi) "
-                                        "are not supported; reduce each statistic on its own, or gather first");
-}
-
-/// Calls fn(parts...) with each reduction's part for the operand's element type, then runs them.
+/// Calls fn(parts...) with each reduction's part for the operand's element type, then runs them (on one operand).
 template <class MakeParts, class... A>
 decltype(auto) parts_call(const char* who, const MakeParts& make_parts, const A&... a) {
-  check_parts_local<A...>();
+  static_assert(!any_distributed<A...>, "ufx::reducers / mean / var / std / minmax: distributed operands (ufx::mpi) "
+                                        "are not supported; reduce each statistic on its own, or gather first");
   if constexpr (!any_distributed<A...>)
     return with_call_args(
         [&]<int NA, bool Keep>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
-          check_parts_args<sizeof...(pos)>();
+          static_assert(sizeof...(pos) == 1,
+                        "ufx::reducers / mean / var / std / minmax: call it on one array, r(x), with "
+                        "an optional target first and ufx::axis{...}, ufx::keepdims, ufx::out(...) "
+                        "last (var and std: ufx::ddof{k} too)");
           // the parts reduce the values `pre` gives on the operands' elements (an expression's: its leaves')
           if constexpr (sizeof...(pos) == 1)
             return with_reduced(

@@ -80,12 +80,8 @@ void gufunc_exec_impl(const Tag& tag, const F& f, const gufunc_shape& g, Ins& in
       [&] {
         using Op = std::remove_cvref_t<decltype(std::get<B>(ins))>;
         constexpr int k = NOut + static_cast<int>(B);
-        if constexpr (is_scalar_operand<Op>::value) {
-          L.scalar_mask |= 1u << k;
-          for (int d = 0; d < L.rank; ++d) L.stride[k][d] = 0;
-        } else {
-          dense &= gufunc_set_strides<Sig::core_rank(static_cast<int>(B))>(L, kernel, k, std::get<B>(ins).view);
-        }
+        if constexpr (is_scalar_operand<Op>::value) L.scalar_mask |= 1u << k; // strides 0, as layout_of left them
+        else dense &= gufunc_set_strides<Sig::core_rank(static_cast<int>(B))>(L, kernel, k, std::get<B>(ins).view);
       }(),
       ...);
 

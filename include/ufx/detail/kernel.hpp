@@ -46,7 +46,7 @@ UFX_CALL_BOUNDARY void raw_kernel_call(const F& f, const std::string& label, con
   const call_scope scope("ufx::kernel");
   auto prepared = std::make_tuple(kernel_arg<typename Traits::template param<1 + Traits::n_shared + J>>(
       std::forward<A>(a), static_cast<int>(J) + 1)...);
-  device_set seen;
+  device_set_of<> seen;
   std::apply([&](const auto&... p) { (note_space(kernel_arg_operand(p), seen), ...); }, prepared);
   if (empty) return;
   with_target_for<F>(given, seen, [&](const auto& tag) {

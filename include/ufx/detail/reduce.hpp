@@ -33,20 +33,6 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// Strides of the index operand: C-order positions, or the index along the one reduced axis.
-template <int N>
-void set_index_strides(layout<N>& L, int k, index_mode im, unsigned mask) {
-  index_t s = 1;
-  for (int d = L.rank - 1; d >= 0; --d) {
-    if (im == index_mode::flat) {
-      L.stride[k][d] = s;
-      s *= L.shape[d];
-    } else {
-      L.stride[k][d] = (mask & (1u << d)) ? 1 : 0;
-    }
-  }
-}
-
 /// Steps 3 and 4 on one target, for the whole loop at once: stage, plan, run, copy back. `index_base` is the flat or
 /// axis index of the loop's first position (argmin / argmax over a chunk).
 template <class Acc, class Tag, class Spec, class Fin, class Res, class OutOp, class... Ins>
@@ -78,7 +64,13 @@ void reduce_whole(const Tag& tag, const Spec& spec, const Fin& fin, const Res& e
         ++k;
       }(ins),
       ...);
-  if constexpr (indexed) set_index_strides(L, N - 1, Spec::indexing, mask);
+  if constexpr (indexed) { // the index operand: C-order positions, or the index along the one reduced axis
+    index_t s = 1;
+    for (int d = L.rank - 1; d >= 0; --d) {
+      L.stride[N - 1][d] = Spec::indexing == index_mode::flat ? s : (mask & (1u << d)) ? 1 : 0;
+      s *= L.shape[d];
+    }
+  }
   const reduce_plan<N> plan = make_reduce_plan(L, mask, primary ? primary : 1);
 
   auto run = [&](const auto& body) { reduce_hook<Tag>::run(tag, plan, body, staged.view.data(), fin, empty); };
@@ -394,13 +386,6 @@ decltype(auto) transform_reduce_call(const A&... a) {
       a...);
 }
 
-/// The spec of argmin (Max false) / argmax along NA axes over `map`'s (value, index) pairs.
-template <bool Max, int NA, class Map>
-auto arg_spec(const Map& map) {
-  return make_spec<arg_indexing<NA>>(map, arg_better<Max>{}, no_value{}, no_value{},
-                                     Max ? "ufx::argmax" : "ufx::argmin", arg_empty_message<Max>);
-}
-
 template <bool Max, class... A>
 decltype(auto) arg_call(const A&... a) {
   return with_call_args(
@@ -408,7 +393,10 @@ decltype(auto) arg_call(const A&... a) {
         check_arg_args<sizeof...(pos), NA>();
         return with_reduced<true>(
             [&](const auto& map, const auto&... xs) -> decltype(auto) {
-              return reduce_run<NA, Keep>(arg_spec<Max, NA>(map), tp, outp, axes, xs...);
+              const char* who = Max ? "ufx::argmax" : "ufx::argmin";
+              return reduce_run<NA, Keep>(make_spec<arg_indexing<NA>>(map, arg_better<Max>{}, no_value{}, no_value{},
+                                                                      who, arg_empty_message<Max>),
+                                          tp, outp, axes, xs...);
             },
             pos...);
       },

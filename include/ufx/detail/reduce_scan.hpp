@@ -38,7 +38,7 @@ void scan_whole(const Tag& tag, const Op& op, const OutOp& o, InOp in, int axis)
   set_strides(L, 0, staged.view);
   set_strides(L, 1, in.view);
   // A destination that overlaps the input other than exactly (in place) reads from a copy.
-  resolve_overlap<1>(L, 1, in, std::make_tuple(staged), std::index_sequence<0>{});
+  resolve_overlap(L, 1, in, std::make_tuple(staged), std::index_sequence<0>{});
   // extent-1 dimensions got stride 0 above: along the axis, harmless (len 1 reads position 0 only)
   const scan_plan<2> plan = make_scan_plan(L, axis);
   using kernel_t = reduce_body<Acc, identity, Op, array_acc<const typename InOp::value_type>>;
@@ -58,9 +58,7 @@ struct carry_fn {
 template <class Op, class T, int R>
 void fold_carry(const memory_space& s, const Op& op, const ndview<T, R>& rows, const T* carry) {
   layout<3> L = layout_of<3>(dims(rows.shape()));
-  set_strides(L, 0, rows);
-  set_strides(L, 1, rows);
-  set_strides(L, 2, rows);
+  for (int k = 0; k < 3; ++k) set_strides(L, k, rows);
   L.stride[1][0] = 0;
   map_body<carry_fn<T, Op>, 1, array_acc<T>, array_acc<const T>, array_acc<const T>> k{
       carry_fn<T, Op>{op},

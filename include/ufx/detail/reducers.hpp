@@ -352,15 +352,6 @@ void split_parts(const TargetT* tp, const Tmp& tmp, std::index_sequence<K...>, D
       ...);
 }
 
-template <std::size_t K, class Res>
-using part_result_t = std::remove_cvref_t<decltype(get<K>(std::declval<Res&>()))>;
-
-template <int NA, class... P>
-constexpr void check_parts_axes() {
-  static_assert(NA <= 1 || !(P::indexed || ...), "ufx::reducers: with ufx::argmin / argmax among the reductions, "
-                                                 "name one axis at most (NumPy's axis is an int there)");
-}
-
 UFX_TU_NAMESPACE_END
 
 /// Each part's map gives an accumulator already: a partial may begin with it.
@@ -383,25 +374,22 @@ auto parts_spec(const char* who, const Pre& pre, const tuple<P...>& parts) {
                                                    no_value{}, who, parts_empty_message<P...>());
 }
 
-/// A parts_result as the std::tuple a call returns.
-template <class... R, std::size_t... K>
-std::tuple<R...> to_std_tuple(const tuple<R...>& t, std::index_sequence<K...>) {
-  return std::tuple<R...>(get<K>(t)...);
-}
-
 /// Runs parts P... over the values `pre` gives on the broadcast operands `xs` (one array and the identity; an
 /// expression's leaves and its function); returns std::tuple of the parts' results, or writes them to `out`'s
 /// destinations (one per part, all of the reduced or the keepdims shape).
 template <int NA, bool Keep, class TargetT, class OutT, class Pre, class... P, class... X>
 auto run_parts(const char* who, const TargetT* tp, OutT* outp, const int* axes, const tuple<P...>& parts,
                const Pre& pre, const X&... xs) {
-  check_parts_axes<NA, P...>();
+  static_assert(NA <= 1 || !(P::indexed || ...), "ufx::reducers: with ufx::argmin / argmax among the reductions, "
+                                                 "name one axis at most (NumPy's axis is an int there)");
   const auto spec = parts_spec<NA>(who, pre, parts);
   using Res = parts_result<P...>;
   constexpr std::size_t NP = sizeof...(P);
   if constexpr (std::is_void_v<OutT> && NA == 0 && !Keep) {
     const Res r = reduce_run<0, false>(spec, tp, static_cast<const void*>(nullptr), axes, xs...);
-    return to_std_tuple(r, std::index_sequence_for<P...>{});
+    return with_indices<NP>([&]<std::size_t... K>(std::index_sequence<K...>) {
+      return std::tuple<std::remove_cvref_t<decltype(get<K>(r))>...>(get<K>(r)...);
+    });
   } else {
     const call_scope scope(who, axes, NA);
     auto ins = std::make_tuple(adapt_in(xs)...);
@@ -442,7 +430,8 @@ auto run_parts(const char* who, const TargetT* tp, OutT* outp, const int* axes, 
       auto o = ufx::out(tmp);
       reduce_run<NA, Keep>(spec, tp, &o, axes, xs...);
       return with_indices<NP>([&]<std::size_t... K>(std::index_sequence<K...>) {
-        auto results = std::make_tuple(result_rule<part_result_t<K, Res>, RR, X...>::make(rshape, where)...);
+        auto results = std::make_tuple(
+            result_rule<std::remove_cvref_t<decltype(get<K>(std::declval<Res&>()))>, RR, X...>::make(rshape, where)...);
         std::apply([&](auto&... d) { split_parts(tp, tmp, seq, d...); }, results);
         return results;
       });

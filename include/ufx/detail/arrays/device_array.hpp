@@ -38,27 +38,8 @@ void transfer_on(void* stream, const memory_space& dev, const memory_space& dst_
   }
   transfer(dst_space, dst, src_space, src);
 }
-
-/// Throws device_error unless `on` is a target of device memory `dev`.
-inline void check_stream_target(const target& on, const memory_space& dev, const char* who) {
-  if (on.space() != dev)
-    throw device_error(std::string(who) + ": the array is in " + to_string(dev) + " but the copy was asked of " +
-                       to_string(on.space()));
-}
 UFX_TU_NAMESPACE_END
-} // namespace detail
 
-namespace detail {
-template <class A, class B>
-void check_same_shape(const A& a, const B& b, const char* who) {
-  const dims da(a.shape()), db(b.shape());
-  if (!(da == db))
-    throw shape_error(std::string(who) + ": shapes differ: device array " + format_shape(da) + ", container " +
-                      format_shape(db));
-}
-} // namespace detail
-
-namespace detail {
 /// device_array's copies to a host container (ToHost) and from one, at once or on `on`'s stream.
 template <bool ToHost, class T, int R, class C>
 void device_array_copy(const device_array<T, R>& d, C&& c, const ufx::target* on) {
@@ -73,12 +54,13 @@ void device_array_copy(const device_array<T, R>& d, C&& c, const ufx::target* on
   static_assert(!ToHost || decltype(o)::rank == R, "device_array::copy_to_host: ranks differ");
   static_assert(ToHost || decltype(o)::rank == R, "device_array::copy_from_host: ranks differ");
   d.require_memory(who);
-  check_same_shape(d.view(), o.view, who);
-  void* stream = nullptr;
-  if (on) {
-    check_stream_target(*on, d.space(), who);
-    stream = target_stream(*on);
-  }
+  if (const dims da(d.shape()), dc(o.view.shape()); !(da == dc))
+    throw shape_error(std::string(who) + ": shapes differ: device array " + format_shape(da) + ", container " +
+                      format_shape(dc));
+  if (on && on->space() != d.space())
+    throw device_error(std::string(who) + ": the array is in " + to_string(d.space()) + " but the copy was asked of " +
+                       to_string(on->space()));
+  void* const stream = on ? target_stream(*on) : nullptr;
   if constexpr (ToHost) transfer_on(stream, d.space(), o.space, o.view, d.space(), ndview<const T, R>(d.view()));
   else transfer_on(stream, d.space(), d.space(), ndview<T, R>(d.view()), o.space, o.view);
 }

@@ -20,26 +20,21 @@ template <class C>
 struct view_traits {
   static constexpr bool source = false;
 };
-template <class T, int R>
-struct view_traits<ndview<T, R>> {
-  static constexpr bool source = true, owning = false;
+/// A view or array type C<T, R>: `rebind` is the type of the same kind with element type U and rank NR.
+template <template <class, int> class C, bool Owning>
+struct view_kind {
+  static constexpr bool source = true, owning = Owning;
   template <class U, int NR>
-  using rebind = ndview<U, NR>;
+  using rebind = C<U, NR>;
 };
 template <class T, int R>
-struct view_traits<device_view<T, R>> {
-  static constexpr bool source = true, owning = false;
-  template <class U, int NR>
-  using rebind = device_view<U, NR>;
-};
+struct view_traits<ndview<T, R>> : view_kind<ndview, false> {};
 template <class T, int R>
-struct view_traits<ndarray<T, R>> {
-  static constexpr bool source = true, owning = true;
-};
+struct view_traits<device_view<T, R>> : view_kind<device_view, false> {};
 template <class T, int R>
-struct view_traits<device_array<T, R>> {
-  static constexpr bool source = true, owning = true;
-};
+struct view_traits<ndarray<T, R>> : view_kind<ndarray, true> {};
+template <class T, int R>
+struct view_traits<device_array<T, R>> : view_kind<device_array, true> {};
 
 /// What the view functions accept: ndview, device_view, ndarray, device_array.
 template <class A>
@@ -71,9 +66,6 @@ using source_view_t = decltype(source_view(std::declval<A&>()));
 template <class V, class U, int NR>
 using rebind_view_t = typename view_traits<V>::template rebind<U, NR>;
 
-template <class V, int NR>
-using view_of_rank_t = rebind_view_t<V, typename V::element_type, NR>;
-
 template <std::size_t N>
 std::string format_extents(const std::array<index_t, N>& a) {
   return format_shape(dims(a));
@@ -93,12 +85,11 @@ std::string format_axes(const std::array<int, N>& a) {
 template <class V, int NR>
 auto make_view(typename V::element_type* data, const std::array<index_t, static_cast<std::size_t>(NR)>& shape,
                const std::array<index_t, static_cast<std::size_t>(NR)>& strides) {
-  return view_of_rank_t<V, NR>(data, shape, strides);
+  return rebind_view_t<V, typename V::element_type, NR>(data, shape, strides);
 }
 
 template <class V, std::size_t NR>
 auto reshape_impl(const V& v, const index_t* req) {
-  constexpr int R = V::rank;
   std::array<index_t, NR> shape{};
   for (std::size_t k = 0; k != NR; ++k) shape[k] = req[k];
   int unknown = -1;
@@ -140,7 +131,6 @@ auto reshape_impl(const V& v, const index_t* req) {
     strides[static_cast<std::size_t>(k)] = s;
     s *= shape[static_cast<std::size_t>(k)];
   }
-  (void)R;
   return make_view<V, static_cast<int>(NR)>(v.data(), shape, strides);
 }
 

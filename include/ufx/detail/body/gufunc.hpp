@@ -102,8 +102,7 @@ private:
               const index_t span = (e - 1) * core_stride[K][j];
               (span < 0 ? lo : hi) += span;
             }
-            fn(static_cast<int>(K), static_cast<const void*>(get<K>(acc).p),
-               sizeof(std::remove_cv_t<typename A::element_type>), lo, hi);
+            fn(static_cast<int>(K), static_cast<const void*>(get<K>(acc).p), sizeof(acc_element<A>), lo, hi);
           }
         }(),
         ...);

@@ -94,14 +94,8 @@ struct alignas(sizeof(T) * V) vec_of {
 };
 
 template <class A>
-constexpr std::size_t acc_elem_size() {
-  return sizeof(std::remove_cv_t<typename A::element_type>);
-}
-template <class A>
-constexpr bool acc_vectorisable() {
-  using E = std::remove_cv_t<typename A::element_type>;
-  return std::is_arithmetic_v<E> && (sizeof(E) & (sizeof(E) - 1)) == 0;
-}
+inline constexpr bool acc_vectorisable = std::is_arithmetic_v<acc_element<A>> &&
+                                         (sizeof(acc_element<A>) & (sizeof(acc_element<A>) - 1)) == 0;
 
 /// Calls `fn(k, pointer, element_size)` for each array accessor k of `acc` (how device targets check operand memory).
 template <class... A, class Fn>
@@ -111,8 +105,7 @@ void for_each_array_acc(const tuple<A...>& acc, Fn& fn) {
         [&] {
           using Ak = std::remove_cvref_t<decltype(get<K>(acc))>;
           if constexpr (Ak::is_array)
-            fn(static_cast<int>(K), static_cast<const void*>(get<K>(acc).p),
-               sizeof(std::remove_cv_t<typename Ak::element_type>));
+            fn(static_cast<int>(K), static_cast<const void*>(get<K>(acc).p), sizeof(acc_element<Ak>));
         }(),
         ...);
   });
@@ -125,9 +118,9 @@ struct map_body {
   /// Elements per thread of the device targets' dense body: 16 bytes of the widest operand, when there is one output
   /// and every element type is arithmetic (else 1: no vector body).
   static constexpr int vector_width = [] {
-    if constexpr (NOut != 1 || !(acc_vectorisable<Acc>() && ...)) return 1;
+    if constexpr (NOut != 1 || !(acc_vectorisable<Acc> && ...)) return 1;
     else {
-      constexpr std::size_t widest = std::max({acc_elem_size<Acc>()...});
+      constexpr std::size_t widest = std::max({sizeof(acc_element<Acc>)...});
       return widest >= 16 ? 1 : static_cast<int>(16 / widest);
     }
   }();
@@ -185,8 +178,7 @@ struct map_body {
 private:
   template <int V, class A>
   UFX_HD static auto load(const A& a, index_t i) {
-    if constexpr (A::is_array)
-      return *reinterpret_cast<const vec_of<std::remove_cv_t<typename A::element_type>, V>*>(a.p + i);
+    if constexpr (A::is_array) return *reinterpret_cast<const vec_of<acc_element<A>, V>*>(a.p + i);
     else return a.v;
   }
   template <int V, class T>
@@ -203,7 +195,7 @@ private:
   }
   template <int V, class... L>
   UFX_HD void vec_apply(index_t i, const L&... in) const {
-    using O = std::remove_cv_t<typename std::remove_cvref_t<decltype(get<0>(acc))>::element_type>;
+    using O = acc_element<std::remove_cvref_t<decltype(get<0>(acc))>>;
     vec_of<O, V> r;
     UFX_UNROLL
     for (int j = 0; j < V; ++j) r.v[j] = static_cast<O>(UFX_USER_CALL(f, lane<V>(in, j)...));

@@ -83,10 +83,7 @@ template <int N, class View>
 void set_strides(layout<N>& L, int k, const View& v) {
   constexpr int R = View::rank;
   for (int d = 0; d < L.rank; ++d) L.stride[k][d] = 0;
-  for (int j = 0; j < R; ++j) {
-    const int d = L.rank - R + j;
-    L.stride[k][d] = v.extent(j) == 1 ? 0 : v.stride(j);
-  }
+  for (int j = 0; j < R; ++j) L.stride[k][L.rank - R + j] = v.extent(j) == 1 ? 0 : v.stride(j);
 }
 
 /// Operand k's strides: an array operand's view's, or none for a scalar operand (marked in scalar_mask).
@@ -104,14 +101,9 @@ void coalesce(layout<N>& L) {
   for (int d = 1; d < L.rank; ++d) {
     bool ok = true;
     for (int k = 0; k < N && ok; ++k) ok = L.stride[k][w] == L.stride[k][d] * L.shape[d];
-    if (ok) {
-      L.shape[w] *= L.shape[d];
-      for (int k = 0; k < N; ++k) L.stride[k][w] = L.stride[k][d];
-    } else {
-      ++w;
-      L.shape[w] = L.shape[d];
-      for (int k = 0; k < N; ++k) L.stride[k][w] = L.stride[k][d];
-    }
+    if (ok) L.shape[w] *= L.shape[d];
+    else L.shape[++w] = L.shape[d];
+    for (int k = 0; k < N; ++k) L.stride[k][w] = L.stride[k][d];
   }
   L.rank = w + 1;
 }

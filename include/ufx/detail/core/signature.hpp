@@ -144,23 +144,16 @@ struct signature_parser {
     ++(output ? p.nout : p.nin);
     ++i;
     skip();
-    if (at(')')) {
-      ++i;
-      return true;
-    }
-    while (true) {
-      if (!dimension(op)) return false;
-      skip();
-      if (at(',')) {
+    if (!at(')'))
+      while (true) {
+        if (!dimension(op)) return false;
+        skip();
+        if (!at(',')) break;
         ++i;
-        continue;
       }
-      if (at(')')) {
-        ++i;
-        return true;
-      }
-      return fail(sig_error::expected_close);
-    }
+    if (!at(')')) return fail(sig_error::expected_close);
+    ++i;
+    return true;
   }
   constexpr parsed_signature run() {
     bool outputs = false;
@@ -168,16 +161,14 @@ struct signature_parser {
       skip();
       if (at(',')) {
         ++i;
-        continue;
-      }
-      if (!outputs && i + 1 < n && s[i] == '-' && s[i + 1] == '>') {
+      } else if (!outputs && i + 1 < n && s[i] == '-' && s[i + 1] == '>') {
         i += 2;
         outputs = true;
-        continue;
+      } else {
+        if (!outputs) fail(i >= n ? sig_error::no_arrow : sig_error::expected_comma);
+        else if (i < n) fail(sig_error::trailing_text);
+        break;
       }
-      if (!outputs) fail(i >= n ? sig_error::no_arrow : sig_error::expected_comma);
-      else if (i < n) fail(sig_error::trailing_text);
-      break;
     }
     return p;
   }

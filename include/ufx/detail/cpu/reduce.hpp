@@ -37,6 +37,17 @@ bool tree_node(const Tree& t, index_t m, int d, index_t i, index_t& b, index_t& 
   return true;
 }
 
+/// The nodes of depth d of a tree over [b, e) (`part`, by index) combined as the tree combines them.
+template <class Tree, class Kern, class Acc>
+Acc tree_combine(const Tree& t, const Kern& k, const Acc* part, index_t b, index_t e, int level, int d,
+                 index_t prefix) {
+  if (level == d || t.is_leaf(b, e)) return part[prefix << (d - level)];
+  const index_t mid = t.split(b, e);
+  const Acc a = tree_combine(t, k, part, b, mid, level + 1, d, 2 * prefix);
+  const Acc c = tree_combine(t, k, part, mid, e, level + 1, d, 2 * prefix + 1);
+  return k.combine(a, c);
+}
+
 template <class Kern, int N, class OutE, class Fin>
 struct cpu_reduction {
   using Acc = typename Kern::acc_type;
@@ -92,14 +103,6 @@ struct cpu_reduction {
     return k.combine(a, c);
   }
 
-  Acc combine_nodes(const row_tree& t, const Acc* part, index_t b, index_t e, int level, int d, index_t prefix) const {
-    if (level == d || t.is_leaf(b, e)) return part[prefix << (d - level)];
-    const index_t mid = t.split(b, e);
-    const Acc a = combine_nodes(t, part, b, mid, level + 1, d, 2 * prefix);
-    const Acc c = combine_nodes(t, part, mid, e, level + 1, d, 2 * prefix + 1);
-    return k.combine(a, c);
-  }
-
   template <class Exec>
   void run_inner_reduced(const Exec& exec, int d) const {
     const inner_red r = make_inner_red();
@@ -133,7 +136,7 @@ struct cpu_reduction {
     for (index_t o = 0; o < n_out; ++o) {
       index_t base[N];
       loop_offsets(plan.kept, o, zero, base);
-      out[base[0]] = static_cast<OutE>(fin(combine_nodes(r.tree, part.get() + o * nodes, 0, m, 0, d, 0)));
+      out[base[0]] = static_cast<OutE>(fin(tree_combine(r.tree, k, part.get() + o * nodes, 0, m, 0, d, 0)));
     }
   }
 
@@ -305,14 +308,7 @@ typename Kern::acc_type cpu_reduce_dense(const Exec& exec, const Kern& k, index_
       if (tree_node(t, m, d, i, nb, ne)) part[i] = range(range, nb, ne);
     }
   });
-  auto combine = [&](auto& self, index_t b, index_t e, int level, index_t prefix) -> Acc {
-    if (level == d || t.is_leaf(b, e)) return part[prefix << (d - level)];
-    const index_t mid = t.split(b, e);
-    const Acc a = self(self, b, mid, level + 1, 2 * prefix);
-    const Acc c = self(self, mid, e, level + 1, 2 * prefix + 1);
-    return k.combine(a, c);
-  };
-  return combine(combine, 0, m, 0, 0);
+  return tree_combine(t, k, part.get(), 0, m, 0, d, 0);
 }
 
 /// Runs a reduction plan on the CPU with executor `exec`. `out` is the output's data (host memory); `empty` is what

@@ -74,8 +74,7 @@ private:
   // multiplying each index by a run-time stride. Same positions and order: the strided run's bits. One instantiation
   // per mask of array operands, so three at most (argmin / argmax's index operands stay strided).
   template <class A>
-  static constexpr bool plain_operand =
-      A::is_array || std::is_same_v<A, scalar_acc<std::remove_cv_t<typename A::element_type>>>;
+  static constexpr bool plain_operand = A::is_array || std::is_same_v<A, scalar_acc<acc_element<A>>>;
   static constexpr bool broadcast_runs = N <= 3 && (plain_operand<In> && ...);
 
   /// Bit k set: array operand k steps by 0; ~0u when an array operand steps by neither 0 nor 1.
@@ -97,19 +96,18 @@ private:
   /// fn(std::integral_constant<unsigned, mask>) for the run-time mask `bc` < 2^N.
   template <class Fn>
   static auto with_mask(unsigned bc, const Fn& fn) {
-    return with_mask_impl(bc, fn, std::make_integer_sequence<unsigned, (1u << N)>{});
-  }
-  template <class Fn, unsigned... M>
-  static auto with_mask_impl(unsigned bc, const Fn& fn, std::integer_sequence<unsigned, M...>) {
     decltype(fn(std::integral_constant<unsigned, 0>{})) r{};
-    ((bc == M ? (void)(r = fn(std::integral_constant<unsigned, M>{})) : void()), ...);
+    [&]<unsigned... M>(std::integer_sequence<unsigned, M...>) {
+      ((bc == M ? (void)(r = fn(std::integral_constant<unsigned, M>{})) : void()), ...);
+    }
+    (std::make_integer_sequence<unsigned, (1u << N)>{});
     return r;
   }
 
   /// Operand k's run: its element once when bit k of M is set, else a unit run.
   template <bool Once, class A>
   static UFX_HD auto masked_run(const A& a, index_t off) {
-    if constexpr (Once && A::is_array) return scalar_run<std::remove_cv_t<typename A::element_type>>{a.at(off)};
+    if constexpr (Once && A::is_array) return scalar_run<acc_element<A>>{a.at(off)};
     else return run_of(a, off, 1, std::true_type{});
   }
   template <unsigned M, std::size_t... K>
@@ -151,19 +149,15 @@ private:
   static constexpr bool widen_sum_leaf = std::is_same_v<Acc, double>&& plain_sum_of<float, R...>;
   // ufx::plus on an accumulator the vector code takes: the horizontal combine runs in registers.
   static constexpr bool simd_plus = std::is_same_v<Op, plus> && simd_leaf_type<Acc>;
-  template <class R>
-  static constexpr bool is_unit_run = is_unit_run_v<R>;
-  template <class R>
-  static constexpr bool is_scalar_run = is_scalar_run_v<R>;
   // A sum of mapped values of unit runs (scalars beside them): simd_map_sum_leaf.
   template <class... R>
   static constexpr bool map_sum_leaf = [] {
-    if constexpr (simd_plus) return ((is_unit_run<R> || is_scalar_run<R>)&&...) && (is_unit_run<R> || ...);
+    if constexpr (simd_plus) return ((is_unit_run_v<R> || is_scalar_run_v<R>)&&...) && (is_unit_run_v<R> || ...);
     else return false;
   }();
   template <class R0, class... R>
   static int rotation_of(const R0& r0, const R&... r) {
-    if constexpr (is_unit_run<R0>) return simd_rotation<Acc>(r0.p, sizeof(*r0.p));
+    if constexpr (is_unit_run_v<R0>) return simd_rotation<Acc>(r0.p, sizeof(*r0.p));
     else return rotation_of(r...);
   }
 

@@ -55,34 +55,30 @@ struct cpu_scan {
   void run_blocked(const Exec& exec, index_t blocks) const {
     const index_t n_lines = plan.count(), tasks = n_lines * blocks;
     std::unique_ptr<Acc[]> carry(new Acc[static_cast<std::size_t>(tasks)]);
-    const index_t zero[N] = {};
-    auto range = [&](index_t i, index_t& blk, index_t& b, index_t& e, index_t* base) {
-      const index_t l = i / blocks;
-      blk = i - l * blocks;
-      loop_offsets(plan.lines, l, zero, base);
-      b = plan.len * blk / blocks;
-      e = plan.len * (blk + 1) / blocks;
+    // task(i, blk, b, e, base) for task i: block blk, positions [b, e), of the line at `base`
+    auto each = [&](const auto& task) {
+      exec(tasks, [&](index_t b0, index_t e0) {
+        const index_t zero[N] = {};
+        for (index_t i = b0; i < e0; ++i) {
+          const index_t l = i / blocks, blk = i - l * blocks;
+          index_t base[N];
+          loop_offsets(plan.lines, l, zero, base);
+          task(i, blk, plan.len * blk / blocks, plan.len * (blk + 1) / blocks, base);
+        }
+      });
     };
-    exec(tasks, [&](index_t b0, index_t e0) {
-      for (index_t i = b0; i < e0; ++i) {
-        index_t base[N], blk, b, e;
-        range(i, blk, b, e, base);
-        if (blk == blocks - 1) continue;
-        index_t off[N];
-        for (int j = 0; j < N; ++j) off[j] = base[j] + b * plan.str[j];
-        carry[i] = cpu_runs(k).run(off + 1, plan.str + 1, plan.str[1] == 1, e - b);
-      }
+    each([&](index_t i, index_t blk, index_t b, index_t e, const index_t* base) {
+      if (blk == blocks - 1) return;
+      index_t off[N];
+      for (int j = 0; j < N; ++j) off[j] = base[j] + b * plan.str[j];
+      carry[i] = cpu_runs(k).run(off + 1, plan.str + 1, plan.str[1] == 1, e - b);
     });
     for (index_t l = 0; l < n_lines; ++l) // carry[i] becomes the total of the blocks before block i+1
       for (index_t blk = 1; blk + 1 < blocks; ++blk)
         carry[l * blocks + blk] = k.combine(carry[l * blocks + blk - 1], carry[l * blocks + blk]);
-    exec(tasks, [&](index_t b0, index_t e0) {
-      for (index_t i = b0; i < e0; ++i) {
-        index_t base[N], blk, b, e;
-        range(i, blk, b, e, base);
-        Acc acc = blk > 0 ? carry[i - 1] : Acc{};
-        line(base, b, e, acc, blk > 0);
-      }
+    each([&](index_t i, index_t blk, index_t b, index_t e, const index_t* base) {
+      Acc acc = blk > 0 ? carry[i - 1] : Acc{};
+      line(base, b, e, acc, blk > 0);
     });
   }
 

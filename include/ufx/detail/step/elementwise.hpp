@@ -27,7 +27,7 @@ void elementwise_impl(const Tag& tag, const F& f, const dims& loop, Ins& ins, St
   layout<N> L = layout_of<N>(loop);
   (set_strides(L, static_cast<int>(A), std::get<A>(staged).view), ...);
   (set_input_strides(L, NOut + static_cast<int>(B), std::get<B>(ins)), ...);
-  (resolve_overlap<NOut>(L, NOut + static_cast<int>(B), std::get<B>(ins), staged, std::index_sequence<A...>{}), ...);
+  (resolve_overlap(L, NOut + static_cast<int>(B), std::get<B>(ins), staged, std::index_sequence<A...>{}), ...);
 
   using kernel_t = map_body<F, NOut, array_acc<typename std::tuple_element_t<A, Outs>::element_type>...,
                             decltype(make_acc(std::get<B>(ins)))...>;

@@ -39,37 +39,25 @@ struct staged_output {
   std::shared_ptr<buffer<T>> temp;
 };
 
-/// True when input view `in` (operand `k` of the layout) must be read from a copy because it overlaps output `j`
-/// without being exactly the same elements in the same order.
-template <int N, class In, class Out>
-bool needs_copy(const layout<N>& L, int k, const In& in, int j, const Out& out) {
-  const auto [ilo, ihi] = byte_range(in);
-  const auto [olo, ohi] = byte_range(out);
-  if (!(ilo < ohi && olo < ihi)) return false;
-  if (static_cast<const void*>(in.data()) != static_cast<const void*>(out.data()) ||
-      sizeof(*in.data()) != sizeof(*out.data()))
-    return true;
-  for (int d = 0; d < L.rank; ++d)
-    if (L.stride[j][d] != L.stride[k][d]) return true;
-  return false;
-}
-
-template <int NOut, int N, class Op, class Staged, std::size_t... J>
+/// Reads input `op` (operand `k` of the layout) from a copy when it overlaps an output without being exactly the same
+/// elements in the same order.
+template <int N, class Op, class Staged, std::size_t... J>
 void resolve_overlap(layout<N>& L, int k, Op& op, const Staged& staged, std::index_sequence<J...>) {
   if constexpr (!is_scalar_operand<Op>::value) {
-    const bool copy = (needs_copy(L, k, op.view, static_cast<int>(J), std::get<J>(staged).view) || ...);
-    if (!copy) return;
+    auto needs_copy = [&](int j, const auto& out) {
+      const auto [ilo, ihi] = byte_range(op.view);
+      const auto [olo, ohi] = byte_range(out);
+      if (!(ilo < ohi && olo < ihi)) return false;
+      if (static_cast<const void*>(op.view.data()) != static_cast<const void*>(out.data()) ||
+          sizeof(*op.view.data()) != sizeof(*out.data()))
+        return true;
+      for (int d = 0; d < L.rank; ++d)
+        if (L.stride[j][d] != L.stride[k][d]) return true;
+      return false;
+    };
+    if (!(needs_copy(static_cast<int>(J), std::get<J>(staged).view) || ...)) return;
     read_from_copy(op);
     set_strides(L, k, op.view);
-  }
-}
-
-/// Reads an input from a copy when it overlaps any output at all, exactly included (gufuncs: a core function may read
-/// inputs after writing; reductions: outputs are written while inputs are still being read).
-template <class Op, class Staged, std::size_t... J>
-void copy_if_overlapping(Op& op, const Staged& staged, std::index_sequence<J...>) {
-  if constexpr (!is_scalar_operand<Op>::value) {
-    if ((overlaps(op.view, std::get<J>(staged).view) || ...)) read_from_copy(op);
   }
 }
 
@@ -152,16 +140,17 @@ public:
     return std::apply([&](const auto&... o) { return std::make_tuple(out(o)...); }, outs);
   }
 
-  /// place, then every input that overlaps an output at all, exactly included, is read from a copy
-  /// (copy_if_overlapping): what reductions and gufuncs need, whose outputs are written while inputs are still read.
+  /// place, then each input that overlaps an output at all, exactly included, is read from a copy: reductions and
+  /// gufuncs write outputs while still reading inputs (a core function may read inputs after writing).
   template <class Outs, class Ins>
   auto place_apart(const Outs& outs, Ins& ins, overlap_wait rule) const {
     auto staged = place(outs, ins, rule);
-    std::apply(
-        [&](auto&... op) {
-          (copy_if_overlapping(op, staged, std::make_index_sequence<std::tuple_size_v<decltype(staged)>>{}), ...);
-        },
-        ins);
+    auto apart = [&](auto& op) {
+      if constexpr (!is_scalar_operand<std::remove_reference_t<decltype(op)>>::value)
+        if (std::apply([&](const auto&... so) { return (overlaps(op.view, so.view) || ...); }, staged))
+          read_from_copy(op);
+    };
+    std::apply([&](auto&... op) { (apart(op), ...); }, ins);
     return staged;
   }
 

@@ -22,7 +22,6 @@ template <bool Device = true>
 struct device_set_of {
   std::optional<memory_space> first, second;
 };
-using device_set = device_set_of<true>;
 
 template <class Op, bool D>
 void note_space(const Op& op, device_set_of<D>& seen) {

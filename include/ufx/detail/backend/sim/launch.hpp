@@ -26,20 +26,6 @@ void for_each_index(const dim3& extent, const Fn& fn) {
       for (unsigned x = 0; x < extent.x; ++x) fn(dim3(x, y, z));
 }
 
-template <class Body>
-void run_grid(const launch_config& c, const Body& body) {
-  thread_pos p{};
-  p.block_dim = c.block;
-  p.grid_dim = c.grid;
-  for_each_index(c.grid, [&](const dim3& b) {
-    p.block_idx = b;
-    for_each_index(c.block, [&](const dim3& t) {
-      p.thread_idx = t;
-      body(p);
-    });
-  });
-}
-
 /// A block body's grid (device/thread.hpp): block by block, each phase for every thread of the block in order, then the
 /// next phase; the block's shared memory is one host buffer, its threads' states one array. Each block's shared memory
 /// starts as all-ones bytes (NaN as a float or double, -1 as an integer), not as what the previous block left: a body
@@ -51,9 +37,7 @@ void run_block_grid(const launch_config& c, const Body& body, const char* label)
   std::vector<state_type> state(static_cast<std::size_t>(c.block.count()));
   std::vector<std::max_align_t> memory(c.shared_bytes / sizeof(std::max_align_t) + 1);
   unsigned char* const shared = reinterpret_cast<unsigned char*>(memory.data());
-  thread_pos p{};
-  p.block_dim = c.block;
-  p.grid_dim = c.grid;
+  thread_pos p{{}, {}, c.block, c.grid};
   for_each_index(c.grid, [&](const dim3& b) {
     p.block_idx = b;
     for (auto& s : state) s = state_type{};
@@ -74,10 +58,21 @@ void run_block_grid(const launch_config& c, const Body& body, const char* label)
   });
 }
 
+/// A launch's grid: a block body's (run_block_grid), else body(p) for every thread of every block in order.
 template <class Body>
 void run_any_grid(const launch_config& c, const Body& body, const char* label) {
-  if constexpr (block_body<Body>) run_block_grid(c, body, label);
-  else run_grid(c, body);
+  if constexpr (block_body<Body>) {
+    run_block_grid(c, body, label);
+  } else {
+    thread_pos p{{}, {}, c.block, c.grid};
+    for_each_index(c.grid, [&](const dim3& b) {
+      p.block_idx = b;
+      for_each_index(c.block, [&](const dim3& t) {
+        p.thread_idx = t;
+        body(p);
+      });
+    });
+  }
 }
 
 template <>
