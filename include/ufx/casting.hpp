@@ -5,7 +5,9 @@
 ///
 /// An array's elements reach a function's typed parameter only where NumPy's `safe` casting allows
 /// (np.can_cast(from, to, "safe")): float32 to float64 yes, float64 to float32 no, int16 to float32
-/// yes, int32 to float32 no, int64 to float64 yes (NumPy's choice), nothing but bool to bool. C++
+/// yes, int32 to float32 no, int64 to float64 yes (NumPy's choice), nothing but bool to bool;
+/// ufx::float16 as NumPy's float16 (int8 and uint8 into it, it into float32), ufx::bfloat16 the same
+/// (ml_dtypes' table), neither safe into the other. C++
 /// scalars are "weak", as NEP 50 treats Python scalars: `add(x_float, 1.0)` converts the 1.0.
 /// Outputs written through ufx::out follow `same_kind`: a float result into a float32 destination
 /// yes, into an integer one no.
@@ -20,6 +22,9 @@
 #include <type_traits>
 
 namespace ufx {
+
+struct float16;  // ufx/half.hpp
+struct bfloat16; // ufx/half.hpp
 
 /// The casting rules, NumPy's names: what a call may convert an array's elements to.
 namespace casting {
@@ -67,6 +72,16 @@ struct numeric_kind<std::complex<T>> {
   static constexpr char kind = 'c';
   static constexpr int size = static_cast<int>(sizeof(T));
 };
+template <>
+struct numeric_kind<float16> {
+  static constexpr char kind = 'f';
+  static constexpr int size = 2;
+};
+template <>
+struct numeric_kind<bfloat16> {
+  static constexpr char kind = 'f';
+  static constexpr int size = 2;
+};
 
 /// NumPy's `safe` table for integers of `from` bytes into floats (or complex components) of `to`
 /// bytes: a float whose mantissa holds every value, and int64 into float64 (NumPy's choice).
@@ -84,7 +99,8 @@ constexpr bool can_cast_safe() {
   else if constexpr (F::kind == 'i')
     return (T::kind == 'i' && T::size >= F::size) ||
            ((T::kind == 'f' || T::kind == 'c') && int_to_float_safe(F::size, T::size));
-  else if constexpr (F::kind == 'f') return (T::kind == 'f' || T::kind == 'c') && T::size >= F::size;
+  else if constexpr (F::kind == 'f') // float16 and bfloat16 (2 bytes both) are not safe into each other
+    return (T::kind == 'f' && T::size > F::size) || (T::kind == 'c' && T::size >= F::size);
   else return T::kind == 'c' && T::size >= F::size;
 }
 

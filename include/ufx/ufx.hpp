@@ -18,6 +18,7 @@
 #include "ufx/errors.hpp"
 #include "ufx/expression.hpp"
 #include "ufx/guvectorize.hpp"
+#include "ufx/half.hpp"
 #include "ufx/kernel.hpp"
 #include "ufx/math.hpp"
 #include "ufx/launch_config.hpp"
