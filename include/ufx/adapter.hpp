@@ -37,6 +37,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ufx/casting.hpp"
 #include "ufx/config.hpp"
 #include "ufx/detail/lib/runtime.hpp"
 #include "ufx/ndview.hpp"
@@ -126,9 +127,10 @@ concept array_like = requires {
   adapter<std::remove_cvref_t<C>>::rank;
 };
 
-/// A type ufx takes as a scalar operand (broadcast everywhere): an arithmetic type.
+/// A type ufx takes as a scalar operand (broadcast everywhere): a number NumPy has a kind for (bool,
+/// the integers and floating types, ufx::float16, ufx::bfloat16, std::complex).
 template <class C>
-concept scalar_like = std::is_arithmetic_v<std::remove_cvref_t<C>>;
+concept scalar_like = detail::numeric_kind<std::remove_cvref_t<C>>::kind != 0;
 
 /// Anything a ufx call accepts as an operand.
 template <class C>

@@ -140,7 +140,7 @@ struct gufunc_result {
 
 template <class X>
 auto result_operand(X& x) {
-  if constexpr (std::is_arithmetic_v<X>) return array_operand<X, 0>{ndview<X, 0>(&x, {}), memory_space::host, {}};
+  if constexpr (scalar_like<X>) return array_operand<X, 0>{ndview<X, 0>(&x, {}), memory_space::host, {}};
   else return adapter<X>::out(x);
 }
 

@@ -101,8 +101,7 @@ UFX_CALL_BOUNDARY auto vectorize_run(const F& f, const TargetT* given, OutT* out
         [](auto&... r) {
           return std::make_tuple([](auto& x) {
             using X = std::remove_cvref_t<decltype(x)>;
-            if constexpr (std::is_arithmetic_v<X>)
-              return array_operand<X, 0>{ndview<X, 0>(&x, {}), memory_space::host, {}};
+            if constexpr (scalar_like<X>) return array_operand<X, 0>{ndview<X, 0>(&x, {}), memory_space::host, {}};
             else return adapter<X>::out(x);
           }(r)...);
         },

@@ -29,6 +29,13 @@ struct scalar_acc {
   UFX_HD const V& at(index_t) const { return v; }
 };
 
+/// Writes a result into an output element as the element's type: explicitly, as NumPy's same_kind casting (checked at
+/// the front door) writes a float into a float16 output, whose conversion from float is explicit.
+template <class T, class V>
+UFX_HD UFX_ALWAYS_INLINE void put(T& dst, V&& v) {
+  dst = static_cast<T>(static_cast<V&&>(v));
+}
+
 /// An accessor's element type, and the bytes of one element of an array operand (0 for any other operand).
 template <class A>
 using acc_element = std::remove_cv_t<typename A::element_type>;
@@ -205,15 +212,15 @@ private:
   template <std::size_t... O, std::size_t... I>
   UFX_HD void apply(const index_t (&off)[N], std::index_sequence<O...>, std::index_sequence<I...>) const {
     if constexpr (NOut == 1) {
-      get<0>(acc).at(off[0]) = UFX_USER_CALL(f, get<NOut + I>(acc).at(off[NOut + I])...);
+      put(get<0>(acc).at(off[0]), UFX_USER_CALL(f, get<NOut + I>(acc).at(off[NOut + I])...));
     } else {
       auto r = UFX_USER_CALL(f, get<NOut + I>(acc).at(off[NOut + I])...);
-      ((get<O>(acc).at(off[O]) = result_get<O>(r)), ...);
+      (put(get<O>(acc).at(off[O]), result_get<O>(r)), ...);
     }
   }
   template <class Out, class... In>
   static void run_row(const F& f, index_t n, Out o, In... in) {
-    for (index_t i = 0; i < n; ++i) o.at(i) = f(in.at(i)...);
+    for (index_t i = 0; i < n; ++i) put(o.at(i), f(in.at(i)...));
   }
   template <std::size_t I, class... A>
   void row_mixed(const index_t (&off)[N], const index_t (&str)[N], index_t n, A... a) const {

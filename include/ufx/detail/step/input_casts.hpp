@@ -20,13 +20,28 @@ UFX_TU_NAMESPACE_BEGIN
 /// line names the operand (counted from 0), the element type and the parameter type.
 template <int Operand, class Element, class Parameter, class Rule>
 struct input_cast {
-  static constexpr bool ok = can_cast<Element, Parameter>(Rule{});
-  static_assert(ok, "ufx: an array operand's elements do not convert safely to the function's parameter type "
-                    "(NumPy's safe casting: no float64 to float32, no int32 to float32, nothing to bool but bool; "
-                    "the operand and both types are in the input_cast<operand, element, parameter, rule> of the "
-                    "instantiation line). Pass the rule that allows it as an option of the call "
-                    "(ufx::casting::same_kind or ufx::casting::unsafe, before ufx::out), or give the function the "
-                    "wider parameter type");
+  static constexpr bool allowed = can_cast<Element, Parameter>(Rule{});
+  static constexpr bool ok = allowed && std::is_convertible_v<Element, Parameter>;
+  static_assert(allowed, "ufx: an array operand's elements do not convert safely to the function's parameter type "
+                         "(NumPy's safe casting: no float64 to float32, no int32 to float32, nothing to bool but bool; "
+                         "the operand and both types are in the input_cast<operand, element, parameter, rule> of the "
+                         "instantiation line). Pass the rule that allows it as an option of the call "
+                         "(ufx::casting::same_kind or ufx::casting::unsafe, before ufx::out), or give the function the "
+                         "wider parameter type");
+  static_assert(!allowed || ok,
+                "ufx: an array operand's elements convert to the function's parameter type only explicitly "
+                "(ufx::float16 and ufx::bfloat16 are made from float, double and the integers explicitly, as C++23's "
+                "std::float16_t): give the function a float parameter (both convert to float implicitly and exactly), "
+                "or convert the array first");
+};
+
+/// A C++ scalar operand into the function's parameter: as C++ converts it (weak, NEP 50), implicitly.
+template <int Operand, class O, class Parameter>
+struct scalar_cast {
+  static constexpr bool ok = std::is_convertible_v<const typename O::value_type&, Parameter>;
+  static_assert(ok, "ufx: a C++ scalar operand does not convert implicitly to the function's parameter type "
+                    "(ufx::float16 and ufx::bfloat16 are made from float, double and the integers explicitly): pass "
+                    "it as that type, e.g. ufx::float16(0.5f)");
 };
 
 /// The operands inputs_cast_ok checks: every one, against a function of as many parameters (gufunc_cast_inputs: a
@@ -45,10 +60,10 @@ constexpr bool inputs_cast_ok(Skip = {}) {
     return with_indices<sizeof...(Op)>([]<std::size_t... K>(std::index_sequence<K...>) {
       return ([] {
         using O = std::tuple_element_t<K, std::tuple<Op...>>;
-        if constexpr (is_scalar_operand<O>::value || Skip::skip(static_cast<int>(K))) return true;
-        else
-          return input_cast<static_cast<int>(K), typename O::value_type,
-                            std::remove_cvref_t<std::tuple_element_t<K, typename P::types>>, Rule>::ok;
+        using Param = std::remove_cvref_t<std::tuple_element_t<K, typename P::types>>;
+        if constexpr (Skip::skip(static_cast<int>(K))) return true;
+        else if constexpr (is_scalar_operand<O>::value) return scalar_cast<static_cast<int>(K), O, Param>::ok;
+        else return input_cast<static_cast<int>(K), typename O::value_type, Param, Rule>::ok;
       }() && ...);
     });
 }
