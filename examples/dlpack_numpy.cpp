@@ -1,11 +1,14 @@
 // DLPack with NumPy: a shared library that Python loads with ctypes (examples/dlpack_numpy.py).
 // ufx computes an array and hands it to NumPy (np.from_dlpack) without a copy; NumPy hands its
 // arrays to ufx (ndarray.__dlpack__) and ufx reads them in place, or writes into them.
+// float16 (kDLFloat 16) and complex64 / complex128 (kDLComplex 64 / 128) cross as ufx::float16 and
+// std::complex<float> / std::complex<double>.
 // Every function returns 0 on success and -1 with ufx_example_error() on failure: a C boundary
 // does not pass exceptions, so ufx's messages cross it as text.
 #include <ufx/dlpack.hpp>
 #include <ufx/ufx.hpp>
 
+#include <complex>
 #include <string>
 
 // The two functions of Python's stable C API the capsule's destructor needs, declared here so that
@@ -15,12 +18,28 @@ extern "C" void* PyCapsule_GetPointer(void* capsule, const char* name);
 
 namespace {
 std::string last_error;
+const void* made_data = nullptr;
 int frees = 0;
 void (*ufx_deleter)(DLManagedTensor*) = nullptr;
 // ufx's deleter, counted, so that the script can check NumPy freed the array exactly once
 void counted_deleter(DLManagedTensor* m) {
   ++frees;
   ufx_deleter(m);
+}
+// a tensor handed to the caller, its deleter counted
+DLManagedTensor* handed(DLManagedTensor* t) {
+  made_data = t->dl_tensor.data;
+  ufx_deleter = t->deleter;
+  t->deleter = &counted_deleter;
+  return t;
+}
+// x + x of a rank-1 tensor of T, as a new array handed over
+template <class T>
+DLManagedTensor* doubled(const DLManagedTensor* t) {
+  const auto x = ufx::from_dlpack<ufx::ndview<const T, 1>>(t);
+  ufx::ndarray<T, 1> r(x.shape());
+  for (ufx::index_t i = 0; i < x.size(); ++i) r(i) = x(i) + x(i); // float16: rounded once, as NumPy's
+  return handed(ufx::to_dlpack(std::move(r)));
 }
 template <class Fn>
 int guarded(Fn&& fn) {
@@ -38,7 +57,6 @@ extern "C" {
 
 const char* ufx_example_error() { return last_error.c_str(); }
 int ufx_example_frees() { return frees; }
-const void* made_data = nullptr;
 // The data pointer of the last array ufx_example_make handed over (NumPy's array must show it).
 const void* ufx_example_made_data() { return made_data; }
 
@@ -51,11 +69,19 @@ int ufx_example_make(int rows, int cols, DLManagedTensor** result) {
     for (int k = 0; k < rows; ++k) i(k, 0) = k;
     for (int k = 0; k < cols; ++k) j(0, k) = k;
     ufx::ndarray<double, 2> a = outer(ufx::host, i, j);
-    DLManagedTensor* t = ufx::to_dlpack(std::move(a));
-    made_data = t->dl_tensor.data;
-    ufx_deleter = t->deleter;
-    t->deleter = &counted_deleter;
-    *result = t;
+    *result = handed(ufx::to_dlpack(std::move(a)));
+  });
+}
+
+// x + x of a rank-1 float16, complex64 or complex128 tensor from NumPy (any strides), as a new array
+// of the same element type handed over: the type is the tensor's code and bits. Other types are
+// refused with from_dlpack's message, which names the tensor's type.
+int ufx_example_doubled(const DLManagedTensor* t, DLManagedTensor** result) {
+  return guarded([&] {
+    const DLDataType d = t->dl_tensor.dtype;
+    if (d.code == kDLComplex && d.bits == 64) *result = doubled<std::complex<float>>(t);
+    else if (d.code == kDLComplex && d.bits == 128) *result = doubled<std::complex<double>>(t);
+    else *result = doubled<ufx::float16>(t); // kDLFloat 16, or the refusal
   });
 }
 

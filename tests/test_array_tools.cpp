@@ -3,6 +3,7 @@
 #include "common.hpp"
 
 #include <cmath>
+#include <complex>
 #include <cstring>
 #include <limits>
 #include <sstream>
@@ -18,6 +19,23 @@ auto host_copy(const A& a) {
 template <class T, int R>
 bool same_bits(const ufx::ndarray<T, R>& a, const ufx::ndarray<T, R>& b) {
   return a.shape() == b.shape() && std::memcmp(a.data(), b.data(), sizeof(T) * static_cast<std::size_t>(a.size())) == 0;
+}
+
+/// A rank-1 array of T from doubles (each rounded once to T).
+template <class T>
+ufx::ndarray<T, 1> array_of(std::initializer_list<double> values) {
+  ufx::ndarray<T, 1> a({static_cast<ufx::index_t>(values.size())});
+  ufx::index_t i = 0;
+  for (double x : values) a(i++) = static_cast<T>(x);
+  return a;
+}
+
+/// The bits of a float16 or bfloat16 array.
+template <class H>
+std::vector<std::uint16_t> bits_of(const ufx::ndarray<H, 1>& a) {
+  std::vector<std::uint16_t> b;
+  for (H x : a) b.push_back(x.bits());
+  return b;
 }
 
 template <class T>
@@ -60,6 +78,39 @@ TEST_CASE("float arrays print NumPy's shortest digits, aligned on the point") {
   CHECK(ufx::to_string(ufx::ndarray<double, 1>::of({1.0, nan, -inf})) == "[  1.  nan -inf]");
   CHECK(ufx::to_string(ufx::ndarray<double, 1>::of({nan, inf})) == "[nan inf]");
   CHECK(ufx::to_string(ufx::ndarray<double, 0>({}, -inf)) == "-inf");
+}
+
+TEST_CASE("float16, bfloat16 and complex arrays print as NumPy's print does") {
+  using H = ufx::float16;
+  using C = std::complex<double>;
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  // float16: the shortest digits that read back as the float16, the layout of float arrays
+  CHECK(ufx::to_string(ufx::arange<H>(0, 1, 0.1)) ==
+        "[0.     0.1    0.2    0.2998 0.4    0.5    0.5996 0.6997 0.8    0.9   ]");
+  CHECK(ufx::to_string(array_of<H>({0.1, 1, 2.5, 1000})) == "[1.0e-01 1.0e+00 2.5e+00 1.0e+03]"); // 1000 / 0.09998
+  CHECK(ufx::to_string(array_of<H>({1e-4, 1, 65504})) == "[1.00e-04 1.00e+00 6.55e+04]");
+  CHECK(ufx::to_string(array_of<H>({1. / 3, 2. / 3, 60000})) == "[3.333e-01 6.665e-01 6.000e+04]");
+  CHECK(ufx::to_string(array_of<H>({0.000123, 0.00012})) == "[0.000123 0.00012 ]");
+  CHECK(ufx::to_string(array_of<H>({0.1, nan, -inf})) == "[ 0.1  nan -inf]");
+  CHECK(ufx::to_string(array_of<H>({-0.0, 0.0})) == "[-0.  0.]");
+  CHECK(ufx::to_string(ufx::ndarray<H, 2>({2, 2}, H(3))) == "[[3. 3.]\n [3. 3.]]");
+  CHECK(ufx::to_string(ufx::ndarray<H, 0>({}, H(0.1))) == "0.1");
+  CHECK(ufx::to_string(array_of<ufx::bfloat16>({0.1, 1. / 3, 100})) == "[  0.1     0.334 100.   ]"); // NumPy has none
+  // complex: the real parts as one float array, the imaginary parts as another with a sign
+  CHECK(ufx::to_string(ufx::ndarray<C, 1>::of({{1, 2}, {3, -4.5}})) == "[1.+2.j  3.-4.5j]");
+  CHECK(ufx::to_string(ufx::ndarray<std::complex<float>, 1>::of({{0.1f, 0.2f}})) == "[0.1+0.2j]"); // float32's digits
+  CHECK(ufx::to_string(ufx::ndarray<C, 1>::of({{1e-5, 2}, {3, -4.5}})) == "[1.e-05+2.j  3.e+00-4.5j]");
+  CHECK(ufx::to_string(ufx::ndarray<C, 1>::of({{0, 1}, {nan, inf}, {-inf, 0}})) == "[  0. +1.j  nan+infj -inf +0.j]");
+  CHECK(ufx::to_string(ufx::ndarray<C, 2>{{{1, 1}, {2, 0}}, {{3, 0}, {4, -1e-3}}}) ==
+        "[[1.+1.j    2.+0.j   ]\n [3.+0.j    4.-0.001j]]");
+  // a rank-0 complex array prints as NumPy's complex scalar
+  CHECK(ufx::to_string(ufx::ndarray<C, 0>({}, C(1, 2))) == "(1+2j)");
+  CHECK(ufx::to_string(ufx::ndarray<C, 0>({}, C(0, 2))) == "2j");
+  CHECK(ufx::to_string(ufx::ndarray<C, 0>({}, C(1e-5, 1e20))) == "(1e-05+1e+20j)");
+  CHECK(ufx::to_string(ufx::ndarray<C, 0>({}, C(1, -0.0))) == "(1-0j)");
+  CHECK(ufx::to_string(ufx::ndarray<C, 0>({}, C(nan, inf))) == "(nan+infj)");
+  CHECK(ufx::to_string(ufx::ndarray<std::complex<float>, 0>({}, {1e-4f, 0.5f})) == "(1e-04+0.5j)"); // below 1e-4
+  CHECK(ufx::to_string(ufx::ndarray<float, 0>({}, 1e-4f)) == "1e-04");                              // as NumPy
 }
 
 TEST_CASE("long rows wrap at 75 characters and big arrays are summarised") {
@@ -176,6 +227,44 @@ TEST_CASE("linspace includes the end point unless asked not to") {
         "ufx::linspace: the number of samples, -1, is negative");
 }
 
+TEST_CASE("arange, linspace and the fills of float16, bfloat16 and complex arrays are NumPy's") {
+  using H = ufx::float16;
+  // NumPy's HALF_fill: a[0], a[1] = start, start + step rounded to float16, then a[0] + i (a[1] - a[0]) in float
+  CHECK(bits_of(ufx::arange<H>(0, 1, 0.1)) ==
+        std::vector<std::uint16_t>{0, 0x2e66, 0x3266, 0x34cc, 0x3666, 0x3800, 0x38cc, 0x3999, 0x3a66, 0x3b33});
+  CHECK(bits_of(ufx::arange<H>(-1, 1, 0.3)) ==
+        std::vector<std::uint16_t>{0xbc00, 0xb99a, 0xb668, 0xae70, 0x3260, 0x37fc, 0x3a64});
+  const auto long_h = ufx::arange<H>(0, 2000, 7.3);
+  CHECK(long_h.size() == 274);
+  CHECK(long_h(273).bits() == 0x67c9);
+  CHECK(bits_of(ufx::linspace<H>(0, 1, 7)) ==
+        std::vector<std::uint16_t>{0, 0x3155, 0x3555, 0x3800, 0x3955, 0x3aab, 0x3c00});
+  CHECK(bits_of(ufx::linspace<ufx::bfloat16>(0, 1, 3)) == std::vector<std::uint16_t>{0, 0x3f00, 0x3f80});
+  // the same fill for float, double and complex: a[1] - a[0], not step
+  CHECK(ufx::arange(1.1, 3.3, 0.3)(7) == 3.2000000000000006);
+  CHECK(ufx::arange<float>(1.1, 3.3, 0.3)(7) == 0x1.999998p+1f);
+  CHECK(ufx::arange<std::complex<float>>(0.5, 3, 0.7) ==
+        ufx::ndarray<std::complex<float>, 1>::of({0.5f, 0x1.333334p+0f, 0x1.e66668p+0f, 0x1.4cccce0p+1f}));
+  // complex linspace: NumPy's step, (b - a) * (1 / steps), componentwise
+  const auto lc = ufx::linspace(std::complex<double>(0.1, 0), std::complex<double>(0.7, 0.3), 50);
+  CHECK(lc(1) == std::complex<double>(0x1.cbc14e5e0a72fp-4, 0x1.913da62386cabp-8));
+  CHECK(lc(48) == std::complex<double>(0x1.60216fcdd84b3p-1, 0x1.2cee3c9aa5180p-2));
+  CHECK(lc(49) == std::complex<double>(0.7, 0.3));
+  const auto lf = ufx::linspace(std::complex<float>(0.5f, 0), std::complex<float>(3, 0.25f), 7);
+  CHECK(lf(1) == std::complex<float>(0.9166666865348816f, 0.0416666679084301f)); // dtype=np.complex64
+  CHECK(lf(5) == std::complex<float>(2.5833332538604736f, 0.2083333283662796f));
+  // zeros, ones, full and the _like functions
+  CHECK(bits_of(ufx::zeros<H>({2})) == std::vector<std::uint16_t>{0, 0});
+  CHECK(bits_of(ufx::ones<ufx::bfloat16>({1})) == std::vector<std::uint16_t>{0x3f80});
+  CHECK(bits_of(ufx::full({2}, H(0.1))) == std::vector<std::uint16_t>{0x2e66, 0x2e66});
+  const auto z = ufx::ones<std::complex<double>>({2});
+  CHECK(z == ufx::ndarray<std::complex<double>, 1>({2}, 1.0));
+  CHECK(ufx::full_like(z, std::complex<double>(1, 2))(1) == std::complex<double>(1, 2));
+  CHECK(bits_of(ufx::full_like(ufx::zeros<H>({2}), 0.1)) == std::vector<std::uint16_t>{0x2e66, 0x2e66});
+  const auto d = ufx::full_like(ufx::to_device(ufx::zeros<H>({3}), ufx::sim), 65520); // filled on the sim: inf
+  CHECK(bits_of(d.to_host()) == std::vector<std::uint16_t>{0x7c00, 0x7c00, 0x7c00});
+}
+
 TEST_CASE("zeros, ones and full have the shape and the value asked for") {
   const auto z = ufx::zeros<float>({2, 3});
   CHECK(z == ufx::ndarray<float, 2>({2, 3}, 0.f));
@@ -222,6 +311,13 @@ TEST_CASE_TEMPLATE("random arrays are the same on every target", Target, UFX_TES
   CHECK(same_bits(n, ufx::random::normal<double>(ufx::serial, {3000}, 2, 3, 7)));
   const auto nf = host_copy(ufx::random::normal<float>(t, {3000}, 2, 3, 7));
   CHECK(same_bits(nf, ufx::random::normal<float>(ufx::serial, {3000}, 2, 3, 7)));
+  // float16 and bfloat16: drawn as float, then rounded once
+  const auto uh = host_copy(ufx::random::uniform<ufx::float16>(t, {1000, 3}, -1, 1, 42));
+  const auto nb = host_copy(ufx::random::normal<ufx::bfloat16>(t, {3000}, 2, 3, 7));
+  int rounded = 0;
+  for (ufx::index_t i = 0; i < 3000; ++i)
+    rounded += uh.data()[i].bits() == ufx::float16(u.data()[i]).bits() && nb(i).bits() == ufx::bfloat16(nf(i)).bits();
+  CHECK(rounded == 3000);
   // element i depends on the seed and i only: the shape does not matter
   const auto flat = host_copy(ufx::random::uniform<float>(t, {3000}, -1, 1, 42));
   CHECK(std::memcmp(flat.data(), u.data(), sizeof(float) * 3000) == 0);

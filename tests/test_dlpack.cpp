@@ -35,6 +35,16 @@ T value_at(int i) {
   else return static_cast<T>(i * 7 % 100);
 }
 
+/// The DLPack type code T is exchanged as.
+template <class T>
+int code_of() {
+  if constexpr (std::is_same_v<T, bool>) return ufx::dlpack::code_bool;
+  else if constexpr (std::is_same_v<T, ufx::bfloat16>) return kDLBfloat;
+  else if constexpr (std::is_same_v<T, ufx::float16> || std::is_floating_point_v<T>) return kDLFloat;
+  else if constexpr (std::is_integral_v<T>) return std::is_signed_v<T> ? kDLInt : kDLUInt;
+  else return kDLComplex;
+}
+
 DLTensor host_tensor(void* data, DLDataType dtype, int ndim, std::int64_t* shape, std::int64_t* strides,
                      std::uint64_t byte_offset = 0) {
   DLTensor t{};
@@ -70,7 +80,8 @@ struct two_sim_devices {
 
 TEST_CASE_TEMPLATE("to_dlpack hands an ndarray to the tensor, from_dlpack reads it back, the deleter runs once", T,
                    bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t, std::uint16_t,
-                   std::uint32_t, std::uint64_t, float, double, std::complex<float>, std::complex<double>) {
+                   std::uint32_t, std::uint64_t, ufx::float16, ufx::bfloat16, float, double, std::complex<float>,
+                   std::complex<double>) {
   ufx::ndarray<T, 2> a({3, 4});
   for (int i = 0; i < 12; ++i) a.data()[i] = value_at<T>(i);
   const T* p = a.data();
@@ -92,6 +103,7 @@ TEST_CASE_TEMPLATE("to_dlpack hands an ndarray to the tensor, from_dlpack reads 
     CHECK(t.byte_offset == 0);
     CHECK(t.dtype.bits == 8 * sizeof(T));
     CHECK(t.dtype.lanes == 1);
+    CHECK(t.dtype.code == code_of<T>());
     auto v = ufx::from_dlpack<ufx::ndview<const T, 2>>(owner);
     CHECK(v.shape() == std::array<ufx::index_t, 2>{3, 4});
     for (int i = 0; i < 3; ++i)
@@ -207,6 +219,22 @@ TEST_CASE("from_dlpack refuses a tensor that does not match the view, naming wha
   CHECK(msg([&] { ufx::from_dlpack<V2>(t); }).find("elements are float32 x4 lanes") != std::string::npos);
   t = host_tensor(buf, DLDataType{kDLBfloat, 16, 1}, 2, shape, nullptr);
   CHECK(msg([&] { ufx::from_dlpack<V2>(t); }).find("elements are bfloat16,") != std::string::npos);
+  // 16-bit floats: float16 and bfloat16 are told apart by their code, other widths and codes are named
+  t = host_tensor(buf, DLDataType{kDLBfloat, 16, 1}, 2, shape, nullptr);
+  CHECK(msg([&] { ufx::from_dlpack<ufx::ndview<const ufx::float16, 2>>(t); }) ==
+        "ufx::from_dlpack<ufx::ndview<float16, 2>>: the tensor's elements are bfloat16, the view's are float16");
+  CHECK(ufx::from_dlpack<ufx::ndview<const ufx::bfloat16, 2>>(t).size() == 6);
+  t = host_tensor(buf, DLDataType{kDLFloat, 8, 1}, 2, shape, nullptr);
+  CHECK(msg([&] { ufx::from_dlpack<ufx::ndview<const ufx::float16, 2>>(t); }).find("elements are float8,") !=
+        std::string::npos);
+  t = host_tensor(buf, DLDataType{7, 8, 1}, 2, shape, nullptr); // DLPack 1.x's kDLFloat8_e3m4
+  CHECK(msg([&] { ufx::from_dlpack<ufx::ndview<const ufx::bfloat16, 2>>(t); }) ==
+        "ufx::from_dlpack<ufx::ndview<bfloat16, 2>>: the tensor's elements are type code 7 of 8 bits, the view's "
+        "are bfloat16");
+  t = host_tensor(buf, DLDataType{kDLComplex, 64, 1}, 2, shape, nullptr);
+  CHECK(msg([&] { ufx::from_dlpack<ufx::ndview<const std::complex<double>, 2>>(t); }) ==
+        "ufx::from_dlpack<ufx::ndview<complex128, 2>>: the tensor's elements are complex64, the view's are "
+        "complex128");
   t = host_tensor(buf, DLDataType{kDLUInt, 8, 1}, 1, shape, nullptr); // uint8 is not bool
   CHECK(msg([&] { ufx::from_dlpack<ufx::ndview<const bool, 1>>(t); }) ==
         "ufx::from_dlpack<ufx::ndview<bool, 1>>: the tensor's elements are uint8, the view's are bool");

@@ -12,11 +12,23 @@
 ///   auto d = ufx::zeros_like(device_arr);    // a device_array on the same device, filled there
 ///   std::vector<float> v = ufx::to_vector(device_vec); // rank 1 only
 ///
-/// Lengths. `arange(start, stop, step)` has NumPy's ceil((stop - start) / step) elements (none
-/// when that is negative), element i being start + i * step computed in the result type: the
-/// common type of the arguments, or T in `arange<T>(...)`. `linspace(a, b, n, endpoint)` divides
-/// [a, b] into n - 1 steps (n without the endpoint), computed in double and converted to the
-/// result type (double for integer arguments), the last element exactly b.
+/// Element types: the numbers, `ufx::float16` and `ufx::bfloat16` (`arange<ufx::float16>(0, 1, 0.1)`,
+/// `linspace<ufx::bfloat16>(0, 1, 5)`, `zeros<ufx::float16>({2})`), and `std::complex<float>` /
+/// `std::complex<double>` (`arange<std::complex<float>>(0, 3, 0.5)`, `linspace` of two complex
+/// ends, `ones<std::complex<double>>({2})`, `full_like(z, std::complex<double>(1, 2))`), as NumPy
+/// has them all.
+///
+/// Lengths and values. `arange(start, stop, step)` has NumPy's ceil((stop - start) / step)
+/// elements (none when that is negative), of the common type of the arguments, or T in
+/// `arange<T>(...)`. Its values are NumPy's fill: a[0] = start and a[1] = start + step (added in
+/// the arguments' own type: integers exactly, else in double, or float for float arguments), each
+/// converted to the element type once, then a[i] = a[0] + i * (a[1] - a[0]) in the element type,
+/// componentwise for complex, and in float, rounded once, for float16 and bfloat16 (NumPy's
+/// HALF_fill: `arange<ufx::float16>(0, 1, 0.1)` is NumPy's [0. 0.1 0.2 0.2998 0.4 ...]).
+/// `linspace(a, b, n, endpoint)` divides [a, b] into n - 1 steps (n without the endpoint),
+/// computed in double and converted to the result type (double for integer arguments), the last
+/// element exactly b; of complex ends, componentwise in double with NumPy's complex step,
+/// (b - a) * (1 / steps), converted to the ends' type.
 ///
 /// Errors. A zero step: ufx::value_error; a negative count or extent: ufx::value_error /
 /// ufx::shape_error.
@@ -26,6 +38,7 @@
 /// make a device_array on the same device and fill it there.
 
 #include <array>
+#include <complex>
 #include <cstddef>
 #include <type_traits>
 #include <vector>
@@ -52,6 +65,14 @@ requires std::is_arithmetic_v<B> ndarray < detail::creation_t<T, B>,
 template <class T = void, class A, class B>
 requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B>
 auto linspace(A a, B b, index_t n, bool endpoint = true) { return detail::linspace_impl<T>(a, b, n, endpoint); }
+
+/// NumPy's `np.linspace(a, b, n, endpoint)` of complex ends: n evenly spaced values from a to b,
+/// computed as NumPy computes complex128's, in the ends' type (for std::complex<float>, NumPy's
+/// `dtype=np.complex64`).
+template <class F>
+ndarray<std::complex<F>, 1> linspace(std::complex<F> a, std::complex<F> b, index_t n, bool endpoint = true) {
+  return detail::linspace_complex(a, b, n, endpoint);
+}
 
 /// An array of `shape` holding `value` everywhere: `ufx::full({2, 3}, 7.f)`.
 template <class T, std::size_t R>
@@ -108,8 +129,7 @@ device_array<std::remove_const_t<T>, R> empty_like(const device_view<T, R>& x) {
 
 /// x's shape and element type, `value` everywhere (converted to the element type); on x's device
 /// for device data, filled there.
-template <class X, class V>
-requires std::is_arithmetic_v<V>
+template <class X, detail::creation_value V>
 auto full_like(const X& x, const V& value) {
   auto r = empty_like(x);
   detail::fill_value(r, value);

@@ -29,9 +29,22 @@
 ///     row-major strides; `a` is left empty. The consumer calls the deleter exactly once, which
 ///     frees the memory (a device_array's on its device).
 ///
-/// Element types. bool (code kDLBool = 6, 8 bits), signed and unsigned integers of 8 to 64 bits,
-/// float and double, `std::complex<float>` and `std::complex<double>`. Any other type is a compile-time
-/// error.
+/// Element types (DLPack's code and bits; NumPy's dtype where it has one):
+///
+///   | ufx element          | code        | bits   | NumPy                                      |
+///   |----------------------|-------------|--------|--------------------------------------------|
+///   | bool                 | kDLBool (6) | 8      | bool                                       |
+///   | int8_t ... int64_t   | kDLInt      | 8-64   | int8 ... int64                             |
+///   | uint8_t ... uint64_t | kDLUInt     | 8-64   | uint8 ... uint64                           |
+///   | ufx::float16         | kDLFloat    | 16     | float16                                    |
+///   | float, double        | kDLFloat    | 32, 64 | float32, float64                           |
+///   | ufx::bfloat16        | kDLBfloat   | 16     | none (ml_dtypes' and PyTorch's bfloat16)   |
+///   | std::complex<float>  | kDLComplex  | 64     | complex64                                  |
+///   | std::complex<double> | kDLComplex  | 128    | complex128                                 |
+///
+/// Any other element type is a compile-time error. A tensor of any other code, bit width or lane
+/// count is refused at run time with a value_error naming its code ("float8", "bfloat32",
+/// "type code 7 of 8 bits", "float32 x4 lanes").
 ///
 /// Errors. `ufx::value_error`: a null tensor, an element type, lane count or version that does not
 /// match, a read-only tensor into a mutable view, a null or misaligned data pointer.
@@ -61,6 +74,7 @@
 #include "ufx/device_array.hpp"
 #include "ufx/detail/lib/runtime.hpp"
 #include "ufx/errors.hpp"
+#include "ufx/half.hpp"
 #include "ufx/ndarray.hpp"
 #include "ufx/ndview.hpp"
 
@@ -119,13 +133,15 @@ constexpr DLDataType dlpack_dtype() {
   if constexpr (std::is_same_v<U, bool>) return DLDataType{dlpack::code_bool, 8, 1};
   else if constexpr (std::is_integral_v<U>)
     return DLDataType{static_cast<std::uint8_t>(std::is_signed_v<U> ? kDLInt : kDLUInt), bits, 1};
-  else if constexpr (std::is_same_v<U, float> || std::is_same_v<U, double>)
+  else if constexpr (std::is_same_v<U, float16> || std::is_same_v<U, float> || std::is_same_v<U, double>)
     return DLDataType{static_cast<std::uint8_t>(kDLFloat), bits, 1};
+  else if constexpr (std::is_same_v<U, bfloat16>) return DLDataType{static_cast<std::uint8_t>(kDLBfloat), bits, 1};
   else if constexpr (std::is_same_v<U, std::complex<float>> || std::is_same_v<U, std::complex<double>>)
     return DLDataType{static_cast<std::uint8_t>(kDLComplex), bits, 1};
   else {
     static_assert(dlpack_no_code<U>, "ufx::dlpack: DLPack has no type code for this element type (bool, integers, "
-                                     "float, double, std::complex<float> and std::complex<double> have one)");
+                                     "ufx::float16, ufx::bfloat16, float, double, std::complex<float> and "
+                                     "std::complex<double> have one)");
     return DLDataType{};
   }
 }

@@ -12,6 +12,12 @@
 /// mantissa width, for the whole array when a finite nonzero magnitude is >= 1e8 or < 1e-4 or the
 /// largest is over 1000 times the smallest (`[1.e-05 1.e+00]`); `nan`, `inf`, `-inf`. A rank-0
 /// array prints its element as NumPy prints a scalar (`2.5`, `3.0`, `1e-05`). Empty arrays print `[]`.
+/// `ufx::float16` as NumPy prints np.float16 arrays: the same rules with the shortest digits that
+/// read back as the float16, the magnitudes compared and divided in float16
+/// (`[0.1    0.2998]`, `[1.0e-01 1.0e+03]`); `ufx::bfloat16` likewise (NumPy has none). Complex as
+/// NumPy's: the real parts laid out as one float array, the imaginary parts as another with a sign
+/// always, a `j` after them (`[1.+2.j  3.-4.5j]`, `[  0. +1.j  nan+infj]`); rank 0 as NumPy's
+/// complex scalar (`(1+2j)`, `2j`).
 ///
 /// Device data (a `device_array`, or a view into device memory) is copied to the host first.
 ///
@@ -21,7 +27,8 @@
 ///                            //  [-3.   4. ]]
 ///   std::string s = ufx::to_string(a);
 ///
-/// Errors. An element type that is not arithmetic: a compile-time error; a failed copy of device
+/// Errors. An element type that is not arithmetic, float16, bfloat16 or std::complex: a
+/// compile-time error; a failed copy of device
 /// data: ufx::device_error.
 ///
 /// Targets. Formatting runs on the calling thread, on the host.

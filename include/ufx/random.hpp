@@ -14,7 +14,11 @@
 /// threads draw independently). uniform: the top 24 (float) or 53 (double) bits as u in [0, 1),
 /// then lo + (hi - lo) * u in double, converted to T. normal: u1 in (0, 1] from counter 2i and u2
 /// in [0, 1) from counter 2i + 1, mean + sd * sqrt(-2 log u1) * cos(2 pi u2) in double, converted
-/// to T. Every target gives identical bits, ufx::cuda included: log and cos are ufx's own
+/// to T. ufx::float16 and ufx::bfloat16 are drawn as float (the same values as `uniform<float>` and
+/// `normal<float>` with the same arguments and seed) and then rounded to nearest even once; their
+/// lo, hi, mean and sd are floats. Rounding may give uniform's hi itself (as it may for float: a
+/// value below hi rounds up to it). Complex element types are refused at compile time (NumPy has no
+/// complex distributions). Every target gives identical bits, ufx::cuda included: log and cos are ufx's own
 /// (fdlibm's polynomials, within about an ulp), every product and sum rounded once and never
 /// fused into an FMA, and sqrt and division are IEEE on the host and the device alike. (Code
 /// built with -ffast-math may reassociate them: its values are not promised.)
@@ -37,7 +41,7 @@ namespace ufx::random {
 
 /// Uniform values in [lo, hi) on target `t`: a device_array on ufx::sim / ufx::cuda, else an ndarray.
 template <class T = double, target_tag Tg, std::size_t R>
-auto uniform(const Tg& t, const index_t (&shape)[R], std::type_identity_t<T> lo = 0, std::type_identity_t<T> hi = 1,
+auto uniform(const Tg& t, const index_t (&shape)[R], detail::param_t<T> lo = 0, detail::param_t<T> hi = 1,
              std::uint64_t seed = 0) {
   detail::check_real<T>();
   const double a = static_cast<double>(lo);
@@ -46,14 +50,14 @@ auto uniform(const Tg& t, const index_t (&shape)[R], std::type_identity_t<T> lo 
 }
 /// Uniform values in [lo, hi): an ndarray, filled on ufx::host.
 template <class T = double, std::size_t R>
-ndarray<T, static_cast<int>(R)> uniform(const index_t (&shape)[R], std::type_identity_t<T> lo = 0,
-                                        std::type_identity_t<T> hi = 1, std::uint64_t seed = 0) {
+ndarray<T, static_cast<int>(R)> uniform(const index_t (&shape)[R], detail::param_t<T> lo = 0, detail::param_t<T> hi = 1,
+                                        std::uint64_t seed = 0) {
   return uniform<T>(host, shape, lo, hi, seed);
 }
 
 /// Normal values of mean `mean` and standard deviation `sd` on target `t`.
 template <class T = double, target_tag Tg, std::size_t R>
-auto normal(const Tg& t, const index_t (&shape)[R], std::type_identity_t<T> mean = 0, std::type_identity_t<T> sd = 1,
+auto normal(const Tg& t, const index_t (&shape)[R], detail::param_t<T> mean = 0, detail::param_t<T> sd = 1,
             std::uint64_t seed = 0) {
   detail::check_real<T>();
   detail::check_sd(sd);
@@ -62,8 +66,8 @@ auto normal(const Tg& t, const index_t (&shape)[R], std::type_identity_t<T> mean
 }
 /// Normal values: an ndarray, filled on ufx::host.
 template <class T = double, std::size_t R>
-ndarray<T, static_cast<int>(R)> normal(const index_t (&shape)[R], std::type_identity_t<T> mean = 0,
-                                       std::type_identity_t<T> sd = 1, std::uint64_t seed = 0) {
+ndarray<T, static_cast<int>(R)> normal(const index_t (&shape)[R], detail::param_t<T> mean = 0,
+                                       detail::param_t<T> sd = 1, std::uint64_t seed = 0) {
   return normal<T>(host, shape, mean, sd, seed);
 }
 

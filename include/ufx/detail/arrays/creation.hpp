@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <complex>
 #include <cstddef>
 #include <string>
 #include <type_traits>
@@ -13,6 +14,7 @@
 #include "ufx/detail/device/thread.hpp"
 #include "ufx/device_array.hpp"
 #include "ufx/errors.hpp"
+#include "ufx/half.hpp"
 #include "ufx/ndarray.hpp"
 
 namespace ufx::detail {
@@ -72,6 +74,47 @@ void check_to_vector_rank() {
   static_assert(R == 1, "ufx::to_vector: the array must have rank 1 (std::vector holds one axis)");
 }
 
+template <class T>
+inline constexpr bool is_complex_v = false;
+template <class F>
+inline constexpr bool is_complex_v<std::complex<F>> = true;
+
+/// One component of T: T, or F for std::complex<F>.
+template <class T>
+struct component {
+  using type = T;
+};
+template <class F>
+struct component<std::complex<F>> {
+  using type = F;
+};
+
+/// A value the creation functions take: a number, ufx::float16 or ufx::bfloat16, or a std::complex.
+template <class V>
+concept creation_value = std::is_arithmetic_v<V> || half_type<V> || is_complex_v<V>;
+
+/// The type arange's fill computes in: float for ufx::float16 and ufx::bfloat16 (NumPy's HALF_fill), the element
+/// type otherwise.
+template <class V>
+using arange_compute_t = std::conditional_t<half_type<V>, float, V>;
+
+/// NumPy's fill of arange's array: a[0] = start and a[1] = start + step (added in the arguments' type, as Python adds
+/// them: integers exactly, else in double or float), each converted to V once; then a[i] = a[0] + i * (a[1] - a[0]),
+/// computed in arange_compute_t<V> (componentwise for complex) and converted to V.
+template <class V, class A, class S>
+void arange_fill(ndarray<V, 1>& a, A start, S step) {
+  using W = arange_compute_t<V>;
+  if (a.size() == 0) return;
+  a(0) = static_cast<V>(start);
+  if (a.size() == 1) return;
+  if constexpr (std::is_integral_v<A> && std::is_integral_v<S>)
+    a(1) = static_cast<V>(static_cast<long long>(start) + static_cast<long long>(step));
+  else a(1) = static_cast<V>(start + step);
+  const W first = static_cast<W>(a(0)), delta = static_cast<W>(static_cast<W>(a(1)) - first);
+  using R = typename component<W>::type; // i in the type of one component
+  for (index_t i = 2; i < a.size(); ++i) a(i) = static_cast<V>(first + delta * static_cast<R>(i));
+}
+
 /// ufx::arange's array, of element type V.
 template <class V, class A, class B, class S>
 ndarray<V, 1> arange_impl(A start, B stop, S step) {
@@ -88,8 +131,7 @@ ndarray<V, 1> arange_impl(A start, B stop, S step) {
     n = len < 0 ? 0 : static_cast<index_t>(len);
   }
   ndarray<V, 1> a({n < 0 ? 0 : n});
-  for (index_t i = 0; i < a.size(); ++i)
-    a(i) = static_cast<V>(static_cast<V>(start) + static_cast<V>(i) * static_cast<V>(step));
+  arange_fill(a, start, step);
   return a;
 }
 
@@ -108,10 +150,31 @@ auto linspace_impl(A a, B b, index_t n, bool endpoint) {
   return r;
 }
 
+/// ufx::linspace's array of complex ends, as NumPy computes complex128's (and converted to std::complex<F>): the step
+/// is (b - a) divided by the number of steps as NumPy divides a complex by a real (times 1 / div, componentwise:
+/// Smith's algorithm with a zero imaginary part), element i is i * step + a componentwise, the last element exactly b.
+template <class F>
+ndarray<std::complex<F>, 1> linspace_complex(std::complex<F> a, std::complex<F> b, index_t n, bool endpoint) {
+  if (n < 0) throw value_error("ufx::linspace: the number of samples, " + std::to_string(n) + ", is negative");
+  ndarray<std::complex<F>, 1> r({n});
+  const index_t div = endpoint ? n - 1 : n;
+  const double scale = div > 0 ? 1.0 / static_cast<double>(div) : 0.0;
+  const double ar = a.real(), ai = a.imag(), re = (b.real() - ar) * scale, im = (b.imag() - ai) * scale;
+  for (index_t i = 0; i < n; ++i) {
+    const auto k = static_cast<double>(i);
+    r(i) = std::complex<F>(static_cast<F>(k * re + ar), static_cast<F>(k * im + ai));
+  }
+  if (endpoint && n > 1) r(n - 1) = b;
+  return r;
+}
+
 /// Sets every element of a new ndarray or device_array (on its device) to `value`, converted to its element type.
 template <class R, class V>
 void fill_value(R& r, const V& value) {
   using E = typename R::value_type;
+  static_assert(is_complex_v<E> || !is_complex_v<V>,
+                "ufx::full_like: a complex value for an array of real elements (NumPy would drop the imaginary part "
+                "with a ComplexWarning): pass value.real()");
   if constexpr (requires { r.to_host(); })
     fill_device(r, constant_gen<E>{static_cast<E>(value)}, "ufx::full_like fill kernel");
   else std::fill(r.begin(), r.end(), static_cast<E>(value));

@@ -92,15 +92,25 @@ UFX_HD inline double portable_cos_turns(double u) {
   return quarter == 1 ? -siny : siny; // cos(pi/2 + y) = -sin y, cos(3 pi/2 + y) = sin y
 }
 
+/// The type a value is drawn in: float for ufx::float16 and ufx::bfloat16 (then rounded to them), else T.
+template <class T>
+using draw_t = std::conditional_t<ufx::detail::half_type<T>, float, T>;
+
+/// The type of the arguments (lo, hi, mean, sd) for element type T: T for float and double, else float (the 16-bit
+/// floats; for a complex T, only check_real's message follows).
+template <class T>
+using param_t = std::conditional_t<std::is_floating_point_v<T>, T, float>;
+
 template <class T>
 struct uniform_gen {
   std::uint64_t seed;
   double lo, width;
   UFX_HD T operator()(index_t i) const {
+    using D = draw_t<T>;
     const std::uint64_t b = random_bits(seed, static_cast<std::uint64_t>(i));
     const double u =
-        std::is_same_v<T, float> ? static_cast<double>(b >> 40) * 0x1p-24 : static_cast<double>(b >> 11) * 0x1p-53;
-    return static_cast<T>(mul_add(width, u, lo));
+        std::is_same_v<D, float> ? static_cast<double>(b >> 40) * 0x1p-24 : static_cast<double>(b >> 11) * 0x1p-53;
+    return static_cast<T>(static_cast<D>(mul_add(width, u, lo)));
   }
 };
 
@@ -113,13 +123,17 @@ struct normal_gen {
     const double u1 = static_cast<double>((random_bits(seed, c) >> 11) + 1) * 0x1p-53;
     const double u2 = static_cast<double>(random_bits(seed, c + 1) >> 11) * 0x1p-53;
     const double z = rn_mul(::sqrt(-2.0 * portable_log(u1)), portable_cos_turns(u2)); // sqrt: IEEE everywhere
-    return static_cast<T>(mul_add(sd, z, mean));
+    return static_cast<T>(static_cast<draw_t<T>>(mul_add(sd, z, mean)));
   }
 };
 
 template <class T>
 void check_real() {
-  static_assert(std::is_floating_point_v<T>, "ufx::random: the element type must be float or double");
+  static_assert(!ufx::detail::is_complex_v<T>,
+                "ufx::random: no complex distributions (NumPy's random has none either): draw the real and the "
+                "imaginary parts as two float or double arrays");
+  static_assert(ufx::detail::is_complex_v<T> || std::is_floating_point_v<T> || ufx::detail::half_type<T>,
+                "ufx::random: the element type must be float, double, ufx::float16 or ufx::bfloat16");
 }
 
 /// Throws ufx::value_error for a negative (or NaN) standard deviation.

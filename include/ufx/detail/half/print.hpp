@@ -11,21 +11,21 @@
 
 namespace ufx::detail::half_bits {
 
-/// NumPy's str() of v, the exact value of a 16-bit type's `bits`, where `round` is that type's
-/// conversion from double: the shortest decimal that `round` takes back to the same bits (the
-/// closest to v of those), as NumPy's Dragon4 in its unique mode gives.
+/// A decimal: digits * 10^exp10, the digits without trailing zeros.
+struct decimal {
+  unsigned long long digits;
+  int exp10;
+};
+
+/// The shortest decimal that `round` (a 16-bit type's conversion from double) takes back to `abits`,
+/// the bits of a (positive, finite, nonzero) a, the closest to a of those: what NumPy's Dragon4 gives
+/// in its unique mode.
 ///
-/// At each number of digits d, the closest d-digit decimal to v (printf's, correctly rounded) and
+/// At each number of digits d, the closest d-digit decimal to a (printf's, correctly rounded) and
 /// its two neighbours on the d-digit grid are the only candidates: a d-digit decimal that reads back
-/// as v lies in v's rounding interval, and so does every grid point between it and v.
+/// as a lies in a's rounding interval, and so does every grid point between it and a.
 template <class Round>
-std::string numpy_str(double v, std::uint16_t bits, Round round, int max_digits) {
-  if (v != v) return "nan"; // NumPy prints no sign on a NaN
-  std::string out = (bits & 0x8000u) != 0 ? "-" : "";
-  const double a = v < 0 ? -v : v;
-  const auto abits = static_cast<std::uint16_t>(bits & 0x7fffu);
-  if (abits == 0) return out + "0.0";
-  if (a == std::numeric_limits<double>::infinity()) return out + "inf";
+decimal shortest_decimal(double a, std::uint16_t abits, Round round, int max_digits) {
   unsigned long long digits = 0; // the decimal digits * 10^exp10
   int exp10 = 0;
   for (int d = 1; d <= max_digits && digits == 0; ++d) {
@@ -48,6 +48,21 @@ std::string numpy_str(double v, std::uint16_t bits, Round round, int max_digits)
     }
   }
   while (digits % 10 == 0) digits /= 10, ++exp10;
+  return {digits, exp10};
+}
+
+/// NumPy's str() of v, the exact value of a 16-bit type's `bits`, where `round` is that type's
+/// conversion from double: shortest_decimal's digits, positional from 1e-4 up to 1e16 with a digit
+/// after the point, scientific elsewhere.
+template <class Round>
+std::string numpy_str(double v, std::uint16_t bits, Round round, int max_digits) {
+  if (v != v) return "nan"; // NumPy prints no sign on a NaN
+  std::string out = (bits & 0x8000u) != 0 ? "-" : "";
+  const double a = v < 0 ? -v : v;
+  const auto abits = static_cast<std::uint16_t>(bits & 0x7fffu);
+  if (abits == 0) return out + "0.0";
+  if (a == std::numeric_limits<double>::infinity()) return out + "inf";
+  const auto [digits, exp10] = shortest_decimal(a, abits, round, max_digits);
   const std::string s = std::to_string(digits);
   const int n = static_cast<int>(s.size());
   const int point = n + exp10; // the value is 0.<s> * 10^point
