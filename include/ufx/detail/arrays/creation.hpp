@@ -175,7 +175,8 @@ void fill_value(R& r, const V& value) {
   static_assert(is_complex_v<E> || !is_complex_v<V>,
                 "ufx::full_like: a complex value for an array of real elements (NumPy would drop the imaginary part "
                 "with a ComplexWarning): pass value.real()");
-  if constexpr (requires { r.to_host(); })
+  if constexpr (is_complex_v<V> && !is_complex_v<E>) return; // (the message above only)
+  else if constexpr (requires { r.to_host(); })
     fill_device(r, constant_gen<E>{static_cast<E>(value)}, "ufx::full_like fill kernel");
   else std::fill(r.begin(), r.end(), static_cast<E>(value));
 }
