@@ -55,9 +55,9 @@ template <class T>
 UFX_HD std::complex<T> exp(const std::complex<T>& z) {
   const double x = z.real(), y = z.imag(), inf = std::numeric_limits<double>::infinity();
   if (y == 0) return {T(cx::exp(x)), z.imag()};
-  if (!finite(y)) {                        // Annex G: (+inf, NaN), (0, 0), else NaN
-    if (x == inf) return {T(x), T(y - y)}; // cexp(+inf + i inf) = +-inf + i NaN
-    if (x == -inf) return {T(0), T(0)};    // cexp(-inf + i inf) = +-0 +- 0i
+  if (!finite(y)) {                                       // Annex G: (+inf, NaN), (0, 0), else NaN
+    if (x == inf) return {T(x), T(y - y)};                // cexp(+inf + i inf) = +-inf + i NaN
+    if (x == -inf) return {T(0), T(cx::copysign(0., y))}; // cexp(-inf + i inf) = +-0 +- 0i: glibc signs
     return {T(y - y), T(y - y)};
   }
   const double c = cx::cos(y), s = cx::sin(y);
@@ -104,7 +104,7 @@ UFX_HD std::complex<T> sqrt(const std::complex<T>& z) {
   else if (a < 0x1p-1020) u *= 0x1p108, v *= 0x1p108, back = 0x1p-54;
   const double t = cx::sqrt(((u < 0 ? -u : u) + cx::hypot(u, v)) * 0.5) * back;
   if (x >= 0) return {T(t), T(double(y) / (2 * t))};
-  return {T((y < 0 ? -double(y) : double(y)) / (2 * t)), T(cx::copysign(t, double(y)))};
+  return {T(cx::copysign(double(y), 1.) / (2 * t)), T(cx::copysign(t, double(y)))};
 }
 
 UFX_TU_NAMESPACE_END
