@@ -2,7 +2,10 @@
 /// \file math.hpp
 /// Math functions for vectorized functions: `ufx::math::exp`, `log`, `sin`, `cos`, `tanh`, `pow`
 /// and `sqrt`, for float and double, callable on host and device (UFX_HD); `ufx::math::fast::exp`,
-/// e^x in two instructions on the device within a stated bound.
+/// e^x in two instructions on the device within a stated bound; `hypot` and `atan2`; and for
+/// std::complex<float> / <double>, NumPy's add, sub, mul, div, abs, arg, conj, exp, log and sqrt,
+/// the same on every target (docs/element_types.md, "Complex": nvcc compiles std::complex's own
+/// operators to nothing in device code).
 ///
 /// On the host each is a branch-free polynomial kernel, inline in the header, so the loop
 /// ufx::vectorize runs over a function that calls it is a vector loop with the compiler's plain
