@@ -3,9 +3,11 @@
 // np.divide, np.exp, np.log, np.sqrt, np.abs, np.angle; complex64 computed in complex64).
 //
 // Bitwise or bound, per result: a component that is NaN, infinite or zero must be NumPy's exactly (zero's sign too);
-// others within 4 ulp of the result's modulus (CUDA's libm is not glibc's, and nvcc fuses a * b - c * d into an fma;
-// the CPU targets measure within 2: NumPy's own abs and angle are up to 3 ulp from the correctly rounded value).
-// Reductions of exactly representable sums and products are compared bitwise on every target.
+// others within 4 epsilon times the result's modulus (CUDA's libm is not glibc's, and nvcc fuses a * b - c * d into
+// an fma). Measured on the CPU over 80000 random inputs: exp, log and sqrt within 2 ulp of the modulus of NumPy's; abs
+// and arg are glibc's hypot and atan2, and NumPy's vector loops for np.abs and np.angle are up to 3 ulp from them.
+// Reductions of exactly representable sums and products are compared bitwise on every target (== : a product's zero
+// sign follows the order of the products).
 #include "common.hpp"
 
 #include <complex>
