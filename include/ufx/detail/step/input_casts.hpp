@@ -27,6 +27,13 @@ struct input_cast {
                     "instantiation line). Pass the rule that allows it as an option of the call "
                     "(ufx::casting::same_kind or ufx::casting::unsafe, before ufx::out), or give the function the "
                     "wider parameter type");
+#if defined(__CUDACC__)
+  static_assert(device_converts<Element, Parameter>,
+                "ufx: in a file nvcc compiles, std::complex elements reach only a std::complex parameter of their own "
+                "precision: nvcc compiles std::complex's conversion between precisions to no code in device code "
+                "(docs/element_types.md, \"Complex\"). Take the element type and widen by parts: "
+                "std::complex<double>(z.real(), z.imag())");
+#endif
 };
 
 /// The operands inputs_cast_ok checks: every one, against a function of as many parameters (gufunc_cast_inputs: a
