@@ -41,8 +41,10 @@ UFX_CX_LIB2(copysign, copysignf)
 #undef UFX_CX_LIB2
 #if defined(__CUDA_ARCH__)
 UFX_HD inline double fma(double a, double b, double c) { return ::fma(a, b, c); }
+UFX_HD inline double mul_rn(double a, double b) { return __dmul_rn(a, b); } // a product nvcc never fuses into an add
 #else
 UFX_HD inline double fma(double a, double b, double c) { return std::fma(a, b, c); }
+UFX_HD inline double mul_rn(double a, double b) { return a * b; } // used more than once: GCC fuses no add into it
 #endif
 
 template <class T>
@@ -69,15 +71,17 @@ UFX_HD std::complex<T> exp(const std::complex<T>& z) {
   return {T(e * c), T(e * s)};
 }
 
-/// log |z|: near |z| = 1, log1p of |z|^2 - 1 formed exactly (products split by fma), as glibc's clog does; elsewhere
+/// log |z|: where 1/2 <= |z|^2 < 8 and |x| or |y| >= 1/2, log1p of |z|^2 - 1 formed without loss (the squares split
+/// by fma, their sum by two_sum; its rounded part minus 1 is exact), as glibc's clog does near |z| = 1; elsewhere
 /// log(hypot(x, y)).
 UFX_HD inline double log_abs(double x, double y, bool exact_squares) {
   const double ax = x < 0 ? -x : x, ay = y < 0 ? -y : y;
   const double a = ax > ay ? ax : ay, b = ax > ay ? ay : ax;
-  if (!(a >= 0.5 && a < 2 && b == b)) return cx::log(cx::hypot(x, y));
-  const double p = a * a, q = b * b;
-  if (exact_squares) return 0.5 * cx::log1p((p - 1) + q); // float parts: a * a and b * b are exact in double
-  return 0.5 * cx::log1p(((p - 1) + q) + (cx::fma(a, a, -p) + cx::fma(b, b, -q)));
+  const double p = cx::mul_rn(a, a), q = cx::mul_rn(b, b), hi = p + q;
+  if (!(a >= 0.5 && a < 2 && hi >= 0.5)) return cx::log(cx::hypot(x, y));        // NaN, infinities and far from 1 too
+  const double bb = hi - p, lo = (p - (hi - bb)) + (q - bb);                     // hi + lo = p + q exactly
+  const double err = exact_squares ? 0. : cx::fma(a, a, -p) + cx::fma(b, b, -q); // float parts: p, q exact
+  return 0.5 * cx::log1p((hi - 1) + (lo + err));
 }
 
 /// log z = log |z| + i arg z.
