@@ -83,6 +83,16 @@ struct numeric_kind<bfloat16> {
   static constexpr int size = 2;
 };
 
+/// False for a std::complex of one precision into a std::complex of another, a conversion nvcc
+/// compiles to no code in device code (libstdc++'s converting constructor works on GCC's
+/// __complex__ member: docs/element_types.md, "Complex"). Files nvcc compiles reject it where ufx
+/// converts elements: into a function's parameters (input_cast) and into ufx::out destinations.
+template <class From, class To>
+inline constexpr bool device_converts_unqualified = true;
+template <class A, class B>
+inline constexpr bool device_converts_unqualified<std::complex<A>, std::complex<B>> = std::is_same_v<A, B>;
+template <class From, class To>
+inline constexpr bool device_converts = device_converts_unqualified<std::remove_cv_t<From>, std::remove_cv_t<To>>;
 /// NumPy's `safe` table for integers of `from` bytes into floats (or complex components) of `to`
 /// bytes: a float whose mantissa holds every value, and int64 into float64 (NumPy's choice).
 constexpr bool int_to_float_safe(int from, int to) { return to > from || (from == 8 && to >= 8); }

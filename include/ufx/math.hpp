@@ -2,7 +2,10 @@
 /// \file math.hpp
 /// Math functions for vectorized functions: `ufx::math::exp`, `log`, `sin`, `cos`, `tanh`, `pow`
 /// and `sqrt`, for float and double, callable on host and device (UFX_HD); `ufx::math::fast::exp`,
-/// e^x in two instructions on the device within a stated bound.
+/// e^x in two instructions on the device within a stated bound; `hypot` and `atan2`; and for
+/// std::complex<float> / <double>, NumPy's add, sub, mul, div, abs, arg, conj, exp, log and sqrt,
+/// the same on every target (docs/element_types.md, "Complex": nvcc compiles std::complex's own
+/// operators to nothing in device code).
 ///
 /// On the host each is a branch-free polynomial kernel, inline in the header, so the loop
 /// ufx::vectorize runs over a function that calls it is a vector loop with the compiler's plain
@@ -30,6 +33,9 @@
 #  include "ufx/detail/math/trig.hpp"
 #endif
 
+#include "ufx/detail/math/complex.hpp"
+
+#include <complex>
 #include <type_traits>
 
 namespace ufx::math {
@@ -95,6 +101,85 @@ requires(std::is_arithmetic_v<A>&& std::is_arithmetic_v<B> &&
          !(std::is_same_v<A, B> && std::is_floating_point_v<A>)) UFX_HD UFX_ALWAYS_INLINE double pow(A x, B y) {
   return pow(static_cast<double>(x), static_cast<double>(y));
 }
+
+/// sqrt(x^2 + y^2) without overflow or underflow on the way (C's hypot: hypot(+-inf, NaN) = inf).
+/// The library's: glibc's on the host (a scalar call), CUDA's on the device.
+UFX_HD inline float hypot(float x, float y) { return ::ufx::detail::cx::hypot(x, y); }
+/// sqrt(x^2 + y^2) without overflow or underflow on the way (C's hypot: hypot(+-inf, NaN) = inf).
+UFX_HD inline double hypot(double x, double y) { return ::ufx::detail::cx::hypot(x, y); }
+/// The angle of the point (x, y), in [-pi, pi], with C's signed zeros and infinities (glibc's / CUDA's).
+UFX_HD inline float atan2(float y, float x) { return ::ufx::detail::cx::atan2(y, x); }
+/// The angle of the point (x, y), in [-pi, pi], with C's signed zeros and infinities (glibc's / CUDA's).
+UFX_HD inline double atan2(double y, double x) { return ::ufx::detail::cx::atan2(y, x); }
+
+/// \name std::complex<float> and std::complex<double>
+/// The same on every target, device code included, where std::complex's own operators are not
+/// (nvcc compiles them to nothing: docs/element_types.md, "Complex"). Arithmetic is NumPy's, in the
+/// element type; exp, log and sqrt compute in double and round once, with C99's special values
+/// (Annex G, as np.exp, np.log and np.sqrt return them); abs is hypot and arg atan2 in the element
+/// type, as NumPy's. Scalar library calls on the host (no vector loop).
+/// @{
+/// The real part.
+template <class T>
+UFX_HD constexpr T real(const std::complex<T>& z) {
+  return z.real();
+}
+/// The imaginary part.
+template <class T>
+UFX_HD constexpr T imag(const std::complex<T>& z) {
+  return z.imag();
+}
+/// The complex conjugate, x - iy.
+template <class T>
+UFX_HD constexpr std::complex<T> conj(const std::complex<T>& z) {
+  return {z.real(), -z.imag()};
+}
+/// a + b.
+template <class T>
+UFX_HD constexpr std::complex<T> add(const std::complex<T>& a, const std::type_identity_t<std::complex<T>>& b) {
+  return ::ufx::detail::cx::add(a, b);
+}
+/// a - b.
+template <class T>
+UFX_HD constexpr std::complex<T> sub(const std::complex<T>& a, const std::type_identity_t<std::complex<T>>& b) {
+  return ::ufx::detail::cx::sub(a, b);
+}
+/// a * b as np.multiply: (ac - bd) + i(ad + bc), no recovery of infinities (inf * 1 is inf + NaN i).
+template <class T>
+UFX_HD constexpr std::complex<T> mul(const std::complex<T>& a, const std::type_identity_t<std::complex<T>>& b) {
+  return ::ufx::detail::cx::mul(a, b);
+}
+/// a / b as np.divide: Smith's method; a zero divisor divides each part by +0 (1 / 0 is inf + NaN i).
+template <class T>
+UFX_HD constexpr std::complex<T> div(const std::complex<T>& a, const std::type_identity_t<std::complex<T>>& b) {
+  return ::ufx::detail::cx::div(a, b);
+}
+/// |z|, as hypot(x, y) (np.abs): |inf + NaN i| = inf.
+template <class T>
+UFX_HD T abs(const std::complex<T>& z) {
+  return ::ufx::detail::cx::hypot(z.real(), z.imag());
+}
+/// The argument, atan2(y, x) (np.angle).
+template <class T>
+UFX_HD T arg(const std::complex<T>& z) {
+  return ::ufx::detail::cx::atan2(z.imag(), z.real());
+}
+/// e^z (np.exp; C's cexp).
+template <class T>
+UFX_HD std::complex<T> exp(const std::complex<T>& z) {
+  return ::ufx::detail::cx::exp(z);
+}
+/// The principal logarithm, log|z| + i arg z (np.log; C's clog): log(0) = -inf + 0i.
+template <class T>
+UFX_HD std::complex<T> log(const std::complex<T>& z) {
+  return ::ufx::detail::cx::log(z);
+}
+/// The principal square root, real part >= 0 (np.sqrt; C's csqrt).
+template <class T>
+UFX_HD std::complex<T> sqrt(const std::complex<T>& z) {
+  return ::ufx::detail::cx::sqrt(z);
+}
+/// @}
 
 /// Faster, less accurate functions for maps whose error budget allows them (the terms of a kernel
 /// sum, weights): the same on every target where no faster form with the bound below exists.

@@ -45,6 +45,12 @@ struct is_out<out_t<D...>> : std::true_type {};
 /// NumPy's same_kind casting (casting.hpp).
 template <class From, class To>
 constexpr bool same_kind_castable() {
+#if defined(__CUDACC__)
+  static_assert(device_converts<From, To>,
+                "ufx::out: in a file nvcc compiles, a std::complex result goes only into a std::complex destination of "
+                "its own precision: nvcc compiles std::complex's conversion between precisions to no code in device "
+                "code (docs/element_types.md, \"Complex\"). Return the destination's type, built from the parts");
+#endif
   return can_cast<From, To>(casting::same_kind);
 }
 } // namespace detail

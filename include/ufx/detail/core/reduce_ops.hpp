@@ -5,40 +5,46 @@
 #include <type_traits>
 
 #include "ufx/config.hpp"
+#include "ufx/detail/core/complex.hpp"
 
 namespace ufx {
 
 /// `a + b`. As a reduction or scan it is NumPy's `np.add.reduce` / `np.sum`: bool and integers narrower than 64 bits
-/// accumulate in 64 bits (detail::reduce_accumulator).
+/// accumulate in 64 bits (detail::reduce_accumulator). std::complex adds by parts, the same on every target (nvcc
+/// compiles std::complex's own operators to nothing in device code: docs/element_types.md, "Complex").
 struct plus {
   template <class T>
   UFX_HD constexpr auto operator()(const T& a, const T& b) const {
-    return a + b;
+    if constexpr (detail::is_std_complex<T>) return detail::cx::add(a, b);
+    else return a + b;
   }
 };
 
 /// `a * b`. As a reduction or scan it is NumPy's `np.multiply.reduce` / `np.prod`: bool and integers narrower than 64
-/// bits accumulate in 64 bits (detail::reduce_accumulator).
+/// bits accumulate in 64 bits (detail::reduce_accumulator). std::complex multiplies as np.multiply does (the
+/// textbook formula, by parts, on every target).
 struct multiplies {
   template <class T>
   UFX_HD constexpr auto operator()(const T& a, const T& b) const {
-    return a * b;
+    if constexpr (detail::is_std_complex<T>) return detail::cx::mul(a, b);
+    else return a * b;
   }
 };
 
-/// The smaller of `a` and `b`; a NaN on either side wins, as `np.minimum` does.
+/// The smaller of `a` and `b`; a NaN on either side wins, as `np.minimum` does (std::complex: NumPy's lexicographic
+/// order, real parts first, and a NaN in either part is a NaN).
 struct minimum {
   template <class T>
   UFX_HD constexpr T operator()(const T& a, const T& b) const {
-    return (a < b || a != a) ? a : b; // a != a: a is NaN; a NaN b falls through to b
+    return (detail::cx::less(a, b) || detail::cx::is_nan(a)) ? a : b; // a NaN b falls through to b
   }
 };
 
-/// The larger of `a` and `b`; a NaN on either side wins, as `np.maximum` does.
+/// The larger of `a` and `b`; a NaN on either side wins, as `np.maximum` does (std::complex: as minimum).
 struct maximum {
   template <class T>
   UFX_HD constexpr T operator()(const T& a, const T& b) const {
-    return (a > b || a != a) ? a : b;
+    return (detail::cx::less(b, a) || detail::cx::is_nan(a)) ? a : b;
   }
 };
 
@@ -99,16 +105,17 @@ struct arg_map {
 };
 
 /// Picks the better of two arg_pairs: the smaller (Max: larger) value, a NaN before any number, on ties the smaller
-/// index. Commutative and associative, so any order finds NumPy's answer (the first occurrence).
+/// index. Commutative and associative, so any order finds NumPy's answer (the first occurrence). std::complex: NumPy's
+/// lexicographic order, a NaN in either part a NaN (cx::less, cx::is_nan).
 template <bool Max>
 struct arg_better {
   template <class V>
   UFX_HD constexpr arg_pair<V> operator()(const arg_pair<V>& a, const arg_pair<V>& b) const {
-    const bool an = a.value != a.value, bn = b.value != b.value;
+    const bool an = cx::is_nan(a.value), bn = cx::is_nan(b.value);
     if (an != bn) return an ? a : b;
     if (!an) {
-      if (Max ? (b.value < a.value) : (a.value < b.value)) return a;
-      if (Max ? (a.value < b.value) : (b.value < a.value)) return b;
+      if (Max ? cx::less(b.value, a.value) : cx::less(a.value, b.value)) return a;
+      if (Max ? cx::less(a.value, b.value) : cx::less(b.value, a.value)) return b;
     }
     return a.index <= b.index ? a : b;
   }

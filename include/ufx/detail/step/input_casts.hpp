@@ -33,6 +33,13 @@ struct input_cast {
                 "(ufx::float16 and ufx::bfloat16 are made from float, double and the integers explicitly, as C++23's "
                 "std::float16_t): give the function a float parameter (both convert to float implicitly and exactly), "
                 "or convert the array first");
+#if defined(__CUDACC__)
+  static_assert(device_converts<Element, Parameter>,
+                "ufx: in a file nvcc compiles, std::complex elements reach only a std::complex parameter of their own "
+                "precision: nvcc compiles std::complex's conversion between precisions to no code in device code "
+                "(docs/element_types.md, \"Complex\"). Take the element type and widen by parts: "
+                "std::complex<double>(z.real(), z.imag())");
+#endif
 };
 
 /// A C++ scalar operand into the function's parameter: as C++ converts it (weak, NEP 50), implicitly.
