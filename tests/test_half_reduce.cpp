@@ -110,6 +110,9 @@ TEST_CASE_TEMPLATE("float16 sums along axes round each output once, into out and
   ufx::ndarray<float16, 1> d0({25});
   ufx::reducer([] UFX_HD(float a, float b) { return a + b; }, 0.f)(Target{}, m, ufx::axis{0}, ufx::out(d0));
   CHECK(bits_of(d0) == sum_axis0);
+  // an elementwise float result into a float16 destination (ufx::out's same_kind), rounded there
+  ufx::vectorize([] UFX_HD(float16 a) { return a * 0.5f; })(Target{}, s0, ufx::out(d0));
+  CHECK(float(d0(24)) == float(float16(float(s0(24)) * 0.5f)));
   // empty: zeros
   const ufx::ndarray<float16, 1> e = ufx::sum(Target{}, ufx::ndarray<float16, 2>({0, 3}), ufx::axis{0});
   CHECK(bits_of(e) == std::vector<unsigned>(3, 0));

@@ -29,9 +29,10 @@
 /// has the table); the last bits differ between targets (other orders). They compute in the
 /// element type for float and double, in double for integers and bool (NumPy's
 /// rules), in float for float16 and bfloat16, whose statistics are rounded once to the element
-/// type (NumPy's mean of float16 sums in float32 too; its var and std take float16 steps). Empty gives NaN (NumPy's value, without its warning); `n <= ddof` gives inf (or NaN when
-/// every deviation is 0); an inf element gives an inf mean and a NaN variance; a NaN gives NaN.
-/// `ufx::minmax(x)` is `reducers(ufx::min, ufx::max)` returned as a std::pair.
+/// type (NumPy's mean of float16 sums in float32 too; its var and std take float16 steps). Empty gives NaN (NumPy's
+/// value, without its warning); `n <= ddof` gives inf (or NaN when every deviation is 0); an inf element gives an inf
+/// mean and a NaN variance; a NaN gives NaN. `ufx::minmax(x)` is `reducers(ufx::min, ufx::max)` returned as a
+/// std::pair.
 ///
 /// Errors. As reductions: `ufx::shape_error` (axes, out shapes, destinations of different
 /// shapes), `ufx::value_error` for an empty array when a reduction has no identity (min, max,

@@ -21,6 +21,14 @@ struct array_acc {
   UFX_HD T& at(index_t o) const { return p[o]; }
 };
 
+/// Writes a result into an output element: converted explicitly, so a float result goes into a float16 or bfloat16
+/// destination (whose constructors from float are explicit; ufx::out allows it by NumPy's same_kind rule); for the
+/// arithmetic types the conversion the assignment would make, the same code.
+template <class T, class V>
+UFX_HD UFX_ALWAYS_INLINE void store_result(T& dst, const V& v) {
+  dst = static_cast<T>(v);
+}
+
 template <class V>
 struct scalar_acc {
   using element_type = const V;
@@ -205,15 +213,15 @@ private:
   template <std::size_t... O, std::size_t... I>
   UFX_HD void apply(const index_t (&off)[N], std::index_sequence<O...>, std::index_sequence<I...>) const {
     if constexpr (NOut == 1) {
-      get<0>(acc).at(off[0]) = UFX_USER_CALL(f, get<NOut + I>(acc).at(off[NOut + I])...);
+      detail::store_result(get<0>(acc).at(off[0]), UFX_USER_CALL(f, get<NOut + I>(acc).at(off[NOut + I])...));
     } else {
       auto r = UFX_USER_CALL(f, get<NOut + I>(acc).at(off[NOut + I])...);
-      ((get<O>(acc).at(off[O]) = result_get<O>(r)), ...);
+      (detail::store_result(get<O>(acc).at(off[O]), result_get<O>(r)), ...);
     }
   }
   template <class Out, class... In>
   static void run_row(const F& f, index_t n, Out o, In... in) {
-    for (index_t i = 0; i < n; ++i) o.at(i) = f(in.at(i)...);
+    for (index_t i = 0; i < n; ++i) detail::store_result(o.at(i), f(in.at(i)...));
   }
   template <std::size_t I, class... A>
   void row_mixed(const index_t (&off)[N], const index_t (&str)[N], index_t n, A... a) const {
