@@ -28,7 +28,9 @@
 /// Result types. As NumPy's: reductions and scans by `ufx::plus` and `ufx::multiplies` (`ufx::sum`,
 /// `ufx::prod`, `accumulate`) take `bool` and integers narrower than 64 bits to `std::int64_t` (signed,
 /// bool) or `std::uint64_t` (unsigned): `ufx::sum` of `{INT_MAX, INT_MAX, 7}` is 4294967301. Floats keep
-/// their type; a user's operator keeps the types it returns.
+/// their type; `ufx::float16` and `ufx::bfloat16` reductions by them accumulate in float and round
+/// once to the element type (np.sum of float16), their scans round each step (np.cumsum of float16);
+/// a user's operator keeps the types it returns (docs/element_types.md, "Reductions").
 ///
 /// Results. Without an axis the result is a scalar (copied back from a device). With axes it is
 /// a container by the rules of docs/vectorize.md with the reduced dimensions removed (or kept as 1 with
@@ -39,9 +41,10 @@
 /// logsumexp. `ufx::logsumexp(x)` is scipy.special.logsumexp: a stable log(sum(exp(x))), the
 /// accumulator a (max, sum of exp(x - max)) pair that combines by rescaling to the larger max, so
 /// nothing overflows (logsumexp of {1000, 1001} is 1001.313...). Empty gives -inf, all -inf -inf,
-/// a +inf element +inf, a NaN NaN. Integers and bool compute in double, float in float. The
-/// transform form `ufx::logsumexp(x, y, ..., map)` reduces `map` over the broadcast operands without
-/// storing its values (KeOps's log-sum-exp of a kernel: map = -|x_i - y_j|^2 over (n, 1) and (m)).
+/// a +inf element +inf, a NaN NaN. Integers and bool compute in double, float in float, float16 and
+/// bfloat16 in float, rounded once to their type. The transform form `ufx::logsumexp(x, y, ...,
+/// map)` reduces `map` over the broadcast operands without storing its values (KeOps's
+/// log-sum-exp of a kernel: map = -|x_i - y_j|^2 over (n, 1) and (m)).
 ///
 /// Accuracy. Sums run in a pairwise order on every target (leaves of independent accumulators
 /// on the CPU, interleaved lanes on devices), so a float32 sum is as accurate as NumPy's.

@@ -28,9 +28,11 @@
 /// double within 1e-14 (measured at most 1.4e-15 near 1e9), the mean within 2 ulps (docs/fusion.md
 /// has the table); the last bits differ between targets (other orders). They compute in the
 /// element type for float and double, in double for integers and bool (NumPy's
-/// rules). Empty gives NaN (NumPy's value, without its warning); `n <= ddof` gives inf (or NaN when
-/// every deviation is 0); an inf element gives an inf mean and a NaN variance; a NaN gives NaN.
-/// `ufx::minmax(x)` is `reducers(ufx::min, ufx::max)` returned as a std::pair.
+/// rules), in float for float16 and bfloat16, whose statistics are rounded once to the element
+/// type (NumPy's mean of float16 sums in float32 too; its var and std take float16 steps). Empty gives NaN (NumPy's
+/// value, without its warning); `n <= ddof` gives inf (or NaN when every deviation is 0); an inf element gives an inf
+/// mean and a NaN variance; a NaN gives NaN. `ufx::minmax(x)` is `reducers(ufx::min, ufx::max)` returned as a
+/// std::pair.
 ///
 /// Errors. As reductions: `ufx::shape_error` (axes, out shapes, destinations of different
 /// shapes), `ufx::value_error` for an empty array when a reduction has no identity (min, max,
@@ -133,7 +135,7 @@ struct stat_fn {
 
   template <class V>
   moments_part<V> part() const {
-    static_assert(std::is_arithmetic_v<V>, "ufx::mean / var / std: the elements must be real numbers");
+    static_assert(std::is_arithmetic_v<V> || half_type<V>, "ufx::mean / var / std: the elements must be real numbers");
     return {K, ddof_};
   }
 

@@ -33,18 +33,21 @@ UFX_HD inline T lse_log(T v) {
   else return static_cast<T>(::log(static_cast<double>(v)));
 }
 
-/// max + log(sum); a +-inf or NaN max is the result (-inf for an empty or all -inf reduction).
-template <class T>
+/// max + log(sum); a +-inf or NaN max is the result (-inf for an empty or all -inf reduction); as R (float16 and
+/// bfloat16 computed in float, rounded once).
+template <class T, class R = T>
 struct lse_finish {
-  UFX_HD T operator()(const lse_acc<T>& a) const { return real_finite(a.max) ? a.max + lse_log(a.sum) : a.max; }
+  UFX_HD R operator()(const lse_acc<T>& a) const {
+    return static_cast<R>(real_finite(a.max) ? a.max + lse_log(a.sum) : a.max);
+  }
 };
 
 /// Combines two partials: a NaN max wins; otherwise the larger max is kept and the other side's sum is scaled by
 /// exp(its max - the larger) <= 1. When the larger max is +-inf (both -inf, or a +inf), the sums add unscaled (inf -
 /// inf would be NaN); the finishing step ignores them.
-template <class T>
+template <class T, class R = T>
 struct lse_op {
-  using finish_type = lse_finish<T>;
+  using finish_type = lse_finish<T, R>;
   UFX_HD lse_acc<T> operator()(const lse_acc<T>& a, const lse_acc<T>& b) const {
     if (a.max != a.max) return a;
     if (b.max != b.max) return b;
@@ -57,8 +60,8 @@ struct lse_op {
 };
 
 /// lse_map makes each element a one-value partial already: no fold from the identity needed.
-template <class T>
-inline constexpr bool seeds_with_elements<lse_op<T>> = true;
+template <class T, class R>
+inline constexpr bool seeds_with_elements<lse_op<T, R>> = true;
 
 /// Maps the operands' elements to a one-value partial (v, 1): through `f` (the transform form) or as they are.
 template <class T, class F>
@@ -85,13 +88,14 @@ UFX_TU_NAMESPACE_BEGIN
 template <int NA, bool Keep, class F, class TargetT, class OutT, class... Args>
 decltype(auto) run_logsumexp(const TargetT* tp, OutT* outp, const int* axes, const F& f, const Args&... args) {
   using V = typename lse_value<F, typename decltype(adapt_in(args))::value_type...>::type;
-  static_assert(std::is_arithmetic_v<V>,
-                "ufx::logsumexp: the values reduced (the elements, or the map's results) must be real numbers");
-  if constexpr (std::is_arithmetic_v<V>) {
+  constexpr bool real = std::is_arithmetic_v<V> || half_type<V>;
+  static_assert(real, "ufx::logsumexp: the values reduced (the elements, or the map's results) must be real numbers");
+  if constexpr (real) {
     using T = real_of<V>;
     const lse_acc<T> id{-std::numeric_limits<T>::infinity(), T(0)};
-    return reduce_run<NA, Keep>(make_spec(lse_map<T, F>{f}, lse_op<T>{}, id, no_value{}, "ufx::logsumexp", ""), tp,
-                                outp, axes, args...);
+    return reduce_run<NA, Keep>(
+        make_spec(lse_map<T, F>{f}, lse_op<T, real_result_of<V>>{}, id, no_value{}, "ufx::logsumexp", ""), tp, outp,
+        axes, args...);
   }
 }
 

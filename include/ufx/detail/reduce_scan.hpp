@@ -117,7 +117,7 @@ UFX_CALL_BOUNDARY auto accumulate_run(const Op& op, const TargetT* given, OutT* 
   constexpr int R = In::rank;
   static_assert(R > 0 && !is_scalar_operand<In>::value, "ufx::accumulate: accumulate an array, not a scalar");
   static_assert(reduce_inputs_cast_ok<identity, Op, Rule, In>());
-  using Acc = typename reduce_types<identity, Op, typename In::value_type>::acc;
+  using Acc = typename reduce_types<identity, Op, typename In::value_type>::scan_acc;
 
   device_set_of<reaches_device<OutT, X>> device;
   note_space(in, device);

@@ -31,10 +31,12 @@ UFX_TU_NAMESPACE_BEGIN
 // checks) and `shares_accumulation` (two parts of its type accumulate alike: the CPU leaf computes one for both).
 
 /// A binary operator's part (ufx::reducer, ufx::sum, ...): element x's accumulator is op(identity, x) for a user's
-/// operator with an identity (as in the one-reduction fold), else x.
+/// operator with an identity (as in the one-reduction fold), else x. Its result is the one reduction's (a float16 sum:
+/// accumulated in float, rounded once).
 template <class Op, class Id, class V>
 struct op_part {
   using acc = typename reduce_types<identity, Op, V>::acc;
+  using result = typename reduce_types<identity, Op, V>::result;
   static constexpr bool has_identity = !std::is_same_v<Id, no_value>;
   static constexpr bool indexed = false;
   static constexpr const char* empty = no_identity_message;
@@ -47,7 +49,7 @@ struct op_part {
     if constexpr (has_identity && !seeds_with_elements<Op>) return combine(id, static_cast<acc>(v));
     else return static_cast<acc>(v);
   }
-  UFX_HD acc finish(const acc& a) const { return a; }
+  UFX_HD result finish(const acc& a) const { return static_cast<result>(a); }
   acc identity_value() const { return id; }
 };
 
@@ -110,10 +112,12 @@ UFX_HD inline T stat_sqrt(T v) {
 /// The part of ufx::mean / var / std. The mean of no element is NaN (NumPy's, with its warning); var is m2 / max(n -
 /// ddof, 0) (m2 / 0: inf, or NaN when m2 is 0, as NumPy's), NaN when the mean is not finite (an inf or NaN element:
 /// NumPy's x - mean is NaN there); std its square root. The statistic is a member, not a template parameter: mean, var
-/// and std of one element type share one accumulation (one kernel to compile).
+/// and std of one element type share one accumulation (one kernel to compile). Float16 and bfloat16 compute in float
+/// and round the statistic once (real_result_of).
 template <class V>
 struct moments_part {
   using T = real_of<V>;
+  using result = real_result_of<V>;
   using acc = moments<T>;
   using user_function = no_value;
   static constexpr bool shares_accumulation = true;
@@ -150,13 +154,13 @@ struct moments_part {
     if (T(4) * s * mean > m2) m2 = deviations(n, at, k, mean);
     return {nn, k, mean, m2};
   }
-  UFX_HD T finish(const acc& a) const {
+  UFX_HD result finish(const acc& a) const {
     const T nan = std::numeric_limits<T>::quiet_NaN();
     const T mean = a.shift + a.mean;
-    if (kind == stat_kind::mean) return a.n > T(0) ? mean : nan;
+    if (kind == stat_kind::mean) return static_cast<result>(a.n > T(0) ? mean : nan);
     const T dof = a.n - static_cast<T>(ddof);
     const T v = real_finite(mean) ? a.m2 / (dof > T(0) ? dof : T(0)) : nan;
-    return kind == stat_kind::var ? v : stat_sqrt(v);
+    return static_cast<result>(kind == stat_kind::var ? v : stat_sqrt(v));
   }
   acc identity_value() const { return {T(0), T(0), T(0), T(0)}; }
 

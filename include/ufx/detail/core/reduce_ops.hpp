@@ -6,12 +6,14 @@
 
 #include "ufx/config.hpp"
 #include "ufx/detail/core/complex.hpp"
+#include "ufx/detail/half/ops.hpp"
 
 namespace ufx {
 
 /// `a + b`. As a reduction or scan it is NumPy's `np.add.reduce` / `np.sum`: bool and integers narrower than 64 bits
-/// accumulate in 64 bits (detail::reduce_accumulator). std::complex adds by parts, the same on every target (nvcc
-/// compiles std::complex's own operators to nothing in device code: docs/element_types.md, "Complex").
+/// accumulate in 64 bits; float16 and bfloat16 reductions accumulate in float and round once
+/// (detail::reduce_accumulator). std::complex adds by parts, the same on every target (nvcc compiles std::complex's
+/// own operators to nothing in device code: docs/element_types.md, "Complex").
 struct plus {
   template <class T>
   UFX_HD constexpr auto operator()(const T& a, const T& b) const {
@@ -21,8 +23,8 @@ struct plus {
 };
 
 /// `a * b`. As a reduction or scan it is NumPy's `np.multiply.reduce` / `np.prod`: bool and integers narrower than 64
-/// bits accumulate in 64 bits (detail::reduce_accumulator). std::complex multiplies as np.multiply does (the
-/// textbook formula, by parts, on every target).
+/// bits accumulate in 64 bits; float16 and bfloat16 reductions in float, rounded once (detail::reduce_accumulator).
+/// std::complex multiplies as np.multiply does (the textbook formula, by parts, on every target).
 struct multiplies {
   template <class T>
   UFX_HD constexpr auto operator()(const T& a, const T& b) const {
@@ -66,27 +68,43 @@ struct logical_or {
 
 namespace detail {
 
-/// True for the operators whose reductions and scans follow NumPy's rule for add and multiply (np.sum, np.prod,
-/// np.cumsum, ...): bool and integers narrower than 64 bits accumulate and return as reduce_accumulator says.
+/// True for the operators whose reductions and scans follow NumPy's rules for add and multiply (np.sum, np.prod,
+/// np.cumsum, ...): bool and integers narrower than 64 bits widen, float16 and bfloat16 reductions accumulate in float
+/// (reduce_accumulator, scan_accumulator).
 template <class Op>
-inline constexpr bool widens_integers = false;
+inline constexpr bool widens_like_numpy = false;
 template <>
-inline constexpr bool widens_integers<plus> = true;
+inline constexpr bool widens_like_numpy<plus> = true;
 template <>
-inline constexpr bool widens_integers<multiplies> = true;
+inline constexpr bool widens_like_numpy<multiplies> = true;
 
 /// NumPy's accumulator for an add or multiply reduction of values of type V: bool and integers narrower than 64 bits
-/// become std::int64_t (signed, bool) or std::uint64_t (unsigned); other types as they are.
+/// become std::int64_t (signed, bool) or std::uint64_t (unsigned); float16 and bfloat16 float (NumPy's float16 add and
+/// multiply loops reduce in float and round at the end); other types as they are.
 template <class V>
 using numpy_widened = std::conditional_t<
     std::is_integral_v<V> && (sizeof(V) < 8),
-    std::conditional_t<std::is_unsigned_v<V> && !std::is_same_v<V, bool>, std::uint64_t, std::int64_t>, V>;
+    std::conditional_t<std::is_unsigned_v<V> && !std::is_same_v<V, bool>, std::uint64_t, std::int64_t>,
+    std::conditional_t<half_type<V>, float, V>>;
 
-/// The accumulator of a reduction or scan by `Op` of values of type V: `Op`'s result on two values (`Result`), but
-/// NumPy's widened integer for ufx::plus and ufx::multiplies (widens_integers). A user's operator keeps the types it
-/// returns: `[](int a, int b) { return a + b; }` sums in int.
+/// The accumulator of a reduction by `Op` of values of type V: `Op`'s result on two values (`Result`), but NumPy's
+/// widened type (numpy_widened) for ufx::plus and ufx::multiplies of integers and of the 2-byte floats. A user's
+/// operator keeps the types it returns: `[](int a, int b) { return a + b; }` sums in int, `[](float a, float b) {
+/// return a + b; }` sums float16 elements in float.
 template <class Op, class V, class Result>
-using reduce_accumulator = std::conditional_t<widens_integers<Op> && std::is_integral_v<V>, numpy_widened<V>, Result>;
+using reduce_accumulator =
+    std::conditional_t<widens_like_numpy<Op> && (std::is_integral_v<V> || half_type<V>), numpy_widened<V>, Result>;
+
+/// What a reduction by `Op` of values of type V with accumulator Acc returns: the accumulator, rounded once to V for
+/// ufx::plus and ufx::multiplies of float16 and bfloat16 (np.sum of a float16 array is a float16).
+template <class Op, class V, class Acc>
+using reduce_result = std::conditional_t<widens_like_numpy<Op> && half_type<V>, V, Acc>;
+
+/// The accumulator of a scan (ufx::accumulate) by `Op` of values of type V: as reduce_accumulator for integers, but
+/// float16 and bfloat16 keep `Op`'s result (their own type): np.cumsum of a float16 array rounds every step to
+/// float16 (its loop adds two float16 values in float and stores a float16), and so does ufx::accumulate.
+template <class Op, class V, class Result>
+using scan_accumulator = std::conditional_t<widens_like_numpy<Op> && std::is_integral_v<V>, numpy_widened<V>, Result>;
 
 /// A value and the flat (or along-axis) index it was found at.
 template <class V>

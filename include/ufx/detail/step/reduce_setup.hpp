@@ -14,10 +14,16 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// The real type the statistics (ufx::mean, var, std) and logsumexp compute in: floating types as they are, integers
-/// and bool double (NumPy's mean and var, and np.exp, give float64 for them).
+/// The real type the statistics (ufx::mean, var, std) and logsumexp compute in: floating types as they are, float16 and
+/// bfloat16 float (NumPy's mean of float16 sums in float32), integers and bool double (NumPy's mean and var, and
+/// np.exp, give float64 for them).
 template <class V>
-using real_of = std::conditional_t<std::is_floating_point_v<V>, V, double>;
+using real_of = std::conditional_t<std::is_floating_point_v<V>, V, std::conditional_t<half_type<V>, float, double>>;
+
+/// The type the statistics and logsumexp of values of type V return: real_of<V>, but the 2-byte floats' own type
+/// (NumPy's mean, var and std of a float16 array are float16), rounded once from real_of's result.
+template <class V>
+using real_result_of = std::conditional_t<half_type<V>, V, real_of<V>>;
 
 /// False for +-inf and NaN (v - v is NaN for them; no <cmath> call, the same on host and device).
 template <class T>
@@ -69,22 +75,28 @@ struct reduce_types {
   static_assert(std::is_invocable_v<const Op&, const mapped&, const mapped&>,
                 "ufx::reduce: the operator cannot combine two elements (it must take two values of the element "
                 "type, or of the map's result type)");
-  // op's result on two values; ufx::plus and ufx::multiplies widen integers as NumPy does
-  using acc =
-      reduce_accumulator<Op, mapped, std::decay_t<std::invoke_result_t<const Op&, const mapped&, const mapped&>>>;
+  using op_result = std::decay_t<std::invoke_result_t<const Op&, const mapped&, const mapped&>>;
+  // op's result on two values; ufx::plus and ufx::multiplies widen integers and the 2-byte floats as NumPy does
+  using acc = reduce_accumulator<Op, mapped, op_result>;
+  // what init_finish rounds acc to (a float16 sum: float16); a scan's accumulator (ufx::accumulate)
+  using result = reduce_result<Op, mapped, acc>;
+  using scan_acc = scan_accumulator<Op, mapped, op_result>;
   static_assert(!std::is_void_v<acc>, "ufx::reduce: the operator returns nothing: it must return the combined value");
   using acc_ref = std::add_lvalue_reference_t<const acc>; // const void when acc is void (reported above)
   static_assert(std::is_void_v<acc> || std::is_invocable_r_v<acc, const Op&, acc_ref, acc_ref>,
                 "ufx::reduce: the operator's result must be combinable with itself (op(op(a, b), c))");
 };
 
-/// Finishes a result: combines Numba's `init` into it when given.
-template <class Acc, class Op>
+/// Finishes a result: combines Numba's `init` into it when given (in Acc), then converts it to Res (reduce_types's
+/// result: a float16 sum's float accumulator rounds once here; for other reductions Res is Acc).
+template <class Acc, class Op, class Res = Acc>
 struct init_finish {
   Op op;
   Acc init;
   bool has_init;
-  UFX_HD Acc operator()(const Acc& a) const { return has_init ? static_cast<Acc>(UFX_USER_CALL(op, init, a)) : a; }
+  UFX_HD Res operator()(const Acc& a) const {
+    return static_cast<Res>(has_init ? static_cast<Acc>(UFX_USER_CALL(op, init, a)) : a);
+  }
 };
 
 /// An operator whose accumulator is not the result names its finishing step as `finish_type` (logsumexp: (max, scaled
@@ -94,12 +106,12 @@ template <class Op>
 concept finishing_op = requires {
   typename Op::finish_type;
 };
-template <class Op, class Acc>
+template <class Op, class Acc, class Res>
 struct finish_of {
-  using type = init_finish<Acc, Op>;
+  using type = init_finish<Acc, Op, Res>;
 };
-template <finishing_op Op, class Acc>
-struct finish_of<Op, Acc> {
+template <finishing_op Op, class Acc, class Res>
+struct finish_of<Op, Acc, Res> {
   using type = typename Op::finish_type;
 };
 
@@ -113,8 +125,8 @@ struct reduce_call_types {
                          reduce_types<decltype(Spec::map), decltype(Spec::op), typename Ins::value_type...>>;
   using acc = typename types::acc;
   using op_type = decltype(Spec::op);
-  using finish =
-      std::conditional_t<indexed && !finishing_op<op_type>, arg_index, typename finish_of<op_type, acc>::type>;
+  using finish = std::conditional_t<indexed && !finishing_op<op_type>, arg_index,
+                                    typename finish_of<op_type, acc, typename types::result>::type>;
   using result = std::decay_t<std::invoke_result_t<const finish&, const acc&>>;
 
   /// An operator's finishing step (its finish() when it has state: ufx::var's ddof), argmin / argmax's, or init_finish.

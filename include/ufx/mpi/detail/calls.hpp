@@ -235,7 +235,7 @@ decltype(auto) reduction_body(ufx::detail::accumulate_door, TP tp, OutP outp, co
     require_distributed_operand<X>();
     if constexpr (!distributed_arg<X>) return; // reported there
     else {
-      using Acc = typename ufx::detail::reduce_types<ufx::detail::identity, Op, typename X::value_type>::acc;
+      using Acc = typename ufx::detail::reduce_types<ufx::detail::identity, Op, typename X::value_type>::scan_acc;
       const auto door = [](const auto&... a) -> decltype(auto) { return ufx::accumulate(a...); };
       auto local = [&](auto&&... o) -> decltype(auto) { return with_target_arg(door, tp, x.local(), op, o...); };
       std::optional<split> s;

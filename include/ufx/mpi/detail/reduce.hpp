@@ -129,7 +129,8 @@ decltype(auto) reduce_distributed(const across_spec<Acc, Op>& spec, const Local&
       combine_container(comm, spec, r.has_rows, local_arg(dst));
     }
   } else if constexpr (!ufx::array_like<Res>) { // every axis reduced: one value, the same on every rank
-    if (r.reduced == 0) return empty_value(spec);
+    // Res: the local result's type (a float16 sum's float16, rounded once from its float accumulator Acc)
+    if (r.reduced == 0) return static_cast<Res>(empty_value(spec));
     maybe<Acc> m{}; // has == 0: none
     collectively(comm, [&] {
       if (!r.has_rows) return;
@@ -137,7 +138,7 @@ decltype(auto) reduce_distributed(const across_spec<Acc, Op>& spec, const Local&
       m.has = 1;
     });
     mpi_combiner<Acc, Op>(spec.op).allreduce(comm, std::span<maybe<Acc>>(&m, 1));
-    return finish(spec, m);
+    return static_cast<Res>(finish(spec, m));
   } else if (!r.across) { // axis 0 kept: the result has the operands' rows
     return wrap(*r.s.part, collectively(comm, [&] { return local_out(local_final); }));
   } else {
