@@ -3,7 +3,7 @@
 /// Math functions for vectorized functions: `ufx::math::exp`, `log`, `sin`, `cos`, `tanh`, `pow`
 /// and `sqrt`, for float and double, callable on host and device (UFX_HD); `ufx::math::fast::exp`,
 /// e^x in two instructions on the device within a stated bound; `hypot` and `atan2`; and for
-/// std::complex<float> / <double>, NumPy's add, sub, mul, div, abs, arg, conj, exp, log and sqrt,
+/// `std::complex<float>` / `<double>`, NumPy's add, sub, mul, div, abs, arg, conj, exp, log and sqrt,
 /// the same on every target (docs/element_types.md, "Complex": nvcc compiles std::complex's own
 /// operators to nothing in device code).
 ///
@@ -112,13 +112,14 @@ UFX_HD inline float atan2(float y, float x) { return ::ufx::detail::cx::atan2(y,
 /// The angle of the point (x, y), in [-pi, pi], with C's signed zeros and infinities (glibc's / CUDA's).
 UFX_HD inline double atan2(double y, double x) { return ::ufx::detail::cx::atan2(y, x); }
 
-/// \name std::complex<float> and std::complex<double>
-/// The same on every target, device code included, where std::complex's own operators are not
-/// (nvcc compiles them to nothing: docs/element_types.md, "Complex"). Arithmetic is NumPy's, in the
-/// element type; exp, log and sqrt compute in double and round once, with C99's special values
+/// \name Complex numbers
+/// For `std::complex<float>` and `std::complex<double>`: the same on every target, device code included, where
+/// std::complex's own operators are not (nvcc compiles them to nothing: docs/element_types.md, "Complex"). Arithmetic
+/// is NumPy's, in the element type; exp, log and sqrt compute in double and round once, with C99's special values
 /// (Annex G, as np.exp, np.log and np.sqrt return them); abs is hypot and arg atan2 in the element
 /// type, as NumPy's. Scalar library calls on the host (no vector loop).
 /// @{
+
 /// The real part.
 template <class T>
 UFX_HD constexpr T real(const std::complex<T>& z) {
