@@ -129,7 +129,7 @@ device_array<std::remove_const_t<T>, R> empty_like(const device_view<T, R>& x) {
 
 /// x's shape and element type, `value` everywhere (converted to the element type); on x's device
 /// for device data, filled there.
-template <class X, detail::creation_value V>
+template <class X, scalar_like V>
 auto full_like(const X& x, const V& value) {
   auto r = empty_like(x);
   detail::fill_value(r, value);

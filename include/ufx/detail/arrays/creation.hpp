@@ -89,10 +89,6 @@ struct component<std::complex<F>> {
   using type = F;
 };
 
-/// A value the creation functions take: a number, ufx::float16 or ufx::bfloat16, or a std::complex.
-template <class V>
-concept creation_value = std::is_arithmetic_v<V> || half_type<V> || is_complex_v<V>;
-
 /// The type arange's fill computes in: float for ufx::float16 and ufx::bfloat16 (NumPy's HALF_fill), the element
 /// type otherwise.
 template <class V>
