@@ -90,6 +90,13 @@ TEST_CASE("a device_array remembers its device, and calls on it run and return t
   auto sum = ufx::reducer(add_f{}, 0.f);
   CHECK(sum(d1) == 10.f);
   CHECK(ufx::accumulate(d1, add_f{}).space().device == 1);
+  // device_array_like and empty_like of device data stay on its device (not on default_device(),
+  // which is ufx::cuda where a GPU answers); of host data, default_device() or the target named
+  CHECK(ufx::device_array_like(d1).space() == d1.space());
+  CHECK(ufx::device_array_like(d1.view()).space() == d1.space());
+  CHECK(ufx::empty_like(d1).space() == d1.space());
+  CHECK(ufx::device_array_like(iota_f(5)).space() == ufx::default_device().space());
+  CHECK(ufx::device_array_like(d1, ufx::sim.device(0)).space().device == 0);
 }
 
 TEST_CASE("operands on two devices are an error naming both, unless a target is named") {

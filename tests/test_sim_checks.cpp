@@ -525,7 +525,7 @@ TEST_CASE("sim global checks: reads of device memory nothing has written, and an
       "fill_half");
   fill_half[{1, 8}](ufx::sim, half);
   msg = error_message([&] { copy[{1, 8}](ufx::sim, half, out); });
-  INFO(msg); // (an H200 machine's CUDA test binary reported something else at df501fb)
+  INFO(msg); // (at df501fb device_array_like put `half` on ufx::cuda where a GPU answered: a staged copy, no report)
   CHECK(msg.find("thread (4, 0, 0): uninitialised device-memory read: this thread reads element (4) of argument 1") !=
         std::string::npos);
   // written by a copy, by a library call's output, or by a kernel's read-modify-write of a copy: fine

@@ -250,11 +250,18 @@ auto to_device(const C& x, target where = default_device()) {
   return d;
 }
 
-/// A new, uninitialised device_array with x's shape and element type.
+/// A new, uninitialised device_array with x's shape and element type: on `where`, or when none is
+/// given, on x's device for device data (as empty_like) and on default_device() for host data.
 template <array_like C>
-auto device_array_like(const C& x, target where = default_device()) {
+auto device_array_like(const C& x, target where) {
   auto op = detail::adapt_in(x);
   return device_array<typename decltype(op)::value_type, decltype(op)::rank>(op.view.shape(), where);
+}
+template <array_like C>
+auto device_array_like(const C& x) {
+  auto op = detail::adapt_in(x);
+  using A = device_array<typename decltype(op)::value_type, decltype(op)::rank>;
+  return op.space.is_device() ? A(op.view.shape(), op.space) : A(op.view.shape(), default_device());
 }
 
 UFX_TU_NAMESPACE_END

@@ -20,6 +20,9 @@ struct matmul_core {
 struct add_fn {
   float operator()(float a, float b) const { return a + b; }
 };
+struct add_f16_fn {
+  ufx::float16 operator()(ufx::float16 a, ufx::float16 b) const { return a + b; }
+};
 
 } // namespace codegen
 
@@ -44,6 +47,14 @@ void codegen_add(const float* x, const float* y, float* z, std::size_t n) {
 
 float codegen_sum(const float* x, std::size_t n) { return ufx::sum(ufx::host, std::span(x, n)); }
 
+// float16: the conversions through src/half.cpp's vector functions, one call a vector (F16C's vcvtph2ps and
+// vcvtps2ph where the CPU has them); a loop that converts one element at a time calls the scalar function and fails.
+void codegen_add_f16(const ufx::float16* x, const ufx::float16* y, ufx::float16* z, std::size_t n) {
+  static const auto add = ufx::vectorize(codegen::add_f16_fn{});
+  add(ufx::host, std::span(x, n), std::span(y, n), ufx::out(std::span(z, n)));
+}
+ufx::float16 codegen_sum_f16(const ufx::float16* x, std::size_t n) { return ufx::sum(ufx::host, std::span(x, n)); }
+
 // Reductions with a user's operator: the generic leaf, whose lanes and their horizontal combine
 // must stay in vector registers (a user's `a + b` at ufx::plus's speed).
 float codegen_user_sum(const float* x, std::size_t n) {
@@ -64,6 +75,10 @@ int main() {
   float x[7] = {1, 2, 3, 4, 5, 6, 7}, z[7];
   codegen_add(x, x, z, 7);
   codegen_scale(ufx::ndview<float, 2>(z, {7, 1}), 0.5f);
+  const ufx::float16 h[3] = {ufx::float16(1.f), ufx::float16(2.f), ufx::float16(3.5f)};
+  ufx::float16 hz[3];
+  codegen_add_f16(h, h, hz, 3);
+  if (float(hz[2]) != 7.f || float(codegen_sum_f16(h, 3)) != 6.5f) return 1;
   const double xd[3] = {1, 2, 3.5};
   const bool users =
       codegen_user_sum(x, 7) == 28.f && codegen_user_sum_f64(xd, 3) == 6.5 && codegen_user_max(x, 7) == 7.f;

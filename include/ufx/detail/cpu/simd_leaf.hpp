@@ -221,7 +221,7 @@ int simd_rotation(const void* p, std::size_t elem) {
 /// (simd_rotation). Each block of L values is computed by a plain loop the compiler vectorises as it does the generic
 /// leaf's (the map is the user's), into an aligned buffer that the accumulator vectors then add.
 template <class T, class Value>
-T simd_map_sum_leaf(index_t n, int k, const Value& value) {
+UFX_ALWAYS_INLINE T simd_map_sum_leaf(index_t n, int k, const Value& value) {
   using SV = simd_vec<T>;
   using V = typename SV::V;
   using M = typename SV::M;
@@ -245,6 +245,7 @@ T simd_map_sum_leaf(index_t n, int k, const Value& value) {
   for (int j = 1; j < 8; ++j) A[j] = reinterpret_cast<const V*>(tmp)[j];
   for (index_t b = 1; b < nb; ++b) {
     const index_t s = b * L - k;
+#  pragma GCC unroll 1
     for (int q = 0; q < L; ++q) tmp[q] = value(s + q);
 #  pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) A[j] += reinterpret_cast<const V*>(tmp)[j];

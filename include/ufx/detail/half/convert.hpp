@@ -4,19 +4,18 @@
 /// bfloat16 from and to float, double and the integers, rounded to nearest even.
 ///
 /// Every conversion has one portable definition on bits, used in constant expressions and on every
-/// host; the host with F16C (-mf16c, or -march=native on a CPU that has it) and nvcc's device pass
-/// use the hardware's instruction for float <-> float16 and float -> bfloat16 instead, and give the
-/// same bits for every input, NaNs included (tests/test_half.cpp compares them). NaN: a NaN stays a
+/// host; float <-> float16 on a GCC x86-64 host goes through libufx (src/half.cpp), whose vector
+/// variants use F16C where the CPU has it, and nvcc's device pass uses the device's instructions for
+/// float <-> float16 and float -> bfloat16; all give the same bits for every input, NaNs included
+/// (tests/test_half.cpp compares them). NaN: a NaN stays a
 /// NaN of the same sign; one converted to float16 or bfloat16 or from float16 to float comes out
 /// quiet with the high bits of its payload, as IEEE 754 and the x86 instructions (vcvtps2ph,
 /// vcvtph2ps, vcvtneps2bf16) have it; bfloat16 -> float is the exact widening (the bits shifted 16
 /// left, as in CUDA, PyTorch and every bfloat16 library), which keeps a signalling NaN signalling.
 /// NumPy's own float16 code passes signalling NaNs through unquieted: that is the one difference.
 ///
-/// Hardware code and portable code give the same bits, but a TU built with -mf16c and one without
-/// must not share a copy of a function that contains vcvtps2ph (a CPU without F16C would run it):
-/// every function here, and every member of the two types that calls one, is UFX_ALWAYS_INLINE, so
-/// each TU keeps its own code inline and no such copy is ever emitted.
+/// Every function here, and every member of the two types that calls one, is UFX_ALWAYS_INLINE: in
+/// a loop the calls into libufx must be visible to GCC's vectoriser, and device code its own.
 #include "ufx/config.hpp"
 
 #include <cstdint>
@@ -28,15 +27,22 @@
 #endif
 
 /// \cond INTERNAL
-// F16C's vcvtps2ph / vcvtph2ps (-mf16c, or -march= a CPU that has them) through the intrinsics, not
-// GCC's _Float16: GCC folds (_Float16)(float)h back to h, which would keep a signalling NaN
-// signalling where the instructions (and the portable code) quiet it; nor does GCC 12 vectorise
-// either. nvcc's front end is left out.
-#if !defined(__CUDACC__) && defined(__F16C__)
-#  define UFX_HALF_F16C 1
-#  include <immintrin.h>
+// float <-> float16 on a GCC x86-64 host: two functions in libufx (src/half.cpp) with the simd attribute, so that a
+// vectorised loop calls their vector variants one vector at a time, each F16C's vcvtph2ps / vcvtps2ph where the CPU
+// has it (else the portable code). GCC 12 vectorises neither _Float16's conversions nor the scalar intrinsics, and
+// inline portable code vectorised ran at a quarter of the instructions' speed. UFX_NO_SIMD_HALF (the same in every
+// translation unit), another compiler or another CPU: the portable code inline. nvcc's device pass: the device's.
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && !defined(__INTEL_LLVM_COMPILER) &&      \
+    defined(__x86_64__) && defined(__ELF__) && !defined(UFX_NO_SIMD_HALF)
+#  define UFX_HALF_SIMD_CALLS 1
+#  if !defined(UFX_HALF_DEFINING_SIMD_CALLS)
+extern "C" {
+__attribute__((simd("notinbranch"), const, leaf)) float ufx_half_to_float(std::uint32_t) noexcept;
+__attribute__((simd("notinbranch"), const, leaf)) std::uint32_t ufx_float_to_half(float) noexcept;
+}
+#  endif
 #else
-#  define UFX_HALF_F16C 0
+#  define UFX_HALF_SIMD_CALLS 0
 #endif
 /// \endcond
 
@@ -118,8 +124,8 @@ UFX_HD UFX_ALWAYS_INLINE constexpr std::uint16_t f32_to_f16(float f) noexcept {
                ? static_cast<std::uint16_t>(((u >> 16) & 0x8000u) | 0x7e00u | ((u >> 13) & 0x3ffu))
                : r;
   }
-#elif UFX_HALF_F16C
-  if (!__builtin_is_constant_evaluated()) return static_cast<std::uint16_t>(_cvtss_sh(f, _MM_FROUND_TO_NEAREST_INT));
+#elif UFX_HALF_SIMD_CALLS && !defined(UFX_HALF_DEFINING_SIMD_CALLS)
+  if (!__builtin_is_constant_evaluated()) return static_cast<std::uint16_t>(::ufx_float_to_half(f));
 #endif
   return f32_to_f16_portable(f);
 }
@@ -131,8 +137,8 @@ UFX_HD UFX_ALWAYS_INLINE constexpr float f16_to_f32(std::uint16_t h) noexcept {
     const float r = __half2float(__ushort_as_half(h));
     return (h & 0x7fffu) > 0x7c00u ? bits_as<float>(f16_to_f32_portable(h)) : r; // the host's NaN bits
   }
-#elif UFX_HALF_F16C
-  if (!__builtin_is_constant_evaluated()) return _cvtsh_ss(h);
+#elif UFX_HALF_SIMD_CALLS && !defined(UFX_HALF_DEFINING_SIMD_CALLS)
+  if (!__builtin_is_constant_evaluated()) return ::ufx_half_to_float(h);
 #endif
   return bits_as<float>(f16_to_f32_portable(h));
 }
