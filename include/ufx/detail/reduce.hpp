@@ -185,7 +185,7 @@ void reduce_on_target(const Tag& tag, const Spec& spec, const Fin& fin, const Re
   require_space(tag.space());
   if constexpr (Tag::is_device) {
     if (reduce_chunked<Acc>(tag, spec, fin, o, loop, mask, ins...)) return;
-  } else if constexpr (wide_sum<Acc, Spec>) {
+  } else if constexpr (wide_sum<Acc, Spec, Ins...>) {
     if (reduced_count(loop, mask) >= wide_sum_min)
       return reduce_whole<double>(tag, spec, wide_finish<Fin>{fin}, empty, o, loop, mask, 0, ins...);
   }

@@ -60,11 +60,13 @@ index_t dense_same_shape(const Ins&... ins) {
 #endif
 inline constexpr index_t wide_sum_min = UFX_WIDE_SUM_MIN;
 
-/// True for the reductions wide_sum_min applies to: ufx::plus with a float accumulator.
-template <class Acc, class Spec>
-inline constexpr bool wide_sum =
-    std::is_same_v<Acc, float>&& std::is_same_v<std::remove_cvref_t<decltype(Spec::op)>, plus>&& Spec::indexing ==
-    index_mode::none;
+/// True for the reductions wide_sum_min applies to: ufx::plus with a float accumulator, over operands In... that are
+/// not float16 or bfloat16 (their sums stay in float at every length: NumPy's rule, and no second rounding, double to
+/// float to the 2-byte type).
+template <class Acc, class Spec, class... In>
+inline constexpr bool wide_sum = std::is_same_v<Acc, float> &&
+                                 std::is_same_v<std::remove_cvref_t<decltype(Spec::op)>, plus> &&
+                                 Spec::indexing == index_mode::none && !(half_type<typename In::value_type> || ...);
 
 /// The finishing step of a float sum accumulated in double: rounds, then finishes as the float.
 template <class Fin>
@@ -94,7 +96,7 @@ Acc cpu_full_reduction_as(const Tag& tag, const Spec& spec, index_t n, const Ins
 /// plan (cpu_reduce_dense); a long float sum in double (wide_sum_min).
 template <class Acc, class Tag, class Spec, class... Ins>
 Acc cpu_full_reduction(const Tag& tag, const Spec& spec, index_t n, const Ins&... ins) {
-  if constexpr (wide_sum<Acc, Spec>) {
+  if constexpr (wide_sum<Acc, Spec, Ins...>) {
     if (n >= wide_sum_min) return static_cast<Acc>(cpu_full_reduction_as<double>(tag, spec, n, ins...));
   }
   return cpu_full_reduction_as<Acc>(tag, spec, n, ins...);
