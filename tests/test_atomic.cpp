@@ -1,6 +1,8 @@
 // Atomics (ufx/atomic.hpp) on the host: the old value returned and the new one stored for every
 // element type, NaN and signed zeros, and several std::threads on one element. (The device branch
 // is libcu++'s cuda::atomic_ref; here, as in ufx_tests_cuda's host code, std::atomic_ref runs.)
+// Then float16 and bfloat16 in a raw kernel on every target that runs kernels (ufx::cuda when a
+// GPU answers): counts, rounding once per update, max / min, shared memory.
 #include "common.hpp"
 
 #include <algorithm>
@@ -13,6 +15,7 @@ namespace {
 // int64_t is long on LP64, so long long and unsigned long long are types of their own there.
 #define UFX_ATOMIC_TYPES                                                                                               \
   std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, long long, unsigned long long, float, double
+#define UFX_ATOMIC_FLOAT_TYPES float, double, ufx::float16, ufx::bfloat16
 
 constexpr int n_threads = 4;
 constexpr int n_per_thread = 100000;
@@ -45,7 +48,8 @@ TEST_CASE_TEMPLATE("atomic_add, atomic_sub and atomic_exch return the old value 
   static_assert(std::is_same_v<decltype(ufx::atomic_cas(x, 1, 2)), T>);
 }
 
-TEST_CASE_TEMPLATE("atomic_min and atomic_max return the old value and store only a winner", T, UFX_ATOMIC_TYPES) {
+TEST_CASE_TEMPLATE("atomic_min and atomic_max return the old value and store only a winner", T, UFX_ATOMIC_TYPES,
+                   ufx::float16, ufx::bfloat16) {
   T x = T(10);
   CHECK(ufx::atomic_min(x, T(20)) == T(10));
   CHECK(x == T(10));
@@ -55,7 +59,7 @@ TEST_CASE_TEMPLATE("atomic_min and atomic_max return the old value and store onl
   CHECK(x == T(3));
   CHECK(ufx::atomic_max(x, T(30)) == T(3));
   CHECK(x == T(30));
-  if constexpr (std::is_signed_v<T>) {
+  if constexpr (std::numeric_limits<T>::is_signed) {
     CHECK(ufx::atomic_min(x, T(-5)) == T(30));
     CHECK(x == T(-5));
     CHECK(ufx::atomic_max(x, T(-7)) == T(-5));
@@ -89,8 +93,8 @@ TEST_CASE_TEMPLATE("atomic integers wrap around", T, std::int32_t, std::uint32_t
   CHECK(x == lim::max());
 }
 
-TEST_CASE_TEMPLATE("atomic_min and atomic_max on floats: a NaN argument is never stored, a stored NaN stays", T, float,
-                   double) {
+TEST_CASE_TEMPLATE("atomic_min and atomic_max on floats: a NaN argument is never stored, a stored NaN stays", T,
+                   UFX_ATOMIC_FLOAT_TYPES) {
   const T nan = std::numeric_limits<T>::quiet_NaN();
   T x = T(1);
   CHECK(ufx::atomic_min(x, nan) == T(1));
@@ -116,8 +120,8 @@ TEST_CASE_TEMPLATE("atomic_min and atomic_max on floats: a NaN argument is never
   CHECK(x == -std::numeric_limits<T>::infinity());
 }
 
-TEST_CASE_TEMPLATE("atomic_cas on floats compares bits: -0.0 does not match +0.0, a NaN matches itself", T, float,
-                   double) {
+TEST_CASE_TEMPLATE("atomic_cas on floats compares bits: -0.0 does not match +0.0, a NaN matches itself", T,
+                   UFX_ATOMIC_FLOAT_TYPES) {
   T x = T(0);
   CHECK(!std::signbit(ufx::atomic_cas(x, T(-0.0), T(5))));
   CHECK(x == T(0)); // no swap although -0.0 == +0.0
@@ -206,4 +210,81 @@ TEST_CASE("atomic_add through an ndview's element, as a kernel does: out(0) += x
   });
   CHECK(out_array(0) == 3999.f * 4000.f / 2);
   CHECK(out_array(1) == 3999.f);
+}
+
+TEST_CASE_TEMPLATE("atomic_add and atomic_sub on float16 and bfloat16 round once, as a + b and a - b", T, ufx::float16,
+                   ufx::bfloat16) {
+  T x = T(1);
+  CHECK(ufx::atomic_add(x, T(0.1f)) == T(1));
+  CHECK(x.bits() == (T(1) + T(0.1f)).bits()); // 1.0996 in float16, 1.1016 in bfloat16
+  CHECK(ufx::atomic_sub(x, T(0.1f)).bits() == (T(1) + T(0.1f)).bits());
+  CHECK(x.bits() == (T(1) + T(0.1f) - T(0.1f)).bits());
+  CHECK(ufx::atomic_exch(x, T(-0.0)) == T(1) + T(0.1f) - T(0.1f));
+  CHECK(x.bits() == 0x8000);
+  // from several threads: 4 x 64 ones, every partial sum exact
+  x = T(0);
+  on_threads([&](int) {
+    for (int j = 0; j < 64; ++j) ufx::atomic_add(x, T(1));
+  });
+  CHECK(x.bits() == T(256).bits());
+}
+
+namespace {
+
+/// 256 threads in two blocks: each adds 1 to acc(0) (its old value into olds), `step` to acc(1), offers vals(i) to the
+/// max in acc(2) and the min in acc(3) (neighbours in one 4-byte word), takes 1 from acc(4), and adds 1 to its block's
+/// shared counter, which thread 0 adds to acc(5).
+template <class T>
+struct half_atomics_body {
+  T step;
+  UFX_HD void operator()(const ufx::thread& t, ufx::shared<T[1]> count, ufx::ndview<T, 1> acc,
+                         ufx::ndview<const T, 1> vals, ufx::ndview<T, 1> olds) const {
+    const auto i = t.grid<1>();
+    if (t.thread_idx().x == 0) count[0] = T(0);
+    t.sync();
+    olds(i) = ufx::atomic_add(acc(0), T(1));
+    ufx::atomic_add(acc(1), step);
+    ufx::atomic_max(acc(2), vals(i));
+    ufx::atomic_min(acc(3), vals(i));
+    ufx::atomic_sub(acc(4), T(1));
+    ufx::atomic_add(count[0], T(1));
+    t.sync();
+    if (t.thread_idx().x == 0) ufx::atomic_add(acc(5), count[0]);
+  }
+};
+
+template <class Target, class T>
+void check_half_atomics(T start, T step, std::uint16_t expect) {
+  // every update of acc(1) rounds acc(1) + step once; all add the same step, so any order gives these bits
+  T serial = start;
+  for (int k = 0; k < 256; ++k) serial = serial + step;
+  REQUIRE(serial.bits() == expect);
+  std::vector<T> vals;
+  for (int i = 0; i < 256; ++i) vals.push_back(T(i - 200)); // -200 .. 55, exact in both types
+  vals[7] = std::numeric_limits<T>::quiet_NaN();            // never stored, as a float's
+  vals[9] = T(-0.0);
+  const T inf = std::numeric_limits<T>::infinity();
+  std::vector<T> acc{T(0), start, -inf, inf, T(256), T(0)}, olds(256);
+  ufx::kernel(half_atomics_body<T>{step}, "half_atomics")[{2, 128}](Target{}, acc, vals, olds);
+  CHECK(acc[0].bits() == T(256).bits());
+  CHECK(acc[1].bits() == expect);
+  CHECK(acc[2].bits() == T(55).bits());
+  CHECK(acc[3].bits() == T(-200).bits());
+  CHECK(acc[4].bits() == T(0).bits());
+  CHECK(acc[5].bits() == T(256).bits());
+  std::sort(olds.begin(), olds.end()); // the counter's old values: each of 0 .. 255 once
+  bool each_once = true;
+  for (int k = 0; k < 256; ++k) each_once = each_once && olds[static_cast<std::size_t>(k)].bits() == T(k).bits();
+  CHECK(each_once);
+}
+
+} // namespace
+
+TEST_CASE_TEMPLATE("float16 and bfloat16 atomics in a kernel: exact counts, one rounding per add, max / min", Target,
+                   UFX_TEST_TARGETS) {
+  if (!ufx_test::kernel_runnable<Target>()) return;
+  // float16: 2048 + 3 rounds to 2052 (a tie, to even), ... up to 3072; the exact sum would be 2816
+  check_half_atomics<Target>(ufx::float16(2048), ufx::float16(3), 0x6a00);
+  // bfloat16: exact up to 258, then 261 rounds to 260 (a tie, to even), ... up to 936; the exact sum would be 768
+  check_half_atomics<Target>(ufx::bfloat16(0), ufx::bfloat16(3), 0x446a);
 }

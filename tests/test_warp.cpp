@@ -51,6 +51,19 @@ struct shfl_with_val_body {
   }
 };
 
+/// A 2-byte float shuffled four ways: from lane 7 * lane % 32, 3 lanes up, 5 down in groups of 16, across lane ^ 9.
+template <class T>
+struct shfl_half_body {
+  UFX_HD void operator()(const ufx::thread& t, ufx::ndview<const T, 1> in, ufx::ndview<T, 2> out) const {
+    const auto i = t.grid<1>();
+    const T v = in(i);
+    out(0, i) = t.shfl_sync(full, v, static_cast<int>(t.lane_id() * 7 % 32));
+    out(1, i) = t.shfl_up_sync(full, v, 3);
+    out(2, i) = t.shfl_down_sync(full, v, 5, 16);
+    out(3, i) = t.shfl_xor_sync(full, v, 9);
+  }
+};
+
 enum class vote_mode { all, any, eq };
 template <vote_mode M>
 struct vote_body {
@@ -336,6 +349,34 @@ TEST_CASE_TEMPLATE("test_warp_ops.py::test_shfl_sync_types, and values of any si
     const int o = l ^ 1, w = (l % 8) + 2 < 8 ? l + 2 : l;
     CHECK(out[static_cast<std::size_t>(l)] == o * 1000 + o * 10 + 1 + w * 100000);
   }
+}
+
+namespace {
+/// Two warps of 2-byte floats with distinct bits (-0, NaNs with payloads of both signs, quiet and signalling, the
+/// infinities, a subnormal) through each shuffle: every lane gets its source lane's bits.
+template <class Target, class T>
+void check_half_shuffles() {
+  const unsigned inf = std::numeric_limits<T>::infinity().bits(), qnan = std::numeric_limits<T>::quiet_NaN().bits();
+  const auto of = [](unsigned bits) { return T::from_bits(static_cast<std::uint16_t>(bits)); };
+  std::vector<T> in;
+  for (unsigned i = 0; i < 64; ++i) in.push_back(of(0x1235 + 0x0411 * i));
+  const unsigned special[] = {0x8000, qnan | 0x15, inf | 1, 0x8000 | qnan | 0x2a, inf, 0x8000 | inf, 0x0001};
+  for (std::size_t k = 0; k < std::size(special); ++k) in[k * 9] = of(special[k]); // in both warps
+  ufx::ndarray<T, 2> out({4, 64});
+  ufx::kernel(shfl_half_body<T>{}, "shfl_half")[{1, 64}](Target{}, in, out);
+  for (unsigned i = 0; i < 64; ++i) {
+    const unsigned l = i % 32, base = i - l;
+    const unsigned from[4] = {base + l * 7 % 32, l >= 3 ? i - 3 : i, l % 16 + 5 < 16 ? i + 5 : i, i ^ 9};
+    for (int k = 0; k < 4; ++k) CHECK(out(k, i).bits() == in[from[k]].bits());
+  }
+}
+} // namespace
+
+TEST_CASE_TEMPLATE("float16 and bfloat16 through shfl_sync, shfl_up_sync, shfl_down_sync, shfl_xor_sync: the bits",
+                   Target, UFX_TEST_TARGETS) {
+  if (!kernel_runnable<Target>()) return;
+  check_half_shuffles<Target, ufx::float16>();
+  check_half_shuffles<Target, ufx::bfloat16>();
 }
 
 TEST_CASE_TEMPLATE("test_warp_ops.py::test_vote_sync_all / any / eq / ballot", Target, UFX_TEST_TARGETS) {
@@ -795,6 +836,32 @@ TEST_CASE("sim warp checks: warp-synchronous shared memory is ordered by syncwar
                 "which thread (32, 0, 0) wrote since the last sync()") != std::string::npos);
 }
 
+namespace {
+/// 16 threads count into 4 shared bins, which 4 of them zero first with atomic_exch or not at all.
+template <class T>
+struct hist_body {
+  UFX_HD void operator()(const ufx::thread& t, ufx::shared<T[4]> bins, bool zero_first, ufx::ndview<T, 1> o) const {
+    const unsigned i = t.thread_rank();
+    if (zero_first && i < 4) ufx::atomic_exch(bins[i], T(0));
+    t.sync();
+    ufx::atomic_add(bins[i % 4], T(1));
+    t.sync();
+    if (i < 4) o(i) = bins[i];
+  }
+};
+
+template <class T>
+void check_atomic_reads_unwritten() {
+  const auto hist = ufx::kernel(hist_body<T>{}, "hist");
+  std::vector<T> h(4, T(0));
+  const std::string m = error_message([&] { hist[{1, 16}](ufx::sim, false, h); });
+  CHECK(m.find("uninitialised shared-memory read: this thread updates element (0) of shared array 0") !=
+        std::string::npos);
+  hist[{1, 16}](ufx::sim, true, h);
+  CHECK(h == std::vector<T>(4, T(4)));
+}
+} // namespace
+
 TEST_CASE("sim checks: an uninitialised shared read, and the same kernel with every element written") {
   if (!kernel_runnable<ufx::sim_t>()) return;
   auto k = ufx::kernel(
@@ -813,23 +880,10 @@ TEST_CASE("sim checks: an uninitialised shared read, and the same kernel with ev
   k[{1, 64}](ufx::sim, 64, out);
   CHECK(out[0] == 63.f);
   CHECK(out[63] == 0.f);
-  // an atomic update of a never-written bin reads it too; atomic_exch does not
-  auto hist = ufx::kernel(
-      [] UFX_HD(const ufx::thread& t, ufx::shared<unsigned[4]> bins, bool zero_first, ufx::ndview<unsigned, 1> o) {
-        const unsigned i = t.thread_rank();
-        if (zero_first && i < 4) ufx::atomic_exch(bins[i], 0u);
-        t.sync();
-        ufx::atomic_add(bins[i % 4], 1u);
-        t.sync();
-        if (i < 4) o(i) = bins[i];
-      },
-      "hist");
-  std::vector<unsigned> h(4, 0);
-  const std::string m2 = error_message([&] { hist[{1, 16}](ufx::sim, false, h); });
-  CHECK(m2.find("uninitialised shared-memory read: this thread updates element (0) of shared array 0") !=
-        std::string::npos);
-  hist[{1, 16}](ufx::sim, true, h);
-  CHECK(h == std::vector<unsigned>(4, 4u));
+  // an atomic update of a never-written bin reads it too, of a 2-byte float16 as well (whose plain accesses are not
+  // checked: a program may write the fill's bytes); atomic_exch does not
+  check_atomic_reads_unwritten<unsigned>();
+  check_atomic_reads_unwritten<ufx::float16>();
 }
 
 // ---- numba-cuda test_cooperative_groups.py: grid_sync in a cooperative launch

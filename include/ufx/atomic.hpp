@@ -13,9 +13,12 @@
 ///   if (i < x.extent(0)) ufx::atomic_add(out(0), x(i));
 ///
 /// Element types: int32_t, uint32_t, int64_t, uint64_t (int, long, long long and their unsigned
-/// forms, whichever of them the platform's fixed-width names alias), float and double. Any other
+/// forms, whichever of them the platform's fixed-width names alias), float, double, and
+/// ufx::float16 and ufx::bfloat16 (half.hpp; all but the bitwise and counter functions). Any other
 /// type (bool, char, short, a struct, a const element) is a static_assert. The value argument is
-/// converted to the element's type, as an assignment would: `atomic_add(float_ref, 1)` adds 1.0f.
+/// converted to the element's type, as an assignment would: `atomic_add(float_ref, 1)` adds 1.0f;
+/// a float16 element takes a float16 (`atomic_add(h, ufx::float16(1))`: nothing converts to it
+/// implicitly).
 ///
 /// Memory order: relaxed, as CUDA's atomic functions: each update is indivisible but orders no other
 /// memory access. The exception is atomic_cas on the host, which is sequentially consistent
@@ -35,6 +38,14 @@
 /// +0.0, and a NaN matches a NaN with the same bits.
 /// Integers wrap around on overflow.
 ///
+/// float16 and bfloat16: atomic_add and atomic_sub store `old + v` and `old - v` as the type's own
+/// operators give them, computed in float and rounded once (the bits of CUDA's atomicAdd on `__half`
+/// and `__nv_bfloat16`); the others treat NaNs and signed zeros as they do for float. On the device,
+/// atomic_add is CUDA's atomicAdd where CUDA has it (float16 from sm_70; bfloat16 from sm_80, one
+/// instruction from sm_90); everything else, and atomic_add below those, is a compare-and-swap loop
+/// on the aligned 4-byte word that holds the element (libcu++'s, as CUDA's own fallbacks): it works
+/// on every architecture, neighbouring elements included, at the cost of retries under contention.
+///
 /// The element must be aligned to its size (any element of a ufx array is).
 ///
 /// In a raw kernel on the host targets, atomic updates of a `ufx::shared` element are known to the
@@ -49,7 +60,8 @@
 /// \cond INTERNAL
 // The list of element types, in each function's static_assert message (undefined again at the end).
 #define UFX_ATOMIC_ELEMENT_TYPES                                                                                       \
-  "the element type must be int32_t, uint32_t, int64_t, uint64_t, float or double (not const or volatile)"
+  "the element type must be int32_t, uint32_t, int64_t, uint64_t, float, double, ufx::float16 or ufx::bfloat16 (not "  \
+  "const or volatile)"
 #define UFX_ATOMIC_INTEGER_TYPES                                                                                       \
   "the element type must be int32_t, uint32_t, int64_t or uint64_t (not const or volatile; a bitwise operation "       \
   "has no floating-point form)"

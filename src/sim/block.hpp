@@ -54,10 +54,13 @@ struct sim_access {
   bool checked_read(bool wrote) const { return !wrote && init_checked && (!atomic || atomic_reads); }
   /// An atomic update of the element at p begins: a change since the thread's last atomic was a plain write. False
   /// when the update is of a member of a larger element (a struct, logged as the element: its change is a write of it).
+  /// One that reads the element makes an unchanged value a read whatever its size (a plain access of a 2-byte float16
+  /// is not init_checked).
   bool begin_atomic(const unsigned char* p, std::size_t n, bool reads) {
     if (bytes != n) return false;
     if (number(p, n) != old) plain_write = true;
     if (!atomic) atomic_reads = reads;
+    init_checked = init_checked || reads;
     atomic = true;
     return true;
   }

@@ -343,7 +343,8 @@ sim_access* sim_atomic_begin(sim_block_state* state, const void* ref, std::size_
   if (bytes > 8) return nullptr;
   if (p >= state->shared && p < state->shared + state->bytes) { // the block's shared memory
     const auto offset = static_cast<std::size_t>(p - state->shared);
-    // reached through data(), or first touched here: an atomic's element type is 4 or 8 bytes
+    // reached through data(), or first touched here: an atomic (of 2, 4 or 8 bytes) reads the element unless it is
+    // atomic_exch, which begin_atomic tells apart
     if (state->stamp[offset] != state->segment) sim_shared_log(state, offset, bytes, true);
     log_entry& e = w.log[w.entry_of[offset]];
     return e.begin_atomic(p, bytes, reads) ? &e : nullptr;

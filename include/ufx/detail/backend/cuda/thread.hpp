@@ -47,13 +47,15 @@ struct cuda_thread_ops {
   __device__ __forceinline__ static unsigned activemask(const thread_pos&, sim_block*, int) { return __activemask(); }
   __device__ __forceinline__ static void syncwarp(sim_block*, unsigned mask, int) { __syncwarp(mask); }
 
-  /// A shuffle of v, 4 bytes at a time: one intrinsic per word.
+  /// A shuffle of v, 4 bytes at a time: one intrinsic per word (a 2-byte float16 or bfloat16 in the low half of one).
+  /// Copied first: a memcpy straight from a reference into global memory reads it a byte at a time.
   template <class T>
   __device__ __forceinline__ static T shuffle(sim_block*, warp_kind k, unsigned mask, const T& v, unsigned arg,
                                               int width, int) {
     constexpr int words = static_cast<int>((sizeof(T) + 3) / 4);
     unsigned w[words] = {};
-    memcpy(w, &v, sizeof(T));
+    const T value = v;
+    memcpy(w, &value, sizeof(T));
     for (int i = 0; i < words; ++i) {
       if (k == warp_kind::shfl_idx) w[i] = __shfl_sync(mask, w[i], static_cast<int>(arg), width);
       else if (k == warp_kind::shfl_up) w[i] = __shfl_up_sync(mask, w[i], arg, width);
