@@ -29,7 +29,10 @@
 /// has the table); the last bits differ between targets (other orders). They compute in the
 /// element type for float and double, in double for integers and bool (NumPy's
 /// rules), in float for float16 and bfloat16, whose statistics are rounded once to the element
-/// type (NumPy's mean of float16 sums in float32 too; its var and std take float16 steps). Empty gives NaN (NumPy's
+/// type (NumPy's mean of float16 sums in float32 too; its var and std take float16 steps), and
+/// for std::complex<T> in T, by parts: the mean is a std::complex<T> (a part whose mean is not
+/// finite makes the other NaN, as np.mean's complex division), var and std a T (np.var of
+/// complex64 is float32: the sum of |x - mean|^2 over n - ddof). Empty gives NaN (NumPy's
 /// value, without its warning); `n <= ddof` gives inf (or NaN when every deviation is 0); an inf element gives an inf
 /// mean and a NaN variance; a NaN gives NaN. `ufx::minmax(x)` is `reducers(ufx::min, ufx::max)` returned as a
 /// std::pair.
@@ -134,8 +137,9 @@ struct stat_fn {
   }
 
   template <class V>
-  moments_part<V> part() const {
-    static_assert(std::is_arithmetic_v<V> || half_type<V>, "ufx::mean / var / std: the elements must be real numbers");
+  moments_part<V, stat_result<V, K>> part() const {
+    static_assert(std::is_arithmetic_v<V> || half_type<V> || is_std_complex<V>,
+                  "ufx::mean / var / std: the elements must be numbers (real or std::complex)");
     return {K, ddof_};
   }
 
@@ -156,7 +160,7 @@ template <stat_kind K>
 struct is_reduction_part<stat_fn<K>> : std::true_type {};
 
 template <class V, stat_kind K>
-moments_part<V> part_of(const stat_fn<K>& s) {
+moments_part<V, stat_result<V, K>> part_of(const stat_fn<K>& s) {
   return s.template part<V>();
 }
 

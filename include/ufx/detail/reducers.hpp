@@ -28,7 +28,8 @@ UFX_TU_NAMESPACE_BEGIN
 // A part for elements of type V has: `acc`, `map(v, i)` (one element's accumulator; i its index, for argmin / argmax),
 // `combine(a, b)`, `finish(a)`, `has_identity` with `identity_value()`, `indexed`, `empty` (the message for an empty
 // reduction without identity), `user_function` (the user's operator or no_value: what run.hpp's host_only_lambda
-// checks) and `shares_accumulation` (two parts of its type accumulate alike: the CPU leaf computes one for both).
+// checks) and `shares_accumulation` (two such parts with one accumulator type accumulate alike: the CPU leaf computes
+// one for both).
 
 /// A binary operator's part (ufx::reducer, ufx::sum, ...): element x's accumulator is op(identity, x) for a user's
 /// operator with an identity (as in the one-reduction fold), else x. Its result is the one reduction's (a float16 sum:
@@ -109,16 +110,29 @@ UFX_HD inline T stat_sqrt(T v) {
   else return static_cast<T>(::sqrt(static_cast<double>(v)));
 }
 
-/// The part of ufx::mean / var / std. The mean of no element is NaN (NumPy's, with its warning); var is m2 / max(n -
-/// ddof, 0) (m2 / 0: inf, or NaN when m2 is 0, as NumPy's), NaN when the mean is not finite (an inf or NaN element:
-/// NumPy's x - mean is NaN there); std its square root. The statistic is a member, not a template parameter: mean, var
-/// and std of one element type share one accumulation (one kernel to compile). Float16 and bfloat16 compute in float
-/// and round the statistic once (real_result_of).
-template <class V>
+/// The moments of complex values: those of their real parts and of their imaginary parts. Their mean is the two means,
+/// and their squared deviations |x - mean|^2 sum to the two parts' m2 together (np.var of complex values).
+template <class T>
+struct complex_moments {
+  moments<T> re, im;
+};
+
+/// What statistic K of values of type V returns: real_result_of<V>, but for complex values their mean is complex
+/// (np.mean of complex64 is complex64, np.var and np.std float32).
+template <class V, stat_kind K>
+using stat_result = std::conditional_t<K == stat_kind::mean && is_std_complex<V>, V, real_result_of<V>>;
+
+/// The part of ufx::mean / var / std, whose statistic returns R (stat_result). The mean of no element is NaN (NumPy's,
+/// with its warning); var is m2 / max(n - ddof, 0) (m2 / 0: inf, or NaN when m2 is 0, as NumPy's), NaN when the mean is
+/// not finite (an inf or NaN element: NumPy's x - mean is NaN there); std its square root. The statistic is a member,
+/// not a template parameter: mean, var and std of one element type share one accumulation (one kernel to compile).
+/// Float16 and bfloat16 compute in float and round the statistic once (real_result_of). Complex values accumulate their
+/// parts' moments side by side (complex_moments).
+template <class V, class R>
 struct moments_part {
   using T = real_of<V>;
-  using result = real_result_of<V>;
-  using acc = moments<T>;
+  using result = R;
+  using acc = std::conditional_t<is_std_complex<V>, complex_moments<T>, moments<T>>;
   using user_function = no_value;
   static constexpr bool shares_accumulation = true;
   static constexpr bool has_identity = true;
@@ -126,8 +140,47 @@ struct moments_part {
   static constexpr const char* empty = "";
   stat_kind kind = stat_kind::mean;
   int ddof = 0;
-  UFX_HD acc map(const V& v, index_t) const { return {T(1), static_cast<T>(v), T(0), T(0)}; }
-  UFX_HD acc combine(const acc& a, const acc& b) const { return combine_moments(a, b); }
+  UFX_HD acc map(const V& v, index_t) const {
+    if constexpr (is_std_complex<V>) return {{T(1), v.real(), T(0), T(0)}, {T(1), v.imag(), T(0), T(0)}};
+    else return {T(1), static_cast<T>(v), T(0), T(0)};
+  }
+  UFX_HD acc combine(const acc& a, const acc& b) const {
+    if constexpr (is_std_complex<V>) return {combine_moments(a.re, b.re), combine_moments(a.im, b.im)};
+    else return combine_moments(a, b);
+  }
+  /// The CPU leaf of n >= 1 elements: real_leaf, of each part of complex elements.
+  template <class At>
+  UFX_ALWAYS_INLINE acc leaf(index_t n, const At& at) const {
+    if constexpr (is_std_complex<V>)
+      return {real_leaf(n, [&](index_t i) { return at(i).re; }), real_leaf(n, [&](index_t i) { return at(i).im; })};
+    else return real_leaf(n, at);
+  }
+  UFX_HD result finish(const acc& a) const {
+    if constexpr (is_std_complex<V>) {
+      const T re = a.re.shift + a.re.mean, im = a.im.shift + a.im.mean;
+      if constexpr (is_std_complex<R>) // the mean: a part not finite makes the other NaN, as NumPy's complex division
+        return a.re.n > T(0) ? R(real_finite(im) ? re : nan(), real_finite(re) ? im : nan()) : R(nan(), nan());
+      else return spread(a.re.n, real_finite(re) && real_finite(im), a.re.m2 + a.im.m2);
+    } else {
+      const T mean = a.shift + a.mean;
+      if (kind == stat_kind::mean) return static_cast<result>(a.n > T(0) ? mean : nan());
+      return spread(a.n, real_finite(mean), a.m2);
+    }
+  }
+  acc identity_value() const {
+    const moments<T> none{T(0), T(0), T(0), T(0)};
+    if constexpr (is_std_complex<V>) return {none, none};
+    else return none;
+  }
+
+private:
+  UFX_HD static T nan() { return std::numeric_limits<T>::quiet_NaN(); }
+  /// var or std of n values whose squared deviations from their mean sum to m2; NaN when that mean is not finite.
+  UFX_HD result spread(T n, bool finite_mean, T m2) const {
+    const T dof = n - static_cast<T>(ddof);
+    const T v = finite_mean ? m2 / (dof > T(0) ? dof : T(0)) : nan();
+    return static_cast<result>(kind == stat_kind::var ? v : stat_sqrt(v));
+  }
   /// The CPU leaf of n >= 1 elements (values at(i).shift): one pass over the leaf shifted by k, the mean of its first
   /// stat_lanes elements (fewer in a short leaf), with the sums of x - k and of its squares, each in stat_lanes
   /// independent sums combined pairwise (lanes_sums: vector registers with GCC). m2 = sum (x - k)^2 - n (mean - k)^2
@@ -135,7 +188,7 @@ struct moments_part {
   /// unlike the rest), a second pass takes the squared deviations from the mean. One division per leaf instead of
   /// Welford's one per element; the leaves then combine by Chan's update.
   template <class At>
-  UFX_ALWAYS_INLINE acc leaf(index_t n, const At& at) const {
+  UFX_ALWAYS_INLINE static moments<T> real_leaf(index_t n, const At& at) {
     constexpr int L = stat_lanes<T>;
     const index_t nfull = n - n % L, h = n < L ? n : L;
     T k = 0;
@@ -154,17 +207,6 @@ struct moments_part {
     if (T(4) * s * mean > m2) m2 = deviations(n, at, k, mean);
     return {nn, k, mean, m2};
   }
-  UFX_HD result finish(const acc& a) const {
-    const T nan = std::numeric_limits<T>::quiet_NaN();
-    const T mean = a.shift + a.mean;
-    if (kind == stat_kind::mean) return static_cast<result>(a.n > T(0) ? mean : nan);
-    const T dof = a.n - static_cast<T>(ddof);
-    const T v = real_finite(mean) ? a.m2 / (dof > T(0) ? dof : T(0)) : nan;
-    return static_cast<result>(kind == stat_kind::var ? v : stat_sqrt(v));
-  }
-  acc identity_value() const { return {T(0), T(0), T(0), T(0)}; }
-
-private:
   /// The sum of the squared deviations of n elements from k + mean (x - c: exact near c, the rounded k + mean), less
   /// the effect of c's rounding e: sum (x - c - e)^2 = sum (x - c)^2 - n e^2 where sum (x - c) = n e.
   template <class At>
@@ -183,8 +225,8 @@ private:
   /// A leaf whose shifted sum is not finite (an inf or NaN element, or a sum that overflowed from finite values), by
   /// the combining rule: NumPy's mean, inf stays inf, inf beside -inf is NaN.
   template <class At>
-  static acc fold(index_t n, const At& at) {
-    acc a = at(0);
+  static moments<T> fold(index_t n, const At& at) {
+    moments<T> a = at(0);
     for (index_t i = 1; i < n; ++i) a = combine_moments(a, at(i));
     return a;
   }
@@ -265,17 +307,21 @@ struct parts_op {
   }
 
 private:
-  /// The first part before K of K's type, when that type's accumulation ignores the part's settings (moments_part: kind
-  /// and ddof only finish); K itself otherwise.
+  /// The first part before K that accumulates as K does, when K's accumulation ignores the part's settings
+  /// (moments_part: kind, ddof and the result type only finish; the same accumulator type); K itself otherwise.
   template <std::size_t K>
   static constexpr std::size_t same_as() {
     using PK = std::tuple_element_t<K, std::tuple<P...>>;
     std::size_t j = K;
     if constexpr (PK::shares_accumulation)
       with_indices<K>([&]<std::size_t... J>(std::index_sequence<J...>) {
-        ((j = (j == K && std::is_same_v<std::tuple_element_t<J, std::tuple<P...>>, PK>) ? J : j), ...);
+        ((j = (j == K && shares_with<std::tuple_element_t<J, std::tuple<P...>>, PK>()) ? J : j), ...);
       });
     return j;
+  }
+  template <class PJ, class PK>
+  static constexpr bool shares_with() {
+    return PJ::shares_accumulation && std::is_same_v<typename PJ::acc, typename PK::acc>;
   }
   template <class At, std::size_t... K>
   UFX_ALWAYS_INLINE parts_acc<P...> leaf(index_t n, const At& at, std::index_sequence<K...>) const {

@@ -60,6 +60,15 @@ UFX_HD constexpr bool less(const V& a, const V& b) {
   if constexpr (is_std_complex<V>) return a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
   else return a < b;
 }
+/// Whether np.minimum (Max: np.maximum) of a and b is a: a NaN wins, a's first, then the smaller (larger) by `less`, b
+/// on ties. A complex b with a NaN part wins over a number even where `less` orders their other parts (np.maximum(1+0j,
+/// complex(0, nan)) is the NaN).
+template <bool Max, class V>
+UFX_HD constexpr bool keeps_first(const V& a, const V& b) {
+  const bool ordered = Max ? less(b, a) : less(a, b);
+  if constexpr (is_std_complex<V>) return is_nan(a) || (ordered && !is_nan(b));
+  else return ordered || is_nan(a); // a NaN b is unordered: b
+}
 
 } // namespace cx
 } // namespace ufx::detail

@@ -38,7 +38,7 @@ struct multiplies {
 struct minimum {
   template <class T>
   UFX_HD constexpr T operator()(const T& a, const T& b) const {
-    return (detail::cx::less(a, b) || detail::cx::is_nan(a)) ? a : b; // a NaN b falls through to b
+    return detail::cx::keeps_first<false>(a, b) ? a : b;
   }
 };
 
@@ -46,7 +46,7 @@ struct minimum {
 struct maximum {
   template <class T>
   UFX_HD constexpr T operator()(const T& a, const T& b) const {
-    return (detail::cx::less(b, a) || detail::cx::is_nan(a)) ? a : b;
+    return detail::cx::keeps_first<true>(a, b) ? a : b;
   }
 };
 

@@ -2,6 +2,7 @@
 // What a reduction is: its spec (map, operator, identity, init, how argmin / argmax index; NumPy's messages when
 // empty), the types it computes in (accumulator, finishing step, result; the statistics' real type) and the value of an
 // empty reduction. Shared by ufx::reduce's family (detail/reduce.hpp) and ufx::accumulate (detail/reduce_scan.hpp).
+#include <complex>
 #include <type_traits>
 
 #include "ufx/config.hpp"
@@ -16,12 +17,21 @@ UFX_TU_NAMESPACE_BEGIN
 
 /// The real type the statistics (ufx::mean, var, std) and logsumexp compute in: floating types as they are, float16 and
 /// bfloat16 float (NumPy's mean of float16 sums in float32), integers and bool double (NumPy's mean and var, and
-/// np.exp, give float64 for them).
+/// np.exp, give float64 for them), std::complex<T> T (its parts').
 template <class V>
-using real_of = std::conditional_t<std::is_floating_point_v<V>, V, std::conditional_t<half_type<V>, float, double>>;
+struct real_of_t {
+  using type = std::conditional_t<std::is_floating_point_v<V>, V, std::conditional_t<half_type<V>, float, double>>;
+};
+template <class T>
+struct real_of_t<std::complex<T>> {
+  using type = T;
+};
+template <class V>
+using real_of = typename real_of_t<V>::type;
 
 /// The type the statistics and logsumexp of values of type V return: real_of<V>, but the 2-byte floats' own type
-/// (NumPy's mean, var and std of a float16 array are float16), rounded once from real_of's result.
+/// (NumPy's mean, var and std of a float16 array are float16), rounded once from real_of's result. For complex V that
+/// is the parts' type, which var and std return (np.var of complex64 is float32); the mean is complex (stat_result).
 template <class V>
 using real_result_of = std::conditional_t<half_type<V>, V, real_of<V>>;
 
