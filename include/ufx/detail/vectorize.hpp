@@ -66,49 +66,51 @@ auto run_elementwise(const F& f, const TargetT* given, const Devices& device, Ou
 
 template <class F, class OutT, class TargetT, class Rule, class... Args>
 UFX_CALL_BOUNDARY auto vectorize_run(const F& f, const TargetT* given, OutT* out, const Args&... args) {
-  const call_scope scope("ufx::vectorize");
-  auto ins = std::make_tuple(adapt_in(args)...);
-  static_assert(inputs_cast_ok<F, Rule, decltype(adapt_in(args))...>());
-  using info = vectorize_result<F, typename decltype(adapt_in(args))::value_type...>;
-  constexpr int R = std::max({0, decltype(adapt_in(args))::rank...});
+  // an element that does not convert to its parameter: input_cast's message, and nothing more from the call below
+  if constexpr (inputs_cast_ok<F, Rule, decltype(adapt_in(args))...>()) {
+    const call_scope scope("ufx::vectorize");
+    auto ins = std::make_tuple(adapt_in(args)...);
+    using info = vectorize_result<F, typename decltype(adapt_in(args))::value_type...>;
+    constexpr int R = std::max({0, decltype(adapt_in(args))::rank...});
 
-  device_set_of<reaches_device<OutT, Args...>> device;
-  note_spaces(ins, device);
+    device_set_of<reaches_device<OutT, Args...>> device;
+    note_spaces(ins, device);
 
-  if constexpr (!std::is_void_v<OutT>) {
-    constexpr std::size_t n_dst = std::tuple_size_v<decltype(out->dst)>;
-    static_assert(n_dst == info::nout, "ufx::out: the number of destinations differs from the number of outputs the "
-                                       "function returns");
-    static_assert(out_types_ok<OutT, typename info::outputs>(std::make_index_sequence<n_dst>{}),
-                  "ufx::out: a destination's element type cannot hold the function's result without changing kind "
-                  "(NumPy's same_kind rule: e.g. a float result into an integer destination)");
-    auto outs = std::apply([](auto&... d) { return std::make_tuple(adapt_out(d)...); }, out->dst);
-    if (is_dense_call(outs, ins)) { // operands of one shape, dense, host: no broadcasting to do
+    if constexpr (!std::is_void_v<OutT>) {
+      constexpr std::size_t n_dst = std::tuple_size_v<decltype(out->dst)>;
+      static_assert(n_dst == info::nout, "ufx::out: the number of destinations differs from the number of outputs the "
+                                         "function returns");
+      static_assert(out_types_ok<OutT, typename info::outputs>(std::make_index_sequence<n_dst>{}),
+                    "ufx::out: a destination's element type cannot hold the function's result without changing kind "
+                    "(NumPy's same_kind rule: e.g. a float result into an integer destination)");
+      auto outs = std::apply([](auto&... d) { return std::make_tuple(adapt_out(d)...); }, out->dst);
+      if (is_dense_call(outs, ins)) { // operands of one shape, dense, host: no broadcasting to do
+        note_spaces(outs, device);
+        return run_elementwise(f, given, device, outs, ins, dims(std::get<0>(outs).view.shape()), true);
+      }
+      const dims loop = loop_shape(ins, &outs);
       note_spaces(outs, device);
-      return run_elementwise(f, given, device, outs, ins, dims(std::get<0>(outs).view.shape()), true);
+      run_elementwise(f, given, device, outs, ins, loop, false);
+    } else {
+      const dims loop = loop_shape(ins, static_cast<const std::tuple<>*>(nullptr));
+      const memory_space where = result_space(given, device);
+      auto results = with_indices<info::nout>([&]<std::size_t... J>(std::index_sequence<J...>) {
+        return std::make_tuple(
+            result_rule<std::tuple_element_t<J, typename info::outputs>, R, Args...>::make(loop, where)...);
+      });
+      auto outs = std::apply(
+          [](auto&... r) {
+            return std::make_tuple([](auto& x) {
+              using X = std::remove_cvref_t<decltype(x)>;
+              if constexpr (scalar_like<X>) return array_operand<X, 0>{ndview<X, 0>(&x, {}), memory_space::host, {}};
+              else return adapter<X>::out(x);
+            }(r)...);
+          },
+          results);
+      run_elementwise(f, given, device, outs, ins, loop, is_dense_call(outs, ins));
+      if constexpr (info::nout == 1) return std::move(std::get<0>(results));
+      else return results;
     }
-    const dims loop = loop_shape(ins, &outs);
-    note_spaces(outs, device);
-    run_elementwise(f, given, device, outs, ins, loop, false);
-  } else {
-    const dims loop = loop_shape(ins, static_cast<const std::tuple<>*>(nullptr));
-    const memory_space where = result_space(given, device);
-    auto results = with_indices<info::nout>([&]<std::size_t... J>(std::index_sequence<J...>) {
-      return std::make_tuple(
-          result_rule<std::tuple_element_t<J, typename info::outputs>, R, Args...>::make(loop, where)...);
-    });
-    auto outs = std::apply(
-        [](auto&... r) {
-          return std::make_tuple([](auto& x) {
-            using X = std::remove_cvref_t<decltype(x)>;
-            if constexpr (scalar_like<X>) return array_operand<X, 0>{ndview<X, 0>(&x, {}), memory_space::host, {}};
-            else return adapter<X>::out(x);
-          }(r)...);
-        },
-        results);
-    run_elementwise(f, given, device, outs, ins, loop, is_dense_call(outs, ins));
-    if constexpr (info::nout == 1) return std::move(std::get<0>(results));
-    else return results;
   }
 }
 
