@@ -328,7 +328,8 @@ TEST_CASE("the vectorised conversions (F16C where the CPU has it) and the portab
   // float -> float16: every 4099th float bit pattern (NaNs, infinities, subnormals included), and
   // the floats around every float16 midpoint
   std::vector<float> fs;
-  for (std::uint64_t u = 0; u < (std::uint64_t(1) << 32); u += 4099) fs.push_back(as_float(static_cast<std::uint32_t>(u)));
+  for (std::uint64_t u = 0; u < (std::uint64_t(1) << 32); u += 4099)
+    fs.push_back(as_float(static_cast<std::uint32_t>(u)));
   const std::vector<double>& v = positive_values<float16>();
   for (std::uint32_t p = 0; p <= 0x7bff; ++p)
     for (int k = -3; k <= 3; ++k) {

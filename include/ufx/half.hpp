@@ -21,7 +21,8 @@
 /// `float16 x{1.5f}`. (Kokkos's half_t is the other way round, implicit from float and explicit to
 /// it; mixed expressions there give the types they give here.)
 /// float16 <-> bfloat16: explicit, through float (exact), so one rounding. The bits are the same
-/// on every target: the host with or without F16C (src/half.cpp uses it where the CPU has it) and the CUDA device (whose conversions use
+/// on every target: the host with or without F16C (src/half.cpp uses it where the CPU has it) and the CUDA device
+/// (whose conversions use
 /// `__float2half_rn`, `__half2float` and `__float2bfloat16_rn`). NaN details:
 /// detail/half/convert.hpp.
 ///

@@ -32,7 +32,7 @@
 // has it (else the portable code). GCC 12 vectorises neither _Float16's conversions nor the scalar intrinsics, and
 // inline portable code vectorised ran at a quarter of the instructions' speed. UFX_NO_SIMD_HALF (the same in every
 // translation unit), another compiler or another CPU: the portable code inline. nvcc's device pass: the device's.
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && !defined(__INTEL_LLVM_COMPILER) &&      \
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && !defined(__INTEL_LLVM_COMPILER) &&       \
     defined(__x86_64__) && defined(__ELF__) && !defined(UFX_NO_SIMD_HALF)
 #  define UFX_HALF_SIMD_CALLS 1
 #  if !defined(UFX_HALF_DEFINING_SIMD_CALLS)

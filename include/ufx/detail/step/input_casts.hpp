@@ -23,16 +23,18 @@ struct input_cast {
   static constexpr bool allowed = can_cast<Element, Parameter>(Rule{});
   static constexpr bool ok = allowed && std::is_convertible_v<Element, Parameter>;
   /// Whether C++ makes a Parameter from an Element at all (implicitly or explicitly): one message for each case.
-  static constexpr bool converts = std::is_convertible_v<Element, Parameter> || std::is_constructible_v<Parameter, Element>;
+  static constexpr bool converts =
+      std::is_convertible_v<Element, Parameter> || std::is_constructible_v<Parameter, Element>;
   static_assert(converts, "ufx: an array operand's elements cannot become the function's parameter type at all: check "
                           "the function's parameter types and the operands passed (the operand and both types are in "
                           "the input_cast<operand, element, parameter, rule> of the instantiation line)");
-  static_assert(allowed || !converts, "ufx: an array operand's elements do not convert safely to the function's parameter type "
-                         "(NumPy's safe casting: no float64 to float32, no int32 to float32, nothing to bool but bool; "
-                         "the operand and both types are in the input_cast<operand, element, parameter, rule> of the "
-                         "instantiation line). Pass the rule that allows it as an option of the call "
-                         "(ufx::casting::same_kind or ufx::casting::unsafe, before ufx::out), or give the function the "
-                         "wider parameter type");
+  static_assert(allowed || !converts,
+                "ufx: an array operand's elements do not convert safely to the function's parameter type "
+                "(NumPy's safe casting: no float64 to float32, no int32 to float32, nothing to bool but bool; "
+                "the operand and both types are in the input_cast<operand, element, parameter, rule> of the "
+                "instantiation line). Pass the rule that allows it as an option of the call "
+                "(ufx::casting::same_kind or ufx::casting::unsafe, before ufx::out), or give the function the "
+                "wider parameter type");
   static_assert(!allowed || ok || !converts,
                 "ufx: an array operand's elements convert to the function's parameter type only explicitly "
                 "(ufx::float16 and ufx::bfloat16 are made from float, double and the integers explicitly, as C++23's "

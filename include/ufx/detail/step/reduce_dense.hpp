@@ -64,9 +64,10 @@ inline constexpr index_t wide_sum_min = UFX_WIDE_SUM_MIN;
 /// not float16 or bfloat16 (their sums stay in float at every length: NumPy's rule, and no second rounding, double to
 /// float to the 2-byte type).
 template <class Acc, class Spec, class... In>
-inline constexpr bool wide_sum = std::is_same_v<Acc, float> &&
-                                 std::is_same_v<std::remove_cvref_t<decltype(Spec::op)>, plus> &&
-                                 Spec::indexing == index_mode::none && !(half_type<typename In::value_type> || ...);
+inline constexpr bool wide_sum =
+    std::is_same_v<Acc, float>&& std::is_same_v<std::remove_cvref_t<decltype(Spec::op)>, plus>&& Spec::indexing ==
+        index_mode::none &&
+    !(half_type<typename In::value_type> || ...);
 
 /// The finishing step of a float sum accumulated in double: rounds, then finishes as the float.
 template <class Fin>
