@@ -257,6 +257,7 @@ auto device_array_like(const C& x, target where) {
   auto op = detail::adapt_in(x);
   return device_array<typename decltype(op)::value_type, decltype(op)::rank>(op.view.shape(), where);
 }
+/// The same without a target: on x's device for a device_array or device_view, else on default_device().
 template <array_like C>
 auto device_array_like(const C& x) {
   auto op = detail::adapt_in(x);

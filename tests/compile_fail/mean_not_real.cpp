@@ -1,4 +1,4 @@
-// Expected: "ufx::mean / var / std: the elements must be real numbers".
+// Expected: "ufx::mean / var / std: the elements must be numbers (real or std::complex)".
 #include <ufx/reducers.hpp>
 
 #include <vector>
