@@ -187,8 +187,12 @@ private:
       return s;
     }
 #if UFX_SIMD_LEAF
-    if constexpr (map_sum_leaf<R...>)
-      return simd_map_sum_leaf<Acc>(n, rotation_of(r...), [&](index_t i) { return static_cast<Acc>(k.f(r.at(i)...)); });
+    if constexpr (map_sum_leaf<R...>) {
+      const auto value = [&](index_t i) { return static_cast<Acc>(k.f(r.at(i)...)); };
+      if constexpr ((half_type<std::remove_cvref_t<decltype(r.at(0))>> || ...))
+        return simd_map_sum_leaf_body<Acc, true>(n, rotation_of(r...), value);
+      else return simd_map_sum_leaf<Acc>(n, rotation_of(r...), value);
+    }
 #endif
     Acc acc[L];
     for (int j = 0; j < L; ++j) acc[j] = k.seed(static_cast<Acc>(k.f(r.at(j)...)));

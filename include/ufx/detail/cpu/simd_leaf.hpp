@@ -219,9 +219,12 @@ int simd_rotation(const void* p, std::size_t elem) {
 /// The generic leaf of a sum of mapped values value(0), ..., value(n - 1), n >= L = 8 W, each lane in order as the
 /// generic leaf adds them, with the loads behind `value` aligned when the first input's rotation is `k`
 /// (simd_rotation). Each block of L values is computed by a plain loop the compiler vectorises as it does the generic
-/// leaf's (the map is the user's), into an aligned buffer that the accumulator vectors then add.
-template <class T, class Value>
-UFX_ALWAYS_INLINE T simd_map_sum_leaf(index_t n, int k, const Value& value) {
+/// leaf's (the map is the user's), into an aligned buffer that the accumulator vectors then add. Calls: the body inline
+/// in the caller, Rolled keeping the block loop a loop for the vectoriser: values that call libufx's vector functions
+/// (float16's conversions), which GCC calls from a vectorised loop only, never from the straight-line code of a loop it
+/// has unrolled in full (and inline, so that an AVX2 clone calls the AVX2 variants); for the others, simd_map_sum_leaf.
+template <class T, bool Rolled, class Value>
+UFX_ALWAYS_INLINE T simd_map_sum_leaf_body(index_t n, int k, const Value& value) {
   using SV = simd_vec<T>;
   using V = typename SV::V;
   using M = typename SV::M;
@@ -245,8 +248,12 @@ UFX_ALWAYS_INLINE T simd_map_sum_leaf(index_t n, int k, const Value& value) {
   for (int j = 1; j < 8; ++j) A[j] = reinterpret_cast<const V*>(tmp)[j];
   for (index_t b = 1; b < nb; ++b) {
     const index_t s = b * L - k;
+    if constexpr (Rolled) {
 #  pragma GCC unroll 1
-    for (int q = 0; q < L; ++q) tmp[q] = value(s + q);
+      for (int q = 0; q < L; ++q) tmp[q] = value(s + q);
+    } else {
+      for (int q = 0; q < L; ++q) tmp[q] = value(s + q);
+    }
 #  pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) A[j] += reinterpret_cast<const V*>(tmp)[j];
   }
@@ -259,6 +266,10 @@ UFX_ALWAYS_INLINE T simd_map_sum_leaf(index_t n, int k, const Value& value) {
   T s = simd_hsum8<T>(A[0], A[1], A[2], A[3], A[4], A[5], A[6], A[7]);
   for (index_t i = nfull; i < n; ++i) s = s + value(i);
   return s;
+}
+template <class T, class Value>
+T simd_map_sum_leaf(index_t n, int k, const Value& value) {
+  return simd_map_sum_leaf_body<T, false>(n, k, value);
 }
 #endif
 
