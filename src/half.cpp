@@ -29,12 +29,22 @@ const bool has_f16c = [] {
   return __builtin_cpu_supports("f16c") != 0;
 }();
 
-/// The portable code, lane by lane, for a CPU without F16C.
-void portable_to_float(const std::uint32_t* h, float* f, int n) {
-  for (int j = 0; j < n; ++j) f[j] = hb::bits_as<float>(hb::f16_to_f32_portable(static_cast<std::uint16_t>(h[j])));
+/// The portable code over the L lanes at h (32-bit float16 bits) into f (floats), and back: for a CPU without F16C.
+template <int L>
+void portable_to_float(const void* h, void* f) {
+  std::uint32_t in[L];
+  float out[L];
+  __builtin_memcpy(in, h, sizeof in);
+  for (int j = 0; j < L; ++j) out[j] = hb::bits_as<float>(hb::f16_to_f32_portable(static_cast<std::uint16_t>(in[j])));
+  __builtin_memcpy(f, out, sizeof out);
 }
-void portable_to_half(const float* f, std::uint32_t* h, int n) {
-  for (int j = 0; j < n; ++j) h[j] = hb::f32_to_f16_portable(f[j]);
+template <int L>
+void portable_to_half(const void* f, void* h) {
+  float in[L];
+  std::uint32_t out[L];
+  __builtin_memcpy(in, f, sizeof in);
+  for (int j = 0; j < L; ++j) out[j] = hb::f32_to_f16_portable(in[j]);
+  __builtin_memcpy(h, out, sizeof out);
 }
 
 // with F16C: the 32-bit lanes narrowed to 16 (unsigned saturation keeps a value below 2^16 as it is), converted
@@ -67,47 +77,37 @@ std::uint32_t ufx_float_to_half(float f) noexcept { return hb::f32_to_f16_portab
 
 __m128 _ZGVbN4v_ufx_half_to_float(__m128i h) noexcept {
   if (has_f16c) return b_to_float(h);
-  alignas(16) std::uint32_t in[4];
-  alignas(16) float out[4];
-  _mm_store_si128(reinterpret_cast<__m128i*>(in), h);
-  portable_to_float(in, out, 4);
-  return _mm_load_ps(out);
+  __m128 r;
+  portable_to_float<4>(&h, &r);
+  return r;
 }
 __m128i _ZGVbN4v_ufx_float_to_half(__m128 f) noexcept {
   if (has_f16c) return b_to_half(f);
-  alignas(16) float in[4];
-  alignas(16) std::uint32_t out[4];
-  _mm_store_ps(in, f);
-  portable_to_half(in, out, 4);
-  return _mm_load_si128(reinterpret_cast<const __m128i*>(out));
+  __m128i r;
+  portable_to_half<4>(&f, &r);
+  return r;
 }
 __attribute__((target("avx"))) __m256 _ZGVcN8v_ufx_half_to_float(__m128i lo, __m128i hi) noexcept {
   if (has_f16c) return c_to_float(lo, hi);
-  alignas(32) std::uint32_t in[8];
-  alignas(32) float out[8];
-  _mm_store_si128(reinterpret_cast<__m128i*>(in), lo);
-  _mm_store_si128(reinterpret_cast<__m128i*>(in + 4), hi);
-  portable_to_float(in, out, 8);
-  return _mm256_load_ps(out);
+  const __m128i h[2] = {lo, hi};
+  __m256 r;
+  portable_to_float<8>(h, &r);
+  return r;
 }
 __attribute__((target("avx"))) __m128i _ZGVcN4v_ufx_float_to_half(__m128 f) noexcept {
   return _ZGVbN4v_ufx_float_to_half(f);
 }
 __attribute__((target("avx2"))) __m256 _ZGVdN8v_ufx_half_to_float(__m256i h) noexcept {
   if (has_f16c) return d_to_float(h);
-  alignas(32) std::uint32_t in[8];
-  alignas(32) float out[8];
-  _mm256_store_si256(reinterpret_cast<__m256i*>(in), h);
-  portable_to_float(in, out, 8);
-  return _mm256_load_ps(out);
+  __m256 r;
+  portable_to_float<8>(&h, &r);
+  return r;
 }
 __attribute__((target("avx2"))) __m256i _ZGVdN8v_ufx_float_to_half(__m256 f) noexcept {
   if (has_f16c) return d_to_half(f);
-  alignas(32) float in[8];
-  alignas(32) std::uint32_t out[8];
-  _mm256_store_ps(in, f);
-  portable_to_half(in, out, 8);
-  return _mm256_load_si256(reinterpret_cast<const __m256i*>(out));
+  __m256i r;
+  portable_to_half<8>(&f, &r);
+  return r;
 }
 // AVX-512F has the conversions itself
 __attribute__((target("avx512f"))) __m512 _ZGVeN16v_ufx_half_to_float(__m512i h) noexcept { return e_to_float(h); }
