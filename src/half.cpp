@@ -10,6 +10,7 @@
 // The lanes of a float16 travel as 32-bit integers (the vector ABI of a 16-bit argument beside a 32-bit result is not
 // one GCC 12 vectorises): ufx_half_to_float(uint32) -> float has float's lane count for each ISA (AVX's 8 lanes of
 // integers in two 128-bit registers); ufx_float_to_half(float) -> uint32 has the integer's (AVX: 4).
+#include <cstddef>
 #include <cstdint>
 
 #define UFX_HALF_DEFINING_SIMD_CALLS 1 // the declarations below are the header's, without the simd attribute
@@ -18,8 +19,9 @@
 #if UFX_HALF_SIMD_CALLS
 #  include <immintrin.h>
 
-// GCC 12's AVX-512 intrinsics start from _mm512_undefined_*(), which -Wuninitialized reports
+// GCC 12's AVX-512 intrinsics start from _mm512_undefined_*(), which -W(maybe-)uninitialized reports
 #  pragma GCC diagnostic ignored "-Wuninitialized"
+#  pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 namespace {
 namespace hb = ufx::detail::half_bits;
@@ -27,6 +29,10 @@ namespace hb = ufx::detail::half_bits;
 const bool has_f16c = [] {
   __builtin_cpu_init();
   return __builtin_cpu_supports("f16c") != 0;
+}();
+const bool has_avx512f = [] {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") != 0;
 }();
 
 /// The portable code over the L lanes at h (32-bit float16 bits) into f (floats), and back: for a CPU without F16C.
@@ -47,70 +53,116 @@ void portable_to_half(const void* f, void* h) {
   __builtin_memcpy(h, out, sizeof out);
 }
 
-// with F16C: the 32-bit lanes narrowed to 16 (unsigned saturation keeps a value below 2^16 as it is), converted
-__attribute__((target("f16c"))) __m128 b_to_float(__m128i h) { return _mm_cvtph_ps(_mm_packus_epi32(h, h)); }
-__attribute__((target("f16c"))) __m128i b_to_half(__m128 f) {
-  return _mm_unpacklo_epi16(_mm_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT), _mm_setzero_si128());
-}
-__attribute__((target("avx,f16c"))) __m256 c_to_float(__m128i lo, __m128i hi) {
-  return _mm256_cvtph_ps(_mm_packus_epi32(lo, hi));
-}
-__attribute__((target("avx2,f16c"))) __m256 d_to_float(__m256i h) {
-  return _mm256_cvtph_ps(_mm_packus_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1)));
-}
-__attribute__((target("avx2,f16c"))) __m256i d_to_half(__m256 f) {
-  return _mm256_cvtepu16_epi32(_mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT));
-}
-__attribute__((target("avx512f"))) __m512 e_to_float(__m512i h) { return _mm512_cvtph_ps(_mm512_cvtepi32_epi16(h)); }
-__attribute__((target("avx512f"))) __m512i e_to_half(__m512 f) {
-  return _mm512_cvtepu16_epi32(_mm512_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT));
-}
-
-} // namespace
-
-extern "C" {
-// The scalar functions: a loop the compiler did not vectorise, and its remainder.
-float ufx_half_to_float(std::uint32_t h) noexcept {
+// The portable paths as functions of their own (cold, never inlined), each with its variant's ISA and vector
+// arguments: a variant's F16C path is then its instruction and a return, with no stack frame (the first version
+// called out to the instructions and spilled to a realigned stack: the call cost more than the conversion).
+#  define UFX_PORTABLE(isa, name, R, A, lanes, fn)                                                                     \
+    __attribute__((target(isa), noinline, cold)) R name(A x) {                                                         \
+      R r;                                                                                                             \
+      fn<lanes>(&x, &r);                                                                                               \
+      return r;                                                                                                        \
+    }
+UFX_PORTABLE("sse2", b_portable_to_float, __m128, __m128i, 4, portable_to_float)
+UFX_PORTABLE("sse2", b_portable_to_half, __m128i, __m128, 4, portable_to_half)
+UFX_PORTABLE("avx2", d_portable_to_float, __m256, __m256i, 8, portable_to_float)
+UFX_PORTABLE("avx2", d_portable_to_half, __m256i, __m256, 8, portable_to_half)
+#  undef UFX_PORTABLE
+__attribute__((noinline, cold)) float portable_half_to_float(std::uint32_t h) {
   return hb::bits_as<float>(hb::f16_to_f32_portable(static_cast<std::uint16_t>(h)));
 }
-std::uint32_t ufx_float_to_half(float f) noexcept { return hb::f32_to_f16_portable(f); }
-
-__m128 _ZGVbN4v_ufx_half_to_float(__m128i h) noexcept {
-  if (has_f16c) return b_to_float(h);
-  __m128 r;
-  portable_to_float<4>(&h, &r);
-  return r;
-}
-__m128i _ZGVbN4v_ufx_float_to_half(__m128 f) noexcept {
-  if (has_f16c) return b_to_half(f);
-  __m128i r;
-  portable_to_half<4>(&f, &r);
-  return r;
-}
-__attribute__((target("avx"))) __m256 _ZGVcN8v_ufx_half_to_float(__m128i lo, __m128i hi) noexcept {
-  if (has_f16c) return c_to_float(lo, hi);
+__attribute__((noinline, cold)) std::uint32_t portable_float_to_half(float f) { return hb::f32_to_f16_portable(f); }
+__attribute__((target("avx"), noinline, cold)) __m256 c_portable_to_float(__m128i lo, __m128i hi) {
   const __m128i h[2] = {lo, hi};
   __m256 r;
   portable_to_float<8>(h, &r);
   return r;
 }
-__attribute__((target("avx"))) __m128i _ZGVcN4v_ufx_float_to_half(__m128 f) noexcept {
-  return _ZGVbN4v_ufx_float_to_half(f);
+
+// Block conversions (ufx_halves_to_floats / ufx_floats_to_halves): 16 lanes a step with AVX-512F, 8 with F16C, the
+// portable code for the rest and on a CPU with neither.
+__attribute__((target("avx512f"))) std::size_t e_block_to_floats(const std::uint16_t* h, float* f, std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    _mm512_storeu_ps(f + i, _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(h + i))));
+  return i;
 }
-__attribute__((target("avx2"))) __m256 _ZGVdN8v_ufx_half_to_float(__m256i h) noexcept {
-  if (has_f16c) return d_to_float(h);
-  __m256 r;
-  portable_to_float<8>(&h, &r);
-  return r;
+__attribute__((target("avx512f"))) std::size_t e_block_to_halves(const float* f, std::uint16_t* h, std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(h + i),
+                        _mm512_cvtps_ph(_mm512_loadu_ps(f + i), _MM_FROUND_TO_NEAREST_INT));
+  return i;
 }
-__attribute__((target("avx2"))) __m256i _ZGVdN8v_ufx_float_to_half(__m256 f) noexcept {
-  if (has_f16c) return d_to_half(f);
-  __m256i r;
-  portable_to_half<8>(&f, &r);
-  return r;
+__attribute__((target("avx,f16c"))) std::size_t c_block_to_floats(const std::uint16_t* h, float* f, std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    _mm256_storeu_ps(f + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(h + i))));
+  return i;
+}
+__attribute__((target("avx,f16c"))) std::size_t c_block_to_halves(const float* f, std::uint16_t* h, std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(h + i),
+                     _mm256_cvtps_ph(_mm256_loadu_ps(f + i), _MM_FROUND_TO_NEAREST_INT));
+  return i;
+}
+
+} // namespace
+
+extern "C" {
+// The scalar functions: a loop the compiler did not vectorise, and its remainder (F16C's scalar forms where it is).
+__attribute__((target("f16c"))) float ufx_half_to_float(std::uint32_t h) noexcept {
+  if (__builtin_expect(!has_f16c, 0)) return portable_half_to_float(h);
+  return _cvtsh_ss(static_cast<unsigned short>(h));
+}
+__attribute__((target("f16c"))) std::uint32_t ufx_float_to_half(float f) noexcept {
+  if (__builtin_expect(!has_f16c, 0)) return portable_float_to_half(f);
+  return _cvtss_sh(f, _MM_FROUND_TO_NEAREST_INT);
+}
+
+void ufx_halves_to_floats(const void* halves, float* f, std::size_t n) noexcept {
+  const auto* h = static_cast<const std::uint16_t*>(halves);
+  std::size_t i = has_avx512f ? e_block_to_floats(h, f, n) : has_f16c ? c_block_to_floats(h, f, n) : 0;
+  for (; i < n; ++i) f[i] = hb::bits_as<float>(hb::f16_to_f32_portable(h[i]));
+}
+void ufx_floats_to_halves(const float* f, void* halves, std::size_t n) noexcept {
+  auto* h = static_cast<std::uint16_t*>(halves);
+  std::size_t i = has_avx512f ? e_block_to_halves(f, h, n) : has_f16c ? c_block_to_halves(f, h, n) : 0;
+  for (; i < n; ++i) h[i] = hb::f32_to_f16_portable(f[i]);
+}
+
+// Each variant is compiled with F16C (the 32-bit lanes narrowed to 16 by unsigned saturation, which keeps a value
+// below 2^16 as it is) and branches to its portable function where the CPU lacks it.
+__attribute__((target("f16c"))) __m128 _ZGVbN4v_ufx_half_to_float(__m128i h) noexcept {
+  if (__builtin_expect(!has_f16c, 0)) return b_portable_to_float(h);
+  return _mm_cvtph_ps(_mm_packus_epi32(h, h));
+}
+__attribute__((target("f16c"))) __m128i _ZGVbN4v_ufx_float_to_half(__m128 f) noexcept {
+  if (__builtin_expect(!has_f16c, 0)) return b_portable_to_half(f);
+  return _mm_unpacklo_epi16(_mm_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT), _mm_setzero_si128());
+}
+__attribute__((target("avx,f16c"))) __m256 _ZGVcN8v_ufx_half_to_float(__m128i lo, __m128i hi) noexcept {
+  if (__builtin_expect(!has_f16c, 0)) return c_portable_to_float(lo, hi);
+  return _mm256_cvtph_ps(_mm_packus_epi32(lo, hi));
+}
+__attribute__((target("avx,f16c"))) __m128i _ZGVcN4v_ufx_float_to_half(__m128 f) noexcept {
+  if (__builtin_expect(!has_f16c, 0)) return b_portable_to_half(f);
+  return _mm_unpacklo_epi16(_mm_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT), _mm_setzero_si128());
+}
+__attribute__((target("avx2,f16c"))) __m256 _ZGVdN8v_ufx_half_to_float(__m256i h) noexcept {
+  if (__builtin_expect(!has_f16c, 0)) return d_portable_to_float(h);
+  return _mm256_cvtph_ps(_mm_packus_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1)));
+}
+__attribute__((target("avx2,f16c"))) __m256i _ZGVdN8v_ufx_float_to_half(__m256 f) noexcept {
+  if (__builtin_expect(!has_f16c, 0)) return d_portable_to_half(f);
+  return _mm256_cvtepu16_epi32(_mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT));
 }
 // AVX-512F has the conversions itself
-__attribute__((target("avx512f"))) __m512 _ZGVeN16v_ufx_half_to_float(__m512i h) noexcept { return e_to_float(h); }
-__attribute__((target("avx512f"))) __m512i _ZGVeN16v_ufx_float_to_half(__m512 f) noexcept { return e_to_half(f); }
+__attribute__((target("avx512f"))) __m512 _ZGVeN16v_ufx_half_to_float(__m512i h) noexcept {
+  return _mm512_cvtph_ps(_mm512_cvtepi32_epi16(h));
+}
+__attribute__((target("avx512f"))) __m512i _ZGVeN16v_ufx_float_to_half(__m512 f) noexcept {
+  return _mm512_cvtepu16_epi32(_mm512_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT));
+}
 }
 #endif

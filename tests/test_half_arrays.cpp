@@ -5,7 +5,11 @@
 // their payload and sign are the platform's float arithmetic's).
 #include "common.hpp"
 
+#include <bit>
+#include <cmath>
 #include <cstdint>
+#include <limits>
+#include <vector>
 
 using ufx::bfloat16;
 using ufx::float16;
@@ -153,4 +157,39 @@ TEST_CASE("NumPy's casting table for the 2-byte types") {
   const std::vector<float16> r = to16(ufx::serial, x, ufx::casting::same_kind);
   CHECK(r[0].bits() == float16(0.1f).bits());
   CHECK(r[1].bits() == float16(2.5f).bits());
+}
+
+TEST_CASE_TEMPLATE("a dense row stages float16 through float a block at a time: the bits of element by element", Target,
+                   UFX_TEST_TARGETS) {
+  // a float parameter reads float16 blocks converted at once, a float result is written back a block at a time; a
+  // float16 sum converts its blocks at once. Lengths around the 256-element block, offsets that rotate the sum's lanes.
+  const auto scaled = ufx::vectorize([](float a, float b) { return (a - b) * 0.75f; }); // nothing to contract
+  const auto mixed = ufx::vectorize([](double a, float16 b) { return a - static_cast<double>(b); });
+  for (int n : {1, 7, 255, 256, 257, 1000, 4099, 70001}) {
+    for (int off : {0, 1, 5}) {
+      std::vector<float16> x(static_cast<std::size_t>(n + off)), y(x.size()), z(x.size());
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        x[i] = float16(std::ldexp(static_cast<float>(i % 97) - 40.3f, static_cast<int>(i % 37) - 20));
+        y[i] = float16(0.37f * static_cast<float>(i % 13) - 1.5f);
+      }
+      x[0] = float16(std::numeric_limits<float>::quiet_NaN());
+      if (n > 3) x[3] = float16(65504.f), y[3] = float16(-65504.f); // overflows to -inf
+      const ufx::ndview<const float16, 1> xv(x.data() + off, {n}), yv(y.data() + off, {n});
+      const ufx::ndview<float16, 1> zv(z.data() + off, {n});
+      std::vector<double> d(static_cast<std::size_t>(n));
+      scaled(Target{}, xv, yv, ufx::out(zv));
+      mixed(Target{}, xv, yv, ufx::out(d));
+      for (int i = 0; i < n; ++i) {
+        const float a = static_cast<float>(xv(i)), b = static_cast<float>(yv(i));
+        REQUIRE(zv(i).bits() == float16((a - b) * 0.75f).bits());
+        const double e = static_cast<double>(a) - static_cast<double>(b);
+        REQUIRE(std::bit_cast<std::uint64_t>(d[static_cast<std::size_t>(i)]) == std::bit_cast<std::uint64_t>(e));
+      }
+      // the sum's staged leaf against the same order element by element (a map of its own takes the unstaged leaf)
+      const float16 s = ufx::sum(Target{}, yv);
+      const float16 t = ufx::transform_reduce(
+          Target{}, yv, [](float16 h) { return h; }, ufx::plus{}, float16(0.f));
+      REQUIRE(s.bits() == t.bits());
+    }
+  }
 }

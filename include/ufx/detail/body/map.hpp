@@ -6,8 +6,14 @@
 #include <utility>
 
 #include "ufx/config.hpp"
+#include "ufx/detail/core/fn_params.hpp"
 #include "ufx/detail/core/loop.hpp"
 #include "ufx/detail/core/tuple.hpp"
+#include "ufx/detail/half/convert.hpp"
+
+namespace ufx {
+struct float16; // ufx/half.hpp
+} // namespace ufx
 
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
@@ -237,9 +243,62 @@ private:
       row_mixed<I + 1>(off, str, n, a..., b);
     }
   }
+  /// A dense row's float16 operands staged through float a block at a time, where GCC would otherwise call
+  /// libufx's vector conversions once a vector: an input array whose parameter is float or double (a typed function),
+  /// and the output array when the function returns float; libufx converts each block at once (16 or 8 per
+  /// instruction). The same bits as element by element: the conversions are the same, and exact into float and double.
+  template <std::size_t K>
+  using acc_at = std::remove_cvref_t<decltype(get<K>(std::declval<const tuple<Acc...>&>()))>;
+  template <std::size_t K>
+  static constexpr bool staged_input() {
+    using P = fn_params<F>;
+    if constexpr (!UFX_HALF_SIMD_CALLS || K < static_cast<std::size_t>(NOut) || !P::known || P::count != NIn) {
+      return false;
+    } else {
+      using A = acc_at<K>;
+      using T = std::remove_cvref_t<std::tuple_element_t<K - NOut, typename P::types>>;
+      return A::is_array && std::is_same_v<acc_element<A>, float16> &&
+             (std::is_same_v<T, float> || std::is_same_v<T, double>);
+    }
+  }
+  template <std::size_t K>
+  using row_input = std::conditional_t<staged_input<K>(), float&, decltype(std::declval<acc_at<K>&>().at(0))>;
+  template <std::size_t... K>
+  static constexpr bool staged_output(std::index_sequence<K...>) {
+    if constexpr (!UFX_HALF_SIMD_CALLS || NOut != 1) return false;
+    else if constexpr (!acc_at<0>::is_array || !std::is_same_v<acc_element<acc_at<0>>, float16>) return false;
+    else return std::is_same_v<std::remove_cvref_t<std::invoke_result_t<const F&, row_input<NOut + K>...>>, float>;
+  }
+  static constexpr index_t stage_block = 256;
+  template <std::size_t K>
+  auto staged_run(float (&buf)[N][stage_block], const index_t (&off)[N], index_t s) const {
+    if constexpr (staged_input<K>() || (K == 0 && staged_output(std::make_index_sequence<NIn>{}))) {
+      return unit_run<float>{buf[K]};
+    } else {
+      return run_of(get<K>(acc), off[K] + s, 1, std::true_type{});
+    }
+  }
   template <std::size_t... K>
   void row_unit(const index_t (&off)[N], index_t n, std::index_sequence<K...>) const {
-    run_row(f, n, run_of(get<K>(acc), off[K], 1, std::true_type{})...);
+    constexpr bool out = staged_output(std::make_index_sequence<NIn>{});
+    if constexpr (UFX_HALF_SIMD_CALLS && (out || (staged_input<K>() || ...))) {
+#if UFX_HALF_SIMD_CALLS
+      float buf[N][stage_block];
+      for (index_t s = 0; s < n; s += stage_block) {
+        const index_t m = std::min(stage_block, n - s);
+        (
+            [&] {
+              if constexpr (staged_input<K>())
+                ::ufx_halves_to_floats(get<K>(acc).p + off[K] + s, buf[K], static_cast<std::size_t>(m));
+            }(),
+            ...);
+        run_row(f, m, staged_run<K>(buf, off, s)...);
+        if constexpr (out) ::ufx_floats_to_halves(buf[0], get<0>(acc).p + off[0] + s, static_cast<std::size_t>(m));
+      }
+#endif
+    } else {
+      run_row(f, n, run_of(get<K>(acc), off[K], 1, std::true_type{})...);
+    }
   }
   template <std::size_t... K>
   void row_strided(const index_t (&off)[N], const index_t (&str)[N], index_t n, std::index_sequence<K...>) const {

@@ -189,7 +189,15 @@ private:
 #if UFX_SIMD_LEAF
     if constexpr (map_sum_leaf<R...>) {
       const auto value = [&](index_t i) { return static_cast<Acc>(k.f(r.at(i)...)); };
-      if constexpr ((half_type<std::remove_cvref_t<decltype(r.at(0))>> || ...))
+      if constexpr (UFX_HALF_SIMD_CALLS && plain_sum_of<float16, R...> && std::is_same_v<Acc, float>) {
+        // a float16 sum in float: each block of L staged through libufx's block conversion (16 or 8 an instruction)
+        const void* p = (r.p, ...);
+        return simd_map_sum_leaf_body<Acc, true>(n, rotation_of(r...), value, [p](Acc* tmp, index_t s) {
+#  if UFX_HALF_SIMD_CALLS
+          ::ufx_halves_to_floats(static_cast<const float16*>(p) + s, tmp, static_cast<std::size_t>(reduce_lanes<Acc>));
+#  endif
+        });
+      } else if constexpr ((half_type<std::remove_cvref_t<decltype(r.at(0))>> || ...))
         return simd_map_sum_leaf_body<Acc, true>(n, rotation_of(r...), value);
       else return simd_map_sum_leaf<Acc>(n, rotation_of(r...), value);
     }

@@ -18,6 +18,7 @@
 /// a loop the calls into libufx must be visible to GCC's vectoriser, and device code its own.
 #include "ufx/config.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -41,6 +42,12 @@ __attribute__((simd("notinbranch"), const, leaf)) float ufx_half_to_float(std::u
 __attribute__((simd("notinbranch"), const, leaf)) std::uint32_t ufx_float_to_half(float) noexcept;
 }
 #  endif
+// n float16s (their bits) to floats and back, 16 or 8 per instruction: the dense rows and sums that stage float16
+// through float (detail/body/map.hpp, detail/cpu/reduce_runs.hpp).
+extern "C" {
+__attribute__((leaf)) void ufx_halves_to_floats(const void* halves, float* f, std::size_t n) noexcept;
+__attribute__((leaf)) void ufx_floats_to_halves(const float* f, void* halves, std::size_t n) noexcept;
+}
 #else
 #  define UFX_HALF_SIMD_CALLS 0
 #endif
