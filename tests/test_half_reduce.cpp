@@ -165,3 +165,19 @@ TEST_CASE_TEMPLATE("mean, var, std and logsumexp of float16 compute in float and
   CHECK(ufx::mean(Target{}, b).bits() == 0x3f7c); // 0.984125, bfloat16 0.984375
   CHECK(ufx::var(Target{}, b).bits() == 0x3eab);  // 0.33427 -> 0.333984
 }
+
+TEST_CASE("a float16 sum of host data larger than the sim device combines the chunks' float partials, rounds once") {
+  // 1000 in the first half, -1000 in the second: every partial sum exact in float, the sum 0. A chunk's partial (many
+  // thousands) rounded to float16 would be an infinity, and the two halves' infinities would add to a NaN
+  std::vector<float16> x(32768, float16(1000.f));
+  for (std::size_t i = x.size() / 2; i < x.size(); ++i) x[i] = float16(-1000.f);
+  REQUIRE(ufx::sum(ufx::serial, x).bits() == 0);
+  for (std::size_t budget : {std::size_t{4} << 10, std::size_t{16} << 10}) {
+    const auto before = ufx::detail::sim_stats();
+    const float16 s = ufx::sum(ufx::chunked(ufx::sim, budget), x);
+    CHECK(ufx::detail::sim_stats().host_to_device - before.host_to_device >= 4); // chunks
+    CHECK(s.bits() == 0);
+    CHECK(ufx::sum(ufx::chunked(ufx::sim, budget), x, float16(0.5f)).bits() == 0x3800); // Numba's init: 0.5
+    CHECK(ufx::mean(ufx::chunked(ufx::sim, budget), x).bits() == 0);
+  }
+}

@@ -835,8 +835,9 @@ TEST_CASE_TEMPLATE("the row device reduction sums each row in its documented ord
     const Target t{};
     // one thread per row (m <= 4), groups of 2..128, a block per row (m > 512 floats) with rows
     // enough (600, 513) or too few (100: the lanes), odd lengths (rows not 16-byte aligned)
-    for (const auto& [n, m] :
+    for (const auto& nm :
          {std::pair<int, int>{1, 1}, {5000, 3}, {33, 17}, {700, 1027}, {3, 5}, {600, 4096}, {513, 4099}, {100, 5000}}) {
+      const int n = nm.first, m = nm.second; // not a structured binding: CAPTURE's lambda takes it (clang 14)
       CAPTURE(n);
       CAPTURE(m);
       ufx::ndarray<float, 2> a({n, m});

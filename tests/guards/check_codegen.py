@@ -2,8 +2,7 @@
 """Reads the object code of tests/guards/hot_loops.cpp's program: every function that holds one of
 ufx's hot loops (by the pattern of its demangled name) must be found, must have a loop with packed
 float arithmetic (vectorised), and no loop of it may hold a call but of libufx's vector functions (the x86-64 vector
-ABI's _ZGV variants of ufx_half_to_float, ufx_float_to_half and ufx_math_sqrtf: one call a vector; a float16 sum's
-leaf: ufx_halves_to_floats, one call a block of its lanes). A loop is the code between a
+ABI's _ZGV variants of ufx_half_to_float, ufx_float_to_half and ufx_math_sqrtf: one call a vector). A loop is the code between a
 backward jump and its target.
 
 usage: check_codegen.py [--calls-only] OBJDUMP PROGRAM...
@@ -23,8 +22,6 @@ HALF_TO_FLOAT = r"call\s+[0-9a-f]+ <_ZGV[bcde]N\d+v_ufx_half_to_float>"
 # float16 loops the compiler leaves scalar (remainders, strided rows, any loop at -O2) convert through the scalar
 # functions: a call those loops may make, where a loop that needs the vector calls must still hold them
 SCALAR_HALF_CALL = r"call\s+[0-9a-f]+ <ufx_(half_to_float|float_to_half)>"
-# libufx's block conversions: a float16 sum's leaf converts each block of its lanes with one call
-HALF_BLOCK = r"call\s+[0-9a-f]+ <ufx_halves_to_floats>"
 USER_LEAF = r"reduce_body<{acc}, [^ ]*identity, {fn}::\{{lambda.*>::mapped_leaf<[^ ]*unit_run<.*\[clone \.(default|avx2)\]"
 HOT = [
     ("a user's loop over a by-value ndview", r"^codegen_scale$", PACKED_MUL),
@@ -37,9 +34,9 @@ HOT = [
     ("a float sum's leaf", r"simd_(widen_)?sum_leaf", PACKED_ADD),
     ("a float16 elementwise add (its conversions a vector at a time)",
      r"map_body<codegen::add_f16_fn,.*::row_cloned.*\[clone \.(default|avx2)\]", HALF_TO_FLOAT),
-    ("a float16 sum's leaf (its conversions a block at a time)",
+    ("a float16 sum's leaf (its conversions a vector at a time)",
      r"reduce_body<float, [^ ]*identity, ufx::plus, [^ ]*array_acc<ufx::float16 const> >.*::mapped_leaf<[^ ]*unit_run.*"
-     r"\[clone \.(default|avx2)\]", HALF_BLOCK),
+     r"\[clone \.(default|avx2)\]", HALF_TO_FLOAT),
     # the generic leaf's horizontal combine once compiled to one-float stores and loads: a user's
     # `a + b` at 1.5x to 2x the time of ufx::plus
     ("a user's float a + b (the generic leaf)", USER_LEAF.format(acc="float", fn="codegen_user_sum"), PACKED_ADD,
@@ -96,8 +93,7 @@ def check(funcs, exe, calls_only):
         for name, body in hits:
             short = re.sub(r"ufx::detail::\w+::", "", name)[:160]
             ls = loops(body)
-            allowed = VECTOR_CALL + ("|" + SCALAR_HALF_CALL if packed in (HALF_TO_FLOAT, HALF_BLOCK) else "")
-            allowed += "|" + HALF_BLOCK if packed == HALF_BLOCK else ""
+            allowed = VECTOR_CALL + ("|" + SCALAR_HALF_CALL if packed == HALF_TO_FLOAT else "")
             calls = [ins for l in ls for _, ins in l if ins.startswith("call") and not re.match(allowed, ins)]
             vector = [l for l in ls if any(re.match(packed + r"(\s|$)", ins) for _, ins in l)]
             stores = [ins for _, ins in body if lanes and SCALAR_STORE.match(ins)]

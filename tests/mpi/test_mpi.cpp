@@ -351,6 +351,30 @@ TEST_CASE_TEMPLATE("int32 sums and products across ranks widen to int64, as NumP
   }
 }
 
+TEST_CASE_TEMPLATE("a float16 sum across ranks adds the ranks' float partials and rounds once, as one process does",
+                   Target, UFX_MPI_TEST_TARGETS) {
+  const Target t{};
+  // +1000 in the first half, -1000 in the second: the sum is 0 in float; a rank's partial rounded to float16 first
+  // would be an infinity (16,384,000 on one of two ranks), and the ranks' infinities would add to a NaN
+  std::vector<ufx::float16> v(32768, ufx::float16(1000.f));
+  for (std::size_t i = v.size() / 2; i < v.size(); ++i) v[i] = ufx::float16(-1000.f);
+  const auto x = mpi::scatter(mpi::partition(world, {static_cast<index_t>(v.size())}), v);
+  const auto s = ufx::sum(t, x);
+  static_assert(std::is_same_v<decltype(s), const ufx::float16>);
+  CHECK(s.bits() == ufx::sum(t, v).bits());
+  CHECK(s.bits() == 0);
+  CHECK(ufx::sum(t, x, ufx::float16(0.5f)).bits() == 0x3800); // Numba's init, added in float: 0.5
+  CHECK(same_on_every_rank(float(s)));
+  // a sum of k / 2048 (exact in float16, every float partial exact): 4046.8134765625, rounded once to 4046
+  std::vector<ufx::float16> w;
+  for (long long i = 0; i < 32768; ++i)
+    w.push_back(ufx::float16(static_cast<float>((7 * i * i + 3 * i) % 511) / 2048.f));
+  const auto y = mpi::scatter(mpi::partition(world, {static_cast<index_t>(w.size())}), w);
+  CHECK(ufx::sum(t, y).bits() == 0x6be7);
+  CHECK(ufx::prod(t, mpi::scatter(mpi::partition(world, {4}), std::vector<ufx::float16>(4, ufx::float16(300.f))))
+            .bits() == 0x7c00); // 8.1e9 in float: past float16's largest, inf (rounded once, as one process)
+}
+
 TEST_CASE("an empty distributed reduction gives the identity, or NumPy's error on every rank") {
   const auto x = mpi::scatter(mpi::partition(world, {0}), std::vector<float>{});
   CHECK(ufx::reducer(ufx::plus{}, 0.f)(x) == 0.f);

@@ -283,7 +283,7 @@ private:
     constexpr bool out = staged_output(std::make_index_sequence<NIn>{});
     if constexpr (UFX_HALF_SIMD_CALLS && (out || (staged_input<K>() || ...))) {
 #if UFX_HALF_SIMD_CALLS
-      float buf[N][stage_block];
+      alignas(64) float buf[N][stage_block];
       for (index_t s = 0; s < n; s += stage_block) {
         const index_t m = std::min(stage_block, n - s);
         (

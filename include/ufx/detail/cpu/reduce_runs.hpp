@@ -171,6 +171,17 @@ private:
     if constexpr (widen_sum_leaf<R...>) {
       if (n >= reduce_lanes<Acc>) return simd_widen_sum_leaf(n, (r.p, ...));
     }
+#  if UFX_HALF_SIMD_CALLS
+    // a float16 sum in float: the leaf's elements converted at once (libufx: 16 or 8 an instruction), then the float
+    // leaf over them, which adds them as the generic leaf adds the mapped values (simd_leaf.hpp): the same bits
+    if constexpr (std::is_same_v<Acc, float> && plain_sum_of<float16, R...>) {
+      if (n >= reduce_lanes<Acc> && n <= reduce_leaf<Acc>) {
+        alignas(64) float staged[reduce_leaf<Acc>]; // whole cache lines for the conversions' stores
+        ::ufx_halves_to_floats((r.p, ...), staged, static_cast<std::size_t>(n));
+        return simd_sum_leaf<Acc>(n, staged);
+      }
+    }
+#  endif
 #endif
     return (this->*host_clone_call(&cpu_reduce_runs::template mapped_leaf<R...>))(n, r...);
   }
@@ -189,15 +200,7 @@ private:
 #if UFX_SIMD_LEAF
     if constexpr (map_sum_leaf<R...>) {
       const auto value = [&](index_t i) { return static_cast<Acc>(k.f(r.at(i)...)); };
-      if constexpr (UFX_HALF_SIMD_CALLS && plain_sum_of<float16, R...> && std::is_same_v<Acc, float>) {
-        // a float16 sum in float: each block of L staged through libufx's block conversion (16 or 8 an instruction)
-        const void* p = (r.p, ...);
-        return simd_map_sum_leaf_body<Acc, true>(n, rotation_of(r...), value, [p](Acc* tmp, index_t s) {
-#  if UFX_HALF_SIMD_CALLS
-          ::ufx_halves_to_floats(static_cast<const float16*>(p) + s, tmp, static_cast<std::size_t>(reduce_lanes<Acc>));
-#  endif
-        });
-      } else if constexpr ((half_type<std::remove_cvref_t<decltype(r.at(0))>> || ...))
+      if constexpr ((half_type<std::remove_cvref_t<decltype(r.at(0))>> || ...))
         return simd_map_sum_leaf_body<Acc, true>(n, rotation_of(r...), value);
       else return simd_map_sum_leaf<Acc>(n, rotation_of(r...), value);
     }

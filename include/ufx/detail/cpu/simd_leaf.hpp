@@ -223,10 +223,8 @@ int simd_rotation(const void* p, std::size_t elem) {
 /// in the caller, Rolled keeping the block loop a loop for the vectoriser: values that call libufx's vector functions
 /// (float16's conversions), which GCC calls from a vectorised loop only, never from the straight-line code of a loop it
 /// has unrolled in full (and inline, so that an AVX2 clone calls the AVX2 variants); for the others, simd_map_sum_leaf.
-/// `fill(tmp, s)`, when given, writes value(s), ..., value(s + L - 1) into tmp at once (a float16 sum's staged blocks).
-struct no_block_fill {};
-template <class T, bool Rolled, class Value, class Fill = no_block_fill>
-UFX_ALWAYS_INLINE T simd_map_sum_leaf_body(index_t n, int k, const Value& value, const Fill& fill = {}) {
+template <class T, bool Rolled, class Value>
+UFX_ALWAYS_INLINE T simd_map_sum_leaf_body(index_t n, int k, const Value& value) {
   using SV = simd_vec<T>;
   using V = typename SV::V;
   using M = typename SV::M;
@@ -240,27 +238,17 @@ UFX_ALWAYS_INLINE T simd_map_sum_leaf_body(index_t n, int k, const Value& value,
   const V zero = -V{};
   V A[8];
   // block 0: rotated lane q holds value(q - k); vector 0 from the first W values, permuted
-  if constexpr (!std::is_same_v<Fill, no_block_fill>) {
-    if (k == 0) fill(tmp, 0);
-    else
-      for (int q = W; q < L; ++q) tmp[q] = value(q - k);
-  } else {
-    for (int q = W; q < L; ++q) tmp[q] = value(q - k);
-  }
-  if (std::is_same_v<Fill, no_block_fill> || k != 0) {
+  for (int q = W; q < L; ++q) tmp[q] = value(q - k);
+  {
     V u;
     for (int j = 0; j < W; ++j) u[j] = value(j);
     A[0] = k == 0 ? u : (lane >= k ? __builtin_shuffle(u, rot) : zero);
-  } else {
-    A[0] = reinterpret_cast<const V*>(tmp)[0]; // the block filled whole
   }
 #  pragma GCC unroll 8
   for (int j = 1; j < 8; ++j) A[j] = reinterpret_cast<const V*>(tmp)[j];
   for (index_t b = 1; b < nb; ++b) {
     const index_t s = b * L - k;
-    if constexpr (!std::is_same_v<Fill, no_block_fill>) {
-      fill(tmp, s);
-    } else if constexpr (Rolled) {
+    if constexpr (Rolled) {
 #  pragma GCC unroll 1
       for (int q = 0; q < L; ++q) tmp[q] = value(s + q);
     } else {

@@ -31,6 +31,15 @@ std::optional<Acc> optional_value(const V& v) {
   else return static_cast<Acc>(v);
 }
 
+/// An element converted to a reduction's accumulator type (a float16 to float).
+template <class Acc>
+struct to_accumulator {
+  template <class T>
+  UFX_HD Acc operator()(const T& v) const {
+    return static_cast<Acc>(v);
+  }
+};
+
 template <class... Pos>
 inline constexpr bool any_distributed_operand = (distributed_arg<Pos> || ...);
 
@@ -88,6 +97,18 @@ decltype(auto) reduction_body(const ufx::reduction<Op, Id>& r, TP tp, OutP outp,
       ((init_acc = static_cast<Acc>(init)), ...);
       const across_spec<Acc, Op> spec{r.op(), optional_value<Acc>(r.identity()), init_acc,
                                       ufx::detail::no_identity_message};
+      using Res = typename ufx::detail::reduce_types<ufx::detail::identity, Op, typename X::value_type>::result;
+      if constexpr (NA == 0 && !Keep && std::is_same_v<OutP, const void*> && !std::is_same_v<Acc, Res> &&
+                    !std::is_same_v<Id, ufx::detail::no_value>) {
+        // a float16 / bfloat16 sum or product to one value: each rank's partial in the accumulator (float), the
+        // ranks' partials added in it and rounded once, as one process rounds (a rank's partial rounded first could
+        // overflow: 32768 halves of +-1000 split in two ranks would give inf + -inf)
+        auto partial = [&](auto&&... o) -> decltype(auto) {
+          return with_target_arg([](const auto&... a) -> decltype(auto) { return ufx::transform_reduce(a...); }, tp,
+                                 x.local(), to_accumulator<Acc>{}, r.op(), static_cast<Acc>(r.identity()), o...);
+        };
+        return static_cast<Res>(reduce_distributed<NA, Keep>(spec, partial, partial, partial, outp, axes, x));
+      }
       auto local = [&](auto&&... o) -> decltype(auto) { return with_target_arg(r, tp, x.local(), o...); };
       auto local_final = [&](auto&&... o) -> decltype(auto) {
         return with_target_arg(r, tp, x.local(), init..., o...);
