@@ -2,7 +2,8 @@
 # Quick start, command 2 (and CI's): installs missing Debian packages, then builds and runs the
 # whole test suite with each preset of CMakePresets.json:
 #   cpu       Release, targets serial/host/sim: unit tests, doc tests, examples, consumer tests
-#   cpu-asan  the unit tests with AddressSanitizer + UndefinedBehaviorSanitizer (no benchmarks, no NumPy tables)
+#   cpu-asan  the unit tests built by clang with AddressSanitizer + UndefinedBehaviorSanitizer (no benchmarks, no
+#             NumPy tables)
 #   cuda-ci   when nvcc is found: the CUDA builds of the tests and examples (the cpu preset already
 #             built the rest), whose ufx::cuda cases skip at run time when no GPU answers, nvcc's
 #             diagnostics tests (tests/compile_fail_cuda) and a .cu consumer of the installed package

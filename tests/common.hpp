@@ -27,6 +27,21 @@
 
 namespace ufx_test {
 
+/// Whether this build runs under AddressSanitizer (the cpu-asan preset): sweeps that check accuracy rather than memory
+/// (test_math.cpp's samples of every 257th float, 2^20 doubles) take a sparser sample there; the cpu preset runs them
+/// whole.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool sanitized = true;
+#elif defined(__has_feature)
+#  if __has_feature(address_sanitizer)
+inline constexpr bool sanitized = true;
+#  else
+inline constexpr bool sanitized = false;
+#  endif
+#else
+inline constexpr bool sanitized = false;
+#endif
+
 /// False (with a message) when Target is ufx::cuda and no device answers.
 template <class Target>
 bool runnable() {

@@ -127,7 +127,8 @@ TEST_CASE_TEMPLATE("the Gaussian-kernel sum over (n,1) and (m) point operands eq
                    UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   const float inv_s = 1.f / 0.3f;
-  for (const auto& [n, m] : {std::pair<int, int>{257, 389}, {389, 257}, {300, 1}, {1, 300}, {1000, 613}}) {
+  for (const auto& nm : {std::pair<int, int>{257, 389}, {389, 257}, {300, 1}, {1, 300}, {1000, 613}}) {
+    const int n = nm.first, m = nm.second; // CAPTURE takes no structured binding (clang 14)
     CAPTURE(n);
     CAPTURE(m);
     const auto xs = random_points(std::size_t(n), 7), ys = random_points(std::size_t(m), 8);
@@ -263,8 +264,9 @@ TEST_CASE_TEMPLATE("the tiled device reduction equals ufx::serial's, and is take
     const float inv_s = 1.f / 0.3f;
     // n, m not multiples of the block (256) or of the fold's 8; m = 100003: 391 tiles, a tree of
     // 256 and a rest; n = 300, m = 100003 splits each output's tiles among blocks
-    for (const auto& [n, m] :
+    for (const auto& nm :
          {std::pair<int, int>{1000, 777}, {1, 5000}, {4097, 3}, {255, 1000}, {256, 1}, {300, 100003}}) {
+      const int n = nm.first, m = nm.second; // CAPTURE takes no structured binding (clang 14)
       CAPTURE(n);
       CAPTURE(m);
       // outputs enough to fill a block, and positions to tile (an extent-1 reduced axis leaves every
@@ -396,7 +398,8 @@ TEST_CASE_TEMPLATE("several outputs per thread of the tiled reduction change no 
     auto& state = ufx::detail::testing();
     // n = 4100: four full blocks of 4 x 256 outputs and 4 outputs in a fifth; m = 1203: 4 tiles and a
     // short one, runs of 8 and a rest; n = 4000: too few outputs for 4 a thread (one each)
-    for (const auto& [n, m] : {std::pair<int, int>{4100, 1203}, {4000, 517}, {2100, 300}}) {
+    for (const auto& nm : {std::pair<int, int>{4100, 1203}, {4000, 517}, {2100, 300}}) {
+      const int n = nm.first, m = nm.second; // CAPTURE takes no structured binding (clang 14)
       CAPTURE(n);
       CAPTURE(m);
       const auto xs = random_points(std::size_t(n), 31), ys = random_points(std::size_t(m), 32);
