@@ -3,10 +3,13 @@
 // libufx's conversions are, so the baseline build compares like with like). Rows:
 //   half_add/hand_f16c           z[i] = float16(float(x[i]) + float(y[i])), 8 at a time, one thread
 //   half_add/ufx_serial_half     ufx::vectorize([](float16 a, float16 b) { return a + b; }) on ufx::serial
-//   half_add/ufx_serial_float    ufx::vectorize([](float a, float b) { return a + b; }) into a float16 out
+//   half_add/ufx_serial_float    ufx::vectorize([](float a, float b) { return a + b; }) into a float16 out (the row
+//                                staged through float blocks: docs/element_types.md)
 //   half_add/ufx_host_half       the first on ufx::host
 //   half_sum/hand_f16c           a float sum of the converted elements in 16 lanes, one thread
-//   half_sum/ufx_serial          ufx::sum (NumPy's rule: float accumulators, one rounding to float16)
+//   half_sum/ufx_serial          ufx::sum (NumPy's rule: float accumulators, one rounding to float16; each pairwise
+//   leaf's
+//                                lanes summed by libufx's F16C code)
 //   half_sum/ufx_host            the same on ufx::host
 #include <benchmark/benchmark.h>
 

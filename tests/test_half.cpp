@@ -361,6 +361,21 @@ TEST_CASE("the vectorised conversions (F16C where the CPU has it) and the portab
   for (std::size_t i = 0; i < blocked.size(); ++i) REQUIRE(blocked[i] == hb::f32_to_f16_portable(fs[i]));
   for (std::uint32_t b = 0; b < 0x10000; b += 7) REQUIRE(bits(::ufx_half_to_float(b)) == hb::f16_to_f32_portable(b));
   for (std::size_t i = 0; i < fs.size(); i += 5) REQUIRE(::ufx_float_to_half(fs[i]) == hb::f32_to_f16_portable(fs[i]));
+  // a float16 sum's lanes: each lane adds its elements in order (every float16 but the NaNs and infinities)
+  std::vector<std::uint16_t> finite;
+  for (std::uint32_t b = 0; b < 0x10000; ++b)
+    if ((b & 0x7c00u) != 0x7c00u) finite.push_back(static_cast<std::uint16_t>(b));
+  for (int lanes : {32, 64, 128, 40}) {
+    const std::size_t blocks = finite.size() / static_cast<std::size_t>(lanes);
+    std::vector<float> acc(static_cast<std::size_t>(lanes));
+    ::ufx_halves_lane_sums(finite.data(), blocks, lanes, acc.data());
+    for (int j = 0; j < lanes; ++j) {
+      float want = hb::bits_as<float>(hb::f16_to_f32_portable(finite[static_cast<std::size_t>(j)]));
+      for (std::size_t b = 1; b < blocks; ++b)
+        want += hb::bits_as<float>(hb::f16_to_f32_portable(finite[b * static_cast<std::size_t>(lanes) + j]));
+      REQUIRE(bits(acc[static_cast<std::size_t>(j)]) == bits(want));
+    }
+  }
 #endif
 }
 

@@ -172,13 +172,17 @@ private:
       if (n >= reduce_lanes<Acc>) return simd_widen_sum_leaf(n, (r.p, ...));
     }
 #  if UFX_HALF_SIMD_CALLS
-    // a float16 sum in float: the leaf's elements converted at once (libufx: 16 or 8 an instruction), then the float
-    // leaf over them, which adds them as the generic leaf adds the mapped values (simd_leaf.hpp): the same bits
+    // a float16 sum in float: the leaf's lanes summed by libufx (F16C converting and adding 8 lanes an instruction), in
+    // the generic leaf's order, then its horizontal combine and its tail: the same bits
     if constexpr (std::is_same_v<Acc, float> && plain_sum_of<float16, R...>) {
-      if (n >= reduce_lanes<Acc> && n <= reduce_leaf<Acc>) {
-        alignas(64) float staged[reduce_leaf<Acc>]; // whole cache lines for the conversions' stores
-        ::ufx_halves_to_floats((r.p, ...), staged, static_cast<std::size_t>(n));
-        return simd_sum_leaf<Acc>(n, staged);
+      constexpr int L = reduce_lanes<Acc>;
+      if (n >= L) {
+        const auto* p = (r.p, ...);
+        alignas(host_vector_bytes) float acc[L];
+        ::ufx_halves_lane_sums(p, static_cast<std::size_t>(n / L), L, acc);
+        float s = simd_hsum(acc);
+        for (index_t i = n / L * L; i < n; ++i) s = k.combine(s, static_cast<Acc>(p[i]));
+        return s;
       }
     }
 #  endif

@@ -42,11 +42,14 @@ __attribute__((simd("notinbranch"), const, leaf)) float ufx_half_to_float(std::u
 __attribute__((simd("notinbranch"), const, leaf)) std::uint32_t ufx_float_to_half(float) noexcept;
 }
 #  endif
-// n float16s (their bits) to floats and back, 16 or 8 per instruction: the dense rows and sums that stage float16
-// through float (detail/body/map.hpp, detail/cpu/reduce_runs.hpp).
+// n float16s (their bits) to floats and back, 8 per instruction with F16C: the dense rows that stage float16 through
+// float (detail/body/map.hpp).
 extern "C" {
 __attribute__((leaf)) void ufx_halves_to_floats(const void* halves, float* f, std::size_t n) noexcept;
 __attribute__((leaf)) void ufx_floats_to_halves(const float* f, void* halves, std::size_t n) noexcept;
+// a float16 sum's leaf lanes (detail/cpu/reduce_runs.hpp): acc[j] = x[j] + x[j + lanes] + ... over `blocks` blocks of
+// `lanes` halves, each lane in order, as the generic leaf adds them (lanes a multiple of 8)
+__attribute__((leaf)) void ufx_halves_lane_sums(const void* halves, std::size_t blocks, int lanes, float* acc) noexcept;
 }
 #else
 #  define UFX_HALF_SIMD_CALLS 0
