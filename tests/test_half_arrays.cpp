@@ -163,8 +163,8 @@ TEST_CASE_TEMPLATE("a dense row stages float16 through float a block at a time: 
                    UFX_TEST_TARGETS) {
   // a float parameter reads float16 blocks converted at once, a float result is written back a block at a time; a
   // float16 sum converts its blocks at once. Lengths around the 256-element block, offsets that rotate the sum's lanes.
-  const auto scaled = ufx::vectorize([](float a, float b) { return (a - b) * 0.75f; }); // nothing to contract
-  const auto mixed = ufx::vectorize([](double a, float16 b) { return a - static_cast<double>(b); });
+  const auto scaled = ufx::vectorize([] UFX_HD(float a, float b) { return (a - b) * 0.75f; }); // nothing to contract
+  const auto mixed = ufx::vectorize([] UFX_HD(double a, float16 b) { return a - static_cast<double>(b); });
   for (int n : {1, 7, 255, 256, 257, 1000, 4099, 70001}) {
     for (int off : {0, 1, 5}) {
       std::vector<float16> x(static_cast<std::size_t>(n + off)), y(x.size()), z(x.size());
@@ -188,7 +188,7 @@ TEST_CASE_TEMPLATE("a dense row stages float16 through float a block at a time: 
       // the sum's staged leaf against the same order element by element (a map of its own takes the unstaged leaf)
       const float16 s = ufx::sum(Target{}, yv);
       const float16 t = ufx::transform_reduce(
-          Target{}, yv, [](float16 h) { return h; }, ufx::plus{}, float16(0.f));
+          Target{}, yv, [] UFX_HD(float16 h) { return h; }, ufx::plus{}, float16(0.f));
       REQUIRE(s.bits() == t.bits());
     }
   }
