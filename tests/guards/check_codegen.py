@@ -3,7 +3,8 @@
 ufx's hot loops (by the pattern of its demangled name) must be found, must have a loop with packed
 float arithmetic (vectorised), and no loop of it may hold a call but of libufx's vector functions (the x86-64 vector
 ABI's _ZGV variants of ufx_half_to_float, ufx_float_to_half and ufx_math_sqrtf: one call a vector). A loop is the code between a
-backward jump and its target.
+backward jump and its target. The functions that hand their loop to libufx (a float16 sum's pairwise tree: its leaves'
+lanes summed by ufx_halves_lane_sums) must be found and must call it.
 
 usage: check_codegen.py [--calls-only] OBJDUMP PROGRAM...
   --calls-only: check only that no loop calls (a build whose compiler vectorises none of them)
@@ -45,6 +46,14 @@ HOT = [
      PACKED_ADD, True),
     ("a user's float maximum (the generic leaf)", USER_LEAF.format(acc="float", fn="codegen_user_max"),
      r"v?maxps", True),
+]
+
+# Functions that must hand their hot loop to one of libufx's functions (the loop is there): each must be found and
+# must call it. A float16 sum's pairwise tree has libufx sum each leaf's lanes (F16C), not a loop of its own.
+CALLERS = [
+    ("a float16 sum's leaves (their lanes summed by libufx)",
+     r"cpu_reduce_runs<[^ ]*reduce_body<float, [^ ]*identity, ufx::plus, [^ ]*array_acc<ufx::float16 const> > >"
+     r"::pairwise<", "ufx_halves_lane_sums"),
 ]
 
 # a store of one float or double (or a vector's low half) to the stack frame
@@ -107,6 +116,16 @@ def check(funcs, exe, calls_only):
             print(f"{what}: {status}\n    {short}  ({len(ls)} loops, {len(vector)} vectorised)")
             if status != "ok":
                 failures.append(f"{exe}: {what}: {status} in {short}")
+    for what, pattern, callee in CALLERS:
+        hits = [(n, b) for n, b in funcs if re.search(pattern, n)]
+        if not hits:
+            failures.append(f"{exe}: {what}: no function matches /{pattern}/ (renamed? update check.py)")
+            continue
+        calling = [n for n, b in hits if any(re.match(r"call\s+[0-9a-f]+ <" + callee + ">", ins) for _, ins in b)]
+        status = "ok" if calling else f"FAILED: no call of {callee}"
+        print(f"{what}: {status} ({len(calling)} of {len(hits)} functions)")
+        if not calling:
+            failures.append(f"{exe}: {what}: {status}")
     return failures
 
 
