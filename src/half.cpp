@@ -19,9 +19,8 @@
 #if UFX_HALF_SIMD_CALLS
 #  include <immintrin.h>
 
-// GCC 12's AVX-512 intrinsics start from _mm512_undefined_*(), which -W(maybe-)uninitialized reports
+// GCC 12's AVX-512 intrinsics start from _mm512_undefined_*(), which -Wuninitialized reports
 #  pragma GCC diagnostic ignored "-Wuninitialized"
-#  pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 namespace {
 namespace hb = ufx::detail::half_bits;
@@ -153,8 +152,7 @@ __attribute__((target("avx,f16c"))) __m256 _ZGVcN8v_ufx_half_to_float(__m128i lo
   return _mm256_cvtph_ps(_mm_packus_epi32(lo, hi));
 }
 __attribute__((target("avx,f16c"))) __m128i _ZGVcN4v_ufx_float_to_half(__m128 f) noexcept {
-  if (__builtin_expect(!has_f16c, 0)) return b_portable_to_half(f);
-  return _mm_unpacklo_epi16(_mm_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT), _mm_setzero_si128());
+  return _ZGVbN4v_ufx_float_to_half(f); // AVX's 4 lanes are SSE2's (inlined: the same instructions)
 }
 __attribute__((target("avx2,f16c"))) __m256 _ZGVdN8v_ufx_half_to_float(__m256i h) noexcept {
   if (__builtin_expect(!has_f16c, 0)) return d_portable_to_float(h);
