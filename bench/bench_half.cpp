@@ -7,9 +7,8 @@
 //                                staged through float blocks: docs/element_types.md)
 //   half_add/ufx_host_half       the first on ufx::host
 //   half_sum/hand_f16c           a float sum of the converted elements in 16 lanes, one thread
-//   half_sum/ufx_serial          ufx::sum (NumPy's rule: float accumulators, one rounding to float16; each pairwise
-//   leaf's
-//                                lanes summed by libufx's F16C code)
+//   half_sum/ufx_serial          ufx::sum (NumPy's rule: float accumulators, one rounding to float16; the pairwise
+//                                tree run by libufx's F16C code)
 //   half_sum/ufx_host            the same on ufx::host
 #include <benchmark/benchmark.h>
 

@@ -90,17 +90,77 @@ __attribute__((target("avx,f16c"))) std::size_t c_block_to_halves(const float* f
   return i;
 }
 
-// A float16 sum's lanes (ufx_halves_lane_sums): L lanes as L / 8 vectors of 8, each lane adding its elements in order.
+// A float16 sum of one run (ufx_halves_pairwise_sum) in the order of detail/cpu/reduce_runs.hpp's pairwise tree and
+// its generic leaf, for a leaf of L lanes: the run split at a multiple of L until 16 L elements or fewer; a leaf's lane
+// j adds elements j, j + L, ... in order, the lanes then combine as acc[j] += acc[j + w] for w = L/2 .. 1, and the
+// elements past the last whole block join one by one; a leaf shorter than L adds its elements in order. The same
+// float operations in the same order give the same bits wherever they run; here F16C converts and adds 8 lanes an
+// instruction, and the tree stays in libufx (a call per leaf, its lanes stored and combined in the caller, cost a
+// fifth of the sum's time).
+float half_at(const std::uint16_t* h, std::size_t i) { return hb::bits_as<float>(hb::f16_to_f32_portable(h[i])); }
+
+// where the tree splits a run of n > 16 L elements
 template <int L>
-__attribute__((target("avx,f16c"))) void c_lane_sums(const std::uint16_t* h, std::size_t blocks, float* acc) {
-  __m256 a[L / 8];
-  for (int k = 0; k < L / 8; ++k) a[k] = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(h + 8 * k)));
-  for (std::size_t b = 1; b < blocks; ++b) {
-    const std::uint16_t* q = h + b * L;
-    for (int k = 0; k < L / 8; ++k)
-      a[k] = _mm256_add_ps(a[k], _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(q + 8 * k))));
+std::size_t split_of(std::size_t n) {
+  const std::size_t n2 = n / 2;
+  return n2 - n2 % L;
+}
+
+template <int L>
+float portable_leaf(const std::uint16_t* h, std::size_t n) {
+  if (n < static_cast<std::size_t>(L)) {
+    float s = half_at(h, 0);
+    for (std::size_t i = 1; i < n; ++i) s += half_at(h, i);
+    return s;
   }
-  for (int k = 0; k < L / 8; ++k) _mm256_storeu_ps(acc + 8 * k, a[k]);
+  float acc[L];
+  for (int j = 0; j < L; ++j) acc[j] = half_at(h, j);
+  const std::size_t whole = n / L * L;
+  for (std::size_t b = L; b < whole; b += L)
+    for (int j = 0; j < L; ++j) acc[j] += half_at(h, b + j);
+  for (int w = L / 2; w >= 1; w /= 2)
+    for (int j = 0; j < w; ++j) acc[j] += acc[j + w];
+  float s = acc[0];
+  for (std::size_t i = whole; i < n; ++i) s += half_at(h, i);
+  return s;
+}
+
+template <int L>
+float portable_sum(const std::uint16_t* h, std::size_t n) {
+  if (n <= 16 * static_cast<std::size_t>(L)) return portable_leaf<L>(h, n);
+  const std::size_t n2 = split_of<L>(n);
+  return portable_sum<L>(h, n2) + portable_sum<L>(h + n2, n - n2);
+}
+
+template <int L>
+__attribute__((target("avx,f16c"))) float c_leaf(const std::uint16_t* h, std::size_t n) {
+  if (n < static_cast<std::size_t>(L)) {
+    float s = _cvtsh_ss(h[0]);
+    for (std::size_t i = 1; i < n; ++i) s += _cvtsh_ss(h[i]);
+    return s;
+  }
+  constexpr int V = L / 8;
+  __m256 a[V];
+  for (int k = 0; k < V; ++k) a[k] = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(h + 8 * k)));
+  const std::size_t whole = n / L * L;
+  for (std::size_t b = L; b < whole; b += L)
+    for (int k = 0; k < V; ++k)
+      a[k] = _mm256_add_ps(a[k], _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(h + b + 8 * k))));
+  for (int w = V / 2; w >= 1; w /= 2) // lanes L/2 .. 8 apart: whole vectors
+    for (int k = 0; k < w; ++k) a[k] = _mm256_add_ps(a[k], a[k + w]);
+  __m128 v = _mm_add_ps(_mm256_castps256_ps128(a[0]), _mm256_extractf128_ps(a[0], 1)); // 4 apart
+  v = _mm_add_ps(v, _mm_movehl_ps(v, v));                                              // 2 apart
+  v = _mm_add_ss(v, _mm_shuffle_ps(v, v, 1));                                          // 1 apart
+  float s = _mm_cvtss_f32(v);
+  for (std::size_t i = whole; i < n; ++i) s += _cvtsh_ss(h[i]);
+  return s;
+}
+
+template <int L>
+__attribute__((target("avx,f16c"))) float c_sum(const std::uint16_t* h, std::size_t n) {
+  if (n <= 16 * static_cast<std::size_t>(L)) return c_leaf<L>(h, n);
+  const std::size_t n2 = split_of<L>(n);
+  return c_sum<L>(h, n2) + c_sum<L>(h + n2, n - n2);
 }
 
 } // namespace
@@ -121,15 +181,13 @@ void ufx_halves_to_floats(const void* halves, float* f, std::size_t n) noexcept 
   std::size_t i = has_f16c ? c_block_to_floats(h, f, n) : 0;
   for (; i < n; ++i) f[i] = hb::bits_as<float>(hb::f16_to_f32_portable(h[i]));
 }
-void ufx_halves_lane_sums(const void* halves, std::size_t blocks, int lanes, float* acc) noexcept {
+float ufx_halves_pairwise_sum(const void* halves, std::size_t n, int lanes) noexcept {
   const auto* h = static_cast<const std::uint16_t*>(halves);
-  if (has_f16c && lanes == 32) return c_lane_sums<32>(h, blocks, acc);
-  if (has_f16c && lanes == 64) return c_lane_sums<64>(h, blocks, acc);
-  if (has_f16c && lanes == 128) return c_lane_sums<128>(h, blocks, acc);
-  for (int j = 0; j < lanes; ++j) acc[j] = hb::bits_as<float>(hb::f16_to_f32_portable(h[j]));
-  for (std::size_t b = 1; b < blocks; ++b)
-    for (int j = 0; j < lanes; ++j)
-      acc[j] += hb::bits_as<float>(hb::f16_to_f32_portable(h[b * static_cast<std::size_t>(lanes) + j]));
+  switch (lanes) {
+  case 32: return has_f16c ? c_sum<32>(h, n) : portable_sum<32>(h, n);
+  case 64: return has_f16c ? c_sum<64>(h, n) : portable_sum<64>(h, n);
+  default: return has_f16c ? c_sum<128>(h, n) : portable_sum<128>(h, n);
+  }
 }
 void ufx_floats_to_halves(const float* f, void* halves, std::size_t n) noexcept {
   auto* h = static_cast<std::uint16_t*>(halves);

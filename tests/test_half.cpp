@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <random>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -361,20 +362,47 @@ TEST_CASE("the vectorised conversions (F16C where the CPU has it) and the portab
   for (std::size_t i = 0; i < blocked.size(); ++i) REQUIRE(blocked[i] == hb::f32_to_f16_portable(fs[i]));
   for (std::uint32_t b = 0; b < 0x10000; b += 7) REQUIRE(bits(::ufx_half_to_float(b)) == hb::f16_to_f32_portable(b));
   for (std::size_t i = 0; i < fs.size(); i += 5) REQUIRE(::ufx_float_to_half(fs[i]) == hb::f32_to_f16_portable(fs[i]));
-  // a float16 sum's lanes: each lane adds its elements in order (every float16 but the NaNs and infinities)
+  // a float16 sum in the pairwise tree's order (detail/cpu/reduce_runs.hpp), written out here element by element: every
+  // float16 but the NaNs and infinities (magnitudes 2^-24 .. 2^15, so another order gives other bits), lengths from
+  // one element to many leaves, splits and tails
   std::vector<std::uint16_t> finite;
   for (std::uint32_t b = 0; b < 0x10000; ++b)
     if ((b & 0x7c00u) != 0x7c00u) finite.push_back(static_cast<std::uint16_t>(b));
-  for (int lanes : {32, 64, 128, 40}) {
-    const std::size_t blocks = finite.size() / static_cast<std::size_t>(lanes);
-    std::vector<float> acc(static_cast<std::size_t>(lanes));
-    ::ufx_halves_lane_sums(finite.data(), blocks, lanes, acc.data());
-    for (int j = 0; j < lanes; ++j) {
-      float want = hb::bits_as<float>(hb::f16_to_f32_portable(finite[static_cast<std::size_t>(j)]));
-      for (std::size_t b = 1; b < blocks; ++b)
-        want += hb::bits_as<float>(hb::f16_to_f32_portable(finite[b * static_cast<std::size_t>(lanes) + j]));
-      REQUIRE(bits(acc[static_cast<std::size_t>(j)]) == bits(want));
-    }
+  std::mt19937 shuffle(48);
+  std::shuffle(finite.begin(), finite.end(), shuffle);
+  const auto at = [&](std::size_t i) { return hb::bits_as<float>(hb::f16_to_f32_portable(finite[i])); };
+  for (const std::size_t lanes : {32u, 64u, 128u}) {
+    const auto leaf = [&](std::size_t i0, std::size_t n) {
+      if (n < lanes) {
+        float s = at(i0);
+        for (std::size_t i = 1; i < n; ++i) s += at(i0 + i);
+        return s;
+      }
+      std::vector<float> acc(lanes);
+      for (std::size_t j = 0; j < lanes; ++j) acc[j] = at(i0 + j);
+      for (std::size_t i = lanes; i + lanes <= n; i += lanes)
+        for (std::size_t j = 0; j < lanes; ++j) acc[j] += at(i0 + i + j);
+      for (std::size_t w = lanes / 2; w >= 1; w /= 2)
+        for (std::size_t j = 0; j < w; ++j) acc[j] += acc[j + w];
+      float s = acc[0];
+      for (std::size_t i = n / lanes * lanes; i < n; ++i) s += at(i0 + i);
+      return s;
+    };
+    const auto tree = [&](const auto& self, std::size_t i0, std::size_t n) -> float {
+      if (n <= 16 * lanes) return leaf(i0, n);
+      std::size_t n2 = n / 2;
+      n2 -= n2 % lanes;
+      return self(self, i0, n2) + self(self, i0 + n2, n - n2);
+    };
+    for (const std::size_t n : {std::size_t(1), lanes - 1, lanes, 16 * lanes, 16 * lanes + 1, 16 * lanes + 37,
+                                35 * lanes + 3, finite.size() - 3, finite.size()})
+      for (const std::size_t off : {std::size_t(0), std::size_t(3)}) {
+        if (off + n > finite.size()) continue;
+        CAPTURE(lanes);
+        CAPTURE(n);
+        REQUIRE(bits(::ufx_halves_pairwise_sum(finite.data() + off, n, static_cast<int>(lanes))) ==
+                bits(tree(tree, off, n)));
+      }
   }
 #endif
 }

@@ -3,8 +3,8 @@
 ufx's hot loops (by the pattern of its demangled name) must be found, must have a loop with packed
 float arithmetic (vectorised), and no loop of it may hold a call but of libufx's vector functions (the x86-64 vector
 ABI's _ZGV variants of ufx_half_to_float, ufx_float_to_half and ufx_math_sqrtf: one call a vector). A loop is the code between a
-backward jump and its target. The functions that hand their loop to libufx (a float16 sum's pairwise tree: its leaves'
-lanes summed by ufx_halves_lane_sums) must be found and must call it.
+backward jump and its target. The functions that hand their loop to libufx (a float16 sum's pairwise tree, summed by
+ufx_halves_pairwise_sum) must be found and must call it (or jump to it: a tail call).
 
 usage: check_codegen.py [--calls-only] OBJDUMP PROGRAM...
   --calls-only: check only that no loop calls (a build whose compiler vectorises none of them)
@@ -35,9 +35,9 @@ HOT = [
     ("a float sum's leaf", r"simd_(widen_)?sum_leaf", PACKED_ADD),
     ("a float16 elementwise add (its conversions a vector at a time)",
      r"map_body<codegen::add_f16_fn,.*::row_cloned.*\[clone \.(default|avx2)\]", HALF_TO_FLOAT),
-    ("a float16 sum's leaf (its conversions a vector at a time)",
-     r"reduce_body<float, [^ ]*identity, ufx::plus, [^ ]*array_acc<ufx::float16 const> >.*::mapped_leaf<[^ ]*unit_run.*"
-     r"\[clone \.(default|avx2)\]", HALF_TO_FLOAT),
+    ("a sum of a map of float16 (its conversions a vector at a time)",
+     r"reduce_body<float, codegen::neg_f16_fn, ufx::plus, [^ ]*array_acc<ufx::float16 const> >.*::mapped_leaf<[^ ]*"
+     r"unit_run.*\[clone \.(default|avx2)\]", HALF_TO_FLOAT),
     # the generic leaf's horizontal combine once compiled to one-float stores and loads: a user's
     # `a + b` at 1.5x to 2x the time of ufx::plus
     ("a user's float a + b (the generic leaf)", USER_LEAF.format(acc="float", fn="codegen_user_sum"), PACKED_ADD,
@@ -49,11 +49,11 @@ HOT = [
 ]
 
 # Functions that must hand their hot loop to one of libufx's functions (the loop is there): each must be found and
-# must call it. A float16 sum's pairwise tree has libufx sum each leaf's lanes (F16C), not a loop of its own.
+# must call it. A float16 sum's pairwise tree is libufx's (F16C), not a loop of its own.
 CALLERS = [
-    ("a float16 sum's leaves (their lanes summed by libufx)",
-     r"cpu_reduce_runs<[^ ]*reduce_body<float, [^ ]*identity, ufx::plus, [^ ]*array_acc<ufx::float16 const> > >"
-     r"::pairwise<", "ufx_halves_lane_sums"),
+    # (the run's pairwise() is a call of it, inlined into the functions that walk the rows)
+    ("a float16 sum's pairwise tree (libufx's)",
+     r"reduce_body<float, [^ ]*identity, ufx::plus, [^ ]*array_acc<ufx::float16 const> >", "ufx_halves_pairwise_sum"),
 ]
 
 # a store of one float or double (or a vector's low half) to the stack frame
@@ -121,7 +121,7 @@ def check(funcs, exe, calls_only):
         if not hits:
             failures.append(f"{exe}: {what}: no function matches /{pattern}/ (renamed? update check.py)")
             continue
-        calling = [n for n, b in hits if any(re.match(r"call\s+[0-9a-f]+ <" + callee + ">", ins) for _, ins in b)]
+        calling = [n for n, b in hits if any(re.match(r"(call|jmp)\s+[0-9a-f]+ <" + callee + ">", ins) for _, ins in b)]
         status = "ok" if calling else f"FAILED: no call of {callee}"
         print(f"{what}: {status} ({len(calling)} of {len(hits)} functions)")
         if not calling:

@@ -23,6 +23,9 @@ struct add_fn {
 struct add_f16_fn {
   ufx::float16 operator()(ufx::float16 a, ufx::float16 b) const { return a + b; }
 };
+struct neg_f16_fn {
+  ufx::float16 operator()(ufx::float16 a) const { return -a; }
+};
 
 } // namespace codegen
 
@@ -54,6 +57,9 @@ void codegen_add_f16(const ufx::float16* x, const ufx::float16* y, ufx::float16*
   add(ufx::host, std::span(x, n), std::span(y, n), ufx::out(std::span(z, n)));
 }
 ufx::float16 codegen_sum_f16(const ufx::float16* x, std::size_t n) { return ufx::sum(ufx::host, std::span(x, n)); }
+ufx::float16 codegen_neg_sum_f16(const ufx::float16* x, std::size_t n) {
+  return ufx::transform_reduce(ufx::host, std::span(x, n), codegen::neg_f16_fn{}, ufx::plus{}, ufx::float16(0.f));
+}
 
 // Reductions with a user's operator: the generic leaf, whose lanes and their horizontal combine
 // must stay in vector registers (a user's `a + b` at ufx::plus's speed).
@@ -78,7 +84,8 @@ int main() {
   const ufx::float16 h[3] = {ufx::float16(1.f), ufx::float16(2.f), ufx::float16(3.5f)};
   ufx::float16 hz[3];
   codegen_add_f16(h, h, hz, 3);
-  if (float(hz[2]) != 7.f || float(codegen_sum_f16(h, 3)) != 6.5f) return 1;
+  if (float(hz[2]) != 7.f || float(codegen_sum_f16(h, 3)) != 6.5f || float(codegen_neg_sum_f16(h, 3)) != -6.5f)
+    return 1;
   const double xd[3] = {1, 2, 3.5};
   const bool users =
       codegen_user_sum(x, 7) == 28.f && codegen_user_sum_f64(xd, 3) == 6.5 && codegen_user_max(x, 7) == 7.f;

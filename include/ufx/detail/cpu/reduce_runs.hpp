@@ -127,6 +127,11 @@ private:
   // Pairwise summation order (NumPy's): split at a multiple of the lane count until a leaf.
   template <class... R>
   Acc pairwise(index_t n, const R&... r) const {
+#if UFX_SIMD_LEAF && UFX_HALF_SIMD_CALLS
+    // a float16 sum in float: the same tree and leaves in libufx, F16C converting and adding 8 lanes an instruction
+    if constexpr (std::is_same_v<Acc, float> && plain_sum_of<float16, R...>)
+      return ::ufx_halves_pairwise_sum((r.p, ...), static_cast<std::size_t>(n), reduce_lanes<Acc>);
+#endif
     if (n <= reduce_leaf<Acc>) return leaf(n, r...);
     index_t n2 = n / 2;
     n2 -= n2 % reduce_lanes<Acc>;
@@ -171,21 +176,6 @@ private:
     if constexpr (widen_sum_leaf<R...>) {
       if (n >= reduce_lanes<Acc>) return simd_widen_sum_leaf(n, (r.p, ...));
     }
-#  if UFX_HALF_SIMD_CALLS
-    // a float16 sum in float: the leaf's lanes summed by libufx (F16C converting and adding 8 lanes an instruction), in
-    // the generic leaf's order, then its horizontal combine and its tail: the same bits
-    if constexpr (std::is_same_v<Acc, float> && plain_sum_of<float16, R...>) {
-      constexpr int L = reduce_lanes<Acc>;
-      if (n >= L) {
-        const auto* p = (r.p, ...);
-        alignas(host_vector_bytes) float acc[L];
-        ::ufx_halves_lane_sums(p, static_cast<std::size_t>(n / L), L, acc);
-        float s = simd_hsum(acc);
-        for (index_t i = n / L * L; i < n; ++i) s = k.combine(s, static_cast<Acc>(p[i]));
-        return s;
-      }
-    }
-#  endif
 #endif
     return (this->*host_clone_call(&cpu_reduce_runs::template mapped_leaf<R...>))(n, r...);
   }

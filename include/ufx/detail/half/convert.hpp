@@ -47,9 +47,9 @@ __attribute__((simd("notinbranch"), const, leaf)) std::uint32_t ufx_float_to_hal
 extern "C" {
 __attribute__((leaf)) void ufx_halves_to_floats(const void* halves, float* f, std::size_t n) noexcept;
 __attribute__((leaf)) void ufx_floats_to_halves(const float* f, void* halves, std::size_t n) noexcept;
-// a float16 sum's leaf lanes (detail/cpu/reduce_runs.hpp): acc[j] = x[j] + x[j + lanes] + ... over `blocks` blocks of
-// `lanes` halves, each lane in order, as the generic leaf adds them (lanes a multiple of 8)
-__attribute__((leaf)) void ufx_halves_lane_sums(const void* halves, std::size_t blocks, int lanes, float* acc) noexcept;
+// the float sum of n float16s (n >= 1) in detail/cpu/reduce_runs.hpp's pairwise order for leaves of `lanes` lanes
+// (32, 64 or 128): the bits its generic tree gives
+__attribute__((leaf, pure)) float ufx_halves_pairwise_sum(const void* halves, std::size_t n, int lanes) noexcept;
 }
 #else
 #  define UFX_HALF_SIMD_CALLS 0
