@@ -54,6 +54,15 @@ void instantiate_axis_sum(ufx::device_array<float, 2>& m, ufx::device_array<floa
   ufx::sum(ufx::cuda, m, ufx::axis{1}, ufx::out(out)); // a ready operator: the row body too
 }
 
+// float16: the dense add loads 8 halves in each 16-byte access; CUB's sum reads them as __half (vector loads)
+struct add_h {
+  UFX_HD ufx::float16 operator()(ufx::float16 a, ufx::float16 b) const { return a + b; }
+};
+void instantiate_add_f16(ufx::device_array<ufx::float16, 1>& x, ufx::device_array<ufx::float16, 1>& z) {
+  ufx::vectorize(add_h{})(ufx::cuda, x, x, ufx::out(z));
+}
+ufx::float16 instantiate_sum_f16(ufx::device_array<ufx::float16, 1>& x) { return ufx::sum(ufx::cuda, x); }
+
 // raw kernels: the tutorial's add and shared-memory tiled matmul
 // the 4x4 matmul gufunc: the staged body (cores through shared memory) beside the per-thread one
 void instantiate_gufunc(ufx::device_array<float, 3>& a, ufx::device_array<float, 3>& c) {

@@ -142,7 +142,8 @@ struct moments_part {
   int ddof = 0;
   UFX_HD acc map(const V& v, index_t) const {
     if constexpr (is_std_complex<V>) return {{T(1), v.real(), T(0), T(0)}, {T(1), v.imag(), T(0), T(0)}};
-    else return {T(1), static_cast<T>(v), T(0), T(0)};
+    else if constexpr (std::is_convertible_v<const V&, T>) return {T(1), static_cast<T>(v), T(0), T(0)};
+    else return {}; // not a number: stat_fn::part's static_assert has said so (one error, not three)
   }
   UFX_HD acc combine(const acc& a, const acc& b) const {
     if constexpr (is_std_complex<V>) return {combine_moments(a.re, b.re), combine_moments(a.im, b.im)};

@@ -13,6 +13,7 @@
 
 namespace ufx {
 struct float16; // ufx/half.hpp
+struct bfloat16;
 } // namespace ufx
 
 namespace ufx::detail {
@@ -106,9 +107,12 @@ struct alignas(sizeof(T) * V) vec_of {
   T v[V];
 };
 
+/// Element types the device targets' dense body loads V at a time: arithmetic types and float16 / bfloat16 (8 halves in
+/// one 16-byte access) whose size is a power of two.
 template <class A>
-inline constexpr bool acc_vectorisable = std::is_arithmetic_v<acc_element<A>> &&
-                                         (sizeof(acc_element<A>) & (sizeof(acc_element<A>) - 1)) == 0;
+inline constexpr bool acc_vectorisable =
+    (std::is_arithmetic_v<acc_element<A>> || std::is_same_v<acc_element<A>, float16> ||
+     std::is_same_v<acc_element<A>, bfloat16>)&&(sizeof(acc_element<A>) & (sizeof(acc_element<A>) - 1)) == 0;
 
 /// Calls `fn(k, pointer, element_size)` for each array accessor k of `acc` (how device targets check operand memory).
 template <class... A, class Fn>

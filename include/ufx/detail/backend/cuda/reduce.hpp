@@ -77,19 +77,6 @@ constexpr bool cub_transformed() {
   else return std::remove_cvref_t<decltype(get<0>(std::declval<const Kern&>().in))>::is_array;
 }
 
-/// An element's accumulator as a dense reduction of one input starts it: the map applied, then op(identity, .) for a
-/// user's operator (as dense_seeded does for a position).
-template <class Kern>
-struct value_mapped {
-  Kern k;
-  template <class E>
-  UFX_HD typename Kern::acc_type operator()(const E& x) const {
-    const auto v = static_cast<typename Kern::acc_type>(UFX_USER_CALL(k.f, x));
-    if constexpr (cub_seeded<Kern>()) return k.seed(v);
-    else return v;
-  }
-};
-
 /// Whether CUB takes the reduction: one output, an identity, every array input dense along the one reduced dimension.
 template <class Kern, int N>
 bool cub_reducible(const reduce_plan<N>& plan, const Kern& k) {
@@ -102,10 +89,39 @@ bool cub_reducible(const reduce_plan<N>& plan, const Kern& k) {
 }
 
 #if UFX_CUDA_TU
+/// An input's pointer as CUB reads it: float16 and bfloat16 as CUDA's __half and __nv_bfloat16 (the same bits), which
+/// CUB counts as primitive types and loads several at a time (ufx's own class it would read an element a load).
+template <class E>
+auto cub_pointer(E* p) {
+  if constexpr (std::is_same_v<std::remove_cv_t<E>, float16>) return reinterpret_cast<const __half*>(p);
+  else if constexpr (std::is_same_v<std::remove_cv_t<E>, bfloat16>) return reinterpret_cast<const __nv_bfloat16*>(p);
+  else return p;
+}
+/// An element CUB read through cub_pointer, as ufx's type again.
+template <class E>
+UFX_HD auto from_cub(const E& x) {
+  if constexpr (std::is_same_v<E, __half>) return float16(x);
+  else if constexpr (std::is_same_v<E, __nv_bfloat16>) return bfloat16(x);
+  else return x;
+}
+
+/// An element's accumulator as a dense reduction of one input starts it: the map applied, then op(identity, .) for a
+/// user's operator (as dense_seeded does for a position).
+template <class Kern>
+struct value_mapped {
+  Kern k;
+  template <class E>
+  UFX_HD typename Kern::acc_type operator()(const E& x) const {
+    const auto v = static_cast<typename Kern::acc_type>(UFX_USER_CALL(k.f, from_cub(x)));
+    if constexpr (cub_seeded<Kern>()) return k.seed(v);
+    else return v;
+  }
+};
+
 /// The elements CUB reads: one input's pointer (identity map: vector loads), else positions mapped (and seeded).
 template <class Kern>
 auto cub_input(const Kern& k) {
-  if constexpr (cub_plain<Kern>()) return get<0>(k.in).p;
+  if constexpr (cub_plain<Kern>()) return cub_pointer(get<0>(k.in).p);
   else if constexpr (cub_seeded<Kern>())
     return thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), dense_seeded<Kern>{k});
   else return thrust::make_transform_iterator(thrust::counting_iterator<index_t>(0), dense_mapped<Kern>{k});
@@ -131,7 +147,7 @@ void cub_reduce_whole(const cuda_t& t, const memory_space& space, const reduce_p
   const cub_combine<Kern> op{k};
   auto run = [&](void* temp, std::size_t& bytes) { // temp null: only the size of the temporary storage, in bytes
     if constexpr (cub_transformed<Kern>()) {
-      const auto* input = get<0>(k.in).p;
+      const auto* input = cub_pointer(get<0>(k.in).p);
       const value_mapped<Kern> map{k};
       cuda_check(
           cub::DeviceReduce::TransformReduce(temp, bytes, input, result, plan.count(), op, map, k.identity, stream),
