@@ -40,4 +40,10 @@ public:
   using std::invalid_argument::invalid_argument;
 };
 
+/// An index out of an array's range in an indexing method (`f.at`, `f.reduceat`): NumPy's IndexError.
+class index_error : public std::out_of_range {
+public:
+  using std::out_of_range::out_of_range;
+};
+
 } // namespace ufx

@@ -36,7 +36,29 @@ out_t<D...> out(D&&... d) {
   return out_t<D...>{std::tuple<D...>(std::forward<D>(d)...)};
 }
 
+/// NumPy's `where=`: `f(x, y, ufx::where(mask), ufx::out(dst))` computes only where `mask` (bool elements,
+/// broadcast as an operand) is true and leaves dst's other elements as they are; `f.reduce(x, ufx::where(mask))`
+/// reduces only those elements. An elementwise call with where needs ufx::out (NumPy would leave the other elements
+/// of a new array uninitialised).
+template <class M>
+struct where_t {
+  /// The mask: an lvalue by reference, a temporary by value.
+  M mask;
+};
+/// The positions a call computes (see where_t), given before ufx::out.
+template <class M>
+where_t<M> where(M&& mask) {
+  return where_t<M>{std::forward<M>(mask)};
+}
+
 namespace detail {
+template <class T>
+struct is_where : std::false_type {};
+template <class M>
+struct is_where<where_t<M>> : std::true_type {};
+template <class T>
+inline constexpr bool is_where_v = is_where<std::remove_cvref_t<T>>::value;
+
 template <class T>
 struct is_out : std::false_type {};
 template <class... D>

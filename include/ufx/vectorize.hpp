@@ -31,31 +31,110 @@
 
 #include "ufx/detail/distributed.hpp"
 #include "ufx/expression.hpp"
+#include "ufx/guvectorize.hpp"
+#include "ufx/detail/ufunc_methods.hpp"
 #include "ufx/detail/vectorize.hpp"
 #include "ufx/out.hpp"
+#include "ufx/reduce.hpp"
 #include "ufx/targets.hpp"
 
 namespace ufx {
 UFX_TU_NAMESPACE_BEGIN
 
-/// The kernel `vectorize` returns: call it like a NumPy ufunc.
-template <class F>
+/// The kernel `vectorize` returns: call it like a NumPy ufunc, with a ufunc's methods (`reduce`, `accumulate`,
+/// `outer`) and, once given one, its identity (`Id`: detail::no_value for none).
+template <class F, class Id = detail::no_value>
 class vectorized {
 public:
-  /// Wraps the scalar function `f` (ufx::vectorize makes these).
-  explicit vectorized(F f) : fn_(std::move(f)) {}
+  /// Wraps the scalar function `f` (ufx::vectorize makes these), with identity `id`.
+  explicit vectorized(F f, Id id = {}, const char* name = nullptr)
+      : fn_(std::move(f)), id_(std::move(id)), name_(name) {}
 
   /// `k(args...)`, `k(target, args...)`, `k(args..., ufx::out(dst...))`.
   template <class... A>
   decltype(auto) operator()(A&&... args) const {
     const detail::label_scope label(name_);
-    if constexpr (detail::any_distributed<A...>) return detail::distributed_call(*this, std::forward<A>(args)...);
+    if constexpr ((detail::is_where_v<A> || ...)) {
+      static_assert(!detail::any_distributed<A...> && !detail::any_lazy<A...>,
+                    "ufx::where: a mask on distributed operands or expressions is not supported; evaluate first");
+      return detail::masked_call([](const auto&... b) -> decltype(auto) { return detail::vectorize_call(b...); }, fn_,
+                                 args...);
+    } else if constexpr (detail::any_distributed<A...>)
+      return detail::distributed_call(*this, std::forward<A>(args)...);
     else if constexpr (detail::any_lazy<A...>) return detail::lazy_call(fn_, std::forward<A>(args)...);
     else return detail::vectorize_call(fn_, std::forward<A>(args)...);
   }
 
   /// The scalar function.
   const F& function() const { return fn_; }
+
+  /// This kernel with identity `v` (NumPy's `ufunc.identity`: add's 0, multiply's 1): the result of reducing nothing,
+  /// and what `reduce` starts each partial from. A binary function without one reduces only non-empty arrays.
+  template <class V>
+  vectorized<F, std::decay_t<V>> identity(V&& v) const {
+    static_assert(scalar_like<std::decay_t<V>>, "ufx: a ufunc's identity is a scalar");
+    return vectorized<F, std::decay_t<V>>(fn_, std::forward<V>(v), name_);
+  }
+  /// The identity (detail::no_value when there is none).
+  const Id& identity() const { return id_; }
+  /// Whether the kernel has an identity.
+  static constexpr bool has_identity = !std::is_same_v<Id, detail::no_value>;
+
+  /// NumPy's `ufunc.reduce` of a binary function: `f.reduce([target,] x [, ufx::axis{...} | ufx::all_axes]
+  /// [, ufx::keepdims] [, ufx::initial(v)] [, ufx::out(dst)])`. Without an axis it reduces axis 0, as NumPy does (a
+  /// 1-D array to a scalar); ufx::all_axes reduces every axis. The rest is ufx::reducer(function(), identity())'s.
+  template <class... A>
+  decltype(auto) reduce(const A&... args) const {
+    constexpr bool masked = (detail::is_where_v<A> || ...);
+    static_assert(!masked || has_identity, "ufx: f.reduce with ufx::where needs the function's identity "
+                                           "(ufx::vectorize(fn).identity(v)), which the masked-out elements become");
+    auto mask = [&](const auto& x, const auto& m) {
+      if constexpr (has_identity)
+        return vectorized<detail::masked_value<Id>>(detail::masked_value<Id>{id_})(ufx::lazy(x), m);
+    };
+    if constexpr (!masked || has_identity)
+      return detail::ufunc_reduce<F>(reduction<F, Id>(fn_, id_, name_), mask, args...);
+  }
+  /// NumPy's `ufunc.accumulate` of a binary function: `f.accumulate([target,] x [, ufx::axis{k}] [, ufx::out(dst)])`,
+  /// along axis 0 by default: ufx::accumulate(x, function(), ...).
+  template <class... A>
+  decltype(auto) accumulate(const A&... args) const {
+    const detail::label_scope label(name_);
+    return detail::ufunc_accumulate([](const auto&... b) -> decltype(auto) { return ufx::accumulate(b...); }, fn_,
+                                    args...);
+  }
+  /// NumPy's `ufunc.outer`: `f.outer([target,] a, b [, ufx::out(dst)])`, r[i..., j...] = f(a[i...], b[j...]), of
+  /// shape a.shape + b.shape.
+  template <class... A>
+  decltype(auto) outer(const A&... args) const {
+    return detail::ufunc_outer(*this, args...);
+  }
+
+  /// NumPy's `ufunc.reduceat` of a binary function: `f.reduceat([target,] x, indices [, ufx::axis{k}])`, along axis 0
+  /// by default: r[i] = f over x[indices[i] : indices[i + 1]] (to the end for the last index), a left fold in order,
+  /// and x[indices[i]] alone where indices[i + 1] <= indices[i]; indices outside [0, n): ufx::index_error. One
+  /// thread folds each row's segments in order, so the result is the same on every target.
+  template <class... A>
+  auto reduceat(const A&... args) const {
+    const detail::label_scope label(name_);
+    return detail::ufunc_reduceat([](const auto& core) { return ufx::guvectorize<"(n),(m)->(m)">(core); }, fn_,
+                                  args...);
+  }
+  /// NumPy's `ufunc.at`, unbuffered and in place: `f.at([target,] a, indices [, b])` sets a[i] = f(a[i], b[k]) for
+  /// each i = indices[k] in order along a's axis 0 (a unary f: a[i] = f(a[i])), so a repeated index applies once each
+  /// time; b broadcasts to (len(indices),) + a.shape[1:]; negative indices count from the end; others outside a:
+  /// ufx::index_error, before anything is written. One thread applies each row's updates in order, so the result is
+  /// the same on every target.
+  template <class... A>
+  void at(A&&... args) const {
+    const detail::label_scope label(name_);
+    detail::ufunc_at(
+        [](auto unary, const auto& core) {
+          if constexpr (decltype(unary)::value) return ufx::guvectorize<"(n),(m)->(n)">(core);
+          else return ufx::guvectorize<"(n),(m),(m)->(n)">(core);
+        },
+        fn_, std::forward<A>(args)...);
+  }
 
   /// This kernel with a name, which profiler ranges show ("vectorize add", docs/performance.md).
   /// `name` must outlive the kernel (a string literal does).
@@ -69,6 +148,7 @@ public:
 
 private:
   F fn_;
+  Id id_;
   const char* name_ = nullptr;
 };
 

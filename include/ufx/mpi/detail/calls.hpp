@@ -305,8 +305,8 @@ namespace ufx::detail {
 template <>
 struct distributed_calls<mpi::detail::mpi_distribution> {
   /// `k(args...)` of ufx::vectorize: runs on the blocks, returns distributed results.
-  template <class F, class... A>
-  static decltype(auto) call(const vectorized<F>& k, A&&... args) {
+  template <class F, class Id, class... A>
+  static decltype(auto) call(const vectorized<F, Id>& k, A&&... args) {
     return mpi::detail::elementwise_call("ufx::vectorize", k, mpi::detail::core_ranks{}, static_cast<A&&>(args)...);
   }
 
