@@ -195,6 +195,8 @@ TEST_CASE_TEMPLATE("ufx::where on an elementwise call keeps out's elements where
   for (int j = 0; j < 3; ++j) mrow(j) = row[static_cast<std::size_t>(j)];
   mul(Target{}, x, 2.f, ufx::where(mrow), ufx::out(z2));
   CHECK(flat(z2) == std::vector<float>{-1, 4, 6, -1, 10, 12});
+  mul(Target{}, x, 3.f, ufx::where(ufx::ndarray<bool, 1>({3}, false)), ufx::out(z2)); // a temporary mask: no change
+  CHECK(flat(z2) == std::vector<float>{-1, 4, 6, -1, 10, 12});
   // the function runs only where the mask is true: a division by zero elsewhere is never computed
   const auto div = ufx::vectorize([] UFX_HD(int a, int b) { return a / b; });
   std::vector<int> q{7, 7, 7}, r(3, 0);
@@ -225,6 +227,9 @@ TEST_CASE_TEMPLATE("f.reduce with ufx::where reduces the elements where the mask
   ufx::ndarray<bool, 1> mrow({3});
   mrow(0) = true, mrow(1) = false, mrow(2) = true;
   CHECK(flat(add.reduce(Target{}, x, ufx::where(mrow))) == std::vector<float>{5, 0, 9});
+  // a temporary mask and initial, held by the call's arguments until it returns
+  CHECK(add.reduce(Target{}, x, ufx::all_axes, ufx::where(ufx::ndarray<bool, 2>({2, 3}, true)), ufx::initial(1.f)) ==
+        22.f);
   // a mask that x would have to broadcast to: NumPy's error
   const std::vector<float> v{1, 2, 3};
   CHECK(error_message([&] { (void)add.reduce(Target{}, v, ufx::where(m)); }) ==

@@ -56,7 +56,27 @@ struct is_initial : std::false_type {};
 template <class V>
 struct is_initial<initial_t<V>> : std::true_type {};
 template <class T>
-inline constexpr bool is_all_axes_v = std::is_same_v<std::remove_cvref_t<T>, all_axes_t>;
+struct is_all_axes : std::is_same<T, all_axes_t> {};
+template <class T>
+inline constexpr bool is_all_axes_v = is_all_axes<std::remove_cvref_t<T>>::value;
+
+/// The first of the arguments whose type satisfies Is (a trait of the type without cv and reference): the argument
+/// itself, which lives through the call (a member of a temporary tuple would not).
+template <template <class> class Is, class A0, class... A>
+const auto& first_of(const A0& a0, const A&... a) {
+  if constexpr (Is<std::remove_cvref_t<A0>>::value) return a0;
+  else return first_of<Is>(a...);
+}
+
+/// The arguments but those whose type satisfies one of Drop, as a tuple of references.
+template <template <class> class... Drop, class... A>
+auto args_without(const A&... a) {
+  return std::tuple_cat([](const auto& x) {
+    using X = std::remove_cvref_t<decltype(x)>;
+    if constexpr ((Drop<X>::value || ...)) return std::tuple<>();
+    else return std::tuple<const X&>(x);
+  }(a)...);
+}
 
 /// `fn(a[0..Pos), ins, a[Pos..))`.
 template <std::size_t Pos, class Fn, class Ins, class... A>
@@ -142,11 +162,7 @@ decltype(auto) ufunc_reduce_run(const R& r, const Masked& masked, const A&... a)
   constexpr int n_where = (0 + ... + int{is_where_v<A>});
   static_assert(n_where <= 1, "ufx::where: given twice");
   // the arguments without ufx::initial, ufx::all_axes and ufx::where: [target,] x, options..., [out]
-  const auto kept = std::tuple_cat([&](const auto& x) {
-    using X = std::remove_cvref_t<decltype(x)>;
-    if constexpr (is_initial<X>::value || is_all_axes_v<X> || is_where_v<X>) return std::tuple<>();
-    else return std::tuple<const X&>(x);
-  }(a)...);
+  const auto kept = args_without<is_initial, is_all_axes, is_where>(a...);
   return std::apply(
       [&](const auto&... b) -> decltype(auto) {
         using CA = call_args<decltype(b)...>;
@@ -163,13 +179,9 @@ decltype(auto) ufunc_reduce_run(const R& r, const Masked& masked, const A&... a)
           // the init (ufx::initial) right after x, as the reducer's second positional argument
           auto with_init = [&](const auto&... c) -> decltype(auto) {
             if constexpr (n_initial == 0) return r(c...);
-            else {
-              const auto init = std::get<0>(std::tuple_cat([&](const auto& x) { // a copy: the tuple is a temporary
-                if constexpr (is_initial<std::remove_cvref_t<decltype(x)>>::value) return std::tuple(x.value);
-                else return std::tuple<>();
-              }(a)...));
-              return call_inserting<CA::last>([&](const auto&... d) -> decltype(auto) { return r(d...); }, init, c...);
-            }
+            else
+              return call_inserting<CA::last>([&](const auto&... d) -> decltype(auto) { return r(d...); },
+                                              first_of<is_initial>(a...).value, c...);
           };
           auto with_axis = [&](const auto&... c) -> decltype(auto) {
             if constexpr (axis0) return call_inserting<CA::opt_end>(with_init, axis{0}, c...);
@@ -177,10 +189,7 @@ decltype(auto) ufunc_reduce_run(const R& r, const Masked& masked, const A&... a)
           };
           if constexpr (n_where == 0) return with_axis(b...);
           else { // x replaced by the expression `where ? x : identity`, reduced in the same pass
-            const auto& mask = std::get<0>(std::tuple_cat([](const auto& x) {
-              if constexpr (is_where_v<decltype(x)>) return std::tuple<decltype(x.mask)>(x.mask);
-              else return std::tuple<>();
-            }(a)...));
+            const auto& mask = first_of<is_where>(a...).mask;
             const std::tuple<decltype(b)...> t(b...);
             check_reduce_mask(std::get<CA::first>(t), mask);
             const auto e = masked(std::get<CA::first>(t), mask);
@@ -309,14 +318,8 @@ struct masked_fn<F, O, std::tuple<P...>, true> {
 template <class Call, class F, class... A>
 decltype(auto) masked_call(const Call& call, const F& f, const A&... a) {
   static_assert((0 + ... + int{is_where_v<A>}) == 1, "ufx::where: given twice");
-  const auto& mask = std::get<0>(std::tuple_cat([](const auto& x) {
-    if constexpr (is_where_v<decltype(x)>) return std::tuple<decltype(x.mask)>(x.mask);
-    else return std::tuple<>();
-  }(a)...));
-  const auto kept = std::tuple_cat([](const auto& x) {
-    if constexpr (is_where_v<decltype(x)>) return std::tuple<>();
-    else return std::tuple<const std::remove_cvref_t<decltype(x)>&>(x);
-  }(a)...);
+  const auto& mask = first_of<is_where>(a...).mask;
+  const auto kept = args_without<is_where>(a...);
   return std::apply(
       [&](const auto&... b) -> decltype(auto) {
         using CA = call_args<decltype(b)...>;
