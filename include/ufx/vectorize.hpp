@@ -41,8 +41,9 @@
 namespace ufx {
 UFX_TU_NAMESPACE_BEGIN
 
-/// The kernel `vectorize` returns: call it like a NumPy ufunc, with a ufunc's methods (`reduce`, `accumulate`,
-/// `outer`) and, once given one, its identity (`Id`: detail::no_value for none).
+/// The kernel `vectorize` returns: call it like a NumPy ufunc (`ufx::where(mask)` too), with a ufunc's methods
+/// (`reduce`, `accumulate`, `outer`, `reduceat`, `at`) and, once given one, its identity (`Id`: detail::no_value for
+/// none).
 template <class F, class Id = detail::no_value>
 class vectorized {
 public:
@@ -81,8 +82,9 @@ public:
   static constexpr bool has_identity = !std::is_same_v<Id, detail::no_value>;
 
   /// NumPy's `ufunc.reduce` of a binary function: `f.reduce([target,] x [, ufx::axis{...} | ufx::all_axes]
-  /// [, ufx::keepdims] [, ufx::initial(v)] [, ufx::out(dst)])`. Without an axis it reduces axis 0, as NumPy does (a
-  /// 1-D array to a scalar); ufx::all_axes reduces every axis. The rest is ufx::reducer(function(), identity())'s.
+  /// [, ufx::keepdims] [, ufx::initial(v)] [, ufx::where(mask)] [, ufx::out(dst)])`. Without an axis it reduces axis
+  /// 0, as NumPy does (a 1-D array to a scalar); ufx::all_axes reduces every axis; a mask needs the identity, which the
+  /// masked-out elements become. The rest is ufx::reducer(function(), identity())'s.
   template <class... A>
   decltype(auto) reduce(const A&... args) const {
     constexpr bool masked = (detail::is_where_v<A> || ...);
