@@ -1,5 +1,5 @@
-// The ufunc methods and options (issue 49) beside hand-written loops, 2^24 float32 elements and a random bool mask
-// (half true), one run. Rows:
+// The ufunc methods and options, and the ready ufuncs (issue 49), beside hand-written loops, 2^24 float32 elements and
+// a random bool mask (half true), one run. Rows:
 //   reduce_where/hand             for i: if (m[i]) s += x[i]  (one float chain, as a plain C++ loop is)
 //   reduce_where/hand_omp_simd    the same under `#pragma omp simd reduction(+ : s)` (vectorised, one thread)
 //   reduce_where/ufx_serial       add.reduce(ufx::serial, x, ufx::where(m)): the map m ? x : 0 fused into the sum
@@ -11,6 +11,14 @@
 //   add_at/ufx_serial             add.at(ufx::serial, bins, idx, 1.f): the indices checked and widened first, then
 //                                 one in-order loop (NumPy's np.add.at(bins, idx, 1))
 //   add_at/ufx_host               the same on ufx::host (one row: one thread, as NumPy's)
+//   add_at/ufx_ready_serial       ufx::add.at(ufx::serial, bins, idx, 1.f): the ready ufunc (ufx/ufuncs.hpp)
+//   ready_add/hand                for i: z[i] = x[i] + y[i]
+//   ready_add/lambda_serial       ufx::vectorize([](float a, float b) { return a + b; })(ufx::serial, x, y, out(z))
+//   ready_add/ufx_add_serial      ufx::add(ufx::serial, x, y, ufx::out(z)): the ready ufunc, the same kernel
+//   chain5/hand                   for i: z[i] = (x[i] * 2 + y[i]) * x[i] - y[i] / 3 (five operations, one loop)
+//   chain5/lambda_serial          the same expression as one ufx::vectorize lambda, ufx::serial
+//   chain5/operators_serial       ufx::eval((lx * 2.f + ly) * lx - ly / 3.f, ufx::serial, ufx::out(z)): five ready
+//                                 ufuncs by operators on lazy operands, fused into one pass
 #include <benchmark/benchmark.h>
 
 #include <cstddef>
@@ -42,7 +50,7 @@ struct add_fn {
 };
 const auto add = ufx::vectorize(add_fn{}).identity(0.f);
 
-enum class how { hand, hand_omp_simd, ufx_serial, ufx_host };
+enum class how { hand, hand_omp_simd, ufx_serial, ufx_host, ready_serial, lambda_serial };
 
 template <how H>
 void bm_reduce_where(benchmark::State& state) {
@@ -101,6 +109,8 @@ void bm_add_at(benchmark::State& state) {
       for (std::size_t k = 0; k < n_idx; ++k) bins[static_cast<std::size_t>(idx[k])] += 1.f;
     } else if constexpr (H == how::ufx_serial) {
       add.at(ufx::serial, bins, idx, 1.f);
+    } else if constexpr (H == how::ready_serial) {
+      ufx::add.at(ufx::serial, bins, idx, 1.f);
     } else {
       add.at(ufx::host, bins, idx, 1.f);
     }
@@ -108,6 +118,47 @@ void bm_add_at(benchmark::State& state) {
     benchmark::ClobberMemory();
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n_idx));
+}
+
+template <how H>
+void bm_ready_add(benchmark::State& state) {
+  data& d = const_cast<data&>(get());
+  const auto lambda = ufx::vectorize([](float a, float b) { return a + b; });
+  for (auto _ : state) {
+    if constexpr (H == how::hand) {
+      const float *x = d.x.data(), *y = d.y.data();
+      float* z = d.z.data();
+      for (std::size_t i = 0; i < n; ++i) z[i] = x[i] + y[i];
+    } else if constexpr (H == how::lambda_serial) {
+      lambda(ufx::serial, d.x, d.y, ufx::out(d.z));
+    } else {
+      ufx::add(ufx::serial, d.x, d.y, ufx::out(d.z));
+    }
+    benchmark::DoNotOptimize(d.z.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * n * 3 * sizeof(float)));
+}
+
+template <how H>
+void bm_chain5(benchmark::State& state) {
+  data& d = const_cast<data&>(get());
+  const auto lambda = ufx::vectorize([](float a, float b) { return (a * 2.f + b) * a - b / 3.f; });
+  const auto lx = ufx::lazy(d.x), ly = ufx::lazy(d.y);
+  for (auto _ : state) {
+    if constexpr (H == how::hand) {
+      const float *x = d.x.data(), *y = d.y.data();
+      float* z = d.z.data();
+      for (std::size_t i = 0; i < n; ++i) z[i] = (x[i] * 2.f + y[i]) * x[i] - y[i] / 3.f;
+    } else if constexpr (H == how::lambda_serial) {
+      lambda(ufx::serial, d.x, d.y, ufx::out(d.z));
+    } else {
+      ufx::eval((lx * 2.f + ly) * lx - ly / 3.f, ufx::serial, ufx::out(d.z));
+    }
+    benchmark::DoNotOptimize(d.z.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * n * 3 * sizeof(float)));
 }
 
 } // namespace
@@ -129,5 +180,18 @@ BENCHMARK(bm_where_add<how::ufx_host>)->Name("where_add/ufx_host")->Unit(benchma
 BENCHMARK(bm_add_at<how::hand>)->Name("add_at/hand")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(bm_add_at<how::ufx_serial>)->Name("add_at/ufx_serial")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(bm_add_at<how::ufx_host>)->Name("add_at/ufx_host")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_add_at<how::ready_serial>)->Name("add_at/ufx_ready_serial")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_ready_add<how::hand>)->Name("ready_add/hand")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_ready_add<how::lambda_serial>)
+    ->Name("ready_add/lambda_serial")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(bm_ready_add<how::ready_serial>)
+    ->Name("ready_add/ufx_add_serial")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(bm_chain5<how::hand>)->Name("chain5/hand")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_chain5<how::lambda_serial>)->Name("chain5/lambda_serial")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(bm_chain5<how::ready_serial>)->Name("chain5/operators_serial")->Unit(benchmark::kMillisecond)->UseRealTime();
 
 BENCHMARK_MAIN();

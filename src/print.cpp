@@ -39,7 +39,7 @@ template <class H>
 std::string half_chars(H x, std::chars_format fmt) {
   constexpr bool f16 = std::is_same_v<H, float16>;
   const auto abits = static_cast<std::uint16_t>(x.bits() & 0x7fffu);
-  std::string out = signbit(x) ? "-" : "";
+  std::string out = ufx::math::signbit(x) ? "-" : "";
   if (abits == 0) return out + (fmt == std::chars_format::fixed ? "0" : "0e+00");
   const auto round = [](double d) { return f16 ? half_bits::f64_to_f16(d) : half_bits::f64_to_bf16(d); };
   const auto [digits, exp10] = half_bits::shortest_decimal(std::fabs(static_cast<float>(x)), abits, round, f16 ? 5 : 4);

@@ -103,7 +103,7 @@ TEST_CASE_TEMPLATE("maximum.accumulate carries a NaN forward; other operators an
   if (!ufx_test::runnable<Target>()) return;
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const std::vector<float> x{1, 3, 2, nan, 5, 4};
-  const std::vector<float> m = ufx::accumulate(Target{}, x, ufx::maximum{});
+  const std::vector<float> m = ufx::accumulate(Target{}, x, ufx::maximum);
   CHECK(m[0] == 1);
   CHECK(m[1] == 3);
   CHECK(m[2] == 3);
@@ -115,7 +115,7 @@ TEST_CASE_TEMPLATE("maximum.accumulate carries a NaN forward; other operators an
   CHECK(s.back() == 30000);
   ufx::ndarray<bool, 1> flags({4}, true);
   flags(2) = false;
-  const auto all = ufx::accumulate(Target{}, flags, ufx::logical_and{});
+  const auto all = ufx::accumulate(Target{}, flags, ufx::logical_and);
   CHECK(all(1) == true);
   CHECK(all(2) == false);
   CHECK(all(3) == false);

@@ -170,7 +170,7 @@ TEST_CASE("every float16 converts to float as its sign, exponent and fraction sa
 
 TEST_CASE("every float16 comes back from float and from double with its bits (test_half_conversions)") {
   for (std::uint32_t b = 0; b < 0x10000; ++b) {
-    const std::uint32_t expect = ufx::isnan(f16(b)) ? quieted<float16>(b) : b;
+    const std::uint32_t expect = ufx::math::isnan(f16(b)) ? quieted<float16>(b) : b;
     const float f = f16(b);
     REQUIRE(float16(f).bits() == expect);
     REQUIRE(float16(static_cast<double>(f)).bits() == expect);
@@ -483,7 +483,7 @@ TEST_CASE_TEMPLATE("+ - * / of every pair of a sample are the correctly rounded 
       for (int op = 0; op < 4; ++op) {
         INFO("x bits " << x.bits() << ", y bits " << y.bits() << ", op "
                        << "+-*/"[op]);
-        if (std::isnan(exact[op])) REQUIRE(ufx::isnan(got[op]));
+        if (std::isnan(exact[op])) REQUIRE(ufx::math::isnan(got[op]));
         else REQUIRE(got[op].bits() == nearest<H>(exact[op]));
       }
     }
@@ -500,12 +500,12 @@ TEST_CASE("NumPy's float16 ufunc values (test_half_ufuncs) and overflow (test_ha
     CHECK(static_cast<double>(a[i] * b[i]) == mul[i]);
     CHECK(static_cast<double>(a[i] / b[i]) == div[i]);
   }
-  CHECK(ufx::isinf(float16(65504) + float16(17))); // 65521 rounds to inf
-  CHECK(ufx::isinf(float16(-65504) - float16(17)));
+  CHECK(ufx::math::isinf(float16(65504) + float16(17))); // 65521 rounds to inf
+  CHECK(ufx::math::isinf(float16(-65504) - float16(17)));
   CHECK((float16(65472) + float16(32)).bits() == 0x7bff); // 65504 exactly
-  CHECK(ufx::isinf(float16(1e4f) * float16(1e4f)));
+  CHECK(ufx::math::isinf(float16(1e4f) * float16(1e4f)));
   CHECK((float16(1e-4f) * float16(1e-4f)).bits() == 0); // underflow to zero
-  CHECK(ufx::isnan(float16(INFINITY) / float16(INFINITY)));
+  CHECK(ufx::math::isnan(float16(INFINITY) / float16(INFINITY)));
   CHECK(static_cast<double>(float16(0x1p-14) / float16(1024)) == 0x1p-24);
   CHECK(static_cast<double>(float16(0x1p-14 + 0x1p-23) / float16(2)) == 0x1p-15 + 0x1p-24);
 }
@@ -535,7 +535,7 @@ TEST_CASE("mixed operands follow NumPy's rules: with float a float, with double 
   CHECK(h + 0.1f == 3.1f);                     // a float: not rounded to float16
   CHECK(h + 0.1 == 3.1);                       // a double
   CHECK(float16(2) + bfloat16(3) == 5.0f);     // a float
-  CHECK(ufx::isinf(float16(1) * 70000));       // the integer is a float16 first, as in NumPy
+  CHECK(ufx::math::isinf(float16(1) * 70000)); // the integer is a float16 first, as in NumPy
   CHECK((float16(1000) / 100000).bits() == 0); // 100000 is inf as a float16
   CHECK(float16(1000) / 100000.f == 0.01f);
   h += 1.5; // 4.5
@@ -558,10 +558,11 @@ TEST_CASE("bfloat16: every bit pattern comes back from float; float rounds as Py
   for (std::uint32_t b = 0; b < 0x10000; ++b) {
     const float f = bf16(b);
     REQUIRE(bits(f) == b << 16); // the exact widening, NaNs as they are
-    const std::uint32_t expect = ufx::isnan(bf16(b)) ? quieted<bfloat16>(b) : b;
+    const std::uint32_t expect = ufx::math::isnan(bf16(b)) ? quieted<bfloat16>(b) : b;
     REQUIRE(bfloat16(f).bits() == expect);
     REQUIRE(bfloat16(static_cast<double>(f)).bits() == expect);
-    if (!ufx::isnan(bf16(b)) && (b & 0x7fffu) != 0x7f80u) REQUIRE(static_cast<double>(f) == manual_value<bfloat16>(b));
+    if (!ufx::math::isnan(bf16(b)) && (b & 0x7fffu) != 0x7f80u)
+      REQUIRE(static_cast<double>(f) == manual_value<bfloat16>(b));
   }
   // PyTorch's round_to_nearest_even, for every number: every 257th float bit pattern, and the floats
   // around every bfloat16 midpoint
@@ -614,17 +615,17 @@ TEST_CASE("numeric_limits have NumPy's finfo values") {
   static_assert(L::is_specialized && L::digits == 11 && L::digits10 == 3 && L::max_digits10 == 5 && L::is_iec559);
   static_assert(L::min_exponent == -13 && L::max_exponent == 16 && L::min_exponent10 == -4 && L::max_exponent10 == 4);
   static_assert(std::numeric_limits<const float16>::digits == 11);
-  CHECK(static_cast<double>(L::epsilon()) == 0x1p-10);                                        // finfo eps
-  CHECK(static_cast<double>(float16(1) - ufx::nextafter(float16(1), float16(0))) == 0x1p-11); // epsneg
-  CHECK(static_cast<double>(L::min()) == 0x1p-14);                                            // tiny
-  CHECK(static_cast<double>(L::denorm_min()) == 0x1p-24);                                     // smallest_subnormal
+  CHECK(static_cast<double>(L::epsilon()) == 0x1p-10);                                              // finfo eps
+  CHECK(static_cast<double>(float16(1) - ufx::math::nextafter(float16(1), float16(0))) == 0x1p-11); // epsneg
+  CHECK(static_cast<double>(L::min()) == 0x1p-14);                                                  // tiny
+  CHECK(static_cast<double>(L::denorm_min()) == 0x1p-24); // smallest_subnormal
   CHECK(static_cast<double>(L::max()) == 65504);
   CHECK(static_cast<double>(L::lowest()) == -65504);
   CHECK(static_cast<double>(L::round_error()) == 0.5);
   CHECK(L::infinity().bits() == 0x7c00);
   CHECK(L::quiet_NaN().bits() == 0x7e00); // np.float16(np.nan)
-  CHECK((ufx::isnan(L::signaling_NaN()) && (L::signaling_NaN().bits() & 0x200) == 0));
-  CHECK(ufx::nextafter(float16(1), float16(2)) - float16(1) == L::epsilon());
+  CHECK((ufx::math::isnan(L::signaling_NaN()) && (L::signaling_NaN().bits() & 0x200) == 0));
+  CHECK(ufx::math::nextafter(float16(1), float16(2)) - float16(1) == L::epsilon());
   using B = std::numeric_limits<bfloat16>;
   static_assert(B::digits == 8 && B::digits10 == 2 && B::max_digits10 == 4 && !B::is_iec559);
   static_assert(B::min_exponent == -125 && B::max_exponent == 128 && B::min_exponent10 == -37 &&
@@ -636,7 +637,7 @@ TEST_CASE("numeric_limits have NumPy's finfo values") {
   CHECK(static_cast<double>(B::lowest()) == -0x1.fep127);
   CHECK(B::infinity().bits() == 0x7f80);
   CHECK(B::quiet_NaN().bits() == 0x7fc0);
-  CHECK((ufx::isnan(B::signaling_NaN()) && (B::signaling_NaN().bits() & 0x40) == 0));
+  CHECK((ufx::math::isnan(B::signaling_NaN()) && (B::signaling_NaN().bits() & 0x40) == 0));
 }
 
 TEST_CASE_TEMPLATE("isnan, isinf, isfinite and signbit agree with float's for every bit pattern (test_nans_infs)", H,
@@ -644,10 +645,10 @@ TEST_CASE_TEMPLATE("isnan, isinf, isfinite and signbit agree with float's for ev
   for (std::uint32_t b = 0; b < 0x10000; ++b) {
     const H x = H::from_bits(static_cast<std::uint16_t>(b));
     const float f = x;
-    REQUIRE(ufx::isnan(x) == std::isnan(f));
-    REQUIRE(ufx::isinf(x) == std::isinf(f));
-    REQUIRE(ufx::isfinite(x) == std::isfinite(f));
-    REQUIRE(ufx::signbit(x) == std::signbit(f));
+    REQUIRE(ufx::math::isnan(x) == std::isnan(f));
+    REQUIRE(ufx::math::isinf(x) == std::isinf(f));
+    REQUIRE(ufx::math::isfinite(x) == std::isfinite(f));
+    REQUIRE(ufx::math::signbit(x) == std::signbit(f));
     REQUIRE(std::isnan(x) == std::isnan(f)); // std:: takes them through float
   }
 }
@@ -655,41 +656,41 @@ TEST_CASE_TEMPLATE("isnan, isinf, isfinite and signbit agree with float's for ev
 TEST_CASE_TEMPLATE("nextafter and spacing as NumPy's on float16 (test_spacing_nextafter)", H, float16, bfloat16) {
   constexpr std::uint32_t inf_bits = format<H>::inf;
   const H inf = H::from_bits(inf_bits), nan = std::numeric_limits<H>::quiet_NaN();
-  const auto same = [](H x, H y) { return x.bits() == y.bits() || (ufx::isnan(x) && ufx::isnan(y)); };
+  const auto same = [](H x, H y) { return x.bits() == y.bits() || (ufx::math::isnan(x) && ufx::math::isnan(y)); };
   // the non-negative finite values
   for (std::uint32_t b = 0; b + 1 < inf_bits; ++b) {
     const H x = H::from_bits(static_cast<std::uint16_t>(b)), up = H::from_bits(static_cast<std::uint16_t>(b + 1));
-    REQUIRE(same(ufx::spacing(x), up - x));
-    REQUIRE(same(ufx::nextafter(x, inf), up));
-    REQUIRE(same(ufx::nextafter(up, -inf), x));
-    REQUIRE(same(ufx::nextafter(x, nan), nan));
-    REQUIRE(same(ufx::nextafter(nan, x), nan));
+    REQUIRE(same(ufx::math::spacing(x), up - x));
+    REQUIRE(same(ufx::math::nextafter(x, inf), up));
+    REQUIRE(same(ufx::math::nextafter(up, -inf), x));
+    REQUIRE(same(ufx::math::nextafter(x, nan), nan));
+    REQUIRE(same(ufx::math::nextafter(nan, x), nan));
     // and the negative ones: spacing is still the step up, towards zero, and positive
-    REQUIRE(same(ufx::spacing(-up), -x - -up));
-    REQUIRE(same(ufx::nextafter(-up, inf), -x));
-    REQUIRE(same(ufx::nextafter(-x, -inf), -up));
+    REQUIRE(same(ufx::math::spacing(-up), -x - -up));
+    REQUIRE(same(ufx::math::nextafter(-up, inf), -x));
+    REQUIRE(same(ufx::math::nextafter(-x, -inf), -up));
   }
   const H zero = H::from_bits(0), tiny = H::from_bits(1), max = std::numeric_limits<H>::max();
-  CHECK(same(ufx::nextafter(zero, -inf), -tiny));
-  CHECK(same(ufx::nextafter(-zero, inf), tiny));
-  CHECK(same(ufx::nextafter(zero, -zero), zero)); // equal: x, as NumPy's float16
-  CHECK(same(ufx::spacing(-zero), ufx::spacing(-tiny)));
-  CHECK(same(ufx::spacing(-zero), tiny));
-  CHECK(same(ufx::nextafter(inf, zero), max));
-  CHECK(same(ufx::nextafter(-inf, zero), -max));
-  CHECK(same(ufx::nextafter(inf, inf), inf));
-  CHECK(same(ufx::nextafter(inf, -inf), max));
-  CHECK(same(ufx::nextafter(-inf, inf), -max));
-  CHECK(same(ufx::nextafter(-inf, -inf), -inf));
-  CHECK(same(ufx::nextafter(max, inf), inf));
-  CHECK(same(ufx::nextafter(nan, nan), nan));
-  CHECK(same(ufx::nextafter(inf, nan), nan));
-  CHECK(same(ufx::nextafter(nan, inf), nan));
-  CHECK(same(ufx::spacing(max), inf)); // np.spacing(float16(65504)) is inf
-  CHECK(same(ufx::spacing(-max), max - ufx::nextafter(max, zero)));
-  CHECK(same(ufx::spacing(inf), nan));
-  CHECK(same(ufx::spacing(nan), nan));
-  CHECK(ufx::nextafter(zero, nan).bits() == nan.bits()); // the quiet NaN NumPy returns
+  CHECK(same(ufx::math::nextafter(zero, -inf), -tiny));
+  CHECK(same(ufx::math::nextafter(-zero, inf), tiny));
+  CHECK(same(ufx::math::nextafter(zero, -zero), zero)); // equal: x, as NumPy's float16
+  CHECK(same(ufx::math::spacing(-zero), ufx::math::spacing(-tiny)));
+  CHECK(same(ufx::math::spacing(-zero), tiny));
+  CHECK(same(ufx::math::nextafter(inf, zero), max));
+  CHECK(same(ufx::math::nextafter(-inf, zero), -max));
+  CHECK(same(ufx::math::nextafter(inf, inf), inf));
+  CHECK(same(ufx::math::nextafter(inf, -inf), max));
+  CHECK(same(ufx::math::nextafter(-inf, inf), -max));
+  CHECK(same(ufx::math::nextafter(-inf, -inf), -inf));
+  CHECK(same(ufx::math::nextafter(max, inf), inf));
+  CHECK(same(ufx::math::nextafter(nan, nan), nan));
+  CHECK(same(ufx::math::nextafter(inf, nan), nan));
+  CHECK(same(ufx::math::nextafter(nan, inf), nan));
+  CHECK(same(ufx::math::spacing(max), inf)); // np.spacing(float16(65504)) is inf
+  CHECK(same(ufx::math::spacing(-max), max - ufx::math::nextafter(max, zero)));
+  CHECK(same(ufx::math::spacing(inf), nan));
+  CHECK(same(ufx::math::spacing(nan), nan));
+  CHECK(ufx::math::nextafter(zero, nan).bits() == nan.bits()); // the quiet NaN NumPy returns
 }
 
 TEST_CASE_TEMPLATE("std::hash hashes equal values alike, +0 and -0 included", H, float16, bfloat16) {
@@ -729,12 +730,12 @@ TEST_CASE("float16 prints as NumPy's str(), bfloat16 likewise, and every value r
   for (std::uint32_t b = 0; b < 0x10000; ++b) {
     const std::string s = str(f16(b)), t = str(bf16(b));
     const double x = std::strtod(s.c_str(), nullptr), y = std::strtod(t.c_str(), nullptr);
-    if (ufx::isnan(f16(b))) {
+    if (ufx::math::isnan(f16(b))) {
       REQUIRE(s == "nan");
     } else {
       REQUIRE(float16(x).bits() == b);
     }
-    if (ufx::isnan(bf16(b))) {
+    if (ufx::math::isnan(bf16(b))) {
       REQUIRE(t == "nan");
     } else {
       REQUIRE(bfloat16(y).bits() == b);
@@ -830,8 +831,8 @@ TEST_CASE("on the device, float16 and bfloat16 convert and compute to the host's
     const std::uint16_t expect[] = {(h + g).bits(), (b * c).bits(), (h / g - h).bits(), (b / c - b).bits()};
     for (int k = 0; k < 4; ++k) {
       // a NaN result's payload and sign are the platform's float arithmetic's
-      const bool nan = k % 2 == 0 ? ufx::isnan(f16(expect[k])) : ufx::isnan(bf16(expect[k]));
-      const bool got_nan = k % 2 == 0 ? ufx::isnan(f16(ops[4 * i + k])) : ufx::isnan(bf16(ops[4 * i + k]));
+      const bool nan = k % 2 == 0 ? ufx::math::isnan(f16(expect[k])) : ufx::math::isnan(bf16(expect[k]));
+      const bool got_nan = k % 2 == 0 ? ufx::math::isnan(f16(ops[4 * i + k])) : ufx::math::isnan(bf16(ops[4 * i + k]));
       if (nan) REQUIRE(got_nan);
       else REQUIRE(ops[4 * i + k] == expect[k]);
     }

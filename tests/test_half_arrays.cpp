@@ -37,7 +37,7 @@ ufx::ndarray<H, R> sample(const std::array<index_t, R>& shape, std::uint32_t ste
 /// Same bits, or NaN where the expected value is a NaN.
 template <class H>
 bool same(H got, H want) {
-  return ufx::isnan(want) ? ufx::isnan(got) : got.bits() == want.bits();
+  return ufx::math::isnan(want) ? ufx::math::isnan(got) : got.bits() == want.bits();
 }
 
 template <class H, int R>

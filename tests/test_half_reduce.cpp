@@ -126,7 +126,7 @@ TEST_CASE_TEMPLATE("max, min, argmax and argmin of float16: a NaN first", Target
   CHECK(ufx::argmax(Target{}, x) == 149);
   CHECK(ufx::argmin(Target{}, x) == 0);
   x[500] = float16::from_bits(0x7e00);
-  CHECK(ufx::isnan(ufx::max(Target{}, x)));
+  CHECK(ufx::math::isnan(ufx::max(Target{}, x)));
   CHECK(ufx::argmax(Target{}, x) == 500);
   CHECK(ufx::argmin(Target{}, x) == 500);
 }

@@ -92,8 +92,8 @@ struct any_op {
     switch (which) {
     case 0: return ufx::plus{}(a, b);
     case 1: return ufx::multiplies{}(a, b);
-    case 2: return ufx::minimum{}(a, b);
-    default: return ufx::maximum{}(a, b);
+    case 2: return ufx::ops::minimum{}(a, b);
+    default: return ufx::ops::maximum{}(a, b);
     }
   }
 };

@@ -154,7 +154,7 @@ static_assert(!ufx::detail::dense_by_type<ufx::target, std::vector<float>>);
 
 TEST_CASE("full reductions of host containers naming no target: the dense path's values, empty ones too") {
   auto sum = ufx::reducer(ufx::plus{}, 0.0f);
-  auto biggest = ufx::reducer(ufx::maximum{});
+  auto biggest = ufx::reducer(ufx::maximum);
   const std::vector<float> x{1, 2, 3}, empty;
   CHECK(sum(x) == 6.0f);
   CHECK(sum(x, 10.0f) == 16.0f);
@@ -174,7 +174,7 @@ TEST_CASE("full reductions of host containers naming no target: the dense path's
 
 TEST_CASE_TEMPLATE("an empty reduction without identity is a value_error in NumPy's words", Target, UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
-  auto biggest = ufx::reducer(ufx::maximum{});
+  auto biggest = ufx::reducer(ufx::maximum);
   CHECK(biggest(Target{}, std::vector<float>{3, 9, 2}) == 9.0f);
   CHECK_THROWS_AS(biggest(Target{}, std::vector<float>{}), ufx::value_error);
   CHECK(error_message([&] {
@@ -276,8 +276,8 @@ TEST_CASE_TEMPLATE("strided Eigen inputs (blocks, transposes, row-major) reduce 
 TEST_CASE_TEMPLATE("minimum and maximum propagate NaN as np.minimum and np.maximum do", Target, UFX_TEST_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   const float inf = std::numeric_limits<float>::infinity();
-  auto lo = ufx::reducer(ufx::minimum{}, inf);
-  auto hi = ufx::reducer(ufx::maximum{}, -inf);
+  auto lo = ufx::reducer(ufx::minimum, inf);
+  auto hi = ufx::reducer(ufx::maximum, -inf);
   for (int n : {1, 2, 33, 1000, 300007}) { // the largest splits across threads on ufx::host
     for (int at : {0, n / 2, n - 1}) {
       CAPTURE(n);
@@ -312,14 +312,14 @@ TEST_CASE_TEMPLATE("small integer and bool sums widen to 64 bits as NumPy's; oth
   static_assert(std::is_same_v<decltype(s8), const std::int64_t>); // np.add.reduce of int8: int64
   CHECK(s8 == 100000);
   std::vector<std::uint32_t> u{4000000000u, 100u, 5u};
-  CHECK(ufx::reduce(Target{}, u, ufx::maximum{}, 0u) == 4000000000u);
-  CHECK(ufx::reduce(Target{}, u, ufx::minimum{}, ~0u) == 5u);
+  CHECK(ufx::reduce(Target{}, u, ufx::maximum, 0u) == 4000000000u);
+  CHECK(ufx::reduce(Target{}, u, ufx::minimum, ~0u) == 5u);
   ufx::ndarray<bool, 1> flags({5}, true);
-  CHECK(ufx::reduce(Target{}, flags, ufx::logical_and{}, true) == true);
+  CHECK(ufx::reduce(Target{}, flags, ufx::logical_and, true) == true);
   CHECK(ufx::reduce(Target{}, flags, ufx::plus{}, 0) == 5); // bool sums count, as np.sum does
   flags(3) = false;
-  CHECK(ufx::reduce(Target{}, flags, ufx::logical_and{}, true) == false);
-  CHECK(ufx::reduce(Target{}, flags, ufx::logical_or{}, false) == true);
+  CHECK(ufx::reduce(Target{}, flags, ufx::logical_and, true) == false);
+  CHECK(ufx::reduce(Target{}, flags, ufx::logical_or, false) == true);
   std::vector<double> d(100001, 0.5);
   CHECK(ufx::reduce(Target{}, d, ufx::plus{}, 0.0) == 50000.5);
   std::vector<long long> big{1ll << 40, 1ll << 41};
@@ -430,7 +430,7 @@ TEST_CASE_TEMPLATE("transform_reduce maps broadcast inputs without materialising
   REQUIRE(per_row.shape() == std::array<ufx::index_t, 1>{3});
   for (int i = 0; i < 3; ++i) CHECK(per_row(i) == (i + 1) * 100.0);
   const auto per_col =
-      ufx::transform_reduce(Target{}, col, row, mul_f{}, ufx::maximum{}, 0.0, ufx::axis{0}, ufx::keepdims);
+      ufx::transform_reduce(Target{}, col, row, mul_f{}, ufx::maximum, 0.0, ufx::axis{0}, ufx::keepdims);
   REQUIRE(per_col.shape() == std::array<ufx::index_t, 2>{1, 4});
   for (int j = 0; j < 4; ++j) CHECK(per_col(0, j) == 30.0 * (j + 1));
   CHECK_THROWS_AS(ufx::transform_reduce(Target{}, x, std::vector<double>(3), mul_f{}, ufx::plus{}, 0.0),

@@ -44,7 +44,7 @@
 /// - `h op= x` is `h = float16(h op x)` for any of these x, as a float's `+=` of a double is.
 /// The same with bfloat16 for float16 (whose range is float's: no integer overflows it).
 ///
-/// Also: `std::numeric_limits` (NumPy's finfo values), `ufx::isnan`, `isinf`, `isfinite`,
+/// Also: `std::numeric_limits` (NumPy's finfo values), `ufx::math::isnan`, `isinf`, `isfinite`,
 /// `signbit`, `nextafter`, `spacing`, `std::hash`, and `operator<<` (NumPy's str()).
 #include "ufx/config.hpp"
 #include "ufx/detail/half/convert.hpp"
@@ -153,6 +153,9 @@ static_assert(sizeof(__nv_bfloat16) == sizeof(bfloat16) && alignof(__nv_bfloat16
               std::is_trivially_copyable_v<__nv_bfloat16>);
 #endif
 
+/// The scalar functions of float16 and bfloat16 that the ufuncs ufx::isnan, isinf, isfinite, signbit and nextafter
+/// apply to arrays (ufx/ufuncs.hpp): `ufx::math::isnan(h)`, callable on host and device.
+namespace math {
 /// True for a NaN.
 UFX_HD UFX_ALWAYS_INLINE constexpr bool isnan(float16 x) noexcept { return detail::half_isnan(x); }
 /// True for a NaN.
@@ -187,6 +190,7 @@ UFX_HD UFX_ALWAYS_INLINE constexpr bfloat16 nextafter(bfloat16 x, bfloat16 y) no
 UFX_HD UFX_ALWAYS_INLINE constexpr float16 spacing(float16 x) noexcept { return detail::half_spacing(x); }
 /// `nextafter(x, inf) - x` for bfloat16, by float16's rules above.
 UFX_HD UFX_ALWAYS_INLINE constexpr bfloat16 spacing(bfloat16 x) noexcept { return detail::half_spacing(x); }
+} // namespace math
 
 /// Writes x as NumPy's str() writes an np.float16: the shortest decimal that reads back as the same
 /// bits (the closest of the shortest), positional from 1e-4 up to 1e16 with at least one digit after

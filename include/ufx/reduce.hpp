@@ -9,7 +9,7 @@
 ///   auto cols = sum(m, ufx::axis{0});                    // along axes
 ///   auto k    = sum(a3, ufx::axis{0, 2}, ufx::keepdims); // NumPy's keepdims=True
 ///   sum(ufx::host, x);  sum(m, ufx::axis{1}, ufx::out(dst));
-///   float t  = ufx::reduce(x, ufx::maximum{}, -INFINITY);
+///   float t  = ufx::reduce(x, ufx::maximum, -INFINITY);         // a ufunc (ufx/ufuncs.hpp) or a function
 ///   float d  = ufx::transform_reduce(x, y, mul, ufx::plus{}, 0.0f);   // a dot product
 ///   auto c   = ufx::accumulate(x, ufx::plus{});                         // np.add.accumulate
 ///   ufx::index_t i = ufx::argmax(x);
@@ -22,8 +22,9 @@
 /// the target, so on accumulators `op` must be associative and commutative. Numba's |x| reducer
 /// `b < 0 ? a - b : a + b` with identity 0 is exact. Without an identity a partial begins with its
 /// first element as it is, so `op`'s left argument can be a raw element. The accumulator type is `op`'s result on two
-/// elements (or two map results). Ready operators: `ufx::plus`, `multiplies`, `minimum`, `maximum` (a NaN wins, as
-/// `np.minimum` / `np.maximum`), `logical_and`, `logical_or`.
+/// elements (or two map results). Ready operators: `ufx::plus`, `multiplies`, `ops::minimum`, `ops::maximum` (a NaN
+/// wins, as `np.minimum` / `np.maximum`), `ops::logical_and`, `ops::logical_or`; a ufx::vectorize object reduces by its
+/// function (the ready ufuncs ufx::add, ufx::maximum, ... by the operators above).
 ///
 /// Result types. As NumPy's: reductions and scans by `ufx::plus` and `ufx::multiplies` (`ufx::sum`,
 /// `ufx::prod`, `accumulate`) take `bool` and integers narrower than 64 bits to `std::int64_t` (signed,
@@ -113,15 +114,18 @@ private:
 };
 
 /// A reduction by `op` whose empty result is `identity`.
+/// (A ufx::vectorize object reduces by its function: `ufx::reducer(ufx::maximum, -INFINITY)`.)
 template <class Op, class Identity>
-reduction<std::decay_t<Op>, std::decay_t<Identity>> reducer(Op&& op, Identity&& identity) {
-  return {std::forward<Op>(op), std::forward<Identity>(identity)};
+auto reducer(const Op& op, Identity&& identity) {
+  using O = std::decay_t<decltype(detail::as_operator(op))>;
+  return reduction<O, std::decay_t<Identity>>(detail::as_operator(op), std::forward<Identity>(identity));
 }
 
 /// A reduction by `op` without identity: reducing an empty array throws ufx::value_error.
 template <class Op>
-reduction<std::decay_t<Op>> reducer(Op&& op) {
-  return {std::forward<Op>(op), detail::no_value{}};
+auto reducer(const Op& op) {
+  using O = std::decay_t<decltype(detail::as_operator(op))>;
+  return reduction<O>(detail::as_operator(op), detail::no_value{});
 }
 
 /// `reduce(x, op, identity)` once: `[target,] x, op, identity [, ufx::axis{...}] [, ufx::keepdims] [, ufx::out(dst)]`.
@@ -180,10 +184,10 @@ inline constexpr reduction<multiplies, int> prod{multiplies{}, 1, "prod"};
 
 /// NumPy's `np.min`: the smallest element, a NaN if there is one; an empty array throws
 /// ufx::value_error (`ufx::min(x, init)` is NumPy's `initial=`, also the result of an empty x).
-inline constexpr reduction<minimum> min{minimum{}, detail::no_value{}, "min"};
+inline constexpr reduction<ops::minimum> min{ops::minimum{}, detail::no_value{}, "min"};
 
 /// NumPy's `np.max`: the largest element, a NaN if there is one (as ufx::min).
-inline constexpr reduction<maximum> max{maximum{}, detail::no_value{}, "max"};
+inline constexpr reduction<ops::maximum> max{ops::maximum{}, detail::no_value{}, "max"};
 
 /// log(sum(exp(x))) without overflow, as scipy.special.logsumexp:
 /// `[target,] x [, ufx::axis{...}] [, ufx::keepdims] [, ufx::out(dst)]`; or of a map over broadcast

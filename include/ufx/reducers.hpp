@@ -173,7 +173,7 @@ struct minmax_fn {
       return parts_call(
           "ufx::minmax",
           [&]<class V>(std::type_identity<V>) {
-            return detail::make_tuple(op_part<minimum, no_value, V>{}, op_part<maximum, no_value, V>{});
+            return detail::make_tuple(op_part<ops::minimum, no_value, V>{}, op_part<ops::maximum, no_value, V>{});
           },
           a...);
     };

@@ -33,6 +33,7 @@
 #include "ufx/stream.hpp"
 #include "ufx/targets.hpp"
 #include "ufx/thread.hpp"
+#include "ufx/ufuncs.hpp"
 #include "ufx/vectorize.hpp"
 #include "ufx/views.hpp"
 #if defined(EIGEN_WORLD_VERSION)

@@ -47,8 +47,10 @@ UFX_TU_NAMESPACE_BEGIN
 template <class F, class Id = detail::no_value>
 class vectorized {
 public:
+  /// Marks a ufx::vectorize object: the reductions take one as their operator (its function).
+  using vectorized_tag = void;
   /// Wraps the scalar function `f` (ufx::vectorize makes these), with identity `id`.
-  explicit vectorized(F f, Id id = {}, const char* name = nullptr)
+  constexpr explicit vectorized(F f, Id id = {}, const char* name = nullptr)
       : fn_(std::move(f)), id_(std::move(id)), name_(name) {}
 
   /// `k(args...)`, `k(target, args...)`, `k(args..., ufx::out(dst...))`.
@@ -94,16 +96,24 @@ public:
       if constexpr (has_identity)
         return vectorized<detail::masked_value<Id>>(detail::masked_value<Id>{id_})(ufx::lazy(x), m);
     };
+    static_assert(detail::associative<F>(),
+                  "ufx: this ufunc is not associative (subtract, divide, power, a comparison, "
+                  "...): its reduce would depend on the order a target combines in; NumPy "
+                  "folds left to right, as f.reduceat(x, {0}) does on every target");
     if constexpr (!masked || has_identity)
-      return detail::ufunc_reduce<F>(reduction<F, Id>(fn_, id_, name_), mask, args...);
+      return detail::ufunc_reduce<F>(reduction<detail::reduce_op_t<F>, Id>(detail::reduce_op_of(fn_), id_, name_), mask,
+                                     args...);
   }
   /// NumPy's `ufunc.accumulate` of a binary function: `f.accumulate([target,] x [, ufx::axis{k}] [, ufx::out(dst)])`,
   /// along axis 0 by default: ufx::accumulate(x, function(), ...).
   template <class... A>
   decltype(auto) accumulate(const A&... args) const {
     const detail::label_scope label(name_);
-    return detail::ufunc_accumulate([](const auto&... b) -> decltype(auto) { return ufx::accumulate(b...); }, fn_,
-                                    args...);
+    static_assert(detail::associative<F>(),
+                  "ufx: this ufunc is not associative (subtract, divide, power, a comparison, "
+                  "...): its accumulate would depend on the order a target combines in");
+    return detail::ufunc_accumulate([](const auto&... b) -> decltype(auto) { return ufx::accumulate(b...); },
+                                    detail::reduce_op_of(fn_), args...);
   }
   /// NumPy's `ufunc.outer`: `f.outer([target,] a, b [, ufx::out(dst)])`, r[i..., j...] = f(a[i...], b[j...]), of
   /// shape a.shape + b.shape.

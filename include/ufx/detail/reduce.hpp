@@ -362,7 +362,8 @@ decltype(auto) reduce_call(const A&... a) {
         return with_reduced(
             [&](const auto& map, const auto&... xs) -> decltype(auto) {
               return reduce_run<NA, Keep, Rule>(
-                  make_spec(map, std::get<1>(p), std::get<2>(p), no_value{}, "ufx::reduce", ""), tp, outp, axes, xs...);
+                  make_spec(map, as_operator(std::get<1>(p)), std::get<2>(p), no_value{}, "ufx::reduce", ""), tp, outp,
+                  axes, xs...);
             },
             std::get<0>(p));
       },
@@ -377,8 +378,8 @@ decltype(auto) transform_reduce_call(const A&... a) {
         constexpr std::size_t n = sizeof...(pos);
         check_transform_reduce_args<n>();
         const auto p = std::forward_as_tuple(pos...);
-        const auto spec = make_spec(std::get<n - 3>(p), std::get<n - 2>(p), std::get<n - 1>(p), no_value{},
-                                    "ufx::transform_reduce", "");
+        const auto spec = make_spec(as_function(std::get<n - 3>(p)), as_operator(std::get<n - 2>(p)),
+                                    std::get<n - 1>(p), no_value{}, "ufx::transform_reduce", "");
         return with_indices<n - 3>([&]<std::size_t... I>(std::index_sequence<I...>)->decltype(auto) {
           return reduce_run<NA, Keep, Rule>(spec, tp, outp, axes, std::get<I>(p)...);
         });

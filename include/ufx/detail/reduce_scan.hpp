@@ -161,7 +161,7 @@ decltype(auto) accumulate_call(const A&... a) {
       [&]<int NA, bool Keep, class Rule>(auto tp, auto outp, const int* axes, const auto&... pos) -> decltype(auto) {
         check_accumulate_args<sizeof...(pos), NA, Keep>();
         const auto p = std::forward_as_tuple(pos...);
-        return accumulate_run<NA, Rule>(std::get<1>(p), tp, outp, axes, std::get<0>(p));
+        return accumulate_run<NA, Rule>(as_operator(std::get<1>(p)), tp, outp, axes, std::get<0>(p));
       },
       a...);
 }

@@ -2,13 +2,25 @@
 // Ready binary operators for reductions and scans (public names, declared here so reduce.hpp stays a short contract),
 // and the (value, index) operator behind argmin / argmax.
 #include <cstdint>
+#include <utility>
 #include <type_traits>
 
 #include "ufx/config.hpp"
 #include "ufx/detail/core/complex.hpp"
 #include "ufx/detail/half/ops.hpp"
+#include "ufx/detail/core/promote.hpp"
 
 namespace ufx {
+
+namespace detail {
+/// A value's truth as NumPy's: nonzero (a NaN is true); a complex number unless both parts are 0.
+template <class R>
+UFX_HD constexpr bool truth(const R& x) {
+  if constexpr (is_std_complex<R>) return x.real() != 0 || x.imag() != 0;
+  else if constexpr (half_type<R>) return static_cast<float>(x) != 0;
+  else return static_cast<bool>(x);
+}
+} // namespace detail
 
 /// `a + b`. As a reduction or scan it is NumPy's `np.add.reduce` / `np.sum`: bool and integers narrower than 64 bits
 /// accumulate in 64 bits; float16 and bfloat16 reductions accumulate in float and round once
@@ -33,40 +45,90 @@ struct multiplies {
   }
 };
 
-/// The smaller of `a` and `b`; a NaN on either side wins, as `np.minimum` does (std::complex: NumPy's lexicographic
-/// order, real parts first, and a NaN in either part is a NaN).
+/// The ready ufuncs' functions (ufx/ufuncs.hpp); these four are also the ready reduction operators.
+namespace ops {
+
+/// np.minimum's function: the smaller of `a` and `b`, a NaN on either side wins (std::complex: NumPy's lexicographic
+/// order, real parts first, and a NaN in either part is a NaN); of two types, in their common type (NumPy's). The
+/// operator of ufx::min: `ufx::reduce(x, ufx::minimum, INFINITY)`.
 struct minimum {
-  template <class T>
-  UFX_HD constexpr T operator()(const T& a, const T& b) const {
-    return detail::cx::keeps_first<false>(a, b) ? a : b;
+  template <class A, class B>
+  UFX_HD constexpr std::conditional_t<std::is_same_v<A, B>, A, detail::promote_t<A, B>> operator()(const A& a,
+                                                                                                   const B& b) const {
+    if constexpr (std::is_same_v<A, B>) return detail::cx::keeps_first<false>(a, b) ? a : b;
+    else {
+      using R = detail::promote_t<A, B>;
+      return (*this)(detail::convert_to<R>(a), detail::convert_to<R>(b));
+    }
   }
 };
 
-/// The larger of `a` and `b`; a NaN on either side wins, as `np.maximum` does (std::complex: as minimum).
+/// np.maximum's function: the larger of `a` and `b`, a NaN on either side wins (std::complex: as minimum). The
+/// operator of ufx::max.
 struct maximum {
-  template <class T>
-  UFX_HD constexpr T operator()(const T& a, const T& b) const {
-    return detail::cx::keeps_first<true>(a, b) ? a : b;
+  template <class A, class B>
+  UFX_HD constexpr std::conditional_t<std::is_same_v<A, B>, A, detail::promote_t<A, B>> operator()(const A& a,
+                                                                                                   const B& b) const {
+    if constexpr (std::is_same_v<A, B>) return detail::cx::keeps_first<true>(a, b) ? a : b;
+    else {
+      using R = detail::promote_t<A, B>;
+      return (*this)(detail::convert_to<R>(a), detail::convert_to<R>(b));
+    }
   }
 };
 
-/// `a && b` on truth values (NaN is true, as in NumPy); the result is `bool`.
+/// np.logical_and's function: `a && b` on truth values (NaN is true, as in NumPy; a complex number is true unless both
+/// parts are 0); the result is `bool`.
 struct logical_and {
-  template <class T>
-  UFX_HD constexpr bool operator()(const T& a, const T& b) const {
-    return static_cast<bool>(a) && static_cast<bool>(b);
+  template <class A, class B>
+  UFX_HD constexpr bool operator()(const A& a, const B& b) const {
+    return detail::truth(a) && detail::truth(b);
   }
 };
 
-/// `a || b` on truth values; the result is `bool`.
+/// np.logical_or's function: `a || b` on truth values; the result is `bool`.
 struct logical_or {
-  template <class T>
-  UFX_HD constexpr bool operator()(const T& a, const T& b) const {
-    return static_cast<bool>(a) || static_cast<bool>(b);
+  template <class A, class B>
+  UFX_HD constexpr bool operator()(const A& a, const B& b) const {
+    return detail::truth(a) || detail::truth(b);
   }
 };
+
+} // namespace ops
 
 namespace detail {
+
+/// The operator a ufunc's function reduces and scans by: its `reduce_op` where it names one (ufx::ops::add's is
+/// ufx::plus, so np.add.reduce is np.sum, integers widened), else the function.
+template <class F>
+constexpr auto reduce_op_of(const F& f) {
+  if constexpr (requires { typename F::reduce_op; }) return typename F::reduce_op{};
+  else return f;
+}
+template <class F>
+using reduce_op_t = decltype(reduce_op_of(std::declval<const F&>()));
+/// A reduction's operator as given: a ufx::vectorize object (ufx::maximum, ufx::add, ...) is its function's
+/// reduce_op_of
+/// (`ufx::reduce(x, ufx::maximum, -INFINITY)`, `ufx::accumulate(x, ufx::add)`), anything else itself.
+template <class X>
+constexpr decltype(auto) as_operator(const X& x) {
+  if constexpr (requires { typename X::vectorized_tag; }) return reduce_op_of(x.function());
+  else return x;
+}
+/// A map given to a reduction: a ufx::vectorize object is its function (`ufx::transform_reduce(x, y, ufx::multiply,
+/// ufx::add, 0.f)`), anything else itself.
+template <class X>
+constexpr decltype(auto) as_function(const X& x) {
+  if constexpr (requires { typename X::vectorized_tag; }) return x.function();
+  else return x;
+}
+/// False for the ready ufuncs' functions that are not associative (subtract, divide, power, ...: `ordered = true`),
+/// whose reduce and accumulate NumPy runs as one left fold: ufx's run in a tree.
+template <class F>
+constexpr bool associative() {
+  if constexpr (requires { F::ordered; }) return !F::ordered;
+  else return true;
+}
 
 /// True for the operators whose reductions and scans follow NumPy's rules for add and multiply (np.sum, np.prod,
 /// np.cumsum, ...): bool and integers narrower than 64 bits widen, float16 and bfloat16 reductions accumulate in float
@@ -157,13 +219,13 @@ inline constexpr bool seeds_with_elements<plus> = true;
 template <>
 inline constexpr bool seeds_with_elements<multiplies> = true;
 template <>
-inline constexpr bool seeds_with_elements<minimum> = true;
+inline constexpr bool seeds_with_elements<ops::minimum> = true;
 template <>
-inline constexpr bool seeds_with_elements<maximum> = true;
+inline constexpr bool seeds_with_elements<ops::maximum> = true;
 template <>
-inline constexpr bool seeds_with_elements<logical_and> = true;
+inline constexpr bool seeds_with_elements<ops::logical_and> = true;
 template <>
-inline constexpr bool seeds_with_elements<logical_or> = true;
+inline constexpr bool seeds_with_elements<ops::logical_or> = true;
 template <bool Max>
 inline constexpr bool seeds_with_elements<arg_better<Max>> = true;
 
