@@ -68,16 +68,17 @@ template <class D>
 inline constexpr bool operand_argument =
     !any_target<D> && !is_out<D>::value && !is_where_v<D> && !is_casting_v<D> && !weak_scalar<D>;
 
-/// The element type of an array operand, lazy operand or expression (void for anything else).
+/// The element type of an array operand, lazy operand, expression or distributed array (void for anything else, and
+/// for a type ufx does not take: the call reports those).
 template <class D>
 auto operand_element() {
-  if constexpr (operand_argument<D>) {
-    if constexpr (requires { typename decltype(lazy_operand_of<D>())::value_type; })
-      return std::type_identity<typename decltype(lazy_operand_of<D>())::value_type>{};
+  if constexpr (!operand_argument<D>) return std::type_identity<void>{};
+  else if constexpr (distributed_arg<D>) {
+    if constexpr (requires { typename D::value_type; }) return std::type_identity<typename D::value_type>{};
     else return std::type_identity<void>{};
-  } else {
-    return std::type_identity<void>{};
-  }
+  } else if constexpr (array_like<D> || is_lazy_operand<D>::value || is_expression<D>::value)
+    return std::type_identity<typename decltype(lazy_operand_of<D>())::value_type>{};
+  else return std::type_identity<void>{};
 }
 
 template <class... T>

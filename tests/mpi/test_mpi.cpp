@@ -156,6 +156,10 @@ TEST_CASE_TEMPLATE("vectorize on distributed operands equals the call on one pro
     CHECK(mpi::allgather(w) == add(t, xf, yf));
     add(t, w, 1.f, ufx::out(w));
     CHECK(mpi::allgather(w) == add(t, add(t, xf, yf), 1.f));
+    // a ready ufunc: a C++ double beside distributed float32 arrays is weak (NEP 50), the result float32
+    const auto r = ufx::add(t, x, 1.0);
+    static_assert(std::is_same_v<std::remove_cvref_t<decltype(r)>, mpi::distributed<std::vector<float>>>);
+    CHECK(mpi::allgather(r) == ufx::add(t, xf, 1.0));
   }
   // 2-D blocks with a replicated row and a column of extent 1 along axis 0 broadcast on every rank
   const ufx::ndarray<float, 2> m = matrix(7, 4);
