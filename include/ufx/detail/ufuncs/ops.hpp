@@ -132,14 +132,6 @@ UFX_HD constexpr bool eq(const R& x, const R& y) {
   else return x == y;
 }
 
-template <class R>
-UFX_HD constexpr bool isnan_(const R& x) {
-  if constexpr (is_std_complex<R>) return x.real() != x.real() || x.imag() != x.imag();
-  else if constexpr (half_type<R>) return ::ufx::math::isnan(x);
-  else if constexpr (std::is_floating_point_v<R>) return x != x;
-  else return false;
-}
-
 } // namespace ufx::detail::uf
 
 /// The functions of the ready ufuncs (`ufx::add` is a ufx::vectorize of ufx::ops::add, with identity 0): each takes its
@@ -429,8 +421,8 @@ namespace detail_ext {
 /// NumPy's SIMD loops give (NumPy's scalar loops give the first: which zero is unspecified); complex by NumPy's order.
 template <bool Max, class R>
 UFX_HD constexpr R fext(const R& x, const R& y) {
-  if (detail::uf::isnan_(y)) return x;
-  if (detail::uf::isnan_(x)) return y;
+  if (detail::cx::is_nan(y)) return x;
+  if (detail::cx::is_nan(x)) return y;
   return (Max ? detail::cx::less(y, x) : detail::cx::less(x, y)) ? x : y;
 }
 } // namespace detail_ext
@@ -751,7 +743,7 @@ struct conjugate {
 struct isnan {
   template <class T>
   UFX_HD constexpr bool operator()(const T& x) const {
-    return detail::uf::isnan_(x);
+    return detail::cx::is_nan(x);
   }
 };
 /// np.isinf: complex when either part is infinite.
