@@ -236,6 +236,47 @@ void matmul_sizes(benchmark::internal::Benchmark* b) {
   b->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
+// ---- ufx::add.at on the device (issue 49): 2^20 random indices into 2^16 int32 bins, by atomics (the ready ufunc's
+// path), by the ordered gufunc (the path with the atomics switched off: one thread for a 1-D array, so 2^16 updates
+// only; compare items per second), and a plain CUDA kernel of atomicAdd
+
+__global__ void plain_scatter_add(int* bins, const long long* idx, const int* w, long long m) {
+  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (i < m) atomicAdd(&bins[idx[i]], w[i]);
+}
+
+template <int Path> // 0: ufx atomics, 1: ufx ordered, 2: plain CUDA
+void bm_add_at(benchmark::State& state) {
+  if (!have_gpu(state)) return;
+  const long long m = state.range(0), bins_n = 1 << 16;
+  std::vector<long long> hidx(static_cast<std::size_t>(m));
+  std::vector<int> hw(static_cast<std::size_t>(m));
+  std::uint64_t r = 12345;
+  for (std::size_t i = 0; i < hidx.size(); ++i) {
+    r = r * 6364136223846793005ull + 1442695040888963407ull;
+    hidx[i] = static_cast<long long>((r >> 33) % static_cast<std::uint64_t>(bins_n));
+    hw[i] = static_cast<int>(i % 7);
+  }
+  auto idx = ufx::to_device(hidx, ufx::cuda);
+  auto w = ufx::to_device(hw, ufx::cuda);
+  auto bins = ufx::to_device(std::vector<int>(static_cast<std::size_t>(bins_n), 0), ufx::cuda);
+  auto& sw = ufx::detail::testing().at_atomics;
+  sw.enabled = Path != 1;
+  timed(state, [&] {
+    if constexpr (Path == 2) {
+      plain_scatter_add<<<static_cast<unsigned>((m + 255) / 256), 256>>>(bins.data(), idx.data(), w.data(), m);
+      cudaDeviceSynchronize();
+    } else {
+      ufx::add.at(bins, idx, w);
+    }
+  });
+  sw.enabled = true;
+  state.SetItemsProcessed(state.iterations() * m);
+}
+BENCHMARK(bm_add_at<0>)->Name("add_at/ufx_atomics")->Arg(1 << 20)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(bm_add_at<1>)->Name("add_at/ufx_ordered")->Arg(1 << 16)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(bm_add_at<2>)->Name("add_at/plain_atomicAdd")->Arg(1 << 20)->UseManualTime()->Unit(benchmark::kMicrosecond);
+
 BENCHMARK(bm_kernel_add<true>)->Name("kernel_add/ufx_kernel")->Apply(kernel_sizes);
 BENCHMARK(bm_kernel_add<false>)->Name("kernel_add/plain_cuda")->Apply(kernel_sizes);
 BENCHMARK(bm_kernel_tiled<true>)->Name("kernel_tiled_matmul/ufx_kernel")->Apply(matmul_sizes);

@@ -46,6 +46,9 @@ ROWS = [
     ("the same with ufx::math::fast::exp, 10^6", "gauss_sum/ufx_cuda_fast_exp/1000000", [], "gauss_sum/1000000", 0),
     ("tiled matmul (ufx::kernel), 4096^2", "kernel_tiled_matmul/ufx_kernel/4096", ["kernel_tiled_matmul/plain_cuda/4096"],
      "tiled_matmul/4096", 0),
+    # np.add.at: 2^20 int32 updates into 2^16 bins (CuPy's add.at and cupyx.scatter_add, plain atomicAdd)
+    ("add.at, 2^20 updates into 2^16 bins", "add_at/ufx_atomics/1048576", ["add_at/plain_atomicAdd/1048576"],
+     "add_at/1048576", 0),
 ]
 
 # (label, ufx now, ufx the way it ran before issue #30), both from the same run

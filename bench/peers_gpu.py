@@ -22,6 +22,7 @@ if not hasattr(np, "row_stack"):  # numba-cuda 0.x still names it; NumPy 2.5 rem
 
 try:
     import cupy as cp
+    import cupyx
 except Exception as e:  # pragma: no cover - a machine without CuPy has no peers to time
     print("peers_gpu.py: CuPy not importable here:", e)
     sys.exit(0)
@@ -187,6 +188,13 @@ def main():
             del x, y, z, hx, px, pinned
             if nb:
                 del nx, ny, nz
+    # np.add.at on the device: 2^20 random indices into 2^16 int32 bins (bench_cuda's add_at rows)
+    idx = rng.integers(0, 1 << 16, 1 << 20, dtype=cp.int64)
+    w = (cp.arange(1 << 20) % 7).astype(cp.int32)
+    bins = cp.zeros(1 << 16, dtype=cp.int32)
+    add(f"add_at/{1 << 20}", "cupy_add_at", lambda: cp.add.at(bins, idx, w))
+    add(f"add_at/{1 << 20}", "cupyx_scatter_add", lambda: cupyx.scatter_add(bins, idx, w))
+    del idx, w, bins
     # the fixed cost of a call: 1024 elements, a loop of calls
     x = rng.standard_normal(1024, dtype=cp.float32)
     y = rng.standard_normal(1024, dtype=cp.float32)

@@ -64,7 +64,8 @@ FLOAT_FNS = ['exp', 'exp2', 'expm1', 'log', 'log2', 'log10', 'log1p', 'sqrt', 'c
 EXTREMES = {'maximum', 'minimum', 'fmax', 'fmin'}  # which zero of a +0 / -0 tie NumPy returns depends on its loop
 APPROX = set(FLOAT_FNS) | {'power', 'logaddexp', 'logaddexp2', 'arctan2', 'hypot'}
 
-UNARY = [(n, t) for n in FLOAT_FNS for t in 'dfebi'] + [(n, 'D') for n in ['exp', 'log', 'sqrt']] + \
+UNARY = [(n, t) for n in FLOAT_FNS for t in 'dfebi'] + [(n, t) for n in FLOAT_FNS if n != 'cbrt' for t in 'DF'] + \
+    [('rint', 'D')] + \
     [(n, t) for n in ['negative', 'positive', 'absolute'] for t in 'bldeD'] + \
     [('sign', t) for t in 'blde'] + [(n, t) for n in ['square', 'reciprocal'] for t in 'ldf'] + \
     [('conjugate', 'D'), ('conjugate', 'd')] + \
@@ -76,7 +77,7 @@ BINARY = [(n, a, b) for n in ['add', 'subtract', 'multiply'] for a, b in ['ll', 
     [('add', '?', '?'), ('multiply', '?', '?')] + \
     [('divide', a, b) for a, b in ['ll', 'dd', 'ee', 'if', 'DD']] + \
     [(n, a, b) for n in ['floor_divide', 'remainder', 'fmod', 'divmod'] for a, b in ['bb', 'll', 'BB', 'dd', 'ff', 'ee']] + \
-    [('power', a, b) for a, b in ['dd', 'ff', 'll', 'bb', 'BB']] + \
+    [('power', a, b) for a, b in ['dd', 'ff', 'll', 'bb', 'BB', 'DD', 'FF']] + \
     [(n, a, b) for n in ['maximum', 'minimum', 'fmax', 'fmin'] for a, b in ['dd', 'll', 'ee', 'DD']] + \
     [(n, a, b) for n in ['equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal']
      for a, b in ['dd', 'll', 'bB', 'DD']] + \

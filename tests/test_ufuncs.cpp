@@ -155,6 +155,183 @@ TEST_CASE_TEMPLATE("ready ufuncs: methods with NumPy's identities, and as reduct
   CHECK(std::vector<std::int32_t>(h.begin(), h.end()) == std::vector<std::int32_t>{1, 0, 3, 1});
 }
 
+/// A host array's elements as a vector.
+template <class A>
+auto vec(const A& a) {
+  return std::vector<std::remove_cvref_t<decltype(*a.begin())>>(a.begin(), a.end());
+}
+
+/// Runs f(), on a device target by atomics (the ready ufunc's f.at path) when `atomic`, else by the ordered gufunc;
+/// checks which ran.
+template <class Target, class F>
+void at_path(bool atomic, F f) {
+  auto& sw = ufx::detail::testing().at_atomics;
+  const long before = sw.launches.load();
+  f();
+  CHECK(sw.launches.load() - before == (Target::is_device && atomic ? 1 : 0));
+}
+
+TEST_CASE_TEMPLATE("ready ufuncs' at: by atomics on a device, bitwise the ordered loop's for integers", Target,
+                   UFX_UFUNC_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  // 4096 updates into 16 bins, every bin hit many times, indices of both signs (np.add.at normalises them)
+  std::vector<std::int64_t> idx(4096);
+  std::vector<std::int32_t> w(idx.size());
+  for (std::size_t i = 0; i < idx.size(); ++i) {
+    idx[i] = static_cast<std::int64_t>((i * 7919) % 16) - (i % 3 == 0 ? 16 : 0);
+    w[i] = static_cast<std::int32_t>(i % 23) - 11;
+  }
+  std::vector<std::int32_t> sum(16, 5), mx(16, -100), mn(16, 100), orr(16, 0);
+  for (std::size_t i = 0; i < idx.size(); ++i) { // the ordered loop
+    auto& s = sum[static_cast<std::size_t>((idx[i] + 16) % 16)];
+    s += w[i];
+    auto j = static_cast<std::size_t>((idx[i] + 16) % 16);
+    mx[j] = std::max(mx[j], w[i]);
+    mn[j] = std::min(mn[j], w[i]);
+    orr[j] |= w[i] & 0x7ff;
+  }
+  const auto wd = on<Target>(w);
+  auto a = on<Target>(std::vector<std::int32_t>(16, 5));
+  at_path<Target>(true, [&] { ufx::add.at(Target{}, a, idx, wd); });
+  CHECK(vec(host_of(a)) == sum);
+  auto b = on<Target>(std::vector<std::int32_t>(16, -100));
+  at_path<Target>(true, [&] { ufx::maximum.at(Target{}, b, idx, wd); });
+  CHECK(vec(host_of(b)) == mx);
+#if !defined(__CUDACC__) // the CPU build runs these on ufx::sim; nvcc compiles fewer kernels
+  auto c = on<Target>(std::vector<std::int32_t>(16, 100));
+  at_path<Target>(true, [&] { ufx::fmin.at(Target{}, c, idx, wd); });
+  CHECK(vec(host_of(c)) == mn);
+  std::vector<std::int32_t> masked(w.size());
+  for (std::size_t i = 0; i < w.size(); ++i) masked[i] = w[i] & 0x7ff;
+  auto d = on<Target>(std::vector<std::int32_t>(16, 0));
+  at_path<Target>(true, [&] { ufx::bitwise_or.at(Target{}, d, idx, on<Target>(masked)); });
+  CHECK(vec(host_of(d)) == orr);
+  // no target given: where a lives; int8 b casts safely to int32 a; a weak C++ scalar takes a's type
+  auto e = on<Target>(std::vector<std::int32_t>(4, 0));
+  at_path<Target>(true, [&] {
+    ufx::add.at(e, std::vector<int>{1, 1, 3}, on<Target>(std::vector<std::int8_t>{-2, 5, 9}));
+  });
+  at_path<Target>(true, [&] { ufx::subtract.at(e, std::vector<int>{0, 0}, 1); });
+  CHECK(vec(host_of(e)) == std::vector<std::int32_t>{-2, 3, 0, 9});
+#endif
+  // float: a weak 1.0 stays float32 and runs by atomics; updates exact in float, so any order gives these numbers
+  auto f = on<Target>(std::vector<float>(3, 0.5f));
+  at_path<Target>(true, [&] { ufx::add.at(Target{}, f, std::vector<int>{2, 0, 2, 2, -1}, 1.0); });
+  CHECK(vec(host_of(f)) == std::vector<float>{1.5f, 0.5f, 4.5f});
+#if !defined(__CUDACC__) // the CPU build runs these on ufx::sim
+  // 2-D: np.add.at(m, [0, 0, 2], [[1, 2], [3, 4], [5, 6]]) and a row broadcast to every index
+  ufx::ndarray<double, 2> m0({3, 2}, 0.0), rows({3, 2});
+  for (int i = 0; i < 6; ++i) rows.data()[i] = i + 1;
+  auto m = [&] {
+    if constexpr (Target::is_device) return ufx::to_device(m0, Target{});
+    else return m0;
+  }();
+  at_path<Target>(true, [&] { ufx::add.at(Target{}, m, std::vector<int>{0, 0, 2}, rows); });
+  at_path<Target>(true, [&] { ufx::add.at(Target{}, m, std::vector<int>{1}, std::vector<double>{10, 20}); });
+  CHECK(vec(host_of(m)) == std::vector<double>{4, 6, 10, 20, 5, 6});
+#endif
+  // float16 by atomics (CUDA's atomicAdd on __half), exact updates
+  auto h = on<Target>(std::vector<ufx::float16>(2, ufx::float16(1.f)));
+  at_path<Target>(true, [&] { ufx::add.at(Target{}, h, std::vector<int>{1, 1, 1, 0}, ufx::float16(0.5f)); });
+  const auto hh = vec(host_of(h));
+  CHECK(float(hh[0]) == 1.5f);
+  CHECK(float(hh[1]) == 2.5f);
+  // the ordered gufunc: no atomic for the function or the type, or one that would not give NumPy's numbers
+  auto u8 = on<Target>(std::vector<std::uint8_t>{250, 0});
+  at_path<Target>(false, [&] { ufx::add.at(Target{}, u8, std::vector<int>{0, 0, 0}, 3); }); // wraps as NumPy's
+  CHECK(vec(host_of(u8)) == std::vector<std::uint8_t>{3, 0});
+#if !defined(__CUDACC__) // the CPU build runs these on ufx::sim
+  auto fm = on<Target>(std::vector<float>{0.f, 0.f});
+  at_path<Target>(false, [&] {
+    ufx::maximum.at(Target{}, fm, std::vector<int>{0, 0, 1}, std::vector<float>{NAN, 1.f, -1.f}); // NaN propagates
+  });
+  const auto fmh = vec(host_of(fm));
+  CHECK(std::isnan(fmh[0]));
+  CHECK(fmh[1] == 0.f);
+  auto p = on<Target>(std::vector<std::int64_t>{2, 3});
+  at_path<Target>(false, [&] { ufx::multiply.at(Target{}, p, std::vector<int>{1, 1}, 2); });
+  CHECK(vec(host_of(p)) == std::vector<std::int64_t>{2, 12});
+  auto fd = on<Target>(std::vector<float>{1.f});
+  at_path<Target>(false,
+                  [&] { ufx::add.at(Target{}, fd, std::vector<int>{0}, std::vector<double>{0.25}); }); // in double
+  CHECK(vec(host_of(fd)) == std::vector<float>{1.25f});
+#endif
+  // the atomics switched off: the ordered gufunc, the same integers
+  auto& sw = ufx::detail::testing().at_atomics;
+  sw.enabled = false;
+  auto g = on<Target>(std::vector<std::int32_t>(16, 5));
+  at_path<Target>(false, [&] { ufx::add.at(Target{}, g, idx, wd); });
+  sw.enabled = true;
+  CHECK(vec(host_of(g)) == sum);
+  // indices checked before anything runs
+  CHECK(error_message([&] {
+          ufx::add.at(Target{}, g, std::vector<int>{0, 16}, 1);
+        }) == "ufx: f.at: index 16 is out of bounds for axis 0 with size 16");
+  CHECK(vec(host_of(g)) == sum);
+  CHECK(error_message([&] {
+          ufx::add.at(Target{}, g, std::vector<int>{0}, 1LL << 40);
+        }).find("out of bounds for int32") != std::string::npos);
+}
+
+TEST_CASE_TEMPLATE("ready ufuncs of complex numbers: C99's functions, NumPy's power and formulas", Target,
+                   UFX_UFUNC_TARGETS) {
+  if (!ufx_test::runnable<Target>()) return;
+  using C = std::complex<double>;
+  const std::vector<C> z{{1, 2}, {-0.5, 0.25}, {0, -3}, {2.5, 0}};
+  const auto zd = on<Target>(z);
+  // the CPU targets call glibc as NumPy does (bitwise); ufx::cuda libcu++ (a bound: 1e-13 relative per part)
+  const auto near = [](const C& got, const C& want) {
+    if constexpr (Target::runs_device_code) {
+      const auto close = [](double g, double w) { return std::abs(g - w) <= 1e-13 * std::max(1.0, std::abs(w)); };
+      return close(got.real(), want.real()) && close(got.imag(), want.imag());
+    } else {
+      return got == want;
+    }
+  };
+  const auto check = [&](const auto& got, auto want, const char* what) {
+    const auto g = vec(host_of(got));
+    for (std::size_t i = 0; i < z.size(); ++i) {
+      INFO(what << " of " << z[i].real() << "+" << z[i].imag() << "j");
+      CHECK(near(g[i], want(z[i])));
+    }
+  };
+  check(
+      ufx::sin(Target{}, zd), [](const C& v) { return std::sin(v); }, "sin");
+#if !defined(__CUDACC__) // the CPU build runs these on ufx::sim; nvcc compiles fewer kernels
+  check(
+      ufx::arccosh(Target{}, zd), [](const C& v) { return std::acosh(v); }, "arccosh");
+  check(
+      ufx::tanh(Target{}, zd), [](const C& v) { return std::tanh(v); }, "tanh");
+#endif
+  check(
+      ufx::power(Target{}, zd, C(0.5, 1)), [](const C& v) { return std::pow(v, C(0.5, 1)); }, "power");
+  // an integer exponent below 100: NumPy's repeated products (z^2 = z * z as np.multiply), 1 / z^n for negative n
+  const auto sq = vec(host_of(ufx::power(Target{}, zd, C(2, 0))));
+  CHECK(sq[0] == C(-3, 4));
+  const auto inv = vec(host_of(ufx::power(Target{}, zd, C(-1, 0))));
+  CHECK(inv[3] == C(0.4, 0));
+  CHECK(vec(host_of(ufx::power(Target{}, zd, C(0, 0))))[1] == C(1, 0));
+  // NumPy's formulas: log10(z) = log(z) log10(e); expm1(0 + yi) = (-2 sin^2(y/2), sin y)
+#if !defined(__CUDACC__) // the CPU build runs these on ufx::sim
+  const auto l = vec(host_of(ufx::log10(Target{}, on<Target>(std::vector<C>{{100, 0}}))));
+  CHECK(std::abs(l[0].real() - 2) < 1e-15);
+#endif
+  const auto e = vec(host_of(ufx::expm1(Target{}, on<Target>(std::vector<C>{{0, 1}}))));
+  CHECK(std::abs(e[0].real() - (-2 * std::sin(0.5) * std::sin(0.5))) < 1e-15);
+  CHECK(std::abs(e[0].imag() - std::sin(1.0)) < 1e-15);
+  // complex64 in complex64, a fused expression of complex ufuncs
+  const std::vector<std::complex<float>> zf{{1.f, 2.f}};
+  const auto f = vec(host_of(ufx::cos(Target{}, on<Target>(zf))));
+  static_assert(std::is_same_v<typename decltype(f)::value_type, std::complex<float>>);
+  CHECK(std::abs(f[0] - std::cos(zf[0])) <= 1e-6f * std::abs(std::cos(zf[0])));
+#if !defined(__CUDACC__) // the CPU build runs these on ufx::sim
+  const auto lz = ufx::lazy(zd);
+  const auto ex = vec(host_of(ufx::eval(ufx::sinh(lz) * ufx::cosh(lz), Target{})));
+  for (std::size_t i = 0; i < z.size(); ++i)
+    CHECK(std::abs(ex[i] - std::sinh(z[i]) * std::cosh(z[i])) < 1e-12 * (1 + std::abs(ex[i])));
+#endif
+}
+
 TEST_CASE_TEMPLATE("operators: fused on lazy operands, eager on ufx arrays", Target, UFX_UFUNC_TARGETS) {
   if (!ufx_test::runnable<Target>()) return;
   const std::vector<float> xv{0.f, 0.5f, -1.f, 2.f}, yv{1.f, -0.25f, 3.f, 0.f};

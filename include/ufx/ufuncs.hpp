@@ -47,6 +47,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ufx/detail/ufuncs/at_atomic.hpp"
 #include "ufx/detail/ufuncs/ops.hpp"
 #include "ufx/detail/core/promote.hpp"
 #include "ufx/device_array.hpp"
@@ -178,7 +179,45 @@ public:
     return base(detail::weaken<S>(std::forward<A>(args))...);
   }
 
+  /// NumPy's `ufunc.at` (vectorized::at), a C++ scalar b weak beside a (NEP 50). On a device target, add, subtract,
+  /// maximum, minimum, fmax, fmin and the bitwise functions run by atomics where the device has them for a's type
+  /// (detail/ufuncs/at_atomic.hpp): one thread per update, float updates summed in the order the device applies them.
+  template <class... A>
+  void at(A&&... args) const {
+    using S = typename decltype(at_operands_type<A...>())::type; // a's and b's, not the indices'
+    constexpr std::size_t index_pos =
+        1 + (sizeof...(A) > 0 && any_target<std::tuple_element_t<0, std::tuple<A..., void>>>);
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      if constexpr (((K != index_pos && detail::checks_weak<S, std::remove_cvref_t<A>>) || ...)) {
+        const detail::call_scope scope(this->name());
+        ((K != index_pos ? detail::check_weak<S>(args) : void()), ...);
+      }
+      this->at_with(detail::atomic_at<F>{}, at_weaken<S, K == index_pos>(std::forward<A>(args))...);
+    }
+    (std::index_sequence_for<A...>{});
+  }
+
 private:
+  /// f.at's argument, weak against S unless it is the indices.
+  template <class S, bool indices, class X>
+  static decltype(auto) at_weaken(X&& x) {
+    if constexpr (indices) return std::forward<X>(x);
+    else return detail::weaken<S>(std::forward<X>(x));
+  }
+
+  /// The common type of f.at's a and b ([target,] a, indices [, b]).
+  template <class... A>
+  static auto at_operands_type() {
+    using L = std::tuple<std::remove_cvref_t<A>...>;
+    constexpr std::size_t first = sizeof...(A) > 0 && any_target<std::tuple_element_t<0, std::tuple<A..., void>>>;
+    if constexpr (sizeof...(A) < first + 2) return std::type_identity<void>{};
+    else if constexpr (sizeof...(A) == first + 2)
+      return std::type_identity<detail::strong_type_t<std::tuple_element_t<first, L>>>{};
+    else
+      return std::type_identity<
+          detail::strong_type_t<std::tuple_element_t<first, L>, std::tuple_element_t<first + 2, L>>>{};
+  }
+
   template <class... A>
   static void check_power(const A&... args) {
     const auto t = std::forward_as_tuple(args...);

@@ -139,13 +139,7 @@ public:
   /// the same on every target.
   template <class... A>
   void at(A&&... args) const {
-    const detail::label_scope label(name_);
-    detail::ufunc_at(
-        [](auto unary, const auto& core) {
-          if constexpr (decltype(unary)::value) return ufx::guvectorize<"(n),(m)->(n)">(core);
-          else return ufx::guvectorize<"(n),(m),(m)->(n)">(core);
-        },
-        fn_, std::forward<A>(args)...);
+    at_with(detail::no_atomic_at{}, std::forward<A>(args)...);
   }
 
   /// This kernel with a name, which profiler ranges show ("vectorize add", docs/performance.md).
@@ -157,6 +151,19 @@ public:
   }
   /// The name given by named(), or null.
   const char* name() const { return name_; }
+
+protected:
+  /// at() with `atomic`, which may run it by device atomics instead (detail::ufunc_at; a ready ufunc's).
+  template <class Atomic, class... A>
+  void at_with(const Atomic& atomic, A&&... args) const {
+    const detail::label_scope label(name_);
+    detail::ufunc_at(
+        [](auto unary, const auto& core) {
+          if constexpr (decltype(unary)::value) return ufx::guvectorize<"(n),(m)->(n)">(core);
+          else return ufx::guvectorize<"(n),(m),(m)->(n)">(core);
+        },
+        atomic, fn_, std::forward<A>(args)...);
+  }
 
 private:
   F fn_;

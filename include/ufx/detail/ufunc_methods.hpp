@@ -558,15 +558,25 @@ struct at_core {
   }
 };
 
-template <class CA, bool unary, class X, class MakeGufunc, class F, class Tup, class Op, class Idx>
-void at_checked(const MakeGufunc& gufunc, const F& f, const Tup& t, const Op& op, const Idx& idx);
+template <class CA, bool unary, class X, class MakeGufunc, class Atomic, class F, class Tup, class Op, class Idx>
+void at_checked(const MakeGufunc& gufunc, const Atomic& atomic, const F& f, const Tup& t, const Op& op, const Idx& idx);
+
+/// f.at's launcher for functions without a device atomic (a vectorize object's): the ordered gufunc always.
+struct no_atomic_at {
+  template <class... A>
+  bool operator()(const A&...) const {
+    return false;
+  }
+};
 
 /// `f.at([target,] a, indices [, b])`: NumPy's unbuffered in-place ufunc.at along a's axis 0, b broadcast to
 /// (len(indices),) + a.shape[1:]: the gufunc "(n),(m),(m)->(n)" (unary f: "(n),(m)->(n)") of at_core over a with axis 0
 /// last, a read (from a copy) and written in place. Each core applies its indices in order on one thread: repeated
 /// indices apply once each, and the result is the same on every target. `gufunc(unary, core)` makes the gufunc.
-template <class MakeGufunc, class F, class... A>
-void ufunc_at(const MakeGufunc& gufunc, const F& f, A&&... a) {
+/// `atomic(target or nullptr, a's view, indices, b's view)` may run a binary f.at instead, by device atomics, and say
+/// so (true): a ready ufunc's (ufuncs/at_atomic.hpp); no_atomic_at never does.
+template <class MakeGufunc, class Atomic, class F, class... A>
+void ufunc_at(const MakeGufunc& gufunc, const Atomic& atomic, const F& f, A&&... a) {
   using CA = call_args<A...>;
   static_assert(CA::positional == 2 || CA::positional == 3, "ufx: f.at takes an array, its indices and (for a "
                                                             "binary function) the operand: f.at([target,] a, "
@@ -591,13 +601,14 @@ void ufunc_at(const MakeGufunc& gufunc, const F& f, A&&... a) {
     const auto op = adapt_out(arr);
     static_assert(decltype(op)::rank >= 1, "ufx: f.at indexes axis 0 of an array of rank 1 or more");
     with_checked_indices(std::get<CA::first + 1>(t), op.view.extent(0), true, "f.at", "at",
-                         [&](const auto& idx) { at_checked<CA, unary, X>(gufunc, f, t, op, idx); });
+                         [&](const auto& idx) { at_checked<CA, unary, X>(gufunc, atomic, f, t, op, idx); });
   }
 }
 
 /// f.at once its indices are checked (ufunc_at).
-template <class CA, bool unary, class X, class MakeGufunc, class F, class Tup, class Op, class Idx>
-void at_checked(const MakeGufunc& gufunc, const F& f, const Tup& t, const Op& op, const Idx& idx) {
+template <class CA, bool unary, class X, class MakeGufunc, class Atomic, class F, class Tup, class Op, class Idx>
+void at_checked(const MakeGufunc& gufunc, const Atomic& atomic, const F& f, const Tup& t, const Op& op,
+                const Idx& idx) {
   constexpr int R = Op::rank;
   {
     const index_t m = operand_shape(adapt_in(idx))[0];
@@ -611,6 +622,11 @@ void at_checked(const MakeGufunc& gufunc, const F& f, const Tup& t, const Op& op
       if constexpr (CA::has_target) core(std::get<0>(t), in, idx, b..., ufx::out(av));
       else core(in, idx, b..., ufx::out(av));
     };
+    // the device atomics of a ready ufunc, given a's view with axis 0 first and b's broadcast as a's
+    const auto try_atomic = [&](const auto& bv) {
+      if constexpr (CA::has_target) return atomic(std::get<0>(t), op, idx, bv);
+      else return atomic(nullptr, op, idx, bv);
+    };
     if constexpr (unary) {
       run(gufunc(std::true_type{}, at_core<F, true>{f}));
     } else {
@@ -623,11 +639,15 @@ void at_checked(const MakeGufunc& gufunc, const F& f, const Tup& t, const Op& op
       if constexpr (scalar_like<B>) {
         const ndarray<B, 1> one({1}, b);
         const auto bv = broadcast_view_to<R>(ndview<const B, 1>(one.view()), full);
+        if (try_atomic(bv)) return;
         run(gufunc(std::false_type{}, at_core<F, false>{f}), axis_last_of(bv));
       } else {
         const auto bop = adapt_in(b);
         static_assert(decltype(bop)::rank <= R, "ufx: f.at: b has more axes than (len(indices),) + a.shape[1:]");
         const auto bv = broadcast_view_to<R>(bop.view, full);
+        if constexpr (kind_of<B>() == container_kind::device) {
+          if (try_atomic(device_view<const typename decltype(bop)::value_type, R>(bv))) return;
+        } else if (try_atomic(bv)) return;
         if constexpr (kind_of<B>() == container_kind::device)
           run(gufunc(std::false_type{}, at_core<F, false>{f}),
               device_view<const typename decltype(bop)::value_type, R>(axis_last_of(bv)));

@@ -26,6 +26,8 @@ struct testing_switches {
   path_switch row_reduce;
   /// The staged gufunc body (device/gufunc.hpp); off: one thread per loop position.
   path_switch gufunc_staging;
+  /// A ready ufunc's f.at on a device by atomics (ufuncs/at_atomic.hpp); off: the ordered gufunc.
+  path_switch at_atomics;
 };
 
 inline testing_switches& testing() {

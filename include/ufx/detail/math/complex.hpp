@@ -9,6 +9,9 @@
 
 #include "ufx/config.hpp"
 #include "ufx/detail/core/complex.hpp"
+#if defined(__CUDACC__)
+#  include <cuda/std/complex>
+#endif
 
 namespace ufx::detail::cx {
 UFX_TU_NAMESPACE_BEGIN
@@ -29,8 +32,10 @@ UFX_TU_NAMESPACE_BEGIN
     UFX_HD inline float f(float x, float y) { return std::f(x, y); }
 #endif
 UFX_CX_LIB(exp, expf)
+UFX_CX_LIB(expm1, expm1f)
 UFX_CX_LIB(log, logf)
 UFX_CX_LIB(log1p, log1pf)
+UFX_CX_LIB(rint, rintf)
 UFX_CX_LIB(sin, sinf)
 UFX_CX_LIB(cos, cosf)
 UFX_CX_LIB(sqrt, sqrtf)
@@ -109,6 +114,124 @@ UFX_HD std::complex<T> sqrt(const std::complex<T>& z) {
   const double t = cx::sqrt(((u < 0 ? -u : u) + cx::hypot(u, v)) * 0.5) * back;
   if (x >= 0) return {T(t), T(double(y) / (2 * t))};
   return {T(cx::copysign(double(y), 1.) / (2 * t)), T(cx::copysign(t, double(y)))};
+}
+
+// ---- NumPy's other complex functions (the ready ufuncs', ufuncs/ops.hpp) ----
+
+/// \cond INTERNAL
+// C99's complex function of the name: glibc's on the host (NumPy's complex loops call it: csin, csinf, ...), libcu++'s
+// on the device (cuda::std, C99's special values, its own formulas).
+#if defined(__CUDA_ARCH__)
+#  define UFX_CX_C99(name, f)                                                                                          \
+    template <class T>                                                                                                 \
+    UFX_HD std::complex<T> name(const std::complex<T>& z) {                                                            \
+      const auto r = ::cuda::std::f(::cuda::std::complex<T>(z.real(), z.imag()));                                      \
+      return {r.real(), r.imag()};                                                                                     \
+    }
+#else
+#  define UFX_CX_C99(name, f)                                                                                          \
+    template <class T>                                                                                                 \
+    UFX_HD std::complex<T> name(const std::complex<T>& z) {                                                            \
+      return std::f(z);                                                                                                \
+    }
+#endif
+/// \endcond
+UFX_CX_C99(csin, sin)
+UFX_CX_C99(ccos, cos)
+UFX_CX_C99(ctan, tan)
+UFX_CX_C99(casin, asin)
+UFX_CX_C99(cacos, acos)
+UFX_CX_C99(catan, atan)
+UFX_CX_C99(csinh, sinh)
+UFX_CX_C99(ccosh, cosh)
+UFX_CX_C99(ctanh, tanh)
+UFX_CX_C99(casinh, asinh)
+UFX_CX_C99(cacosh, acosh)
+UFX_CX_C99(catanh, atanh)
+#undef UFX_CX_C99
+
+/// np.expm1 of a complex number, NumPy's formula in T: (expm1(x) cos y - 2 sin^2(y/2), e^x sin y).
+template <class T>
+UFX_HD std::complex<T> cexpm1(const std::complex<T>& z) {
+  const T x = z.real(), y = z.imag(), a = cx::sin(y / 2);
+  return {cx::expm1(x) * cx::cos(y) - 2 * a * a, cx::exp(x) * cx::sin(y)};
+}
+
+/// np.log1p of a complex number, NumPy's formula in T: (log |z + 1|, arg(z + 1)).
+template <class T>
+UFX_HD std::complex<T> clog1p(const std::complex<T>& z) {
+  const T x = z.real() + 1, y = z.imag();
+  return {cx::log(cx::hypot(x, y)), cx::atan2(y, x)};
+}
+
+/// np.exp2, np.log2 and np.log10 of a complex number, NumPy's formulas: exp(z ln 2), log(z) log2(e), log(z) log10(e).
+template <class T>
+UFX_HD std::complex<T> cexp2(const std::complex<T>& z) {
+  const T ln2 = T(0.693147180559945309417232121458176568);
+  return cx::exp(std::complex<T>{z.real() * ln2, z.imag() * ln2});
+}
+template <class T>
+UFX_HD std::complex<T> clog2(const std::complex<T>& z) {
+  const T log2e = T(1.442695040888963407359924681001892137);
+  const std::complex<T> l = cx::log(z);
+  return {l.real() * log2e, l.imag() * log2e};
+}
+template <class T>
+UFX_HD std::complex<T> clog10(const std::complex<T>& z) {
+  const T log10e = T(0.434294481903251827651128918916605082);
+  const std::complex<T> l = cx::log(z);
+  return {l.real() * log10e, l.imag() * log10e};
+}
+
+/// np.rint of a complex number: each part to the nearest integer, ties to even.
+template <class T>
+UFX_HD std::complex<T> crint(const std::complex<T>& z) {
+  return {cx::rint(z.real()), cx::rint(z.imag())};
+}
+
+/// C99's cpow (glibc's on the host, libcu++'s on the device).
+template <class T>
+UFX_HD std::complex<T> cpow_c99(const std::complex<T>& a, const std::complex<T>& b) {
+#if defined(__CUDA_ARCH__)
+  const auto r =
+      ::cuda::std::pow(::cuda::std::complex<T>(a.real(), a.imag()), ::cuda::std::complex<T>(b.real(), b.imag()));
+  return {r.real(), r.imag()};
+#else
+  return std::pow(a, b);
+#endif
+}
+
+/// np.power of complex numbers, as NumPy's npy_cpow: b = 0 gives 1; a = 0 gives 0 for a real b > 0, else NaN; an
+/// integer real b with |b| < 100 by repeated squaring (cx::mul, NumPy's textbook product) (b = 1, 2, 3 unrolled, which
+/// keeps infinities), a negative one then 1 / that (NumPy's complex division, cx::div); anything else C99's cpow.
+template <class T>
+UFX_HD std::complex<T> cpow_numpy(const std::complex<T>& a, const std::complex<T>& b) {
+  const T ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
+  if (br == 0 && bi == 0) return {T(1), T(0)};
+  if (ar == 0 && ai == 0) {
+    if (br > 0 && bi == 0) return {T(0), T(0)};
+    const T nan = std::numeric_limits<T>::quiet_NaN();
+    return {nan, nan};
+  }
+  if (bi == 0 && br > T(-100) && br < T(100)) {
+    const long long n0 = static_cast<long long>(br);
+    if (static_cast<T>(n0) == br) {
+      if (n0 == 1) return a;
+      if (n0 == 2) return cx::mul(a, a);
+      if (n0 == 3) return cx::mul(cx::mul(a, a), a);
+      long long n = n0 < 0 ? -n0 : n0, mask = 1;
+      std::complex<T> acc{T(1), T(0)}, p = a;
+      while (true) {
+        if (n & mask) acc = cx::mul(acc, p);
+        mask <<= 1;
+        if (n < mask || mask <= 0) break;
+        p = cx::mul(p, p);
+      }
+      if (br < 0) acc = cx::div(std::complex<T>{T(1), T(0)}, acc);
+      return acc;
+    }
+  }
+  return cpow_c99(a, b);
 }
 
 UFX_TU_NAMESPACE_END

@@ -322,15 +322,15 @@ struct divmod {
 
 /// np.power: a ** b. Integers by repeated squaring, wrapping; a negative integer exponent is an error that the eager
 /// call reports before running (NumPy's ValueError), and inside an expression gives 1 / a^|b| truncated (1 for a = 1,
-/// +-1 for a = -1, else 0); bool ** bool in int8; floats ufx::math::pow; complex has no loop here.
+/// +-1 for a = -1, else 0); bool ** bool in int8; floats ufx::math::pow; complex NumPy's npy_cpow (math/complex.hpp).
 struct power {
   static constexpr bool ordered = true; // not associative: no reduce or accumulate
   template <class A, class B>
   UFX_HD constexpr int_arith_t<A, B> operator()(const A& a, const B& b) const {
     using R = int_arith_t<A, B>;
-    static_assert(!detail::is_std_complex<R>, "ufx::power: complex powers are not in ufx yet (ufx::math has no complex "
-                                              "pow); take exp(b * log(a)) with ufx::exp and ufx::log");
-    if constexpr (std::is_integral_v<R>) {
+    if constexpr (detail::is_std_complex<R>) {
+      return detail::cx::cpow_numpy(UFX_UF_C(R, a), UFX_UF_C(R, b));
+    } else if constexpr (std::is_integral_v<R>) {
       R base = UFX_UF_C(R, a), e = UFX_UF_C(R, b);
       if constexpr (std::is_signed_v<R>)
         if (e < 0) return base == 1 ? R(1) : base == -1 ? ((e & 1) ? R(-1) : R(1)) : R(0);
@@ -575,8 +575,7 @@ struct right_shift {
     }                                                                                                                  \
   };
 #define UFX_UF_NO_COMPLEX(NAME)                                                                                        \
-  static_assert(!::ufx::detail::is_std_complex<R>, "ufx::" #NAME ": complex arguments are not in ufx yet "             \
-                                                   "(docs/ufuncs.md lists the ufuncs that take them)");                \
+  static_assert(!::ufx::detail::is_std_complex<R>, "ufx::" #NAME ": NumPy has no " #NAME " of complex numbers");       \
   return R {}
 /// \endcond
 
@@ -587,41 +586,43 @@ UFX_UF_FLOAT1(log, ::ufx::math::log, ::ufx::math::log, return ::ufx::math::log(U
 /// np.sqrt: correctly rounded; complex the principal root.
 UFX_UF_FLOAT1(sqrt, ::ufx::math::sqrt, ::ufx::math::sqrt, return ::ufx::math::sqrt(UFX_UF_C(R, x)))
 /// np.sin: ufx::math::sin, and the C library's past its domain (|x| > 1.6e6, where it gives NaN).
-UFX_UF_FLOAT1(sin, detail::uf::wide_trig<false>, detail::uf::wide_trig<false>, UFX_UF_NO_COMPLEX(sin))
+UFX_UF_FLOAT1(sin, detail::uf::wide_trig<false>, detail::uf::wide_trig<false>,
+              return ::ufx::detail::cx::csin(UFX_UF_C(R, x)))
 /// np.cos: ufx::math::cos, and the C library's past its domain.
-UFX_UF_FLOAT1(cos, detail::uf::wide_trig<true>, detail::uf::wide_trig<true>, UFX_UF_NO_COMPLEX(cos))
+UFX_UF_FLOAT1(cos, detail::uf::wide_trig<true>, detail::uf::wide_trig<true>,
+              return ::ufx::detail::cx::ccos(UFX_UF_C(R, x)))
 /// np.tanh: ufx::math::tanh.
-UFX_UF_FLOAT1(tanh, ::ufx::math::tanh, ::ufx::math::tanh, UFX_UF_NO_COMPLEX(tanh))
+UFX_UF_FLOAT1(tanh, ::ufx::math::tanh, ::ufx::math::tanh, return ::ufx::detail::cx::ctanh(UFX_UF_C(R, x)))
 /// np.exp2: 2^x.
-UFX_UF_FLOAT1(exp2, ::exp2f, ::exp2, UFX_UF_NO_COMPLEX(exp2))
+UFX_UF_FLOAT1(exp2, ::exp2f, ::exp2, return ::ufx::detail::cx::cexp2(UFX_UF_C(R, x)))
 /// np.expm1: e^x - 1, accurate near 0.
-UFX_UF_FLOAT1(expm1, ::expm1f, ::expm1, UFX_UF_NO_COMPLEX(expm1))
+UFX_UF_FLOAT1(expm1, ::expm1f, ::expm1, return ::ufx::detail::cx::cexpm1(UFX_UF_C(R, x)))
 /// np.log2.
-UFX_UF_FLOAT1(log2, ::log2f, ::log2, UFX_UF_NO_COMPLEX(log2))
+UFX_UF_FLOAT1(log2, ::log2f, ::log2, return ::ufx::detail::cx::clog2(UFX_UF_C(R, x)))
 /// np.log10.
-UFX_UF_FLOAT1(log10, ::log10f, ::log10, UFX_UF_NO_COMPLEX(log10))
+UFX_UF_FLOAT1(log10, ::log10f, ::log10, return ::ufx::detail::cx::clog10(UFX_UF_C(R, x)))
 /// np.log1p: log(1 + x), accurate near 0.
-UFX_UF_FLOAT1(log1p, ::log1pf, ::log1p, UFX_UF_NO_COMPLEX(log1p))
+UFX_UF_FLOAT1(log1p, ::log1pf, ::log1p, return ::ufx::detail::cx::clog1p(UFX_UF_C(R, x)))
 /// np.cbrt: the real cube root.
 UFX_UF_FLOAT1(cbrt, ::cbrtf, ::cbrt, UFX_UF_NO_COMPLEX(cbrt))
 /// np.tan.
-UFX_UF_FLOAT1(tan, ::tanf, ::tan, UFX_UF_NO_COMPLEX(tan))
+UFX_UF_FLOAT1(tan, ::tanf, ::tan, return ::ufx::detail::cx::ctan(UFX_UF_C(R, x)))
 /// np.arcsin.
-UFX_UF_FLOAT1(arcsin, ::asinf, ::asin, UFX_UF_NO_COMPLEX(arcsin))
+UFX_UF_FLOAT1(arcsin, ::asinf, ::asin, return ::ufx::detail::cx::casin(UFX_UF_C(R, x)))
 /// np.arccos.
-UFX_UF_FLOAT1(arccos, ::acosf, ::acos, UFX_UF_NO_COMPLEX(arccos))
+UFX_UF_FLOAT1(arccos, ::acosf, ::acos, return ::ufx::detail::cx::cacos(UFX_UF_C(R, x)))
 /// np.arctan.
-UFX_UF_FLOAT1(arctan, ::atanf, ::atan, UFX_UF_NO_COMPLEX(arctan))
+UFX_UF_FLOAT1(arctan, ::atanf, ::atan, return ::ufx::detail::cx::catan(UFX_UF_C(R, x)))
 /// np.sinh.
-UFX_UF_FLOAT1(sinh, ::sinhf, ::sinh, UFX_UF_NO_COMPLEX(sinh))
+UFX_UF_FLOAT1(sinh, ::sinhf, ::sinh, return ::ufx::detail::cx::csinh(UFX_UF_C(R, x)))
 /// np.cosh.
-UFX_UF_FLOAT1(cosh, ::coshf, ::cosh, UFX_UF_NO_COMPLEX(cosh))
+UFX_UF_FLOAT1(cosh, ::coshf, ::cosh, return ::ufx::detail::cx::ccosh(UFX_UF_C(R, x)))
 /// np.arcsinh.
-UFX_UF_FLOAT1(arcsinh, ::asinhf, ::asinh, UFX_UF_NO_COMPLEX(arcsinh))
+UFX_UF_FLOAT1(arcsinh, ::asinhf, ::asinh, return ::ufx::detail::cx::casinh(UFX_UF_C(R, x)))
 /// np.arccosh.
-UFX_UF_FLOAT1(arccosh, ::acoshf, ::acosh, UFX_UF_NO_COMPLEX(arccosh))
+UFX_UF_FLOAT1(arccosh, ::acoshf, ::acosh, return ::ufx::detail::cx::cacosh(UFX_UF_C(R, x)))
 /// np.arctanh.
-UFX_UF_FLOAT1(arctanh, ::atanhf, ::atanh, UFX_UF_NO_COMPLEX(arctanh))
+UFX_UF_FLOAT1(arctanh, ::atanhf, ::atanh, return ::ufx::detail::cx::catanh(UFX_UF_C(R, x)))
 /// np.floor.
 UFX_UF_FLOAT1(floor, ::floorf, ::floor, UFX_UF_NO_COMPLEX(floor))
 /// np.ceil.
@@ -629,7 +630,7 @@ UFX_UF_FLOAT1(ceil, ::ceilf, ::ceil, UFX_UF_NO_COMPLEX(ceil))
 /// np.trunc.
 UFX_UF_FLOAT1(trunc, ::truncf, ::trunc, UFX_UF_NO_COMPLEX(trunc))
 /// np.rint: to the nearest integer, ties to even (the default rounding mode).
-UFX_UF_FLOAT1(rint, ::rintf, ::rint, UFX_UF_NO_COMPLEX(rint))
+UFX_UF_FLOAT1(rint, ::rintf, ::rint, return ::ufx::detail::cx::crint(UFX_UF_C(R, x)))
 /// np.deg2rad (np.radians): x * (pi / 180) in the float type (float: NumPy's float constant, (float)pi / 180).
 UFX_UF_FLOAT1(
     deg2rad, [](float v) { return v * (static_cast<float>(3.14159265358979323846) / 180.f); },
