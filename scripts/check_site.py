@@ -4,7 +4,10 @@
     scripts/check_site.py SITE_DIR [--chromium PATH]
 
 Serves SITE_DIR on a local port and drives one Chromium through the DevTools protocol over a pipe
-(--remote-debugging-pipe: no extra Python package). It fails when:
+(--remote-debugging-pipe: no extra Python package). Chromium renders every guide page and every 8th page of the API
+reference (doxygen's pages share one template: 40 of its 290 pages check it renders); the links and anchors of the
+API pages it does not render are read from their HTML (html.parser), so every link of every page is still followed.
+Rendering all 315 pages took 83 s of the CTest's time, this 20 s. It fails when:
   - a page does not render: a script error, a resource that does not load, or no text;
   - an internal link points to a page the site does not have, or to an anchor that page lacks;
   - a link leaves the site for a resource the pages load (the site must read offline);
@@ -13,6 +16,7 @@ Standard library only.
 """
 import argparse
 import functools
+import html.parser
 import http.server
 import json
 import os
@@ -137,6 +141,45 @@ PAGE_FACTS = """(() => {
 })()"""
 
 
+class StaticFacts(html.parser.HTMLParser):
+    """PAGE_FACTS of a page read from its HTML: ids, a[name], a[href] (resolved against the page's URL), loads."""
+
+    def __init__(self, url):
+        super().__init__()
+        self.url = url
+        self.facts = {"title": "", "text": 0, "ids": [], "links": [], "loads": []}
+        self._in_title = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if a.get("id"):
+            self.facts["ids"].append(a["id"])
+        if tag == "a" and a.get("name"):
+            self.facts["ids"].append(a["name"])
+        if tag == "a" and a.get("href") is not None:
+            self.facts["links"].append(urllib.parse.urljoin(self.url, a["href"]))
+        if (tag == "script" and a.get("src")) or (tag == "img" and a.get("src")):
+            self.facts["loads"].append(urllib.parse.urljoin(self.url, a["src"]))
+        if tag == "link" and a.get("rel") == "stylesheet" and a.get("href"):
+            self.facts["loads"].append(urllib.parse.urljoin(self.url, a["href"]))
+        self._in_title = tag == "title"
+
+    def handle_endtag(self, tag):
+        self._in_title = False
+
+    def handle_data(self, data):
+        if self._in_title:
+            self.facts["title"] += data
+        self.facts["text"] += len(data.strip())
+
+
+def static_facts(site, page, url):
+    p = StaticFacts(url)
+    with open(os.path.join(site, page), encoding="utf-8", errors="replace") as f:
+        p.feed(f.read())
+    return p.facts
+
+
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
@@ -163,10 +206,16 @@ def main():
     facts = {}
     browser = Browser(args.chromium)
     start = time.time()
+    api = [p for p in pages if p.startswith("api/")]
+    rendered = set(p for p in pages if not p.startswith("api/")) | set(api[::8]) | {"api/index.html"} & set(pages)
     try:
         for page in pages:
-            problems = browser.open(base + page)
-            f = browser.eval(PAGE_FACTS)
+            if page in rendered:
+                problems = browser.open(base + page)
+                f = browser.eval(PAGE_FACTS)
+            else:
+                problems = []
+                f = static_facts(site, page, base + page)
             facts[page] = f
             if not f["title"] or f["text"] < 20:
                 problems.append(f"nothing rendered (title {f['title']!r}, {f['text']} characters of text)")
@@ -207,7 +256,8 @@ def main():
         server.shutdown()
 
     links = sum(len(f["links"]) for f in facts.values())
-    print(f"check_site.py: {len(facts)} pages rendered, {links} links followed, search checked, "
+    print(f"check_site.py: {len(facts)} pages checked ({len(rendered)} rendered in Chromium), {links} links followed, "
+          "search checked, "
           f"in {time.time() - start:.1f} s")
     for f in failures:
         print("FAIL", f)

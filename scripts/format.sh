@@ -33,10 +33,16 @@ if ((!check)); then
   "$cf" -i "${files[@]}"
   exit 0
 fi
-bad=()
-for f in "${files[@]}"; do
-  "$cf" "$f" | cmp -s - "$f" || bad+=("$f")
-done
+# one process for every file (--dry-run --Werror: an error per place a file differs): one run per file spent 47 s of
+# the CTest format.check's time starting clang-format 421 times, one run 1.4 s
+rc=0
+out=$("$cf" --dry-run --Werror "${files[@]}" 2>&1) || rc=$?
+mapfile -t bad < <(sed -n 's/^\(.*\):[0-9]*:[0-9]*: error: .*/\1/p' <<<"$out" | sort -u)
+if ((rc != 0 && ${#bad[@]} == 0)); then
+  echo "format.sh: clang-format failed (exit $rc) without naming a file:" >&2
+  printf '%s\n' "$out" | head -n 20 >&2
+  exit 2
+fi
 if ((${#bad[@]})); then
   echo "format.sh: ${#bad[@]} of ${#files[@]} files differ from .clang-format (run scripts/format.sh):"
   printf '  %s\n' "${bad[@]}"
