@@ -645,13 +645,12 @@ void at_checked(const MakeGufunc& gufunc, const Atomic& atomic, const F& f, cons
         const auto bop = adapt_in(b);
         static_assert(decltype(bop)::rank <= R, "ufx: f.at: b has more axes than (len(indices),) + a.shape[1:]");
         const auto bv = broadcast_view_to<R>(bop.view, full);
+        using BV = device_view<const typename decltype(bop)::value_type, R>; // b on a device stays a device view
         if constexpr (kind_of<B>() == container_kind::device) {
-          if (try_atomic(device_view<const typename decltype(bop)::value_type, R>(bv))) return;
-        } else if (try_atomic(bv)) return;
-        if constexpr (kind_of<B>() == container_kind::device)
-          run(gufunc(std::false_type{}, at_core<F, false>{f}),
-              device_view<const typename decltype(bop)::value_type, R>(axis_last_of(bv)));
-        else run(gufunc(std::false_type{}, at_core<F, false>{f}), axis_last_of(bv));
+          if (!try_atomic(BV(bv))) run(gufunc(std::false_type{}, at_core<F, false>{f}), BV(axis_last_of(bv)));
+        } else if (!try_atomic(bv)) {
+          run(gufunc(std::false_type{}, at_core<F, false>{f}), axis_last_of(bv));
+        }
       }
     }
   }
