@@ -415,6 +415,58 @@ BENCHMARK(bm_call_add<small::thrust_peer>)->Name("call_add/thrust_transform")->A
 BENCHMARK(bm_call_sum<small::ufx>)->Name("call_sum/ufx_cuda")->Apply(loop_sizes);
 BENCHMARK(bm_call_sum<small::plain>)->Name("call_sum/cub_reduce")->Apply(loop_sizes);
 
+// ---- issue #50: ten small calls (adds of 1024 floats on a stream), called one by one or replayed from a graph:
+// ufx's calls, a ufx::graph of them (ufx::capture), and a CUDA graph of ten plain kernels captured by hand. Per call:
+// `host` the host's time to queue them (the wait after the loop not counted), else until the stream has run them.
+enum class ten { ufx_calls, ufx_graph, cuda_graph };
+
+template <ten W, bool Host>
+void bm_graph10(benchmark::State& state) {
+  if (!have_gpu(state)) return;
+  const int n = 1024, rounds = 200;
+  auto x = ufx::to_device(random_vector(n, 1), ufx::cuda), y = ufx::to_device(random_vector(n, 2), ufx::cuda);
+  ufx::device_array<float, 1> z({n}, ufx::cuda);
+  auto k = ufx::vectorize(add_op{});
+  ufx::stream s(ufx::cuda);
+  const auto st = static_cast<cudaStream_t>(s.native_handle());
+  auto step = [&](auto t) {
+    for (int c = 0; c < 10; ++c) k(t, x, y, ufx::out(z));
+  };
+  ufx::graph g = ufx::capture(s, step).named("ten adds");
+  cudaGraph_t plain_graph = nullptr;
+  cudaGraphExec_t plain = nullptr;
+  cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal);
+  for (int c = 0; c < 10; ++c) plain_add<<<(n + 255) / 256, 256, 0, st>>>(x.data(), y.data(), z.data(), n);
+  cudaStreamEndCapture(st, &plain_graph);
+  cudaGraphInstantiate(&plain, plain_graph, 0);
+  auto round = [&] {
+    if constexpr (W == ten::ufx_calls) step(ufx::cuda.on(s));
+    else if constexpr (W == ten::ufx_graph) g.launch();
+    else cudaGraphLaunch(plain, st);
+  };
+  round();
+  s.synchronize();
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int r = 0; r < rounds; ++r) round();
+    const auto t1 = std::chrono::steady_clock::now();
+    s.synchronize();
+    const std::chrono::duration<double> dt = (Host ? t1 : std::chrono::steady_clock::now()) - t0;
+    state.SetIterationTime(dt.count() / (rounds * 10));
+  }
+  cudaGraphExecDestroy(plain);
+  cudaGraphDestroy(plain_graph);
+  const auto hx = x.to_host(), hy = y.to_host(), hz = z.to_host();
+  if (hz.data()[n - 1] != hx.data()[n - 1] + hy.data()[n - 1]) state.SkipWithError("wrong result");
+}
+void graph_rows(benchmark::internal::Benchmark* b) { b->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(5); }
+BENCHMARK(bm_graph10<ten::ufx_calls, false>)->Name("graph10/ufx_calls")->Apply(graph_rows);
+BENCHMARK(bm_graph10<ten::ufx_graph, false>)->Name("graph10/ufx_graph")->Apply(graph_rows);
+BENCHMARK(bm_graph10<ten::cuda_graph, false>)->Name("graph10/cuda_graph")->Apply(graph_rows);
+BENCHMARK(bm_graph10<ten::ufx_calls, true>)->Name("graph10/ufx_calls_host")->Apply(graph_rows);
+BENCHMARK(bm_graph10<ten::ufx_graph, true>)->Name("graph10/ufx_graph_host")->Apply(graph_rows);
+BENCHMARK(bm_graph10<ten::cuda_graph, true>)->Name("graph10/cuda_graph_host")->Apply(graph_rows);
+
 /// Sums along axis 1 (rows) and axis 0 (columns) of a row-major side x side matrix on the device.
 template <int Axis>
 void bm_axis(benchmark::State& state) {

@@ -102,6 +102,35 @@ void BM_small_add_sim(benchmark::State& state) {
 }
 BENCHMARK(BM_small_add_sim)->Unit(benchmark::kNanosecond);
 
+// ten small calls (1024 floats, device arrays) on a sim stream, waited for: called one by one, or replayed from a graph
+// (ufx::capture) by one launch. Per iteration: the host's work to queue them plus the sim's run of the ten kernels.
+// `Graph`: 0 called, 1 replayed.
+template <int Graph>
+void BM_ten_calls_sim(benchmark::State& state) {
+  const int m = 1024;
+  auto add = ufx::vectorize(add_f{});
+  auto x = ufx::to_device(std::vector<float>(m, 1.f), ufx::sim),
+       y = ufx::to_device(std::vector<float>(m, 2.f), ufx::sim);
+  ufx::device_array<float, 1> z({m}, ufx::sim);
+  ufx::stream s(ufx::sim);
+  auto step = [&](auto t) {
+    for (int k = 0; k < 5; ++k) {
+      add(t, x, y, ufx::out(z));
+      add(t, z, 1.f, ufx::out(z));
+    }
+  };
+  ufx::graph g = ufx::capture(s, step);
+  for (auto _ : state) {
+    if constexpr (Graph) g.launch();
+    else step(ufx::sim.on(s));
+    s.synchronize();
+  }
+  if (z.to_host()(m - 1) != 4.f) state.SkipWithError("wrong result");
+  state.counters["calls"] = benchmark::Counter(10, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_ten_calls_sim<0>)->Name("ten_calls_sim/called")->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_ten_calls_sim<1>)->Name("ten_calls_sim/graph")->Unit(benchmark::kMicrosecond)->UseRealTime();
+
 void BM_small_add_serial(benchmark::State& state) {
   const int m = 64;
   auto add = ufx::vectorize(add_f{});

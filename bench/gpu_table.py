@@ -46,6 +46,12 @@ ROWS = [
     ("the same with ufx::math::fast::exp, 10^6", "gauss_sum/ufx_cuda_fast_exp/1000000", [], "gauss_sum/1000000", 0),
     ("tiled matmul (ufx::kernel), 4096^2", "kernel_tiled_matmul/ufx_kernel/4096", ["kernel_tiled_matmul/plain_cuda/4096"],
      "tiled_matmul/4096", 0),
+    # ten adds of 1024 floats on a stream replayed from a graph, per call (CuPy: cupy.cuda.graph; plain: a CUDA graph of
+    # ten kernels captured by hand), and the host's share of it
+    ("10 adds of 1024 as a graph, per call", "graph10/ufx_graph", ["graph10/cuda_graph"], "graph10_graph/1024", 0),
+    ("the same, host time to queue, per call", "graph10/ufx_graph_host", ["graph10/cuda_graph_host"], "", 0),
+    ("10 adds of 1024 called, per call", "graph10/ufx_calls", [], "graph10_calls/1024", 0),
+    ("the same, host time to queue, per call", "graph10/ufx_calls_host", [], "", 0),
     # np.add.at: 2^20 int32 updates into 2^16 bins (CuPy's add.at and cupyx.scatter_add, plain atomicAdd)
     ("add.at, 2^20 updates into 2^16 bins", "add_at/ufx_atomics/1048576", ["add_at/plain_atomicAdd/1048576"],
      "add_at/1048576", 0),
@@ -53,6 +59,7 @@ ROWS = [
 
 # (label, ufx now, ufx the way it ran before issue #30), both from the same run
 PAIRS = [
+    ("10 adds of 1024 per call (a ufx::graph replayed / called)", "graph10/ufx_graph", "graph10/ufx_calls"),
     ("add 1024 per call (no wait / wait each call)", "call_add/ufx_cuda/1024", "call_add/ufx_cuda_wait_each/1024"),
     ("sum of a pageable vector 2^27 (staged / CUDA's copy)", "sum/ufx_cuda_transfers/134217728",
      "sum/ufx_cuda_transfers_unstaged/134217728"),

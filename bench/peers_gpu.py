@@ -151,9 +151,9 @@ def main():
     nb = numba_kernels() if have_numba else None
     rows = []
 
-    def add(row, impl, fn, loop=False, r=None):
+    def add(row, impl, fn, loop=False, r=None, per=1):
         try:
-            t = timed_loop(fn) if loop else timed(fn, r or reps)
+            t = (timed_loop(fn) if loop else timed(fn, r or reps)) / per
             rows.append(dict(row=row, impl=impl, seconds=t, error=""))
         except Exception as e:  # a peer failing is a figure too
             rows.append(dict(row=row, impl=impl, seconds=float("nan"), error=str(e).splitlines()[0][:100]))
@@ -205,6 +205,22 @@ def main():
         nx, ny, nz = (cuda.as_cuda_array(a) for a in (x, y, z))
         add("call_add/1024", "numba", lambda: nb["add"](nx, ny, out=nz), loop=True)
         add("call_sum/1024", "numba", lambda: float(nb["sum"](nx)), loop=True)
+    # ten such adds, called or replayed from a CUDA graph (cupy.cuda.graph: a stream's capture), per call
+    gs = cp.cuda.Stream(non_blocking=True)
+
+    def ten_adds():
+        for _ in range(10):
+            cp.add(x, y, out=z)
+
+    add("graph10_calls/1024", "cupy", ten_adds, loop=True, per=10)
+    try:
+        with gs:
+            gs.begin_capture()
+            ten_adds()
+            graph = gs.end_capture()
+        add("graph10_graph/1024", "cupy_graph", lambda: graph.launch(stream=gs), loop=True, per=10)
+    except Exception as e:  # CuPy before v10 has no graphs
+        rows.append(dict(row="graph10_graph/1024", impl="cupy_graph", seconds=float("nan"), error=str(e)[:100]))
     # axis sums of a 16384 x 16384 row-major matrix
     a = rng.standard_normal((16384, 16384), dtype=cp.float32)
     add("axis1_sum/16384", "cupy", lambda: a.sum(axis=1))

@@ -159,6 +159,9 @@ long scratch_kept(const device_runtime& rt) noexcept {
 
 void* device_malloc(const memory_space& s, std::size_t bytes) {
   if (s.is_host()) throw device_error("ufx: device_malloc called for host memory");
+  if (capture_on(s.runtime)) [[unlikely]]
+    refuse_in_capture("ufx", "a device array allocated (a call's result, a new array, a copy to the device)",
+                      "allocate it before the capture and write into it with ufx::out(...)");
   require_space(s);
   void* p = allocate_or_trim(s, [&] { return s.runtime->allocate(s.device, bytes, nullptr); });
   call_counters::add(s.runtime->counters.allocations);
@@ -349,6 +352,12 @@ void staged_copy(const device_runtime& rt, const memory_space& dev, char* dst, c
 void copy_bytes(const memory_space& dst_space, void* dst, const memory_space& src_space, const void* src,
                 std::size_t bytes) {
   if (bytes == 0) return;
+  if (capture_on(dst_space.runtime) || capture_on(src_space.runtime)) [[unlikely]]
+    refuse_in_capture("ufx",
+                      "a copy made at the call (to or from host memory that is not pinned, to_host, a result "
+                      "returned to the host)",
+                      "copy before or after the capture, or between device arrays and pinned host memory "
+                      "(ufx::pinned_vector), which the stream copies at each replay");
   if (dst_space.is_host() && src_space.is_host()) {
     std::memmove(dst, src, bytes);
     return;
@@ -376,6 +385,8 @@ void copy_bytes(const memory_space& dst_space, void* dst, const memory_space& sr
 }
 
 void synchronize(const memory_space& s) {
+  if (s.is_device() && capture_on(s.runtime)) [[unlikely]]
+    refuse_in_capture("ufx::synchronize", "a wait for the device", "synchronize after the capture, or after a launch");
   if (s.is_device()) s.runtime->synchronize(s.device);
 }
 
@@ -545,6 +556,9 @@ void select_device(const target& t, int i) {
 
 void synchronize(const target& t) {
   const detail::device_runtime& rt = runtime_of(t, "ufx::synchronize");
+  if (detail::capture_on(&rt)) [[unlikely]]
+    detail::refuse_in_capture("ufx::synchronize", "a wait for the device",
+                              "synchronize after the capture, or after a launch");
   const int device = t.visit([](const auto& tag) {
     if constexpr (std::remove_cvref_t<decltype(tag)>::is_device) return tag.ordinal();
     else return 0;

@@ -873,3 +873,282 @@ TEST_CASE("scratch cache: small temporaries serve the next call, big ones do not
   CHECK(ufx::detail::scratch_kept(rt) == 0);
   CHECK(ufx::detail::sim_stats().live_allocations == 1);
 }
+
+// ---- graphs (issue #50): ufx::capture records what calls queue on a stream; a replay is one
+// graph launch. The same tests on the sim (its stream's recorded tasks) and on ufx::cuda (CUDA's
+// stream capture) when a GPU answers.
+
+namespace {
+
+struct twice_plus_f {
+  UFX_HD float operator()(float a, float b) const { return 2.f * a + b; }
+};
+
+/// The captured sequence of the tests below, on target `t` (a stream's, or none): elementwise calls, a lazy
+/// expression, a gufunc, reductions into device arrays (full, 0-d; along an axis), a scan and a raw kernel.
+template <class Tg, class Dev>
+void step_calls(const Tg& t, Dev& d) {
+  auto add = ufx::vectorize(add_f{});
+  auto twice_plus = ufx::vectorize(twice_plus_f{});
+  auto mm = ufx::guvectorize<"(4,4),(4,4)->(4,4)">(ufx_test::matmul_f{});
+  auto scale = ufx::kernel(scale_body{}, "scale");
+  add(t, d.x, d.y, ufx::out(d.z));                                                   // z = x + y
+  ufx::eval(twice_plus(ufx::lazy(d.z), add(ufx::lazy(d.x), 1.f)), t, ufx::out(d.w)); // w = 2z + x + 1
+  mm(t, d.A, d.A, ufx::out(d.C));
+  ufx::sum(t, d.w, ufx::out(d.total));
+  ufx::sum(t, ufx::ndview<const float, 2>(d.z.data(), {64, 16}), ufx::axis{1}, ufx::out(d.rows));
+  ufx::accumulate(t, d.x, add_f{}, ufx::out(d.scan));
+  scale.forall(1024)(t, 0.5f, d.z); // z /= 2
+}
+
+template <class T>
+struct step_data {
+  explicit step_data(const T& t)
+      : x(ufx::to_device(ramp(1024, 0.25f), t)), y(ufx::to_device(ramp(1024, -1.f), t)), z({1024}, t), w({1024}, t),
+        A(ufx::to_device(matrices(), t)), C({8, 4, 4}, t), total({}, t), rows({64}, t), scan({1024}, t) {}
+  static std::vector<float> ramp(int n, float k) {
+    std::vector<float> v(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = k * static_cast<float>(i % 17);
+    return v;
+  }
+  static ufx::ndarray<float, 3> matrices() {
+    ufx::ndarray<float, 3> m({8, 4, 4});
+    for (int i = 0; i < 8 * 16; ++i) m.data()[i] = static_cast<float>(i % 5) - 2.f;
+    return m;
+  }
+  ufx::device_array<float, 1> x, y, z, w;
+  ufx::device_array<float, 3> A, C;
+  ufx::device_array<float, 0> total;
+  ufx::device_array<float, 1> rows, scan;
+};
+
+/// Every result of step_calls, on the host.
+template <class D>
+std::vector<float> results(const D& d) {
+  std::vector<float> r;
+  for (const auto* a : {&d.z, &d.w, &d.rows, &d.scan}) {
+    auto h = a->to_host();
+    r.insert(r.end(), h.data(), h.data() + h.size());
+  }
+  auto c = d.C.to_host();
+  r.insert(r.end(), c.data(), c.data() + c.size());
+  r.push_back(d.total.to_host()());
+  return r;
+}
+
+} // namespace
+
+TEST_CASE_TEMPLATE("graph: a captured sequence replays by one launch with the calls' results", T, ufx::sim_t,
+                   ufx::cuda_t) {
+  if (!ufx_test::kernel_runnable<T>()) return;
+  const T t{};
+  ufx::stream s(t);
+  step_data<T> direct(t), captured(t);
+  step_calls(t, direct); // the same calls, made one by one without a stream
+  const auto want = results(direct);
+
+  const auto at_capture = spent<T>([&] {
+    ufx::graph g = ufx::capture(s, [&](auto st) { step_calls(st, captured); });
+    (void)g;
+  });
+  show(at_capture);
+  CHECK(at_capture.waits == 0);
+  CHECK(at_capture.graph_launches == 0);
+  CHECK(at_capture.to_host + at_capture.to_device == 0);
+
+  ufx::graph g = ufx::capture(s, [&](auto st) { step_calls(st, captured); });
+  CHECK(!g.empty());
+  CHECK(g.size() >= 7); // at least one operation per call
+  s.synchronize();
+  CHECK(captured.total.to_host()() != want.back()); // captured, not run: the arrays hold what they held
+  const auto replay = spent<T>([&] { g.launch(); });
+  show(replay);
+  CHECK(replay.graph_launches == 1);
+  check_only_launches(replay, 0); // no kernel launch of its own, no allocation, wait, copy or pointer query
+  s.synchronize();
+  CHECK(results(captured) == want); // the same kernels on the same arrays: bitwise
+  // each replay runs the calls again on what the arrays hold then: z is halved at the end of each step
+  g.launch();
+  g.launch();
+  s.synchronize();
+  step_calls(t, direct);
+  step_calls(t, direct);
+  CHECK(results(captured) == results(direct));
+  // on another stream of the device
+  ufx::stream other(t);
+  g.launch(other);
+  other.synchronize();
+  step_calls(t, direct);
+  CHECK(results(captured) == results(direct));
+}
+
+TEST_CASE_TEMPLATE("graph: what a capture cannot record is an error before anything is recorded", T, ufx::sim_t,
+                   ufx::cuda_t) {
+  if (!ufx_test::runnable<T>()) return;
+  const T t{};
+  ufx::stream s(t);
+  auto add = ufx::vectorize(add_f{});
+  auto x = ufx::to_device(std::vector<float>(256, 1.f), t);
+  ufx::device_array<float, 1> z({256}, t);
+  add(t, x, x, ufx::out(z));
+  ufx::synchronize(t);
+  auto refused = [&](auto&& fn, const std::string& what) {
+    std::string msg;
+    try {
+      ufx::graph g = ufx::capture(s, fn);
+      FAIL_CHECK(("captured: " + what));
+    } catch (const ufx::device_error& e) {
+      msg = e.what();
+    }
+    INFO(msg);
+    CHECK(msg.find(what) != std::string::npos);
+    CHECK(msg.find("inside ufx::capture") != std::string::npos);
+    CHECK(!s.capturing()); // the capture ended with the error
+  };
+  refused([&](auto st) { add(st, x, x, ufx::out(z)), (void)ufx::sum(st, z); }, "a value returned to the host");
+  refused([&](auto st) { (void)add(st, x, 1.f); }, "returns a new device array");
+  refused(
+      [&](auto st) {
+        std::vector<float> h(256);
+        add(st, x, x, ufx::out(h));
+      },
+      "host memory that is not dense and pinned");
+  refused([&](auto st) { add(st, std::vector<float>(256, 1.f), x, ufx::out(z)); }, "operand 1 is host memory");
+  refused([&](auto) { add(t, x, x, ufx::out(z)); }, "without a stream");
+  ufx::stream other(t);
+  refused([&](auto) { add(t.on(other), x, x, ufx::out(z)); }, "on a stream other than the captured one");
+  refused([&](auto) { s.synchronize(); }, "a wait for the captured stream");
+  refused([&](auto) { ufx::synchronize(t); }, "a wait for the device");
+  refused([&](auto) { (void)z.to_host(); }, "a copy made at the call");
+  refused([&](auto) { (void)ufx::to_device(std::vector<float>(4, 1.f), t); }, "a device array allocated");
+  const ufx::ndview<const float, 1> head(z.data(), {255});
+  ufx::ndview<float, 1> tail(z.data() + 1, {255});
+  refused([&](auto st) { add(st, head, 1.f, ufx::out(tail)); }, "an input that overlaps an output");
+  refused(
+      [&](auto) {
+        ufx::event e;
+        e.record(s);
+      },
+      "an event on the captured stream");
+  refused(
+      [&](auto st) {
+        ufx::graph inner = ufx::capture(s, [&](auto) {});
+        (void)st;
+      },
+      "captures do not nest");
+  // a call refused after others were recorded: the whole capture is dropped, nothing ran
+  std::string msg;
+  try {
+    ufx::graph g = ufx::capture(s, [&](auto st) {
+      add(st, x, x, ufx::out(z));
+      add(st, z, z, ufx::out(z));
+      (void)z.to_host();
+    });
+  } catch (const ufx::device_error& e) {
+    msg = e.what();
+  }
+  CHECK(msg.find("a copy made at the call") != std::string::npos);
+  s.synchronize();
+  CHECK(z.to_host()(0) == 2.f); // neither add ran
+  // an exception of the user's own ends the capture too
+  CHECK_THROWS_AS(ufx::capture(s,
+                               [&](auto st) {
+                                 add(st, x, x, ufx::out(z));
+                                 throw std::runtime_error("mine");
+                               }),
+                  std::runtime_error);
+  CHECK(!s.capturing());
+  // the stream works as before, and an empty graph says it is one
+  add(t.on(s), x, 2.f, ufx::out(z));
+  s.synchronize();
+  CHECK(z.to_host()(0) == 3.f);
+  ufx::graph empty;
+  CHECK(error_message([&] { empty.launch(s); }).find("launch of an empty graph") != std::string::npos);
+}
+
+TEST_CASE_TEMPLATE("graph: update re-records the calls on other arrays; pinned host memory is copied by each replay", T,
+                   ufx::sim_t, ufx::cuda_t) {
+  if (!ufx_test::runnable<T>()) return;
+  const T t{};
+  ufx::stream s(t);
+  auto add = ufx::vectorize(add_f{});
+  auto a = ufx::to_device(std::vector<float>(512, 1.f), t), b = ufx::to_device(std::vector<float>(512, 10.f), t);
+  ufx::device_array<float, 1> z({512}, t);
+  ufx::pinned_vector<float> in(512, 100.f), back(512, 0.f);
+  auto step = [&](const ufx::device_array<float, 1>& src) {
+    return [&](auto st) {
+      add(st, src, in, ufx::out(z));   // in: copied by the stream at each replay
+      add(st, z, 1.f, ufx::out(back)); // back: copied back by the stream at each replay
+    };
+  };
+  ufx::graph g = ufx::capture(s, step(a)).named("step");
+  CHECK(g.name() == "step");
+  g.launch();
+  s.synchronize();
+  CHECK(back[0] == 102.f);
+  in[7] = 200.f; // what the pinned memory holds at the replay
+  g.launch();
+  s.synchronize();
+  CHECK(back[7] == 202.f);
+  const void* handle = g.native_handle();
+  g.update(s, step(b));
+  CHECK(g.native_handle() != nullptr);
+  (void)handle;
+  const auto replay = spent<T>([&] { g.launch(); });
+  CHECK(replay.graph_launches == 1);
+  CHECK(replay.launches + replay.allocations + replay.waits + replay.queued_copies == 0);
+  s.synchronize();
+  CHECK(back[0] == 111.f);
+  CHECK(back[7] == 211.f);
+  // an update that throws leaves the graph as it was
+  CHECK_THROWS_AS(g.update(s, [&](auto) { throw std::runtime_error("no"); }), std::runtime_error);
+  g.launch();
+  s.synchronize();
+  CHECK(back[0] == 111.f);
+}
+
+TEST_CASE("graph: on the sim, a replay after an array it uses was freed is an error; a named graph opens one range") {
+  ufx::stream s(ufx::sim);
+  auto add = ufx::vectorize(add_f{});
+  ufx::device_array<float, 1> z({64}, ufx::sim);
+  std::string msg;
+  {
+    auto w = ufx::to_device(std::vector<float>(64, 5.f), ufx::sim);
+    ufx::graph g = ufx::capture(s, [&](auto t) { add(t, w, w, ufx::out(z)); }).named("doubles");
+    g.launch();
+    s.synchronize();
+    w = ufx::device_array<float, 1>();
+    auto again = ufx::to_device(std::vector<float>(64, 6.f), ufx::sim); // may take w's memory: still an error
+    msg = error_message([&] { g.launch(); });
+  }
+  CHECK(msg.find("ufx::graph 'doubles': an array that ufx::vectorize uses in the graph was freed") !=
+        std::string::npos);
+  s.synchronize();
+  CHECK(z.to_host()(0) == 10.f);
+  // the temporaries of captured calls live with the graph, and go with it
+  const auto before = ufx::detail::sim_stats().live_allocations;
+  auto d = ufx::to_device(std::vector<float>(1 << 16, 1.f), ufx::sim);
+  ufx::device_array<float, 0> total({}, ufx::sim);
+  {
+    ufx::graph g = ufx::capture(s, [&](auto t) { ufx::sum(t, d, ufx::out(total)); }).named("total");
+    CHECK(ufx::detail::sim_stats().live_allocations > before + 2); // d, total and the sum's partials
+    static std::vector<std::string> names;
+    names.clear();
+    ufx::detail::set_range_observer([](const char* n) {
+      if (n) names.emplace_back(n);
+    });
+    g.launch();
+    ufx::detail::set_range_observer(nullptr);
+    CHECK(names == std::vector<std::string>{"graph total"});
+    s.synchronize();
+  }
+  CHECK(ufx::detail::sim_stats().live_allocations == before + 2);
+  CHECK(total.to_host()() == 65536.f);
+  // a failure inside a replay is the stream's, reported by its synchronize
+  auto oob = ufx::kernel([](const ufx::thread& t, ufx::ndview<float, 1> a) { a(t.grid<1>() + 1) = 0.f; }, "oob");
+  if (ufx_test::kernel_runnable<ufx::sim_t>()) {
+    ufx::graph g = ufx::capture(s, [&](ufx::sim_t t) { oob.forall(64)(t, z); });
+    g.launch();
+    CHECK(error_message([&] { s.synchronize(); }).find("oob") != std::string::npos);
+  }
+}

@@ -300,6 +300,75 @@ public:
           "cudaMemcpyAsync from " + to_string(src_space) + " to " + to_string(dst_space) + " (" +
               std::to_string(bytes) + " bytes)");
   }
+  // ---- graphs: CUDA's stream capture. Thread-local mode: this thread's calls that CUDA cannot capture fail (ufx
+  // refuses them first, with its own message); other threads are free. A call's temporaries become the graph's memory
+  // nodes (cudaMallocAsync / cudaFreeAsync on the capturing stream), allocated and freed within each replay.
+  struct cuda_graph {
+    int device = 0;
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    std::size_t nodes = 0;
+  };
+  void begin_capture(int device, void* s) const override {
+    device_guard g(device);
+    check(cudaStreamBeginCapture(static_cast<cudaStream_t>(s), cudaStreamCaptureModeThreadLocal),
+          "cudaStreamBeginCapture on device " + std::to_string(device));
+  }
+  void* end_capture(int device, void* s, void* update) const override {
+    device_guard guard(device);
+    cudaGraph_t graph = nullptr;
+    check(cudaStreamEndCapture(static_cast<cudaStream_t>(s), &graph),
+          "cudaStreamEndCapture (the capture was invalidated by a call CUDA cannot record)");
+    std::size_t nodes = 0;
+    if (const cudaError_t e = cudaGraphGetNodes(graph, nullptr, &nodes); e != cudaSuccess) {
+      cudaGraphDestroy(graph);
+      check(e, "cudaGraphGetNodes");
+    }
+    auto* old = static_cast<cuda_graph*>(update);
+    if (old) {
+      cudaGraphExecUpdateResultInfo info{};
+      if (cudaGraphExecUpdate(old->exec, graph, &info) == cudaSuccess) { // the same operations: new parameters only
+        cudaGraphDestroy(old->graph);
+        old->graph = graph;
+        old->nodes = nodes;
+        return old;
+      }
+      cudaGetLastError(); // not updatable (another topology, memory nodes): instantiated anew
+    }
+    cudaGraphExec_t exec = nullptr;
+    if (const cudaError_t e = cudaGraphInstantiate(&exec, graph, 0); e != cudaSuccess) {
+      cudaGraphDestroy(graph);
+      check(e, "cudaGraphInstantiate"); // the old graph, if any, is left as it was
+    }
+    if (!old) return new cuda_graph{device, graph, exec, nodes};
+    cudaGraphExecDestroy(old->exec); // replays already queued still run
+    cudaGraphDestroy(old->graph);
+    *old = cuda_graph{device, graph, exec, nodes};
+    return old;
+  }
+  void abort_capture(int device, void* s) const noexcept override {
+    try {
+      device_guard guard(device);
+      cudaGraph_t graph = nullptr;
+      cudaStreamEndCapture(static_cast<cudaStream_t>(s), &graph);
+      if (graph) cudaGraphDestroy(graph);
+    } catch (...) {}
+    cudaGetLastError();
+  }
+  void launch_graph(void* g, void* s) const override {
+    auto* graph = static_cast<cuda_graph*>(g);
+    device_guard guard(graph->device);
+    check(cudaGraphLaunch(graph->exec, static_cast<cudaStream_t>(s)), "cudaGraphLaunch");
+  }
+  void destroy_graph(void* g) const noexcept override {
+    auto* graph = static_cast<cuda_graph*>(g);
+    cudaGraphExecDestroy(graph->exec);
+    cudaGraphDestroy(graph->graph);
+    cudaGetLastError();
+    delete graph;
+  }
+  std::size_t graph_size(void* g) const override { return static_cast<cuda_graph*>(g)->nodes; }
+
   void* create_event(int device) const override {
     device_guard g(device);
     cudaEvent_t e = nullptr;

@@ -29,6 +29,9 @@
 #include "ufx/errors.hpp"
 
 namespace ufx::detail {
+
+const device_info& sim_launch_limits(int device) noexcept; // declared for the backend in backend/sim/launch.hpp
+
 namespace {
 
 constexpr std::size_t align_bytes = 256;        // cudaMalloc's alignment
@@ -76,7 +79,11 @@ sim_config config_from_environment() {
 
 struct sim_device {
   std::map<std::size_t, std::size_t> free; // offset -> size, within this device's range
-  std::map<std::size_t, std::size_t> live; // offset -> size
+  struct allocation {
+    std::size_t size;
+    std::uint64_t id; // allocation_id: unique over the process's life
+  };
+  std::map<std::size_t, allocation> live; // offset -> size
   std::size_t used = 0;
   std::size_t kept = 0; // about how many freed bytes still hold their pages (not returned to the OS)
 };
@@ -102,9 +109,27 @@ public:
   void enqueue(std::function<void()> task, bool always = false) {
     {
       std::lock_guard lock(m_);
+      if (recording_) { // a capture: kept for the graph's replays, not run now
+        recording_->push_back(std::move(task));
+        return;
+      }
       q_.push_back({std::move(task), always});
     }
     cv_.notify_all();
+  }
+  /// From here on, enqueue records tasks instead of queueing them (ufx::capture); the work queued before still runs.
+  void begin_recording() {
+    std::lock_guard lock(m_);
+    if (recording_) throw device_error("ufx::capture: the stream is already being captured");
+    recording_ = std::make_unique<std::vector<std::function<void()>>>();
+  }
+  /// The tasks recorded since begin_recording (none when there was no recording).
+  std::vector<std::function<void()>> end_recording() {
+    std::lock_guard lock(m_);
+    std::vector<std::function<void()>> r;
+    if (recording_) r = std::move(*recording_);
+    recording_.reset();
+    return r;
   }
   /// Waits until every queued task has run; rethrows the first failure (and forgets it).
   void synchronize() {
@@ -150,7 +175,16 @@ private:
   std::deque<std::pair<std::function<void()>, bool>> q_;
   bool busy_ = false, stop_ = false;
   std::exception_ptr error_;
+  std::unique_ptr<std::vector<std::function<void()>>> recording_;
   std::thread worker_; // last: starts once the rest is built
+};
+
+/// A sim graph: the tasks a capture recorded, replayed in order by one task on a stream. A replay holds them, so a
+/// graph destroyed or updated while a replay is queued still runs that replay. Temporaries the recorded calls allocated
+/// are freed when the tasks that release them go, with the graph (as CUDA's graph memory nodes live with the graph).
+struct sim_graph {
+  int device = 0;
+  std::shared_ptr<const std::vector<std::function<void()>>> tasks;
 };
 
 /// A sim event: completes when the stream reaches the point it was recorded at.
@@ -234,6 +268,7 @@ public:
   std::string_view unavailable_reason() const noexcept override { return {}; }
 
   int device_count() const override {
+    if (const int n = device_count_.load(std::memory_order_acquire)) return n; // every launch asks (require_space)
     std::lock_guard lock(mutex_);
     ensure();
     return config_.devices;
@@ -243,21 +278,9 @@ public:
     std::lock_guard lock(mutex_);
     ensure();
     check_device(device);
-    device_info d;
-    d.target = "ufx::sim";
-    d.ordinal = device;
-    d.name = "ufx::sim virtual device " + std::to_string(device);
-    d.compute_major = 9;
-    d.compute_minor = 0;
+    device_info d = sim_launch_limits(device);
     d.total_memory = config_.memory;
     d.free_memory = config_.memory - devices_[static_cast<std::size_t>(device)].used;
-    // read once: glibc reads /sys/devices/system/cpu/online at every hardware_concurrency(), which
-    // took most of a small launch's time on the sim (each launch checks its configuration here)
-    static const int host_cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    d.multiprocessors = host_cores;
-    d.max_threads_per_block = 1024;
-    d.shared_memory_per_block = 48 << 10;
-    d.warp_size = 32;
     return d;
   }
 
@@ -282,7 +305,7 @@ public:
         const std::size_t off = it->first, size = it->second;
         dev.free.erase(it);
         if (size > n) dev.free.emplace(off + n, size - n);
-        dev.live.emplace(off, n);
+        dev.live.emplace(off, sim_device::allocation{n, ++allocation_ids_});
         dev.used += n;
         dev.kept -= std::min(dev.kept, n);
         ++counters_.allocations;
@@ -305,7 +328,7 @@ public:
     char* start = base_ + static_cast<std::size_t>(device) * stride_;
     auto it = dev.live.find(static_cast<std::size_t>(static_cast<char*>(p) - start));
     if (it == dev.live.end()) return; // not ours: ignore, as cudaFree of a stale pointer would only report
-    const std::size_t off = it->first, n = it->second;
+    const std::size_t off = it->first, n = it->second.size;
     dev.live.erase(it);
     undefined_memory().remove(start + off, n);
     dev.used -= n;
@@ -369,6 +392,46 @@ public:
     call_counters::add(device_runtime::counters.queued_copies);
     static_cast<sim_stream*>(s)->enqueue([=, this] { copy(dst_space, dst, src_space, src, bytes); });
   }
+  void begin_capture(int, void* s) const override { static_cast<sim_stream*>(s)->begin_recording(); }
+  void* end_capture(int, void* s, void* g) const override {
+    auto* stream = static_cast<sim_stream*>(s);
+    auto tasks = std::make_shared<const std::vector<std::function<void()>>>(stream->end_recording());
+    auto* graph = g ? static_cast<sim_graph*>(g) : new sim_graph;
+    graph->device = stream->device();
+    graph->tasks = std::move(tasks);
+    return graph;
+  }
+  void abort_capture(int, void* s) const noexcept override {
+    try {
+      static_cast<sim_stream*>(s)->end_recording();
+    } catch (...) {}
+  }
+  void launch_graph(void* g, void* s) const override {
+    auto* graph = static_cast<sim_graph*>(g);
+    auto* stream = static_cast<sim_stream*>(s);
+    if (stream->device() != graph->device)
+      throw device_error("ufx::graph: launched on a stream of ufx::sim device " + std::to_string(stream->device()) +
+                         "; it was captured on device " + std::to_string(graph->device));
+    stream->enqueue([tasks = graph->tasks] {
+      for (const auto& task : *tasks) task();
+    });
+  }
+  void destroy_graph(void* g) const noexcept override { delete static_cast<sim_graph*>(g); }
+  std::size_t graph_size(void* g) const override { return static_cast<sim_graph*>(g)->tasks->size(); }
+  std::uint64_t allocation_id(const void* p) const noexcept override {
+    const int device = device_of(p, 1);
+    if (device < 0) return 0;
+    std::lock_guard lock(mutex_);
+    if (device >= static_cast<int>(devices_.size())) return 0;
+    const sim_device& dev = devices_[static_cast<std::size_t>(device)];
+    const auto off =
+        static_cast<std::size_t>(static_cast<const char*>(p) - (base_ + static_cast<std::size_t>(device) * stride_));
+    auto it = dev.live.upper_bound(off);
+    if (it == dev.live.begin()) return 0;
+    --it;
+    return off < it->first + it->second.size ? it->second.id : 0;
+  }
+
   void* create_event(int) const override { return new sim_event; }
   void destroy_event(void* e) const noexcept override { delete static_cast<sim_event*>(e); }
   void record_event(void* ev, void* s) const override {
@@ -487,6 +550,7 @@ private:
     stride_ = stride;
     config_ = c;
     configured_ = true;
+    device_count_.store(c.devices, std::memory_order_release);
     devices_.assign(static_cast<std::size_t>(c.devices), sim_device{});
     for (sim_device& d : devices_) d.free.emplace(0, c.memory);
     span_.store(stride, std::memory_order_relaxed);
@@ -499,6 +563,7 @@ private:
     UFX_ASAN_UNPOISON(base_, stride_ * static_cast<std::size_t>(config_.devices));
     munmap(base_, stride_ * static_cast<std::size_t>(config_.devices));
     begin_.store(nullptr, std::memory_order_release);
+    device_count_.store(0, std::memory_order_release);
     base_ = nullptr;
     devices_.clear();
   }
@@ -510,6 +575,8 @@ private:
   mutable bool configured_ = false;
   mutable std::vector<sim_device> devices_;
   mutable sim_counters counters_;
+  mutable std::uint64_t allocation_ids_ = 0;
+  std::atomic<int> device_count_{0}; // config_.devices once mapped, 0 before
   // the range device_of reads without the lock (set before any pointer into it exists)
   std::atomic<const char*> begin_{nullptr}, end_{nullptr};
   std::atomic<std::size_t> span_{1};
@@ -517,6 +584,33 @@ private:
 };
 
 thread_local int sim_runtime_impl::current_ = 0;
+
+} // namespace
+
+const device_info& sim_launch_limits(int device) noexcept {
+  static const std::vector<device_info> limits = [] {
+    // read once: glibc reads /sys/devices/system/cpu/online at every hardware_concurrency(), which
+    // took most of a small launch's time on the sim (each launch checks its configuration)
+    const int host_cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<device_info> v(64);
+    for (int k = 0; k < 64; ++k) {
+      device_info& d = v[static_cast<std::size_t>(k)];
+      d.target = "ufx::sim";
+      d.ordinal = k;
+      d.name = "ufx::sim virtual device " + std::to_string(k);
+      d.compute_major = 9;
+      d.compute_minor = 0;
+      d.multiprocessors = host_cores;
+      d.max_threads_per_block = 1024;
+      d.shared_memory_per_block = 48 << 10;
+      d.warp_size = 32;
+    }
+    return v;
+  }();
+  return limits[static_cast<std::size_t>(std::clamp(device, 0, 63))];
+}
+
+namespace {
 
 sim_runtime_impl& the_sim() {
   static sim_runtime_impl rt;

@@ -34,6 +34,9 @@ void transfer_on(void* stream, const memory_space& dev, const memory_space& dst_
       dev.runtime->copy_async(dst_space, dst.data(), src_space, src.data(), bytes, stream);
       return;
     }
+    if (capture_on(dev.runtime)) [[unlikely]]
+      refuse_in_capture("ufx::device_array", "a copy made at the call (to or from host memory that is not pinned)",
+                        "copy before or after the capture, or to and from pinned memory (ufx::pinned_vector)");
     dev.runtime->stream_synchronize(dev.device, stream);
   }
   transfer(dst_space, dst, src_space, src);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -21,11 +22,12 @@ namespace ufx::detail {
 /// What ufx asked of a device runtime so far (device_runtime::counts): the call budgets tests hold each front door to,
 /// counted alike on the sim and ufx::cuda. `waits`: synchronisations (device, stream, event); a copy to the host,
 /// though it waits too, counts as a copy. `allocations` / `frees`: device memory from the runtime (not a chunk loop's
-/// carving of its stream arena). `queries`: pointers classified (space_of: cudaPointerGetAttributes).
+/// carving of its stream arena). `queries`: pointers classified (space_of: cudaPointerGetAttributes). `graph_launches`:
+/// replays of captured graphs (ufx::graph::launch), each one launch of the whole recording.
 template <class T>
 struct call_fields {
   T launches{}, waits{}, allocations{}, frees{};
-  T to_device{}, to_host{}, within{}, queued_copies{}, queries{};
+  T to_device{}, to_host{}, within{}, queued_copies{}, queries{}, graph_launches{};
   /// The counts {f(x, o.x...)} for each field x: the one list of the fields besides their declaration.
   template <class F, class... O>
   call_fields<long> map(F f, const O&... o) const {
@@ -33,7 +35,7 @@ struct call_fields {
             f(allocations, o.allocations...), f(frees, o.frees...),
             f(to_device, o.to_device...),     f(to_host, o.to_host...),
             f(within, o.within...),           f(queued_copies, o.queued_copies...),
-            f(queries, o.queries...)};
+            f(queries, o.queries...),         f(graph_launches, o.graph_launches...)};
   }
   static void add(std::atomic<long>& c) noexcept { c.fetch_add(1, std::memory_order_relaxed); }
 };
@@ -112,6 +114,26 @@ public:
   /// blocks on several host threads speeds up (copy_staging); on the sim's host memory that only costs.
   virtual bool copies_by_dma() const { return false; }
 
+  // ---- graphs (ufx::capture, stream.hpp): a stream's work recorded once and replayed by one launch. Handles are
+  // opaque: a cudaGraphExec_t with its graph, or the sim's list of recorded tasks.
+
+  /// Stream `s` records the work queued on it from here on instead of running it (cudaStreamBeginCapture).
+  virtual void begin_capture(int /*device*/, void* /*s*/) const { unavailable(); }
+  /// Ends the recording and returns a graph ready to launch. With `g` (a graph of this runtime), g takes the new
+  /// recording in place (cudaGraphExecUpdate; where CUDA cannot update, a new instantiation) and is returned.
+  virtual void* end_capture(int /*device*/, void* /*s*/, void* /*g*/) const { unavailable(); }
+  /// Ends a recording and drops it (the capture's function threw).
+  virtual void abort_capture(int /*device*/, void* /*s*/) const noexcept {}
+  /// Queues one replay of graph `g` on stream `s`.
+  virtual void launch_graph(void* /*g*/, void* /*s*/) const { unavailable(); }
+  /// Frees the graph; replays already queued still run.
+  virtual void destroy_graph(void* /*g*/) const noexcept {}
+  /// The operations the graph holds (CUDA's nodes: kernels, copies, memory nodes; the sim's recorded tasks).
+  virtual std::size_t graph_size(void* /*g*/) const { return 0; }
+  /// An id of the allocation that holds `p`, unique over the process's life (0: none, or not tracked: ufx::cuda), so
+  /// that the sim can tell that an array a graph uses was freed (or freed and its memory allocated again).
+  virtual std::uint64_t allocation_id(const void* /*p*/) const noexcept { return 0; }
+
   // ---- page-locked host memory (ufx::cuda's cudaHostAlloc / cudaHostRegister; nothing elsewhere)
   virtual void* host_allocate_pinned(std::size_t) const { return nullptr; }
   /// Names this runtime's devices for a profiler (NVTX, src/ranges.cpp); ufx::cuda's do so.
@@ -130,6 +152,51 @@ void sim_enqueue(void* stream, std::function<void()> task);
 struct stream_keep {
   std::vector<std::shared_ptr<void>> items;
 };
+
+/// One array a captured call uses, as ufx::sim identified its allocation (device_runtime::allocation_id), with the call
+/// that used it: a replay after the array was freed is an error naming both.
+struct graph_operand {
+  const void* p = nullptr;
+  std::uint64_t id = 0;
+  std::string call;
+};
+
+/// A capture in progress on the calling thread (ufx::capture, src/graph.cpp): its stream, and what the calls recorded
+/// into it used. While it lasts, calls that would wait, copy at the call, allocate device memory or run outside the
+/// stream are errors (place.hpp, result.hpp, src/runtime.cpp), raised before they record anything.
+struct capture_state {
+  memory_space space;
+  void* stream = nullptr;
+  std::vector<graph_operand> operands;
+};
+/// This thread's capture, or null (a thread-local pointer; one capture at a time per thread).
+capture_state* this_thread_capture() noexcept;
+/// The capture of this thread when it records into runtime `rt`'s streams, else null.
+inline capture_state* capture_on(const device_runtime* rt) noexcept {
+  capture_state* c = this_thread_capture();
+  return c && c->space.runtime == rt ? c : nullptr;
+}
+/// Throws device_error "<who>: <what> inside ufx::capture (...); <instead>": the one wording of the refusals.
+[[noreturn]] void refuse_in_capture(std::string_view who, std::string_view what, std::string_view instead);
+
+/// Starts recording stream `s` of `space` into a graph on this thread; `finish` ends it (its graph handle, `update`d in
+/// place when given); the destructor drops an unfinished recording. Not nested: a second capture on a thread is an
+/// error.
+class capture_scope {
+public:
+  capture_scope(const memory_space& space, void* stream);
+  ~capture_scope();
+  capture_scope(const capture_scope&) = delete;
+  capture_scope& operator=(const capture_scope&) = delete;
+  void* finish(void* update);
+  capture_state state;
+
+private:
+  bool open_ = true;
+};
+/// One replay of graph `g` (of `space`) on `stream`: the sim's check of the arrays it uses, an NVTX range named `name`.
+void graph_launch(const memory_space& space, void* g, void* stream, const std::string& name,
+                  const std::vector<graph_operand>& operands);
 
 /// Page-locked ("pinned") host memory: allocated here or registered, and remembered, so an asynchronous copy to or from
 /// it can be queued instead of waiting (src/runtime.cpp).

@@ -2,7 +2,9 @@
 // Step 3 of a call, shared by every front door: put each operand where the target can use it. Inputs in another memory
 // space are staged (copied once, packed row-major); outputs in another space get a temporary there and are copied back
 // after the run; an input that overlaps an output is read from a copy (NumPy's answer is that of the untouched input).
+#include <cstdint>
 #include <memory>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -72,7 +74,13 @@ bool streamed(const Tag& tag) {
 template <class Tag>
 void stream_wait(const Tag& tag) {
   if constexpr (Tag::is_device)
-    if (tag.has_stream()) tag.space().runtime->stream_synchronize(tag.ordinal(), tag.stream_handle);
+    if (tag.has_stream()) {
+      if (capture_on(tag.space().runtime)) [[unlikely]]
+        refuse_in_capture(current_call,
+                          "a call that waits for the stream (a chunked call, or one that copies at the call)",
+                          "make it before or after the capture");
+      tag.space().runtime->stream_synchronize(tag.ordinal(), tag.stream_handle);
+    }
 }
 
 /// The target without its stream, run to completion after the stream's work (reductions, scans on a stream, for now).
@@ -158,6 +166,9 @@ public:
   /// the call (not dense pinned host memory, read now as CUDA reads pageable) or overlaps an output as `rule` says.
   template <class Outs, class Ins>
   void prepare(const Outs& outs, const Ins& ins, overlap_wait rule) const {
+    if constexpr (Tag::is_device)
+      if (capture_state* c = capture_on(space().runtime)) [[unlikely]]
+        check_capture(*c, outs, ins, rule);
     if (!streamed(tag_)) return;
     bool wait = false;
     std::apply([&](const auto&... o) { (check_device(o), ...); }, outs);
@@ -229,6 +240,52 @@ private:
         throw device_error(message("a call on a stream of " + to_string(space()) + " cannot use arrays of " +
                                    to_string(op.space) + "; copy them to the stream's device first"));
     }
+  }
+
+  /// Inside ufx::capture (this thread records the target's stream into a graph): what the call would do at the call
+  /// rather than on the stream is an error, raised before anything of the call is recorded; the arrays it uses are
+  /// noted for the sim's check at each replay (graph_launch).
+  template <class Outs, class Ins>
+  void check_capture(capture_state& c, const Outs& outs, const Ins& ins, overlap_wait rule) const {
+    if (stream_of(tag_) != c.stream)
+      refuse_in_capture(current_call,
+                        "a call on " + to_string(space()) +
+                            (stream_of(tag_) ? " on a stream other than the captured one" : " without a stream"),
+                        "make the capture's calls on the target its function is given (t, which is ufx::sim.on(s) or "
+                        "ufx::cuda.on(s)), or outside the capture");
+    int k = 0;
+    auto input = [&](const auto& op) {
+      ++k;
+      if (copied_at_call(op))
+        refuse_in_capture(current_call,
+                          "operand " + std::to_string(k) +
+                              " is host memory that is not dense and pinned, which the call would copy once, now",
+                          "copy it to the device before the capture, or hold it in pinned memory (ufx::pinned_vector, "
+                          "ufx::pin), which each replay copies");
+    };
+    std::apply([&](const auto&... i) { (input(i), ...); }, ins);
+    auto output = [&](const auto& o) {
+      if (o.view.size() == 0 || !o.space.is_host()) return;
+      const std::size_t bytes = static_cast<std::size_t>(o.view.size()) * sizeof(*o.view.data());
+      if (!(o.view.is_contiguous() && is_pinned(o.view.data(), bytes)))
+        refuse_in_capture(current_call,
+                          "a result written to host memory that is not dense and pinned (a value returned to the "
+                          "host, a std::vector), which the call would wait for",
+                          "write into a device array (ufx::out(d)), a 0-d one for a full reduction, or into pinned "
+                          "memory, which each replay copies back");
+    };
+    std::apply([&](const auto&... o) { (output(o), ...); }, outs);
+    if (rule != overlap_wait::never && partial_overlap(outs, ins, rule == overlap_wait::any))
+      refuse_in_capture(current_call, "an input that overlaps an output, which the call would copy and wait for",
+                        "write into an array the call does not read");
+    auto note = [&](const auto& op) {
+      if constexpr (requires { op.view; })
+        if (op.view.size() > 0 && op.space == space())
+          if (const std::uint64_t id = space().runtime->allocation_id(op.view.data()))
+            c.operands.push_back({op.view.data(), id, current_call});
+    };
+    std::apply([&](const auto&... o) { (note(o), ...); }, outs);
+    std::apply([&](const auto&... i) { (note(i), ...); }, ins);
   }
 
   /// True when copying input `op` in reads it at the call: host memory that is not dense and pinned.

@@ -6,7 +6,9 @@
 #include "ufx/detail/step/adapt.hpp"
 #include "ufx/detail/core/broadcast.hpp"
 #include "ufx/device_array.hpp"
+#include "ufx/detail/core/fail.hpp"
 #include "ufx/detail/lib/host_memory.hpp"
+#include "ufx/detail/lib/runtime.hpp"
 #include "ufx/ndarray.hpp"
 
 namespace ufx::detail {
@@ -72,8 +74,12 @@ struct result_rule {
     std::array<index_t, R> s{};
     for (int k = 0; k < R; ++k) s[k] = shape[k];
     if constexpr (arrays == 0) return T{};
-    else if constexpr (any_device) return device_array<T, R>(s, space);
-    else if constexpr (all_eigen && R == 2) {
+    else if constexpr (any_device) {
+      if (capture_on(space.runtime)) [[unlikely]]
+        refuse_in_capture(current_call, "a call that returns a new device array (allocated once, at the capture)",
+                          "allocate the array before the capture and pass it as ufx::out(d)");
+      return device_array<T, R>(s, space);
+    } else if constexpr (all_eigen && R == 2) {
       auto m = adapter<typename first_eigen<C...>::type>::template make<T>(s[0], s[1]);
       // Eigen leaves a fresh matrix's elements uninitialised: the kernel's threads fault its pages in
       host_hint_huge_pages(m.data(), static_cast<std::size_t>(m.size()) * sizeof(T));

@@ -125,8 +125,12 @@ template <class T>
 
 template <class Tag, class Fn>
 void run_here(const Tag& tag, Fn& fn) {
-  if constexpr (launches_here<Tag>) fn(tag);
-  else not_launchable(tag);
+  if constexpr (!launches_here<Tag>) not_launchable(tag);
+  else if constexpr (Tag::is_device) {
+    // the calling thread's current device, asked once (ufx::cuda: cudaGetDevice), not at every step's tag.space()
+    if (tag.bound_device < 0) fn(tag.device(tag.ordinal()));
+    else fn(tag);
+  } else fn(tag);
 }
 
 /// True for the target types a call naming none can run on: default_target()'s and, when its arguments' types can hold

@@ -29,7 +29,7 @@ struct raw_kernel_entry {
 template <>
 struct raw_kernel_hook<cuda_t> {
 #if UFX_CUDA_TU
-  static device_info limits(const cuda_t& t) { return cuda_device_info(t.ordinal()); }
+  static const device_info& limits(const cuda_t& t) { return cuda_device_info(t.ordinal()); }
 #else
   static device_info limits(const cuda_t&) { return host_kernel_limits(cuda_t::name()); } // never launched here
 #endif

@@ -13,7 +13,7 @@ UFX_TU_NAMESPACE_BEGIN
 
 template <>
 struct raw_kernel_hook<sim_t> {
-  static device_info limits(const sim_t& t) { return sim_device_info(t); }
+  static const device_info& limits(const sim_t& t) { return sim_device_info(t); }
 
   /// The blocks of a kernel held at once for a cooperative launch (the sim device's limits).
   template <class Body>

@@ -15,8 +15,11 @@
 
 namespace ufx::detail {
 
-/// The sim device's properties, for launch checks (not cached: the query is a lock and a few fields).
-inline device_info sim_device_info(const sim_t& t) { return sim_t::runtime().info(t.ordinal()); }
+/// The sim device's launch limits (what check_launch reads; no memory figures), built once for every device ordinal the
+/// sim can have, so a launch reads them without a lock or a copy (src/sim/runtime.cpp). The caller has checked the
+/// device exists (require_space).
+const device_info& sim_launch_limits(int device) noexcept;
+inline const device_info& sim_device_info(const sim_t& t) { return sim_launch_limits(t.ordinal()); }
 
 /// fn(index) for every block of a grid, or every thread of a block, in order (x fastest).
 template <class Fn>
