@@ -193,13 +193,16 @@ public:
     name_ = std::move(name);
     return *this;
   }
+  /// The same, on a graph just captured: `ufx::capture(s, fn).named("step")`.
   graph&& named(std::string name) && {
     name_ = std::move(name);
     return std::move(*this);
   }
+  /// The graph's name ("" when it has none).
   const std::string& name() const noexcept { return name_; }
   /// The operations recorded: CUDA's graph nodes (kernels, copies, memory nodes), the sim's queued tasks; 0 when empty.
   std::size_t size() const { return handle_ ? space_.runtime->graph_size(handle_) : 0; }
+  /// True for a graph holding no recording (default-constructed or moved from): launching it is an error.
   bool empty() const noexcept { return handle_ == nullptr; }
   /// The device the graph runs on.
   const memory_space& space() const noexcept { return space_; }

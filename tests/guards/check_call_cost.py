@@ -6,8 +6,9 @@ usage: check_call_cost.py VALGRIND CALL_COST_PROGRAM
 call_cost.cpp counts, with callgrind's client requests, the instructions the calling thread spends on a batch of calls
 queued on a held sim stream (one dump per row). Instruction counts do not move with the machine's load; they move with
 the code (and the compiler), so a budget 20-30% above the count of the commit that set it catches a change that adds
-host work to every call. Set with graphs (issue 50; GCC 12.2, -O2, x86-64, Debian 12's libstdc++): add 3,239, sum 7,467, kernel 2,028, a replay of a
-10-call graph 1,124, the 10 calls 31,252.
+host work to every call. Set with graphs (issue 50; GCC 12.2, -O2, x86-64, Debian 12's libstdc++): add 2,803, sum 6,339, kernel 1,674, a replay of a
+10-call graph 1,055, the 10 calls 26,106 (before the sim's launch limits were read without a lock: 3,283, 7,467, 2,028,
+1,124, 30,990).
 """
 import glob
 import os
@@ -17,11 +18,11 @@ import sys
 import tempfile
 
 BUDGETS = {  # instructions per call on the calling thread
-    "add": 4000,  # add(ufx::sim.on(s), x, y, ufx::out(z)), 1024 floats in device arrays
-    "sum": 9000,  # ufx::sum(ufx::sim.on(s), z, ufx::out(total)), into a 0-d device array
-    "kernel": 2600,  # scale.forall(1024)(ufx::sim.on(s), 1.f, z), a raw kernel
-    "graph_replay_10": 1500,  # g.launch() of a graph of 10 adds
-    "calls_10": 38000,  # the same 10 adds, called
+    "add": 3500,  # add(ufx::sim.on(s), x, y, ufx::out(z)), 1024 floats in device arrays
+    "sum": 8000,  # ufx::sum(ufx::sim.on(s), z, ufx::out(total)), into a 0-d device array
+    "kernel": 2100,  # scale.forall(1024)(ufx::sim.on(s), 1.f, z), a raw kernel
+    "graph_replay_10": 1350,  # g.launch() of a graph of 10 adds
+    "calls_10": 33000,  # the same 10 adds, called
 }
 
 
