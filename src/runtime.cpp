@@ -216,6 +216,9 @@ void stream_arena_detach(void* stream) noexcept {
 void* device_malloc_async(const memory_space& s, std::size_t bytes, void* stream) {
   if (s.is_host()) throw device_error("ufx: device_malloc_async called for host memory");
   if (!stream) { // a call without a stream: in the order of the runtime's calls (CUDA's legacy stream), else at once
+    if (capture_on(s.runtime)) [[unlikely]] // CUDA's legacy stream inside a capture breaks it: the sim says so too
+      refuse_in_capture("ufx", "a temporary allocated outside the captured stream's order",
+                        "this is ufx's error: please report it, with the call");
     if (bytes <= scratch_largest) return scratch_take(s, bytes); // a kept block needs no check of the space
     require_space(s);
     stream = s.runtime->ordered_stream(s.device);
