@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "ufx/detail/lib/ranges.hpp"
+#include "ufx/detail/core/fail.hpp"
 #include "ufx/detail/lib/runtime.hpp"
 #include "ufx/errors.hpp"
 
@@ -57,27 +57,22 @@ void* capture_scope::finish(void* update) {
 
 void graph_launch(const memory_space& space, void* g, void* stream, const std::string& name,
                   const std::vector<graph_operand>& operands) {
-  const std::string who = "ufx::graph" + (name.empty() ? std::string() : " '" + name + "'");
-  if (!g) throw device_error(who + ": launch of an empty graph (default-constructed or moved from)");
-  if (this_thread && this_thread->space.runtime == space.runtime)
-    throw device_error(who + ": launched inside ufx::capture; graphs are not captured into graphs here");
+  // the graph's name in messages, built only for one (a replay allocates nothing on the host)
+  auto who = [&] { return "ufx::graph" + (name.empty() ? std::string() : " '" + name + "'"); };
+  if (!g) throw device_error(who() + ": launch of an empty graph (default-constructed or moved from)");
+  if (capture_on(space.runtime)) [[unlikely]]
+    refuse_in_capture(who(), "a graph launched", "launch it after the capture");
   // ufx::sim: every array a recorded call uses must still be the allocation it was at the capture
   const device_runtime& rt = *space.runtime;
   for (const graph_operand& op : operands)
     if (rt.allocation_id(op.p) != op.id)
-      throw device_error(who + ": an array that " + op.call +
+      throw device_error(who() + ": an array that " + op.call +
                          " uses in the graph was freed after the capture (its memory is no longer the array it was); "
                          "keep the arrays a graph uses alive while it is launched, or capture it again");
-  const bool ranges = ranges_on.load(std::memory_order_relaxed);
-  const int opened = ranges ? range_push("ufx::graph", name.empty() ? nullptr : name.c_str(), nullptr, 0) : 0;
-  try {
-    rt.launch_graph(g, stream);
-  } catch (...) {
-    if (opened) range_pop(opened);
-    throw;
-  }
+  const label_scope label(name.empty() ? nullptr : name.c_str());
+  const call_scope range("ufx::graph"); // with ranges on: "graph <name>"
+  rt.launch_graph(g, stream);
   call_counters::add(rt.counters.graph_launches);
-  if (opened) range_pop(opened);
 }
 
 } // namespace ufx::detail

@@ -559,15 +559,12 @@ void select_device(const target& t, int i) {
 
 void synchronize(const target& t) {
   const detail::device_runtime& rt = runtime_of(t, "ufx::synchronize");
-  if (detail::capture_on(&rt)) [[unlikely]]
-    detail::refuse_in_capture("ufx::synchronize", "a wait for the device",
-                              "synchronize after the capture, or after a launch");
   const int device = t.visit([](const auto& tag) {
     if constexpr (std::remove_cvref_t<decltype(tag)>::is_device) return tag.ordinal();
     else return 0;
   });
   detail::require_space(memory_space{&rt, device});
-  rt.synchronize(device);
+  detail::synchronize(memory_space{&rt, device}); // refused inside a capture
 }
 
 std::ostream& operator<<(std::ostream& os, const device_info& d) {

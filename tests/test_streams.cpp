@@ -1036,6 +1036,8 @@ TEST_CASE_TEMPLATE("graph: what a capture cannot record is an error before anyth
         (void)st;
       },
       "captures do not nest");
+  ufx::graph done = ufx::capture(s, [&](auto st) { add(st, x, x, ufx::out(z)); });
+  refused([&](auto) { done.launch(s); }, "ufx::graph: a graph launched inside ufx::capture");
   // a call refused after others were recorded: the whole capture is dropped, nothing ran
   std::string msg;
   try {

@@ -83,7 +83,7 @@ struct sim_device {
     std::size_t size;
     std::uint64_t id; // allocation_id: unique over the process's life
   };
-  std::map<std::size_t, allocation> live; // offset -> size
+  std::map<std::size_t, allocation> live; // offset -> its size and id
   std::size_t used = 0;
   std::size_t kept = 0; // about how many freed bytes still hold their pages (not returned to the OS)
 };
@@ -183,7 +183,6 @@ private:
 /// graph destroyed or updated while a replay is queued still runs that replay. Temporaries the recorded calls allocated
 /// are freed when the tasks that release them go, with the graph (as CUDA's graph memory nodes live with the graph).
 struct sim_graph {
-  int device = 0;
   std::shared_ptr<const std::vector<std::function<void()>>> tasks;
 };
 
@@ -397,7 +396,6 @@ public:
     auto* stream = static_cast<sim_stream*>(s);
     auto tasks = std::make_shared<const std::vector<std::function<void()>>>(stream->end_recording());
     auto* graph = g ? static_cast<sim_graph*>(g) : new sim_graph;
-    graph->device = stream->device();
     graph->tasks = std::move(tasks);
     return graph;
   }
@@ -406,13 +404,9 @@ public:
       static_cast<sim_stream*>(s)->end_recording();
     } catch (...) {}
   }
+  /// ufx::graph::launch has checked the stream is of the graph's device.
   void launch_graph(void* g, void* s) const override {
-    auto* graph = static_cast<sim_graph*>(g);
-    auto* stream = static_cast<sim_stream*>(s);
-    if (stream->device() != graph->device)
-      throw device_error("ufx::graph: launched on a stream of ufx::sim device " + std::to_string(stream->device()) +
-                         "; it was captured on device " + std::to_string(graph->device));
-    stream->enqueue([tasks = graph->tasks] {
+    static_cast<sim_stream*>(s)->enqueue([tasks = static_cast<sim_graph*>(g)->tasks] {
       for (const auto& task : *tasks) task();
     });
   }

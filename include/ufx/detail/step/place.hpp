@@ -265,9 +265,7 @@ private:
     };
     std::apply([&](const auto&... i) { (input(i), ...); }, ins);
     auto output = [&](const auto& o) {
-      if (o.view.size() == 0 || !o.space.is_host()) return;
-      const std::size_t bytes = static_cast<std::size_t>(o.view.size()) * sizeof(*o.view.data());
-      if (!(o.view.is_contiguous() && is_pinned(o.view.data(), bytes)))
+      if (copied_at_call(o)) // copied back at the call, as an input would be copied in
         refuse_in_capture(current_call,
                           "a result written to host memory that is not dense and pinned (a value returned to the "
                           "host, a std::vector), which the call would wait for",
