@@ -202,7 +202,9 @@ void bm_kernel_add(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * 3 * sizeof(float)));
 }
 
-template <bool Ufx>
+/// `Rows`: tutorial::tiled_matmul_rows, whose warps walk rows (ufx::profile's 4 sectors a request for the tutorial
+/// kernel's 16, and no bank conflicts: docs/kernels.md).
+template <bool Ufx, bool Rows = false>
 void bm_kernel_tiled(benchmark::State& state) {
   if (!have_gpu(state)) return;
   const int n = static_cast<int>(state.range(0));
@@ -214,9 +216,11 @@ void bm_kernel_tiled(benchmark::State& state) {
   auto dA = ufx::to_device(A, ufx::cuda), dB = ufx::to_device(B, ufx::cuda);
   ufx::device_array<float, 2> dC({n, n}, ufx::cuda);
   auto k = ufx::kernel(tutorial::tiled_matmul{}, "tiled");
+  auto rows = ufx::kernel(tutorial::tiled_matmul_rows{}, "tiled_rows");
   const unsigned g = static_cast<unsigned>((n + TPB - 1) / TPB);
   timed(state, [&] {
-    if constexpr (Ufx) k[{{g, g}, {TPB, TPB}}](dA, dB, dC);
+    if constexpr (Ufx && Rows) rows[{{g, g}, {TPB, TPB}}](dA, dB, dC);
+    else if constexpr (Ufx) k[{{g, g}, {TPB, TPB}}](dA, dB, dC);
     else {
       plain_tiled<<<::dim3(g, g), ::dim3(TPB, TPB)>>>(dA.data(), dB.data(), dC.data(), n);
       cudaDeviceSynchronize();
@@ -281,6 +285,7 @@ BENCHMARK(bm_kernel_add<true>)->Name("kernel_add/ufx_kernel")->Apply(kernel_size
 BENCHMARK(bm_kernel_add<false>)->Name("kernel_add/plain_cuda")->Apply(kernel_sizes);
 BENCHMARK(bm_kernel_tiled<true>)->Name("kernel_tiled_matmul/ufx_kernel")->Apply(matmul_sizes);
 BENCHMARK(bm_kernel_tiled<false>)->Name("kernel_tiled_matmul/plain_cuda")->Apply(matmul_sizes);
+BENCHMARK(bm_kernel_tiled<true, true>)->Name("kernel_tiled_matmul/ufx_kernel_rows")->Apply(matmul_sizes);
 
 // ---- data larger than a chunk: host arrays streamed through the GPU (issue #10's bar: >= 85% of
 // pinned host-to-device bandwidth for the chunked add), against cudaMemcpy of the same bytes.

@@ -60,6 +60,8 @@ ROWS = [
 # (label, ufx now, ufx the way it ran before issue #30), both from the same run
 PAIRS = [
     ("10 adds of 1024 per call (a ufx::graph replayed / called)", "graph10/ufx_graph", "graph10/ufx_calls"),
+    ("tiled matmul 4096^2 (warps along rows / the tutorial's along columns; ufx::profile: 4 / 16 sectors a request)",
+     "kernel_tiled_matmul/ufx_kernel_rows/4096", "kernel_tiled_matmul/ufx_kernel/4096"),
     ("add 1024 per call (no wait / wait each call)", "call_add/ufx_cuda/1024", "call_add/ufx_cuda_wait_each/1024"),
     ("sum of a pageable vector 2^27 (staged / CUDA's copy)", "sum/ufx_cuda_transfers/134217728",
      "sum/ufx_cuda_transfers_unstaged/134217728"),

@@ -53,6 +53,28 @@ struct tiled_matmul {
   }
 };
 
+/// tiled_matmul with its indices swapped so that a warp's lanes walk along rows: threads along x take C's columns
+/// (`C[y, x]`, where the tutorial writes `C[x, y]`), and each tile is stored as it is read. ufx::profile shows the
+/// difference (docs/kernels.md, "Is my kernel fast?"): the tutorial's warps touch 16 rows a request, 16 sectors for
+/// 64 bytes of data, and its sA(tx, j) reads fall 8 to a bank; here a request's 32 floats lie in two rows (4 sectors)
+/// and every shared read is conflict-free.
+struct tiled_matmul_rows {
+  UFX_HD void operator()(const ufx::thread& t, ufx::shared<float[TPB][TPB]> sA, ufx::shared<float[TPB][TPB]> sB,
+                         ufx::ndview<const float, 2> A, ufx::ndview<const float, 2> B, ufx::ndview<float, 2> C) const {
+    const auto tx = t.thread_idx().x, ty = t.thread_idx().y;
+    const ufx::index_t col = t.block_idx().x * TPB + tx, row = t.block_idx().y * TPB + ty;
+    float tmp = 0;
+    for (ufx::index_t i = 0; i < A.extent(1); i += TPB) {
+      sA(ty, tx) = (row < A.extent(0) && i + tx < A.extent(1)) ? A(row, i + tx) : 0.f;
+      sB(ty, tx) = (i + ty < B.extent(0) && col < B.extent(1)) ? B(i + ty, col) : 0.f;
+      t.sync();
+      for (int j = 0; j < TPB; ++j) tmp += sA(ty, j) * sB(j, tx);
+      t.sync();
+    }
+    if (row < C.extent(0) && col < C.extent(1)) C(row, col) = tmp;
+  }
+};
+
 /// The tutorial's tiled matmul as written, with its early return before the barriers (the tests
 /// show the sim reporting it).
 struct tiled_matmul_early_return {

@@ -171,6 +171,7 @@ TEST_CASE_TEMPLATE("kernel: the shared-memory tiled matmul, sizes that are and a
   if (!kernel_runnable<Target>()) return;
   const Target tgt{};
   auto tiled = ufx::kernel(tiled_body{}, "tiled");
+  auto rows = ufx::kernel(tutorial::tiled_matmul_rows{}, "tiled_rows"); // its warps walk rows (test_profile.cpp)
   for (int n : {16, 48, 50}) {
     const auto A = pattern(n * n, 3), B = pattern(n * n, 4);
     ufx::ndarray<float, 2> a({n, n}), b({n, n}), c({n, n});
@@ -181,6 +182,9 @@ TEST_CASE_TEMPLATE("kernel: the shared-memory tiled matmul, sizes that are and a
     const auto ref = matmul_ref(A, B, n, n, n);
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j) REQUIRE(c(i, j) == doctest::Approx(ref[static_cast<std::size_t>(i * n + j)]));
+    ufx::ndarray<float, 2> c2({n, n});
+    rows[{{blocks, blocks}, {TPB, TPB}}](tgt, a, b, c2);
+    CHECK(c2 == c); // the same sums in the same order
   }
 }
 

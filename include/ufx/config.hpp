@@ -131,6 +131,14 @@
 #  define UFX_ALWAYS_INLINE inline
 #endif
 
+/// In a function that is never inlined, the instruction after the call to it: where an element
+/// access of the sim's arrays was made (ufx::profile's access sites; null where unknown).
+#if defined(__GNUC__)
+#  define UFX_ACCESS_SITE() __builtin_return_address(0)
+#else
+#  define UFX_ACCESS_SITE() nullptr
+#endif
+
 /// Marks a parameter that the result refers to (Clang's lifetimebound: `ufx::lazy(x)` refers to x),
 /// so that Clang warns when the result outlives the argument: `return ufx::lazy(local);`
 /// (-Wreturn-stack-address) or a lazy operand of a temporary (-Wdangling). Empty elsewhere (nvcc's
@@ -208,8 +216,9 @@ __device__ __forceinline__ decltype(auto) device_call_needs_UFX_HD(F&& f, A&&...
 /// An element access through a ufx::sim kernel's array argument (ndview::tracked): logged for the
 /// sim's global-memory race and uninitialised-read checks (src/sim/memory_checks.cpp). `read_only`: the
 /// view's elements are const; `init_checked`: the element's type has no plausible value equal to
-/// the sim's fill (4 bytes or more, or bool).
-void sim_global_touch(const void* p, std::size_t bytes, bool read_only, bool init_checked);
+/// the sim's fill (4 bytes or more, or bool). `site`: the access instruction (UFX_ACCESS_SITE), which
+/// ufx::profile groups the lanes of a warp-wide request by.
+void sim_global_touch(const void* p, std::size_t bytes, bool read_only, bool init_checked, const void* site);
 inline constexpr int gufunc_small_sizes_list[] = {0, UFX_GUFUNC_SMALL_SIZES};
 
 /// A pointer to a UFX_HOST_CLONES function, hidden from the optimiser: call the function through

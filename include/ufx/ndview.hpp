@@ -64,8 +64,10 @@ public:
 
   /// The element at index `(i...)`, one integer per dimension, on host and device. On the host, with
   /// UFX_BOUNDS_CHECK or an index_checked view, an index out of range throws ufx::shape_error.
+  /// Always inlined, so that each access in a kernel is its own site in ufx::profile (as it is an
+  /// instruction of its own on a GPU), in unoptimised builds too.
   template <class... I>
-  requires(sizeof...(I) == R && (std::is_integral_v<I> && ...)) UFX_HD T& operator()(I... i) const {
+  requires(sizeof...(I) == R && (std::is_integral_v<I> && ...)) UFX_HD UFX_ALWAYS_INLINE T& operator()(I... i) const {
     const std::array<index_t, R> idx = {static_cast<index_t>(i)...};
     index_t off = 0;
     for (int k = 0; k < R; ++k) off += idx[k] * str_[k];
@@ -149,7 +151,7 @@ private:
       index_t off = 0;
       for (int k = 0; k < R; ++k) off += idx[k] * v.str_[k];
       detail::sim_global_touch(v.data_ + off, sizeof(T), std::is_const_v<T>,
-                               sizeof(T) >= 4 || std::is_same_v<std::remove_cv_t<T>, bool>);
+                               sizeof(T) >= 4 || std::is_same_v<std::remove_cv_t<T>, bool>, UFX_ACCESS_SITE());
     }
   }
 #endif

@@ -340,7 +340,8 @@ public:
 
   /// The element at (i, j, ...): one index per dimension, row-major.
   template <class... I>
-  requires(sizeof...(I) == rank && (std::is_integral_v<I> && ...)) UFX_HD element_type& operator()(I... i) const {
+  requires(sizeof...(I) == rank && (std::is_integral_v<I> && ...)) UFX_HD UFX_ALWAYS_INLINE element_type&
+  operator()(I... i) const {
     const index_t idx[rank] = {static_cast<index_t>(i)...};
     const index_t ext[3] = {extent(0), extent(1), extent(2)};
     detail::thread_ops::check_shared_index(idx, ext); // the host block runner's checks; none on a GPU

@@ -27,6 +27,7 @@
 #include "ufx/ndview.hpp"
 #include "ufx/out.hpp"
 #include "ufx/print.hpp"
+#include "ufx/profile.hpp"
 #include "ufx/random.hpp"
 #include "ufx/reduce.hpp"
 #include "ufx/reducers.hpp"

@@ -54,6 +54,7 @@
 // each fiber ends on its own stack before that stack is reused (a fiber left suspended would be unwound by
 // Boost.Context's forced_unwind from its destructor, which the body's catch clauses must not swallow).
 #include "sim/block.hpp"
+#include "sim/profile.hpp"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -210,6 +211,7 @@ void sim_block::run_ready_threads() {
       const unsigned i = ctx.seed ? order[o] : o;
       if (threads.slots[i].state != slot_state::ready) continue;
       threads.turn(*w, state, i);
+      if (trace) trace->end_turn();
       shared.check_turn(*this, i);
       if (global.launch) global.check_turn(*this, i);
       if (threads.slots[i].error) std::rethrow_exception(threads.slots[i].error);
@@ -304,6 +306,8 @@ void sim_block::bind(worker& on, const launch_run& r, index_t k, unsigned char* 
   shared.init = init;
   global.launch = r.checks;
   global.acquired.clear();
+  trace = r.trace;
+  on.segment_flag = r.trace ? 0x80000000u : 0u;
   threads.aborting = false;
   fill_undefined(memory, r.shared_bytes);
   std::fill_n(init, r.shared_bytes, static_cast<unsigned char>(0));
@@ -334,6 +338,7 @@ struct block_queue {
       w.next_epoch();
       try {
         b.run();
+        if (b.trace) b.trace->end_block(b);
       } catch (...) {
         const std::lock_guard lock(m);
         if (pos < failed_at.load()) {
@@ -418,7 +423,11 @@ void run_cooperative(const launch_run& r) {
   try {
     for (;;) {
       const grid_pass pass = run_pass(grid, r.seed, block_rng, block_order);
-      if (!pass.waiting) return; // every thread has returned
+      if (!pass.waiting) { // every thread has returned
+        if (r.trace)
+          for (auto& b : grid) r.trace->end_block(*b);
+        return;
+      }
       check_grid_barrier(grid, pass);
       for (auto& b : grid) b->release_grid();
       if (r.checks) ++r.checks->grid_epoch; // every access so far is ordered before those to come
@@ -443,16 +452,23 @@ void run_blocks(const block_launch& l) {
   }
   const std::uint64_t seed = seed_value().load(std::memory_order_relaxed);
   const auto threads = static_cast<unsigned>(l.config.block.count());
-  const launch_run r{l, l.static_bytes + l.config.shared_bytes, threads, checks.get(), seed, next_launch_seed(seed)};
-  if (l.config.cooperative) return run_cooperative(r);
+  const std::unique_ptr<launch_trace> trace = begin_trace(l); // ufx::profile's, when it collects
+  const launch_run r{
+      l, l.static_bytes + l.config.shared_bytes, threads, checks.get(), seed, next_launch_seed(seed), trace.get()};
+  if (l.config.cooperative) {
+    run_cooperative(r);
+    if (trace) end_trace(*trace);
+    return;
+  }
   block_queue q{r, {}, {0}, {blocks}, {}, {}};
   if (seed) order_rng{r.launch_seed}.permute(q.block_order, static_cast<unsigned>(blocks));
   // the global-memory checks tell a write from a read by the change a thread's turn makes, which
-  // holds only while no other block runs meanwhile: a checked launch runs its blocks in turn
-  const int workers = checks ? 1 : static_cast<int>(std::min<index_t>(std::max(l.workers, 1), blocks));
+  // holds only while no other block runs meanwhile: a checked launch runs its blocks in turn (a traced one too)
+  const int workers = checks || trace ? 1 : static_cast<int>(std::min<index_t>(std::max(l.workers, 1), blocks));
   if (workers == 1) q.work();
   else cpu_executor(host_t{}.threads(workers))(workers, [&q](index_t, index_t) { q.work(); });
   if (q.first_error) std::rethrow_exception(q.first_error);
+  if (trace) end_trace(*trace);
 }
 
 } // namespace ufx::detail
@@ -489,7 +505,7 @@ void host_fence(int) { std::atomic_thread_fence(std::memory_order_seq_cst); }
 void sim_shared_log(sim_block_state*, std::size_t, std::size_t, bool) {}
 sim_access* sim_atomic_begin(sim_block_state*, const void*, std::size_t, bool) { return nullptr; }
 void sim_atomic_end(sim_access*, const void*) {}
-void sim_global_touch(const void*, std::size_t, bool, bool) {}
+void sim_global_touch(const void*, std::size_t, bool, bool, const void*) {}
 void run_blocks(const block_launch& l) {
   throw device_error(std::string(l.label) + " on " + l.where +
                      ": ufx was built without Boost.Context (Debian's libboost-context-dev), which runs a raw "

@@ -69,6 +69,7 @@ struct sim_access {
 namespace sim_impl {
 
 namespace bctx = boost::context;
+class launch_trace; // profile.hpp
 
 // ---- texts shared by the checks (messages.cpp; "(1, 2, 3)" is format_dim3's, src/messages.cpp)
 
@@ -342,6 +343,7 @@ struct worker {
   std::vector<global_entry> global_log;
   std::vector<unsigned char> global_old;
   std::uint32_t segment = 0, epoch = 0;
+  std::uint32_t segment_flag = 0; // while a launch is traced, the top bit: sim_block_state::segment's, no stamp's
 
   /// The entry of `addr` in this turn's global log, or none (~0u).
   std::uint32_t& global_slot_of(std::uintptr_t addr) {
@@ -378,12 +380,13 @@ struct worker {
     auto p = reinterpret_cast<std::uintptr_t>(shared_storage.data());
     return shared_storage.data() + ((16 - p % 16) % 16);
   }
+  /// A new turn: its segment, with segment_flag (what sim_block_state::segment holds).
   std::uint32_t next_segment() {
-    if (++segment == 0) { // wrapped: no stamp may look current
+    if (++segment == 0x80000000u) { // wrapped: no stamp may look current
       std::fill(stamp.begin(), stamp.end(), 0);
       segment = 1;
     }
-    return segment;
+    return segment | segment_flag;
   }
   /// A new barrier interval: every earlier access is ordered before the ones to come.
   std::uint32_t next_epoch() {
@@ -432,6 +435,7 @@ struct launch_run {
   unsigned threads;
   global_checks* checks;
   std::uint64_t seed, launch_seed; // the order's seeds (0: threads in index order)
+  launch_trace* trace = nullptr;   // ufx::profile's, or none
 };
 
 // ---- the pieces of a sim_block
@@ -558,8 +562,9 @@ struct sim_block {
   sim_impl::block_threads threads;
   sim_impl::shared_checks shared;
   sim_impl::global_checker global;
-  sim_impl::order_rng rng{0};  // this block's seeded order
-  std::vector<unsigned> order; // the current pass's order of threads
+  sim_impl::launch_trace* trace = nullptr; // the launch's ufx::profile tracer, or none
+  sim_impl::order_rng rng{0};              // this block's seeded order
+  std::vector<unsigned> order;             // the current pass's order of threads
 
   /// Becomes block k of launch r on worker w, its shared memory at `memory` (16-byte aligned) filled as unwritten, and
   /// `init` its map of bytes written (all 0).

@@ -20,6 +20,7 @@
 //   block's atomic acquires), against the launch's record of each element;
 // - reads of device memory unwritten since its allocation.
 #include "sim/block.hpp"
+#include "sim/profile.hpp"
 
 #include <string>
 
@@ -294,12 +295,25 @@ void global_checker::check_turn(sim_block& b, unsigned me) {
 
 } // namespace sim_impl
 
-void sim_shared_log(sim_block_state* state, std::size_t offset, std::size_t bytes, bool init_checked) {
-  sim_impl::worker& w = *sim_impl::block_of(state)->w;
-  state->stamp[offset] = state->segment;
+namespace sim_impl {
+namespace {
+/// Logs the running thread's first access in its turn of the shared element at `offset`.
+void log_shared_access(sim_block_state* state, worker& w, std::size_t offset, std::size_t bytes, bool init_checked) {
+  state->stamp[offset] = w.segment;
   w.entry_of[offset] = static_cast<std::uint32_t>(w.log.size());
-  sim_impl::log_access(w.log, w.old, state->shared + offset, bytes, init_checked).offset =
-      static_cast<std::uint32_t>(offset);
+  log_access(w.log, w.old, state->shared + offset, bytes, init_checked).offset = static_cast<std::uint32_t>(offset);
+}
+} // namespace
+} // namespace sim_impl
+
+void sim_shared_log(sim_block_state* state, std::size_t offset, std::size_t bytes, bool init_checked) {
+  sim_block* const b = sim_impl::block_of(state);
+  sim_impl::worker& w = *b->w;
+  if (b->trace) [[unlikely]] { // every access comes here while traced (sim_block_state::segment)
+    b->trace->shared(*b, offset, bytes, UFX_ACCESS_SITE());
+    if (state->stamp[offset] == w.segment) return;
+  }
+  sim_impl::log_shared_access(state, w, offset, bytes, init_checked);
 }
 
 void host_fence(int scope) {
@@ -313,11 +327,13 @@ void host_fence(int scope) {
   s.fence_interval = b->w->epoch;
 }
 
-void sim_global_touch(const void* p, std::size_t bytes, bool read_only, bool init_checked) {
+void sim_global_touch(const void* p, std::size_t bytes, bool read_only, bool init_checked, const void* site) {
   using namespace sim_impl;
   sim_block_state* const st = sim_current_block;
   if (!st) return;
   sim_block* const b = block_of(st);
+  if (b->trace) [[unlikely]]
+    b->trace->global(*b, p, bytes, read_only, site);
   if (!b->global.launch) return;
   if (read_only && b->global.launch->reads_race_free) { // a read nothing in this launch can race with
     if (init_checked && bytes <= 8 && global_checker::holds_fill(p, bytes) && sim_memory_undefined(p, bytes))
@@ -340,12 +356,13 @@ sim_access* sim_atomic_begin(sim_block_state* state, const void* ref, std::size_
   sim_block* const b = block_of(state);
   worker& w = *b->w;
   const auto* p = static_cast<const unsigned char*>(ref);
+  if (b->trace) b->trace->atomic(ref);
   if (bytes > 8) return nullptr;
   if (p >= state->shared && p < state->shared + state->bytes) { // the block's shared memory
     const auto offset = static_cast<std::size_t>(p - state->shared);
     // reached through data(), or first touched here: an atomic (of 2, 4 or 8 bytes) reads the element unless it is
     // atomic_exch, which begin_atomic tells apart
-    if (state->stamp[offset] != state->segment) sim_shared_log(state, offset, bytes, true);
+    if (state->stamp[offset] != w.segment) log_shared_access(state, w, offset, bytes, true);
     log_entry& e = w.log[w.entry_of[offset]];
     return e.begin_atomic(p, bytes, reads) ? &e : nullptr;
   }

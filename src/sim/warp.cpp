@@ -3,6 +3,7 @@
 // checks of masks, kinds, value sizes, shuffle widths and source lanes, and of lanes that can never meet, are here; a
 // syncwarp advances the warp clocks (block.hpp's warp_clocks) that order the lanes' shared and global accesses.
 #include "sim/block.hpp"
+#include "sim/profile.hpp"
 
 #include <string>
 
@@ -259,6 +260,7 @@ void sim_warp(sim_block* b, warp_call& c) {
     b->ctx.fail_lane(me, std::string(warp_kind_name(c.kind)) + " on line " + std::to_string(c.line) + ": its mask " +
                              hex_mask(c.mask) + " does not name this thread's lane " + std::to_string(lane) +
                              " (a lane calling a *_sync operation must be in its mask)");
+  if (b->trace) b->trace->warp(*b, c);
   thread_slot& s = b->threads.slots[me];
   s.state = slot_state::warp;
   s.call = &c;

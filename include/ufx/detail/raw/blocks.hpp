@@ -47,6 +47,7 @@ struct block_launch {
   const global_region* globals = nullptr; // the array arguments
   int global_count = 0;
   bool track_global = false; // the arguments are tracked views (ufx::sim): check global memory
+  bool on_sim = false;       // a ufx::sim launch, which ufx::profile traces
 };
 
 /// Runs every block of `l` (threads of a block as fibers), blocks on `l.workers` threads. Throws ufx::kernel_error

@@ -62,9 +62,10 @@ V as_passed(const V& v) {
   return kernel_arg_rule<Tag>::pass(v);
 }
 
-/// Runs a kernel body's blocks on the host, `workers` at a time.
+/// Runs a kernel body's blocks on the host, `workers` at a time (`on_sim`: ufx::sim's launch).
 template <class Traits, class Body>
-void run_on_host(const launch_config& c, const Body& body, const std::string& label, std::string where, int workers) {
+void run_on_host(const launch_config& c, const Body& body, const std::string& label, std::string where, int workers,
+                 bool on_sim = false) {
   constexpr std::size_t static_bytes = (Traits::static_bytes + 15) / 16 * 16; // the dynamic region is 16-aligned
   const auto regions = Traits::regions(static_bytes, c.shared_bytes);
   block_launch l;
@@ -77,6 +78,7 @@ void run_on_host(const launch_config& c, const Body& body, const std::string& la
   l.body = &body;
   l.run_thread = &run_thread_of<Body>;
   l.workers = workers;
+  l.on_sim = on_sim;
   // the array arguments, for the global-memory checks' messages (tracked views: ufx::sim)
   std::array<global_region, (Traits::n_args > 0 ? Traits::n_args : 1)> globals{};
   int n = 0;

@@ -24,7 +24,8 @@ struct thread_pos {
 };
 
 /// The part of a host block run (src/sim/) that shared-array accesses read inline: the block's shared memory and, per
-/// byte, the barrier interval segment that last logged it (an access whose stamp is current costs one compare).
+/// byte, the thread's turn (segment) that last logged it (an access whose stamp is current costs one compare). While
+/// ufx::profile traces the launch, `segment` has its top bit set, which no stamp has, so every access is logged.
 struct sim_block_state {
   unsigned char* shared = nullptr;
   std::uint32_t* stamp = nullptr;
@@ -169,7 +170,9 @@ struct host_thread_ops {
     if (bad) sim_shared_out_of_range(Rank, idx, ext);
   }
   /// sim_shared_log for the element at `p` unless logged already (`state`: null where the runner does not check).
-  static void log_shared(sim_block_state* state, const void* p, std::size_t bytes, bool init_checked) {
+  /// Always inlined into the access, so that sim_shared_log's return address is the access's site (ufx::profile).
+  UFX_ALWAYS_INLINE static void log_shared(sim_block_state* state, const void* p, std::size_t bytes,
+                                           bool init_checked) {
     if (!state) return;
     const auto byte = static_cast<std::size_t>(static_cast<const unsigned char*>(p) - state->shared);
     if (state->stamp[byte] != state->segment) sim_shared_log(state, byte, bytes, init_checked);

@@ -25,11 +25,11 @@ struct raw_kernel_hook<sim_t> {
   static void run(const sim_t& t, const launch_config& c, const Body& body, const std::string& label) {
     if (t.has_stream()) { // the stream's worker runs the blocks after its earlier work
       sim_enqueue(t.stream_handle, [c, body, label, where = to_string(t.space())] {
-        run_on_host<Traits>(c, body, label, where, host_threads());
+        run_on_host<Traits>(c, body, label, where, host_threads(), true);
       });
       return;
     }
-    run_on_host<Traits>(c, body, label, to_string(t.space()), host_threads());
+    run_on_host<Traits>(c, body, label, to_string(t.space()), host_threads(), true);
   }
 };
 

@@ -3,6 +3,7 @@
 // thread, in order (ufx's own bodies never wait at a barrier, or are block bodies whose barriers are phase boundaries;
 // ufx::kernel's raw kernels, which wait anywhere, run on raw/blocks.hpp's block runner). On a stream the grid runs on
 // the stream's worker after its earlier work. The caller has checked that every operand lies in the device's memory.
+#include <atomic>
 #include <cstddef>
 #include <cstring>
 #include <string>
@@ -20,6 +21,12 @@ namespace ufx::detail {
 /// device exists (require_space).
 const device_info& sim_launch_limits(int device) noexcept;
 inline const device_info& sim_device_info(const sim_t& t) { return sim_launch_limits(t.ordinal()); }
+
+/// Collections of the sim's launches under way (ufx::profile, UFX_SIM_PROFILE; src/profile.cpp): while there are none
+/// (almost always), a launch asks with one load.
+extern std::atomic<int> sim_profile_collecting;
+/// Hands a launch of ufx's own kernels, which ufx::profile does not trace, to the collections: its configuration.
+void sim_profile_untraced(const char* label, const launch_config& c, int device);
 
 /// fn(index) for every block of a grid, or every thread of a block, in order (x fastest).
 template <class Fn>
@@ -90,6 +97,8 @@ struct launch_hook<sim_t> {
     require_space(t.space());
     check_launch(c, sim_device_info(t), label);
     call_counters::add(t.runtime().counters.launches);
+    if (sim_profile_collecting.load(std::memory_order_relaxed) != 0) [[unlikely]]
+      sim_profile_untraced(label, c, t.ordinal());
     if (t.has_stream())
       sim_enqueue(t.stream_handle,
                   [c, body, label] { run_any_grid(c, body, label); }); // after the stream's earlier work

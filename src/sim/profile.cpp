@@ -1,0 +1,279 @@
+// ufx::profile's tracer (profile.hpp says how requests are formed). Nsight Compute's definitions, as counted here:
+// - a global request's sectors are the distinct 32-byte sectors its lanes' bytes fall in; its ideal, the fewest sectors
+//   that hold the distinct bytes it asks for (a broadcast: one);
+// - a shared request's wavefronts: its lanes in phases of 128 bytes (all 32 lanes for 4-byte and narrower accesses, 16
+//   for 8-byte, 8 for 16-byte), each phase as many passes as the most distinct 4-byte words any bank holds among the
+//   words its lanes touch (lanes on one word share it: a broadcast); its ideal, one pass per 128 distinct bytes.
+#include "sim/profile.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+#include "sim/block.hpp"
+
+namespace ufx::detail {
+
+#if UFX_WITH_BOOST_CONTEXT
+namespace sim_impl {
+
+namespace {
+const char* const kind_names[] = {"load", "store", "atomic"};
+
+std::string array_name(const block_launch& l, const trace_array& a) {
+  if (a.shared) {
+    const shared_region& s = l.regions[a.index];
+    return "shared array " + std::to_string(a.index) + " (parameter " + std::to_string(s.parameter) + ")";
+  }
+  if (a.index < 0) return "global memory outside the arguments";
+  const global_region& g = l.globals[a.index];
+  return "argument " + std::to_string(g.argument) + " (parameter " + std::to_string(g.parameter) + ")";
+}
+} // namespace
+
+launch_trace::launch_trace(const block_launch& l) : l_(l) {
+  const std::string label = l.label; // "kernel 'name'" for a named kernel, else "ufx::kernel"
+  k_.name = label.starts_with("kernel '") && label.ends_with('\'') ? label.substr(8, label.size() - 9) : label;
+  k_.device = l.where;
+  k_.grid = l.config.grid;
+  k_.block = l.config.block;
+  k_.shared_bytes = l.static_bytes + l.config.shared_bytes;
+  k_.blocks = static_cast<long long>(l.config.grid.count());
+  k_.threads = k_.blocks * static_cast<long long>(l.config.block.count());
+  threads_ = static_cast<unsigned>(l.config.block.count());
+  warps_ = (threads_ + 31) / 32;
+  for (int i = 0; i < l.global_count; ++i) {
+    const auto lo = reinterpret_cast<std::uintptr_t>(l.globals[i].lo) >> 5,
+               hi = reinterpret_cast<std::uintptr_t>(l.globals[i].hi) >> 5;
+    sector_bits_.emplace_back((hi - lo) / 64 + 1, 0);
+  }
+}
+
+std::size_t launch_trace::site_index(const void* site) {
+  site_slot& c = site_cache_[(reinterpret_cast<std::uintptr_t>(site) >> 2) % 64];
+  if (c.site == site && site) return c.index;
+  const auto it = std::find(sites_.begin(), sites_.end(), site);
+  const auto i = static_cast<std::size_t>(it - sites_.begin());
+  if (it == sites_.end()) {
+    sites_.push_back(site);
+    for (auto& [block, r] : open_) {
+      r.lists.resize(sites_.size() * warps_);
+      r.executed.resize(sites_.size() * threads_, 0);
+    }
+  }
+  c = {site, i};
+  return i;
+}
+
+launch_trace::block_requests& launch_trace::requests_of(std::int32_t block) {
+  if (block == last_block_) return *last_requests_;
+  block_requests& r = open_[block];
+  if (r.lists.empty()) r = std::move(spare_);
+  r.lists.resize(sites_.size() * warps_);
+  r.executed.resize(sites_.size() * threads_, 0);
+  last_block_ = block;
+  last_requests_ = &r;
+  return r;
+}
+
+void launch_trace::mark_sector(std::uintptr_t sector) {
+  for (int i = 0; i < l_.global_count; ++i) {
+    const auto lo = reinterpret_cast<std::uintptr_t>(l_.globals[i].lo) >> 5,
+               hi = reinterpret_cast<std::uintptr_t>(l_.globals[i].hi) >> 5;
+    if (sector >= lo && sector <= hi) {
+      const std::uintptr_t j = sector - lo;
+      sector_bits_[static_cast<std::size_t>(i)][j / 64] |= std::uint64_t{1} << (j % 64);
+      return;
+    }
+  }
+  other_sectors_.insert(sector);
+}
+
+void launch_trace::settle() {
+  pending_access& q = pending_;
+  if (!q.r) return;
+  const bool changed = q.bytes == 4   ? std::memcmp(q.old, q.p, 4) != 0 // fixed sizes: no call
+                       : q.bytes == 8 ? std::memcmp(q.old, q.p, 8) != 0
+                                      : std::memcmp(q.old, q.p, std::min<std::size_t>(q.bytes, sizeof q.old)) != 0;
+  if (changed) q.r->stores |= q.lane_bit;
+  q.r = nullptr;
+}
+
+void launch_trace::record(const sim_block& b, trace_array a, std::uintptr_t where, const unsigned char* p,
+                          std::size_t bytes, bool mutable_ref, const void* site) {
+  settle();
+  const unsigned me = b.threads.current;
+  const std::size_t s = site_index(site);
+  block_requests& br = requests_of(b.ctx.block_linear);
+  const std::uint32_t k = br.executed[s * threads_ + me]++;
+  std::vector<request>& list = br.lists[s * warps_ + me / 32];
+  if (list.size() <= k) list.resize(k + 1);
+  request& r = list[k];
+  if (r.lanes == 0) {
+    r.bytes = static_cast<int>(bytes);
+    r.array = a;
+    r.site = site;
+  }
+  const std::uint32_t bit = 1u << (me % 32);
+  r.lanes |= bit;
+  r.addr[me % 32] = where;
+  if (mutable_ref) {
+    pending_.r = &r;
+    pending_.lane_bit = bit;
+    pending_.p = p;
+    pending_.bytes = bytes;
+    std::memcpy(pending_.old, p, std::min(bytes, sizeof pending_.old));
+  }
+}
+
+void launch_trace::global(const sim_block& b, const void* p, std::size_t bytes, bool read_only, const void* site) {
+  const auto at = reinterpret_cast<std::uintptr_t>(p);
+  trace_array a;
+  for (int i = 0; i < l_.global_count; ++i)
+    if (static_cast<const char*>(p) >= l_.globals[i].lo && static_cast<const char*>(p) < l_.globals[i].hi) {
+      a.index = i;
+      break;
+    }
+  record(b, a, at, static_cast<const unsigned char*>(p), bytes, !read_only, site);
+}
+
+void launch_trace::shared(const sim_block& b, std::size_t offset, std::size_t bytes, const void* site) {
+  trace_array a{true, 0};
+  for (int i = 0; i < l_.region_count; ++i)
+    if (offset >= l_.regions[i].offset) a.index = i; // regions lie in order of their offsets
+  record(b, a, offset, b.state.shared + offset, bytes, true, site);
+}
+
+void launch_trace::atomic(const void* p) {
+  if (pending_.r && pending_.p == p) {
+    pending_.r->atomic = true;
+    pending_.r = nullptr;
+  }
+}
+
+void launch_trace::warp(const sim_block& b, const warp_call& c) {
+  settle();
+  if (c.kind == warp_kind::activemask) return; // a query, not an operation of the warp
+  const unsigned me = b.threads.current;
+  if (__builtin_ctz(c.mask) != static_cast<int>(me % 32)) return; // counted once, by the lowest lane
+  const unsigned n = b.threads.count(), rest = n - me / 32 * 32;
+  const std::uint32_t have = rest >= 32 ? 0xffffffffu : (1u << rest) - 1u;
+  ++k_.warp_operations;
+  if ((c.mask & have) != have) ++k_.partial_warp_operations;
+}
+
+void launch_trace::count(const request& r) {
+  const int kind = r.atomic ? 2 : r.stores ? 1 : 0;
+  const long long lanes = __builtin_popcount(r.lanes), asked = lanes * r.bytes;
+  // a view's elements lie whole multiples of their size apart: the distinct bytes are the distinct addresses' elements
+  units_.clear();
+  long long unique = 0;
+  for (std::uint32_t m = r.lanes; m; m &= m - 1) unique += units_.insert(r.addr[__builtin_ctz(m)]) ? r.bytes : 0;
+  long long transactions = 0, ideal = 0;
+  const auto ub = static_cast<std::uintptr_t>(r.bytes) - 1;
+  if (!r.array.shared) {
+    units_.clear();
+    for (std::uint32_t m = r.lanes; m; m &= m - 1) {
+      const std::uintptr_t a = r.addr[__builtin_ctz(m)];
+      for (std::uintptr_t u = a >> 5; u <= (a + ub) >> 5; ++u)
+        if (units_.insert(u)) {
+          ++transactions;
+          mark_sector(u);
+        }
+    }
+    ideal = (unique + 31) / 32;
+    global_counts& g = kind == 0 ? k_.global_loads : kind == 1 ? k_.global_stores : k_.global_atomics;
+    ++g.requests;
+    g.sectors += transactions;
+    g.ideal_sectors += ideal;
+    g.bytes_requested += asked;
+  } else {
+    // phases of 128 bytes: 32 lanes of 4 bytes or less, 16 of 8, 8 of 16; each as many passes as the most distinct
+    // words one bank holds
+    const int per_phase = r.bytes <= 4 ? 32 : std::max(1, 128 / r.bytes);
+    for (int first = 0; first < 32; first += per_phase) {
+      units_.clear();
+      int in_bank[32] = {}, most = 0;
+      for (int lane = first; lane < first + per_phase; ++lane) {
+        if (!(r.lanes >> lane & 1u)) continue;
+        const std::uintptr_t a = r.addr[lane];
+        for (std::uintptr_t w = a / 4; w <= (a + ub) / 4; ++w)
+          if (units_.insert(w)) most = std::max(most, ++in_bank[w % 32]);
+      }
+      transactions += most;
+    }
+    ideal = (unique + 127) / 128;
+    shared_counts& s = kind == 0 ? k_.shared_loads : kind == 1 ? k_.shared_stores : k_.shared_atomics;
+    ++s.requests;
+    s.wavefronts += transactions;
+    s.ideal_wavefronts += ideal;
+    s.bytes_requested += asked;
+  }
+  const auto same = [&](const row_totals& t) { return t.array == r.array && t.kind == kind && t.bytes == r.bytes; };
+  if (last_row_ >= rows_.size() || !same(rows_[last_row_])) {
+    last_row_ = static_cast<std::size_t>(std::find_if(rows_.begin(), rows_.end(), same) - rows_.begin());
+    if (last_row_ == rows_.size()) rows_.push_back(row_totals{r.array, kind, r.bytes, {}, 0, 0, 0, 0});
+  }
+  row_totals* const row = &rows_[last_row_];
+  if (std::find(row->sites.begin(), row->sites.end(), r.site) == row->sites.end()) row->sites.push_back(r.site);
+  ++row->requests;
+  row->transactions += transactions;
+  row->ideal += ideal;
+  row->bytes_requested += asked;
+}
+
+void launch_trace::end_block(const sim_block& b) {
+  settle();
+  const auto it = open_.find(b.ctx.block_linear);
+  if (it == open_.end()) return;
+  for (std::vector<request>& list : it->second.lists) { // by site, warp and k: a deterministic order
+    for (const request& r : list)
+      if (r.lanes) count(r);
+    list.clear();
+  }
+  std::fill(it->second.executed.begin(), it->second.executed.end(), 0u);
+  spare_ = std::move(it->second);
+  open_.erase(it);
+  last_block_ = -1;
+  last_requests_ = nullptr;
+}
+
+kernel_profile launch_trace::finish() {
+  const auto per = [](long long a, long long n) { return n ? static_cast<double>(a) / static_cast<double>(n) : 0.0; };
+  for (global_counts* g : {&k_.global_loads, &k_.global_stores, &k_.global_atomics}) {
+    g->sectors_per_request = per(g->sectors, g->requests);
+    g->ideal_sectors_per_request = per(g->ideal_sectors, g->requests);
+  }
+  for (shared_counts* s : {&k_.shared_loads, &k_.shared_stores, &k_.shared_atomics}) {
+    s->bank_conflicts = s->wavefronts - s->ideal_wavefronts;
+    s->wavefronts_per_request = per(s->wavefronts, s->requests);
+  }
+  long long distinct = static_cast<long long>(other_sectors_.size());
+  for (const auto& bits : sector_bits_)
+    for (const std::uint64_t w : bits) distinct += __builtin_popcountll(w);
+  k_.distinct_sectors = distinct;
+  // rows: global arrays by argument, then shared ones; loads, stores, atomics
+  std::stable_sort(rows_.begin(), rows_.end(), [](const row_totals& x, const row_totals& y) {
+    if (x.array.shared != y.array.shared) return !x.array.shared;
+    if (x.array.index != y.array.index) return x.array.index < y.array.index;
+    return x.kind < y.kind;
+  });
+  for (const row_totals& t : rows_)
+    k_.rows.push_back(profile_row{array_name(l_, t.array), kind_names[t.kind], t.array.shared, t.bytes,
+                                  static_cast<int>(t.sites.size()), t.requests, t.transactions, t.ideal,
+                                  t.bytes_requested});
+  return std::move(k_);
+}
+
+std::unique_ptr<launch_trace> begin_trace(const block_launch& l) {
+  if (!l.on_sim || sim_profile_collecting.load(std::memory_order_relaxed) == 0) return nullptr;
+  return std::make_unique<launch_trace>(l);
+}
+
+void end_trace(launch_trace& t) { sim_profile_add(t.finish()); }
+
+} // namespace sim_impl
+#endif // UFX_WITH_BOOST_CONTEXT
+
+} // namespace ufx::detail

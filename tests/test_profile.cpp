@@ -1,0 +1,236 @@
+// ufx::profile: the sim's counts of a kernel's global sectors and shared wavefronts, checked on the textbook cases
+// whose Nsight Compute figures are known, the tutorials' matmuls, the roofline estimate and the refusals.
+#include "common.hpp"
+
+#include <cstring>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tutorial_kernels.hpp"
+
+using ufx_test::error_message;
+
+namespace {
+
+struct f2 { // 8 bytes, as CUDA's float2
+  float a, b;
+};
+
+/// Lane i of each warp reads x(i * stride) (stride 0: every lane reads element 0) into out(i).
+template <class T>
+struct strided_copy {
+  ufx::index_t stride;
+  void operator()(const ufx::thread& t, ufx::ndview<const T, 1> x, ufx::ndview<T, 1> out) const {
+    const auto i = t.grid<1>();
+    out(i) = x(i * stride);
+  }
+};
+
+/// Profiles one launch on 64 threads (two warps) reading x at `stride`. A store counts as one when it changes the
+/// element: x holds no value of `out`'s fill (a new device array's), and no two elements of x are equal.
+template <class T>
+ufx::kernel_profile profile_strided(ufx::index_t stride) {
+  const int n = 64;
+  std::vector<T> host(static_cast<std::size_t>(n * 32 + 1));
+  for (std::size_t i = 0; i < host.size(); ++i) std::memcpy(&host[i], &i, std::min(sizeof(T), sizeof i));
+  ufx::device_array<T, 1> x = ufx::to_device(host, ufx::sim);
+  ufx::device_array<T, 1> out({n}, ufx::sim.space());
+  const auto k = ufx::kernel(strided_copy<T>{stride}, "strided");
+  const ufx::profile_report p = ufx::profile(ufx::sim, [&](auto t) { k[{2, 32}](t, x, out); });
+  REQUIRE(p.kernels.size() == 1);
+  return p.kernels[0];
+}
+
+/// A 32 x 32 float tile written by rows, then read by columns (Pad = 1: the tile padded to 33 columns).
+template <int Pad>
+struct transpose_tile {
+  void operator()(const ufx::thread& t, ufx::shared<float[32][32 + Pad]> tile, ufx::ndview<const float, 2> in,
+                  ufx::ndview<float, 2> out) const {
+    const auto x = t.thread_idx().x, y = t.thread_idx().y;
+    tile(y, x) = in(y, x);
+    t.sync();
+    out(y, x) = tile(x, y);
+  }
+};
+
+template <int Pad>
+ufx::kernel_profile profile_transpose() {
+  ufx::ndarray<float, 2> host({32, 32});
+  for (int i = 0; i < 32 * 32; ++i) host.data()[i] = static_cast<float>(i);
+  auto in = ufx::to_device(host, ufx::sim);
+  ufx::device_array<float, 2> out({32, 32}, ufx::sim.space());
+  const auto k = ufx::kernel(transpose_tile<Pad>{}, "transpose");
+  const ufx::profile_report p = ufx::profile(ufx::sim, [&](auto t) { k[{1, {32, 32}}](t, in, out); });
+  REQUIRE(p.kernels.size() == 1);
+  return p.kernels[0];
+}
+
+} // namespace
+
+TEST_CASE("profile: sectors per request of 32 lanes' loads, as Nsight Compute counts them") {
+  // 32 consecutive floats: 128 bytes, 4 sectors; the store too
+  ufx::kernel_profile k = profile_strided<float>(1);
+  CHECK(k.global_loads.requests == 2); // one per warp
+  CHECK(k.global_loads.sectors_per_request == 4);
+  CHECK(k.global_loads.ideal_sectors_per_request == 4);
+  CHECK(k.global_stores.requests == 2);
+  CHECK(k.global_stores.sectors_per_request == 4);
+  CHECK(k.global_loads.bytes_requested == 2 * 32 * 4);
+  // float2: 256 bytes, 8 sectors
+  k = profile_strided<f2>(1);
+  CHECK(k.global_loads.sectors_per_request == 8);
+  CHECK(k.global_stores.sectors_per_request == 8);
+  // stride 2: 8 sectors for the 4 the bytes fill; stride 32: one sector per lane
+  k = profile_strided<float>(2);
+  CHECK(k.global_loads.sectors_per_request == 8);
+  CHECK(k.global_loads.ideal_sectors_per_request == 4);
+  k = profile_strided<float>(32);
+  CHECK(k.global_loads.sectors_per_request == 32);
+  // every lane on one element: a broadcast, 1 sector, ideally 1
+  k = profile_strided<float>(0);
+  CHECK(k.global_loads.sectors_per_request == 1);
+  CHECK(k.global_loads.ideal_sectors_per_request == 1);
+  CHECK(k.global_stores.sectors_per_request == 4);
+  CHECK(k.distinct_sectors == 1 + 8); // x(0), and out's 64 floats
+}
+
+TEST_CASE("profile: a shared tile read by columns costs 32 wavefronts a request, padded to 33 columns 1") {
+  const ufx::kernel_profile k = profile_transpose<0>();
+  CHECK(k.shared_stores.requests == 32);
+  CHECK(k.shared_stores.wavefronts_per_request == 1); // rows: 32 banks
+  CHECK(k.shared_loads.requests == 32);
+  CHECK(k.shared_loads.wavefronts_per_request == 32); // a column: one bank
+  CHECK(k.shared_loads.bank_conflicts == 32 * 31);
+  const ufx::kernel_profile padded = profile_transpose<1>();
+  CHECK(padded.shared_loads.wavefronts_per_request == 1);
+  CHECK(padded.shared_loads.bank_conflicts == 0);
+  CHECK(padded.global_loads.sectors_per_request == 4);
+  CHECK(padded.shared_bytes == 32 * 33 * sizeof(float));
+  CHECK(padded.blocks == 1);
+  CHECK(padded.threads == 1024);
+  // the table names both arrays and both kinds
+  std::ostringstream os;
+  os << padded;
+  CHECK(os.str().find("shared array 0 (parameter 1)") != std::string::npos);
+  CHECK(os.str().find("argument 1 (parameter 2)") != std::string::npos);
+}
+
+TEST_CASE("profile: the tutorial's matmuls, naive and tiled") {
+  const int n = 64;
+  // values that differ from one tile to the next: a store of the value already there would count as a load
+  ufx::ndarray<float, 2> a({n, n}), b({n, n});
+  for (int i = 0; i < n * n; ++i) {
+    a.data()[i] = static_cast<float>((i * 7 + 3) % 11) - 5.f;
+    b.data()[i] = static_cast<float>((i * 5 + 1) % 13) - 6.f;
+  }
+  auto A = ufx::to_device(a, ufx::sim), B = ufx::to_device(b, ufx::sim);
+  ufx::device_array<float, 2> C({n, n}, ufx::sim.space()), D({n, n}, ufx::sim.space()); // new: all fill
+  const auto naive = ufx::kernel(tutorial::matmul{}, "matmul");
+  const auto tiled = ufx::kernel(tutorial::tiled_matmul{}, "tiled_matmul");
+  const ufx::dim3 grid(n / tutorial::TPB, n / tutorial::TPB), block(tutorial::TPB, tutorial::TPB);
+  const ufx::profile_report p = ufx::profile(ufx::sim, [&](auto t) {
+    naive[{grid, block}](t, A, B, C);
+    tiled[{grid, block}](t, A, B, D);
+  });
+  REQUIRE(p.kernels.size() == 2);
+  const ufx::kernel_profile &k0 = p.kernels[0], &k1 = p.kernels[1];
+  CHECK(k0.name == "matmul");
+  CHECK(k1.name == "tiled_matmul");
+  // naive: each thread reads a row of A and a column of B: n loads each, per warp of 16 x 2 threads
+  CHECK(k0.global_loads.requests == 2LL * n * (n * n / 32));
+  CHECK(k1.global_loads.requests == 2LL * (n / tutorial::TPB) * (n * n / 32));
+  CHECK(k0.shared_loads.requests == 0);
+  CHECK(k1.shared_loads.requests == 2LL * tutorial::TPB * (n / tutorial::TPB) * (n * n / 32));
+  // the tutorial's threads along x walk rows (C[x, y]): 16 rows a request, 16 sectors
+  CHECK(k1.global_loads.sectors_per_request == 16);
+  CHECK(k1.global_stores.sectors_per_request == 16);
+  // the naive kernel's warps read 16 rows of A (16 sectors) and 2 of B's elements (1 sector)
+  CHECK(k0.global_loads.sectors == n * (n * n / 32) * (16 + 1));
+  CHECK(k0.distinct_sectors == 3 * n * n * 4 / 32);
+  // the tiled one trades global requests for shared ones
+  CHECK(k1.global_loads.sectors * 7 < k0.global_loads.sectors);
+}
+
+TEST_CASE("profile: the roofline estimate of a launch on a named GPU") {
+  const ufx::kernel_profile k = profile_strided<float>(1);
+  const ufx::gpu_estimate e = k.estimate(ufx::gpus::h200);
+  // 64 floats read and 64 written: 16 distinct sectors
+  CHECK(e.dram_bytes == 16 * 32);
+  CHECK(e.dram_seconds == doctest::Approx(512 / 4.8e12));
+  CHECK(e.l1_seconds == doctest::Approx(16 / (132 * 4 * 1.98e9)));
+  CHECK(e.seconds == std::max(e.dram_seconds, e.l1_seconds));
+  CHECK(e.efficiency == 1);
+  CHECK(std::string(e.gpu) == "NVIDIA H200");
+  const ufx::gpu_estimate slow = profile_strided<float>(32).estimate(ufx::gpus::h100);
+  CHECK(slow.efficiency == doctest::Approx((2 * 128 + 2 * 128) / double(2 * 32 * 32 + 2 * 4 * 32)));
+  std::ostringstream os;
+  os << e;
+  CHECK(os.str().find("on NVIDIA H200, bound by ") != std::string::npos);
+}
+
+TEST_CASE("profile: ufx's own kernels are listed untraced; nothing is collected outside ufx::profile") {
+  auto x = ufx::to_device(std::vector<float>(100, 1.f), ufx::sim);
+  ufx::device_array<float, 1> y({100}, ufx::sim.space());
+  const auto twice = ufx::vectorize([](float v) { return 2 * v; });
+  const ufx::profile_report p = ufx::profile(ufx::sim, [&](auto t) { twice(t, x, ufx::out(y)); });
+  REQUIRE(p.kernels.size() == 1);
+  CHECK_FALSE(p.kernels[0].traced);
+  CHECK(p.kernels[0].threads >= 100);
+  std::ostringstream os;
+  os << p;
+  CHECK(os.str().find("not traced") != std::string::npos);
+  // a second profile sees only its own launches
+  const ufx::profile_report q = ufx::profile(ufx::sim, [](auto) {});
+  CHECK(q.kernels.empty());
+}
+
+TEST_CASE("profile: one at a time; a failing function ends the profile") {
+  CHECK(error_message([] {
+          (void)ufx::profile(ufx::sim, [](auto t) { (void)ufx::profile(t, [](auto) {}); });
+        }).find("one ufx::profile at a time") != std::string::npos);
+  CHECK_THROWS_AS((void)ufx::profile(ufx::sim, [](auto) { throw std::runtime_error("user"); }), std::runtime_error);
+  const ufx::kernel_profile k = profile_strided<float>(1); // profiling works again
+  CHECK(k.global_loads.requests == 2);
+}
+
+TEST_CASE("profile: UFX_SIM_PROFILE=1 prints every launch at exit") {
+  // ctest runs this case with UFX_SIM_PROFILE=1 and reads the table from its output (tests/CMakeLists.txt); a
+  // ufx::profile made meanwhile still gets its own launches
+  auto x = ufx::to_device(std::vector<float>(64, 1.f), ufx::sim);
+  ufx::device_array<float, 1> out({64}, ufx::sim.space());
+  const auto k = ufx::kernel(strided_copy<float>{1}, "env_probe");
+  const ufx::profile_report p = ufx::profile(ufx::sim, [&](auto t) { k[{2, 32}](t, x, out); });
+  REQUIRE(p.kernels.size() == 1);
+  CHECK(p.kernels[0].name == "env_probe");
+}
+
+namespace {
+/// Each warp sums its lanes' values by shuffles (full mask), then lanes 0-15 meet at a syncwarp of half the warp, and
+/// lane 0 adds the warp's sum to out(0) atomically.
+struct warp_sum {
+  void operator()(const ufx::thread& t, ufx::ndview<const int, 1> x, ufx::ndview<int, 1> out) const {
+    const auto i = t.grid<1>();
+    int v = x(i);
+    for (int d = 16; d > 0; d /= 2) v += t.shfl_down_sync(0xffffffffu, v, static_cast<unsigned>(d));
+    if (t.lane_id() < 16) t.syncwarp(0x0000ffffu);
+    if (t.lane_id() == 0) ufx::atomic_add(out(0), v);
+  }
+};
+} // namespace
+
+TEST_CASE("profile: warp operations, partial masks and atomics") {
+  auto x = ufx::to_device(std::vector<int>(128, 1), ufx::sim);
+  auto out = ufx::to_device(std::vector<int>{0}, ufx::sim);
+  const auto k = ufx::kernel(warp_sum{}, "warp_sum");
+  const ufx::profile_report p = ufx::profile(ufx::sim, [&](auto t) { k[{2, 64}](t, x, out); });
+  REQUIRE(p.kernels.size() == 1);
+  const ufx::kernel_profile& w = p.kernels[0];
+  CHECK(w.warp_operations == 4 * (5 + 1)); // per warp: five shuffles and a syncwarp
+  CHECK(w.partial_warp_operations == 4);
+  CHECK(w.global_atomics.requests == 4); // one lane of each warp
+  CHECK(w.global_atomics.sectors_per_request == 1);
+  CHECK(w.global_stores.requests == 0);
+  CHECK(out.to_host()(0) == 128);
+}
