@@ -174,7 +174,7 @@ std::ostream& operator<<(std::ostream& os, const gpu_estimate& e) {
   return os << "about " << seconds_text(e.seconds) << " on " << e.gpu << ", bound by " << e.bound << " (device memory "
             << seconds_text(e.dram_seconds) << " for " << count_text(static_cast<long long>(e.dram_bytes))
             << " bytes, L1 " << seconds_text(e.l1_seconds) << ", shared memory " << seconds_text(e.shared_seconds)
-            << "); the sectors moved carry " << fmt("%.0f", e.efficiency * 100) << "% bytes asked for\n";
+            << "); " << fmt("%.0f", e.efficiency * 100) << "% of the bytes its sectors move were asked for\n";
 }
 
 std::ostream& operator<<(std::ostream& os, const kernel_profile& k) {

@@ -234,3 +234,19 @@ TEST_CASE("profile: warp operations, partial masks and atomics") {
   CHECK(w.global_stores.requests == 0);
   CHECK(out.to_host()(0) == 128);
 }
+
+TEST_CASE("profile: launches queued on a sim stream are waited for and collected") {
+  ufx::stream s(ufx::sim);
+  std::vector<float> host(64);
+  for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<float>(i) + 1.f;
+  auto x = ufx::to_device(host, ufx::sim);
+  ufx::device_array<float, 1> out({64}, ufx::sim.space());
+  const auto k = ufx::kernel(strided_copy<float>{1}, "queued");
+  const ufx::profile_report p = ufx::profile(ufx::sim.on(s), [&](auto t) {
+    k[{2, 32}](t, x, out);
+    k[{2, 32}](t, out, out); // the second reads what the first wrote: in order on the stream
+  });
+  REQUIRE(p.kernels.size() == 2);
+  CHECK(p.kernels[0].global_stores.requests == 2);
+  CHECK(p.kernels[1].global_loads.requests + p.kernels[1].global_stores.requests == 4);
+}

@@ -718,6 +718,25 @@ TEST_CASE("ufx::synchronize: a device target's queued work; a host target is an 
         std::string::npos);
 }
 
+TEST_CASE("ufx::synchronize(ufx::sim) waits for every stream of the device, and reports a stream's failure") {
+  ufx::stream s(ufx::sim), other(ufx::sim);
+  auto add = ufx::vectorize(add_f{});
+  auto d = ufx::to_device(std::vector<float>(1000, 1.f), ufx::sim);
+  gate g(s);
+  add(ufx::sim.on(s), d, d, ufx::out(d)); // held behind the gate
+  std::thread opener([&g] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    g.open();
+  });
+  ufx::synchronize(ufx::sim); // as cudaDeviceSynchronize: returns once s has run the add
+  CHECK(d.to_host()(0) == 2.f);
+  opener.join();
+  // a failure on a stream surfaces at the device's synchronize (once)
+  ufx::detail::sim_enqueue(other.native_handle(), [] { throw ufx::kernel_error("a failure on the stream"); });
+  CHECK(error_message([] { ufx::synchronize(ufx::sim); }) == "a failure on the stream");
+  ufx::synchronize(ufx::sim);
+}
+
 // ---- call budgets (issue #30): what one call asks of the device runtime, counted by
 // device_runtime::counts() the same way on the sim as on ufx::cuda: kernel launches (a CUB or
 // Thrust algorithm counts as one), waits, allocations and frees of device memory, copies, pointer

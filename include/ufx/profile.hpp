@@ -135,22 +135,36 @@ struct kernel_profile {
   std::string name;
   /// The device: "ufx::sim device 0".
   std::string device;
-  /// The launch's grid and block.
-  dim3 grid, block;
+  /// The launch's grid.
+  dim3 grid;
+  /// The launch's block.
+  dim3 block;
   /// Shared memory per block: the body's static arrays and the launch's dynamic bytes.
   std::size_t shared_bytes = 0;
-  /// Blocks and threads.
-  long long blocks = 0, threads = 0;
+  /// Blocks in the grid.
+  long long blocks = 0;
+  /// Threads in the grid.
+  long long threads = 0;
   /// False for ufx's own kernels (vectorize, reductions ...), whose accesses are not traced: the counts are 0.
   bool traced = true;
-  /// Global-memory requests through the kernel's array arguments.
-  global_counts global_loads, global_stores, global_atomics;
-  /// Shared-memory requests through its ufx::shared arrays.
-  shared_counts shared_loads, shared_stores, shared_atomics;
+  /// Global-memory loads through the kernel's array arguments.
+  global_counts global_loads;
+  /// Global-memory stores (an access through a mutable view that changed the element).
+  global_counts global_stores;
+  /// Global-memory atomics (ufx::atomic_add and the like on an argument's element).
+  global_counts global_atomics;
+  /// Shared-memory loads through its ufx::shared arrays.
+  shared_counts shared_loads;
+  /// Shared-memory stores.
+  shared_counts shared_stores;
+  /// Shared-memory atomics.
+  shared_counts shared_atomics;
   /// Distinct 32-byte sectors of global memory the launch touched.
   long long distinct_sectors = 0;
-  /// Warp-wide operations (shuffles, votes, syncwarp ...), and those whose mask leaves out lanes the warp has.
-  long long warp_operations = 0, partial_warp_operations = 0;
+  /// Warp-wide operations (shuffles, votes, syncwarp ...).
+  long long warp_operations = 0;
+  /// Those whose mask leaves out lanes the warp has.
+  long long partial_warp_operations = 0;
   /// Per array and kind of access, in the order first met.
   std::vector<profile_row> rows;
 
@@ -180,8 +194,9 @@ void begin_sim_profile();
 profile_report end_sim_profile();
 } // namespace detail
 
-/// Runs `fn(t)` with every launch on ufx::sim profiled, waits for the device's streams, and returns what the launches
-/// did. `t` is ufx::sim or a sim target on a stream (`ufx::sim.on(s)`); any other target is a compile-time error.
+/// Runs `fn(t)` with every launch on ufx::sim profiled, waits for the device's streams (ufx::synchronize), and returns
+/// what the launches did. `t` is ufx::sim or a sim target on a stream (`ufx::sim.on(s)`); any other target is a
+/// compile-time error.
 template <class T, class Fn>
 profile_report profile(const T& t, Fn&& fn) {
   static_assert(std::is_same_v<T, sim_t>, "ufx::profile: profiles ufx::sim's launches only (ufx::sim or "
@@ -189,7 +204,7 @@ profile_report profile(const T& t, Fn&& fn) {
   detail::begin_sim_profile();
   try {
     std::forward<Fn>(fn)(t);
-    ufx::synchronize(t);
+    ufx::synchronize(t); // every stream of the sim device
   } catch (...) {
     detail::end_sim_profile();
     throw;

@@ -50,9 +50,8 @@ launch_trace::launch_trace(const block_launch& l) : l_(l) {
   }
 }
 
-std::size_t launch_trace::site_index(const void* site) {
+std::size_t launch_trace::new_site_index(const void* site) {
   site_slot& c = site_cache_[(reinterpret_cast<std::uintptr_t>(site) >> 2) % 64];
-  if (c.site == site && site) return c.index;
   const auto it = std::find(sites_.begin(), sites_.end(), site);
   const auto i = static_cast<std::size_t>(it - sites_.begin());
   if (it == sites_.end()) {
@@ -66,8 +65,7 @@ std::size_t launch_trace::site_index(const void* site) {
   return i;
 }
 
-launch_trace::block_requests& launch_trace::requests_of(std::int32_t block) {
-  if (block == last_block_) return *last_requests_;
+launch_trace::block_requests& launch_trace::other_block(std::int32_t block) {
   block_requests& r = open_[block];
   if (r.lists.empty()) r = std::move(spare_);
   r.lists.resize(sites_.size() * warps_);
@@ -90,17 +88,21 @@ void launch_trace::mark_sector(std::uintptr_t sector) {
   other_sectors_.insert(sector);
 }
 
-void launch_trace::settle() {
-  pending_access& q = pending_;
-  if (!q.r) return;
-  const bool changed = q.bytes == 4   ? std::memcmp(q.old, q.p, 4) != 0 // fixed sizes: no call
-                       : q.bytes == 8 ? std::memcmp(q.old, q.p, 8) != 0
-                                      : std::memcmp(q.old, q.p, std::min<std::size_t>(q.bytes, sizeof q.old)) != 0;
-  if (changed) q.r->stores |= q.lane_bit;
-  q.r = nullptr;
+trace_array launch_trace::array_of(bool shared, std::uintptr_t where) const {
+  trace_array a{shared, -1};
+  if (shared) {
+    for (int i = 0; i < l_.region_count; ++i)
+      if (where >= l_.regions[i].offset) a.index = i; // regions lie in order of their offsets
+    return a;
+  }
+  for (int i = 0; i < l_.global_count; ++i)
+    if (where >= reinterpret_cast<std::uintptr_t>(l_.globals[i].lo) &&
+        where < reinterpret_cast<std::uintptr_t>(l_.globals[i].hi))
+      return {false, i};
+  return a;
 }
 
-void launch_trace::record(const sim_block& b, trace_array a, std::uintptr_t where, const unsigned char* p,
+void launch_trace::record(const sim_block& b, bool shared, std::uintptr_t where, const unsigned char* p,
                           std::size_t bytes, bool mutable_ref, const void* site) {
   settle();
   const unsigned me = b.threads.current;
@@ -110,9 +112,9 @@ void launch_trace::record(const sim_block& b, trace_array a, std::uintptr_t wher
   std::vector<request>& list = br.lists[s * warps_ + me / 32];
   if (list.size() <= k) list.resize(k + 1);
   request& r = list[k];
-  if (r.lanes == 0) {
+  if (r.lanes == 0) { // the request's first lane: what it accesses (its other lanes' accesses are of the same array)
     r.bytes = static_cast<int>(bytes);
-    r.array = a;
+    r.array = array_of(shared, where);
     r.site = site;
   }
   const std::uint32_t bit = 1u << (me % 32);
@@ -123,26 +125,18 @@ void launch_trace::record(const sim_block& b, trace_array a, std::uintptr_t wher
     pending_.lane_bit = bit;
     pending_.p = p;
     pending_.bytes = bytes;
-    std::memcpy(pending_.old, p, std::min(bytes, sizeof pending_.old));
+    if (bytes == 4) std::memcpy(pending_.old, p, 4); // fixed sizes: no call
+    else if (bytes == 8) std::memcpy(pending_.old, p, 8);
+    else std::memcpy(pending_.old, p, std::min(bytes, sizeof pending_.old));
   }
 }
 
 void launch_trace::global(const sim_block& b, const void* p, std::size_t bytes, bool read_only, const void* site) {
-  const auto at = reinterpret_cast<std::uintptr_t>(p);
-  trace_array a;
-  for (int i = 0; i < l_.global_count; ++i)
-    if (static_cast<const char*>(p) >= l_.globals[i].lo && static_cast<const char*>(p) < l_.globals[i].hi) {
-      a.index = i;
-      break;
-    }
-  record(b, a, at, static_cast<const unsigned char*>(p), bytes, !read_only, site);
+  record(b, false, reinterpret_cast<std::uintptr_t>(p), static_cast<const unsigned char*>(p), bytes, !read_only, site);
 }
 
 void launch_trace::shared(const sim_block& b, std::size_t offset, std::size_t bytes, const void* site) {
-  trace_array a{true, 0};
-  for (int i = 0; i < l_.region_count; ++i)
-    if (offset >= l_.regions[i].offset) a.index = i; // regions lie in order of their offsets
-  record(b, a, offset, b.state.shared + offset, bytes, true, site);
+  record(b, true, offset, b.state.shared + offset, bytes, true, site);
 }
 
 void launch_trace::atomic(const void* p) {
@@ -167,9 +161,12 @@ void launch_trace::count(const request& r) {
   const int kind = r.atomic ? 2 : r.stores ? 1 : 0;
   const long long lanes = __builtin_popcount(r.lanes), asked = lanes * r.bytes;
   // a view's elements lie whole multiples of their size apart: the distinct bytes are the distinct addresses' elements
-  units_.clear();
+  // (for 4-byte shared elements, the distinct words the bank count finds)
   long long unique = 0;
-  for (std::uint32_t m = r.lanes; m; m &= m - 1) unique += units_.insert(r.addr[__builtin_ctz(m)]) ? r.bytes : 0;
+  if (r.bytes != 4 || !r.array.shared) {
+    units_.clear();
+    for (std::uint32_t m = r.lanes; m; m &= m - 1) unique += units_.insert(r.addr[__builtin_ctz(m)]) ? r.bytes : 0;
+  }
   long long transactions = 0, ideal = 0;
   const auto ub = static_cast<std::uintptr_t>(r.bytes) - 1;
   if (!r.array.shared) {
@@ -198,8 +195,18 @@ void launch_trace::count(const request& r) {
       for (int lane = first; lane < first + per_phase; ++lane) {
         if (!(r.lanes >> lane & 1u)) continue;
         const std::uintptr_t a = r.addr[lane];
+        if (r.bytes == 4 && a % 4 == 0) { // one word
+          if (units_.insert(a >> 2)) {
+            most = std::max(most, ++in_bank[(a >> 2) % 32]);
+            unique += 4;
+          }
+          continue;
+        }
         for (std::uintptr_t w = a / 4; w <= (a + ub) / 4; ++w)
-          if (units_.insert(w)) most = std::max(most, ++in_bank[w % 32]);
+          if (units_.insert(w)) {
+            most = std::max(most, ++in_bank[w % 32]);
+            if (r.bytes == 4) unique += 4;
+          }
       }
       transactions += most;
     }

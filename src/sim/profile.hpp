@@ -7,7 +7,9 @@
 // grouped when the block ends. An access through a mutable reference is a store when the element's bytes differ at the
 // thread's next traced event (or the end of its turn), else a load.
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <memory>
 #include <unordered_map>
@@ -112,14 +114,32 @@ private:
     std::uint32_t now_ = 1, size_ = 0;
   };
 
-  void record(const sim_block& b, trace_array a, std::uintptr_t where, const unsigned char* p, std::size_t bytes,
+  /// One lane's access: its request found or opened. `where`: the address (global) or byte offset (shared).
+  void record(const sim_block& b, bool shared, std::uintptr_t where, const unsigned char* p, std::size_t bytes,
               bool mutable_ref, const void* site);
+  /// The array a request's first lane accessed.
+  trace_array array_of(bool shared, std::uintptr_t where) const;
   /// The index of access site `site` in sites_, added (with its lists in every open block) when new.
-  std::size_t site_index(const void* site);
-  block_requests& requests_of(std::int32_t block);
+  std::size_t site_index(const void* site) {
+    const site_slot& c = site_cache_[(reinterpret_cast<std::uintptr_t>(site) >> 2) % 64];
+    return c.site == site && site ? c.index : new_site_index(site);
+  }
+  std::size_t new_site_index(const void* site);
+  block_requests& requests_of(std::int32_t block) {
+    return block == last_block_ ? *last_requests_ : other_block(block);
+  }
+  block_requests& other_block(std::int32_t block);
   /// Marks the sectors of global memory a request touched (distinct_sectors).
   void mark_sector(std::uintptr_t sector);
-  void settle();
+  void settle() {
+    pending_access& q = pending_;
+    if (!q.r) return;
+    const bool changed = q.bytes == 4   ? std::memcmp(q.old, q.p, 4) != 0 // fixed sizes: no call
+                         : q.bytes == 8 ? std::memcmp(q.old, q.p, 8) != 0
+                                        : std::memcmp(q.old, q.p, std::min<std::size_t>(q.bytes, sizeof q.old)) != 0;
+    if (changed) q.r->stores |= q.lane_bit;
+    q.r = nullptr;
+  }
   void count(const request& r);
 
   const block_launch& l_;

@@ -375,13 +375,37 @@ public:
   }
   void note_defined(const void* p, std::size_t bytes) const override { undefined_memory().remove(p, bytes); }
 
-  void synchronize(int) const override { call_counters::add(device_runtime::counters.waits); }
+  /// Waits for every stream of the device, as cudaDeviceSynchronize does (calls without a stream ran at once), and
+  /// throws the first failure any of them holds.
+  void synchronize(int device) const override {
+    call_counters::add(device_runtime::counters.waits);
+    std::exception_ptr first;
+    const std::lock_guard lock(streams_mutex_);
+    for (sim_stream* s : streams_) {
+      if (s->device() != device) continue;
+      try {
+        s->synchronize();
+      } catch (...) {
+        if (!first) first = std::current_exception();
+      }
+    }
+    if (first) std::rethrow_exception(first);
+  }
 
   void* create_stream(int device) const override {
     check_device(device);
-    return new sim_stream(device);
+    auto s = std::make_unique<sim_stream>(device);
+    const std::lock_guard lock(streams_mutex_);
+    streams_.push_back(s.get());
+    return s.release();
   }
-  void destroy_stream(int, void* s) const noexcept override { delete static_cast<sim_stream*>(s); }
+  void destroy_stream(int, void* s) const noexcept override {
+    {
+      const std::lock_guard lock(streams_mutex_);
+      std::erase(streams_, static_cast<sim_stream*>(s));
+    }
+    delete static_cast<sim_stream*>(s); // outside the lock: its worker finishes its tasks first
+  }
   void stream_synchronize(int, void* s) const override {
     call_counters::add(device_runtime::counters.waits);
     static_cast<sim_stream*>(s)->synchronize();
@@ -563,6 +587,8 @@ private:
   }
 
   mutable std::mutex mutex_;
+  mutable std::mutex streams_mutex_;
+  mutable std::vector<sim_stream*> streams_; // the live streams (synchronize waits for a device's)
   mutable char* base_ = nullptr;
   mutable std::size_t stride_ = 1;
   mutable sim_config config_;

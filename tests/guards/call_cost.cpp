@@ -8,7 +8,10 @@
 
 #include <valgrind/callgrind.h>
 
+#include "tutorial_kernels.hpp"
+
 #include <cstdio>
+#include <cstdlib>
 #include <future>
 #include <vector>
 
@@ -40,6 +43,16 @@ void count(const char* name, const ufx::stream& s, Fn&& fn) {
   CALLGRIND_DUMP_STATS_AT(name);
   open.set_value();
   s.synchronize();
+}
+
+/// Counts one run of `fn` as the dump named `name` (ufx::profile's cost: a launch run on the calling thread).
+template <class Fn>
+void count_once(const char* name, Fn&& fn) {
+  CALLGRIND_ZERO_STATS;
+  CALLGRIND_TOGGLE_COLLECT;
+  fn();
+  CALLGRIND_TOGGLE_COLLECT;
+  CALLGRIND_DUMP_STATS_AT(name);
 }
 
 } // namespace
@@ -75,6 +88,20 @@ int main() {
   if (ufx::host_kernels_available()) count("kernel", s, [&] { scale.forall(n)(t, 1.f, z); });
   count("graph_replay_10", s, [&] { g.launch(); });
   count("calls_10", s, [&] { step(t); });
+  if (ufx::host_kernels_available()) { // ufx::profile's cost: the tiled matmul of 64^2, checked and profiled
+    const int m = 64;
+    ufx::ndarray<float, 2> a({m, m}, 1.f), b({m, m}, 2.f);
+    for (int i = 0; i < m * m; ++i) a.data()[i] = static_cast<float>(i % 7);
+    auto A = ufx::to_device(a, ufx::sim), B = ufx::to_device(b, ufx::sim);
+    ufx::device_array<float, 2> C({m, m}, ufx::sim), D({m, m}, ufx::sim);
+    auto tiled = ufx::kernel(tutorial::tiled_matmul{}, "tiled");
+    const ufx::launch_config c{{m / tutorial::TPB, m / tutorial::TPB}, {tutorial::TPB, tutorial::TPB}};
+    count_once("matmul_checked", [&] { tiled[c](ufx::sim, A, B, C); });
+    count_once("matmul_profiled", [&] {
+      const ufx::profile_report p = ufx::profile(ufx::sim, [&](auto st) { tiled[c](st, A, B, D); });
+      if (p.kernels.size() != 1) std::abort();
+    });
+  }
   std::printf("%d\n", calls);
   return z.to_host()(0) == 4.f ? 0 : 1;
 }

@@ -57,6 +57,12 @@ def main():
         verdict = "ok" if counts[row] <= budget else "OVER BUDGET"
         failed |= counts[row] > budget
         print(f"{row:<18} {counts[row]:>18.0f} {budget:>8}  {verdict}")
+    if "matmul_checked" in counts and "matmul_profiled" in counts:  # one run each: the ratio is what counts
+        ratio = counts["matmul_profiled"] / counts["matmul_checked"]
+        print(f"the tiled matmul of 64^2 under ufx::profile: {ratio:.2f}x the instructions of the checked run")
+        if ratio > 2:
+            print("ufx::profile should cost at most 2x the sim's checked run (issue 51)")
+            failed = True
     if "graph_replay_10" in counts and "calls_10" in counts:
         ratio = counts["calls_10"] / counts["graph_replay_10"]
         print(f"10 calls / one replay of them: {ratio:.1f}x the host instructions")
