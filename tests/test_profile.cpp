@@ -250,3 +250,50 @@ TEST_CASE("profile: launches queued on a sim stream are waited for and collected
   CHECK(p.kernels[0].global_stores.requests == 2);
   CHECK(p.kernels[1].global_loads.requests + p.kernels[1].global_stores.requests == 4);
 }
+
+namespace {
+/// Lane i reads s[i * Stride] of a shared array of doubles (8 bytes: served a half warp at a time).
+template <int Stride>
+struct shared_doubles {
+  void operator()(const ufx::thread& t, ufx::shared<double[64]> s, ufx::ndview<double, 1> out) const {
+    const auto i = t.thread_idx().x;
+    s[2 * i] = 1.0 * i;
+    s[2 * i + 1] = 2.0 * i;
+    t.sync();
+    out(i) = s[i * Stride];
+  }
+};
+template <int Stride>
+ufx::kernel_profile profile_doubles() {
+  ufx::device_array<double, 1> out({32}, ufx::sim.space());
+  const auto k = ufx::kernel(shared_doubles<Stride>{}, "doubles");
+  const ufx::profile_report p = ufx::profile(ufx::sim, [&](auto t) { k[{1, 32}](t, out); });
+  REQUIRE(p.kernels.size() == 1);
+  return p.kernels[0];
+}
+} // namespace
+
+TEST_CASE("profile: 8-byte shared accesses are served a half warp at a time") {
+  // 32 consecutive doubles: two half warps of 128 bytes, one pass each, as few as the bytes allow
+  ufx::kernel_profile k = profile_doubles<1>();
+  CHECK(k.shared_loads.requests == 1);
+  CHECK(k.shared_loads.wavefronts == 2);
+  CHECK(k.shared_loads.ideal_wavefronts == 2);
+  CHECK(k.shared_stores.wavefronts == 2 * 4); // s[2i], s[2i + 1]: a stride of 16 bytes, two words a bank per half
+  // every other double: a half warp's 16 lanes span 256 bytes, two words in each bank it touches
+  k = profile_doubles<2>();
+  CHECK(k.shared_loads.wavefronts == 4);
+  CHECK(k.shared_loads.ideal_wavefronts == 2);
+  CHECK(k.shared_loads.bank_conflicts == 2);
+}
+
+TEST_CASE("profile: the counts do not depend on the sim's thread order (UFX_SIM_SEED)") {
+  const ufx::kernel_profile a = profile_transpose<0>();
+  ufx::set_sim_seed(12345);
+  const ufx::kernel_profile b = profile_transpose<0>();
+  ufx::set_sim_seed(0);
+  CHECK(b.shared_loads.wavefronts == a.shared_loads.wavefronts);
+  CHECK(b.shared_stores.wavefronts == a.shared_stores.wavefronts);
+  CHECK(b.global_loads.sectors == a.global_loads.sectors);
+  CHECK(b.global_stores.requests == a.global_stores.requests);
+}
