@@ -86,6 +86,12 @@ inline dim3 unflatten(index_t i, const dim3& extent) {
   return dim3(static_cast<unsigned>(i % x), static_cast<unsigned>((i / x) % y), static_cast<unsigned>(i / (x * y)));
 }
 
+/// The lanes warp `wi` of a block of n threads has (all 32 but in a block's last, partial warp).
+inline unsigned lanes_of(unsigned n, unsigned wi) {
+  const unsigned rest = n - wi * 32;
+  return rest >= 32 ? 0xffffffffu : (1u << rest) - 1u;
+}
+
 /// Raised inside a fiber to unwind it when its block is abandoned (never reaches the user).
 struct block_abort {};
 

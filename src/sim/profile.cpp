@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <mutex>
 #include <string>
 
 #include "sim/block.hpp"
@@ -151,8 +150,7 @@ void launch_trace::warp(const sim_block& b, const warp_call& c) {
   if (c.kind == warp_kind::activemask) return; // a query, not an operation of the warp
   const unsigned me = b.threads.current;
   if (__builtin_ctz(c.mask) != static_cast<int>(me % 32)) return; // counted once, by the lowest lane
-  const unsigned n = b.threads.count(), rest = n - me / 32 * 32;
-  const std::uint32_t have = rest >= 32 ? 0xffffffffu : (1u << rest) - 1u;
+  const unsigned have = lanes_of(b.threads.count(), me / 32);
   ++k_.warp_operations;
   if ((c.mask & have) != have) ++k_.partial_warp_operations;
 }

@@ -13,12 +13,6 @@ namespace ufx::detail {
 namespace sim_impl {
 namespace {
 
-/// The lanes warp `wi` of a block of n threads has (all 32 but in a block's last, partial warp).
-unsigned lanes_of(unsigned n, unsigned wi) {
-  const unsigned rest = n - wi * 32;
-  return rest >= 32 ? 0xffffffffu : (1u << rest) - 1u;
-}
-
 unsigned lowest_lane(unsigned bits) { return static_cast<unsigned>(__builtin_ctz(bits)); }
 
 /// The meetings of one warp of a block: its lanes, and where they wait.
