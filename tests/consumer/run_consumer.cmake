@@ -1,6 +1,8 @@
 # Builds and runs one consumer project (cmake -P). Variables:
 #   MODE           find_package | add_subdirectory | find_package_cuda | find_package_mpi
 #   MPIEXEC        with find_package_mpi: mpirun (the consumer runs on 2 ranks)
+#   PREFIX         optional, find_package modes: an installed ufx to use (consumer.find_package's, for
+#                  find_package_mpi: one build and install of ufx serves both) instead of installing one
 #   UFX_SOURCE_DIR ufx's source tree
 #   WORK_DIR       scratch directory (emptied first)
 #   GENERATOR, BUILD_TYPE, CXX_COMPILER, ENABLE_CUDA, CUDA_COMPILER (may be empty)
@@ -36,7 +38,13 @@ set(consumer_dir "${CMAKE_CURRENT_LIST_DIR}/${MODE}")
 if(MODE STREQUAL "find_package_cuda" AND NOT (ENABLE_CUDA AND CUDA_COMPILER))
   message(FATAL_ERROR "consumer.${MODE}: needs ENABLE_CUDA and CUDA_COMPILER")
 endif()
-if(MODE MATCHES "^find_package")
+if(MODE MATCHES "^find_package" AND PREFIX)
+  if(NOT EXISTS "${PREFIX}/include/ufx/ufx.hpp")
+    message(FATAL_ERROR "consumer.${MODE}: no ufx installed under ${PREFIX}")
+  endif()
+  step(${CMAKE_COMMAND} -S "${consumer_dir}" -B "${WORK_DIR}/consumer-build" ${common_args}
+       -DCMAKE_PREFIX_PATH=${PREFIX})
+elseif(MODE MATCHES "^find_package")
   set(prefix "${WORK_DIR}/prefix")
   step(${CMAKE_COMMAND} -S "${UFX_SOURCE_DIR}" -B "${WORK_DIR}/ufx-build" ${common_args}
        -DCMAKE_INSTALL_PREFIX=${prefix} -DUFX_BUILD_TESTS=OFF -DUFX_BUILD_EXAMPLES=OFF -DUFX_BUILD_BENCH=OFF
