@@ -117,6 +117,19 @@ private:
   Acc* data_ = nullptr;
 };
 
+/// How a chunk's partial accumulators are finished: not at all (they are combined, then finished). An init_finish
+/// without init whose result is the accumulator is that step, and is the whole call's own finishing type: the chunks
+/// then run the kernels the call compiles anyway (nvcc compiles no second set).
+template <class Fin, class Acc>
+inline constexpr bool plain_finish = false;
+template <class Acc, class Op>
+inline constexpr bool plain_finish<init_finish<Acc, Op, Acc>, Acc> = true;
+template <class Acc, class Fin>
+auto unfinished(const Fin& fin) {
+  if constexpr (plain_finish<Fin, Acc>) return Fin{fin.op, Acc{}, false};
+  else return pass_through<Acc>{};
+}
+
 /// A reduction on a device target whose host operands do not fit its memory (or its chunk budget) runs in chunks of
 /// loop dimension 0, through the chunk engine (run_pipelined). Kept there: each chunk writes its rows of the result.
 /// Reduced there: each chunk reduces to partial accumulators (one set per chunk, on the host), combined pairwise over
@@ -166,7 +179,7 @@ bool reduce_chunked(const Tag& tag, const Spec& spec, const Fin& fin, const OutO
                         chunk_in);
                   };
                   if (row_kept) piece(ring.output(s, slice_rows(o, b, e)), fin);
-                  else piece(operand<Acc, RO>(ndview<Acc, RO>(parts.of(c), o.view.shape())), pass_through<Acc>{});
+                  else piece(operand<Acc, RO>(ndview<Acc, RO>(parts.of(c), o.view.shape())), unfinished<Acc>(fin));
                 });
   if (row_kept) return true;
 

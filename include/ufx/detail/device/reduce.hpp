@@ -101,8 +101,10 @@ void reduce_partials(const Tag& tag, const memory_space& space, const reduce_pla
   next.red.shape[0] = lanes;
   next.red.stride[1][0] = inner ? n_out : 1;
   next.inner_kept = inner;
-  using next_kernel = reduce_body<Acc, pass_through<Acc>, decltype(k.op), array_acc<const Acc>>;
-  const next_kernel k2{pass_through<Acc>{}, k.op, detail::make_tuple(array_acc<const Acc>{partial})};
+  // map `identity`, the first level's for a plain reduction: where the elements are Acc already, the two levels are one
+  // kernel type (nvcc compiles one lane_fn, not two)
+  using next_kernel = reduce_body<Acc, identity, decltype(k.op), array_acc<const Acc>>;
+  const next_kernel k2{identity{}, k.op, detail::make_tuple(array_acc<const Acc>{partial})};
   device_reduce(tag, space, next, k2, out, fin);
 }
 
