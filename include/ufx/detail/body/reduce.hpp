@@ -75,7 +75,8 @@ private:
   }
 };
 
-/// The identity map of an accumulator: a chunk's partials left unfinished where the call's finish is not plain (unfinished).
+/// The identity map of an accumulator: a chunk's partials left unfinished where the call's finish is not plain
+/// (unfinished).
 template <class Acc>
 struct pass_through {
   UFX_HD Acc operator()(const Acc& a) const { return a; }
