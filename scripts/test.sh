@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Quick start, command 2 (and CI's): installs missing Debian packages, then builds and runs the
 # whole test suite with each preset of CMakePresets.json:
-#   cpu       Release, targets serial/host/sim: unit tests, doc tests, examples, consumer tests
-#   cpu-asan  the unit tests built by clang with AddressSanitizer + UndefinedBehaviorSanitizer (no benchmarks, no
-#             NumPy tables)
+#   cpu       Release (g++), targets serial/host/sim: doc tests, examples, consumer tests, compile-fail
+#             and header tests, the hot loops' guards, the fuzzers; of the unit tests only the files whose
+#             checks need optimised code (UFX_UNIT_TESTS=optimised: test_math, test_reduce_simd)
+#   cpu-asan  the unit tests, every file on serial, host and sim, built once: by clang, the second
+#             compiler, with AddressSanitizer + UndefinedBehaviorSanitizer (no benchmarks)
 #   cuda-ci   when nvcc is found: the CUDA builds of the tests and examples (the cpu preset already
 #             built the rest), whose ufx::cuda cases skip at run time when no GPU answers, nvcc's
 #             diagnostics tests (tests/compile_fail_cuda) and a .cu consumer of the installed package
@@ -28,10 +30,11 @@ report=()
 
 run_preset() {
   local preset=$1 start=$SECONDS
+  shift
   echo
   echo "=== $preset: configure and build"
   # the benchmarks are only compiled here, at -O0 (bench/CMakeLists.txt: UFX_BENCH_BUILD_CHECK)
-  if ! cmake --preset "$preset" -DUFX_BENCH_BUILD_CHECK=ON || ! cmake --build --preset "$preset"; then
+  if ! cmake --preset "$preset" -DUFX_BENCH_BUILD_CHECK=ON "$@" || ! cmake --build --preset "$preset"; then
     failed=$((failed + 1))
     report+=("$preset: build FAILED after $((SECONDS - start)) s")
     return
@@ -61,7 +64,12 @@ run_preset() {
 }
 
 for preset in "${presets[@]}"; do
-  run_preset "$preset"
+  if [ "$preset" = cpu ]; then
+    # the unit tests are built once, by cpu-asan, on every CPU target; cpu keeps those that need optimised code
+    run_preset cpu -DUFX_UNIT_TESTS=optimised
+  else
+    run_preset "$preset"
+  fi
 done
 
 echo

@@ -17,10 +17,6 @@
 #  define UFX_TEST_TARGETS ufx::sim_t, ufx::cuda_t
 #elif defined(__CUDACC__)
 #  define UFX_TEST_TARGETS ufx::serial_t, ufx::host_t, ufx::sim_t, ufx::cuda_t
-#elif defined(UFX_TEST_NO_SERIAL)
-// the sanitizer build beside a CPU build that runs serial (the cpu-asan preset): ufx::serial is
-// ufx::host's code on one thread, so host and sim cover its memory accesses
-#  define UFX_TEST_TARGETS ufx::host_t, ufx::sim_t
 #else
 #  define UFX_TEST_TARGETS ufx::serial_t, ufx::host_t, ufx::sim_t
 #endif
@@ -31,13 +27,14 @@ namespace ufx_test {
 /// (test_math.cpp's samples of every 257th float, 2^20 doubles) take a sparser sample there; the cpu preset runs them
 /// whole.
 #if defined(__SANITIZE_ADDRESS__)
-inline constexpr bool sanitized = true;
+#  define UFX_TEST_SANITIZED 1
 #elif defined(__has_feature)
 #  if __has_feature(address_sanitizer)
-inline constexpr bool sanitized = true;
-#  else
-inline constexpr bool sanitized = false;
+#    define UFX_TEST_SANITIZED 1
 #  endif
+#endif
+#if defined(UFX_TEST_SANITIZED)
+inline constexpr bool sanitized = true;
 #else
 inline constexpr bool sanitized = false;
 #endif

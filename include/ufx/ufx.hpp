@@ -36,6 +36,7 @@
 #include "ufx/thread.hpp"
 #include "ufx/ufuncs.hpp"
 #include "ufx/vectorize.hpp"
+#include "ufx/version.hpp"
 #include "ufx/views.hpp"
 #if defined(EIGEN_WORLD_VERSION)
 #  include "ufx/eigen.hpp"

@@ -9,6 +9,15 @@
 #endif
 
 int main() {
+  // the headers and libufx of one installation, and (find_package) the CMake package's version
+  ufx::check_library_version();
+#if defined(CONSUMER_PACKAGE_VERSION)
+  if (ufx::to_string(ufx::version()) != CONSUMER_PACKAGE_VERSION) {
+    std::printf("consumer: ufx::version() %s, the package's version %s\n", ufx::to_string(ufx::version()).c_str(),
+                CONSUMER_PACKAGE_VERSION);
+    return 1;
+  }
+#endif
   auto add = ufx::vectorize([] UFX_HD(float a, float b) { return a + b; });
   const std::vector<float> x{1, 2, 3}, y{10, 20, 30};
   const std::vector<float> want{11, 22, 33};
@@ -31,6 +40,7 @@ int main() {
   }
   std::printf("consumer: ufx::dlpack works\n");
 #endif
-  std::printf("consumer: ufx works (x + y = [%g, %g, %g])\n", on_host[0], on_host[1], on_host[2]);
+  std::printf("consumer: ufx %s works (x + y = [%g, %g, %g])\n", ufx::to_string(ufx::version()).c_str(), on_host[0],
+              on_host[1], on_host[2]);
   return 0;
 }

@@ -3,6 +3,8 @@
 #   MPIEXEC        with find_package_mpi: mpirun (the consumer runs on 2 ranks)
 #   PREFIX         optional, find_package modes: an installed ufx to use (consumer.find_package's, for
 #                  find_package_mpi: one build and install of ufx serves both) instead of installing one
+#   INSTALL_FROM   optional, find_package modes: the enclosing build of ufx, installed with `cmake --install
+#                  --prefix` (the package that build made) instead of a configure, build and install of its own
 #   UFX_SOURCE_DIR ufx's source tree
 #   WORK_DIR       scratch directory (emptied first)
 #   GENERATOR, BUILD_TYPE, CXX_COMPILER, ENABLE_CUDA, CUDA_COMPILER (may be empty)
@@ -46,11 +48,15 @@ if(MODE MATCHES "^find_package" AND PREFIX)
        -DCMAKE_PREFIX_PATH=${PREFIX})
 elseif(MODE MATCHES "^find_package")
   set(prefix "${WORK_DIR}/prefix")
-  step(${CMAKE_COMMAND} -S "${UFX_SOURCE_DIR}" -B "${WORK_DIR}/ufx-build" ${common_args}
-       -DCMAKE_INSTALL_PREFIX=${prefix} -DUFX_BUILD_TESTS=OFF -DUFX_BUILD_EXAMPLES=OFF -DUFX_BUILD_BENCH=OFF
-       -DUFX_INSTALL=ON) # the README's install recipe
-  step(${CMAKE_COMMAND} --build "${WORK_DIR}/ufx-build" --parallel 2)
-  step(${CMAKE_COMMAND} --install "${WORK_DIR}/ufx-build")
+  if(INSTALL_FROM)
+    step(${CMAKE_COMMAND} --install "${INSTALL_FROM}" --prefix "${prefix}")
+  else()
+    step(${CMAKE_COMMAND} -S "${UFX_SOURCE_DIR}" -B "${WORK_DIR}/ufx-build" ${common_args}
+         -DCMAKE_INSTALL_PREFIX=${prefix} -DUFX_BUILD_TESTS=OFF -DUFX_BUILD_EXAMPLES=OFF -DUFX_BUILD_BENCH=OFF
+         -DUFX_INSTALL=ON) # the README's install recipe
+    step(${CMAKE_COMMAND} --build "${WORK_DIR}/ufx-build" --parallel 2)
+    step(${CMAKE_COMMAND} --install "${WORK_DIR}/ufx-build")
+  endif()
   # the installed targets name no dependency path of the build machine: Thrust is found again by
   # ufxConfig.cmake where the package is used
   file(GLOB targets_files "${prefix}/lib*/cmake/ufx/ufxTargets*.cmake")
@@ -62,6 +68,33 @@ elseif(MODE MATCHES "^find_package")
   endforeach()
   step(${CMAKE_COMMAND} -S "${consumer_dir}" -B "${WORK_DIR}/consumer-build" ${common_args}
        -DCMAKE_PREFIX_PATH=${prefix})
+  if(MODE STREQUAL "find_package")
+    # the package's version file (SameMinorVersion): the installed minor version is found, a minor version before or
+    # after it is not
+    file(READ "${UFX_SOURCE_DIR}/include/ufx/version.hpp" header)
+    string(REGEX MATCH "UFX_VERSION_MAJOR ([0-9]+)" _ "${header}")
+    set(major ${CMAKE_MATCH_1})
+    string(REGEX MATCH "UFX_VERSION_MINOR ([0-9]+)" _ "${header}")
+    set(minor ${CMAKE_MATCH_1})
+    math(EXPR next "${minor} + 1")
+    set(cases "${major}.${minor}" found "${major}.${next}" refused)
+    if(minor GREATER 0)
+      math(EXPR before "${minor} - 1")
+      list(APPEND cases "${major}.${before}" refused)
+    endif()
+    while(cases)
+      list(POP_FRONT cases want expect)
+      execute_process(COMMAND ${CMAKE_COMMAND} -S "${CMAKE_CURRENT_LIST_DIR}/find_package_version"
+                              -B "${WORK_DIR}/version-${want}" -DWANT=${want} -DCMAKE_PREFIX_PATH=${prefix}
+                      RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+      if(expect STREQUAL "found" AND NOT (rc EQUAL 0 AND out MATCHES "found ufx ${major}\\.${minor}\\."))
+        message(FATAL_ERROR "consumer.${MODE}: find_package(ufx ${want}) did not find the installed ufx:\n${out}")
+      elseif(expect STREQUAL "refused" AND (rc EQUAL 0 OR NOT out MATCHES "requested version \"${want}\""))
+        message(FATAL_ERROR "consumer.${MODE}: find_package(ufx ${want}) did not refuse ufx ${major}.${minor}:\n${out}")
+      endif()
+    endwhile()
+    message(STATUS "consumer.${MODE}: find_package(ufx ${major}.${minor}) finds the package; other minor versions do not")
+  endif()
 elseif(MODE STREQUAL "add_subdirectory")
   step(${CMAKE_COMMAND} -S "${consumer_dir}" -B "${WORK_DIR}/consumer-build" ${common_args}
        -DUFX_SOURCE_DIR=${UFX_SOURCE_DIR})

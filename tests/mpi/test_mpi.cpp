@@ -19,7 +19,7 @@
 #include "gufunc_cores.hpp"
 
 // The targets each rank runs its share on (common.hpp's, or ufx::host alone in the sanitizer build).
-#if defined(UFX_TEST_NO_SERIAL)
+#if defined(UFX_TEST_MPI_HOST_ONLY)
 #  define UFX_MPI_TEST_TARGETS ufx::host_t
 #else
 #  define UFX_MPI_TEST_TARGETS UFX_TEST_TARGETS
