@@ -23,3 +23,4 @@ write_basic_package_version_file("${CMAKE_CURRENT_BINARY_DIR}/ufxConfigVersion.c
 install(FILES "${CMAKE_CURRENT_BINARY_DIR}/ufxConfig.cmake" "${CMAKE_CURRENT_BINARY_DIR}/ufxConfigVersion.cmake"
   "${CMAKE_CURRENT_LIST_DIR}/UfxFindThrust.cmake" "${CMAKE_CURRENT_LIST_DIR}/UfxCudaArchitectures.cmake"
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ufx)
+include(UfxPackage)

@@ -1,5 +1,6 @@
 # Builds and runs one consumer project (cmake -P). Variables:
-#   MODE           find_package | add_subdirectory | find_package_cuda | find_package_mpi
+#   MODE           find_package | add_subdirectory | find_package_cuda | find_package_mpi | package
+#   CPACK, PACKAGE_CONFIG  with package: cpack and the enclosing build's CPackConfig.cmake
 #   MPIEXEC        with find_package_mpi: mpirun (the consumer runs on 2 ranks)
 #   PREFIX         optional, find_package modes: an installed ufx to use (consumer.find_package's, for
 #                  find_package_mpi: one build and install of ufx serves both) instead of installing one
@@ -37,10 +38,47 @@ function(step)
 endfunction()
 
 set(consumer_dir "${CMAKE_CURRENT_LIST_DIR}/${MODE}")
+if(MODE STREQUAL "package")
+  # the packages cpack makes of the enclosing build: the .deb's fields, its files unpacked into a root (dpkg-deb -x, as
+  # dpkg would install them under /usr) and the tarball's; then the find_package consumer against <root>/usr
+  set(consumer_dir "${CMAKE_CURRENT_LIST_DIR}/find_package")
+  step(${CPACK} --config "${PACKAGE_CONFIG}" -B "${WORK_DIR}/packages") # DEB and TGZ (CPACK_GENERATOR)
+  file(GLOB deb "${WORK_DIR}/packages/*.deb")
+  file(GLOB tgz "${WORK_DIR}/packages/*.tar.gz")
+  if(NOT deb OR NOT tgz)
+    message(FATAL_ERROR "consumer.${MODE}: cpack made no .deb or no .tar.gz in ${WORK_DIR}/packages")
+  endif()
+  file(READ "${UFX_SOURCE_DIR}/include/ufx/version.hpp" header)
+  string(REGEX MATCH "UFX_VERSION_MAJOR ([0-9]+)" _ "${header}")
+  set(version ${CMAKE_MATCH_1})
+  foreach(part MINOR PATCH)
+    string(REGEX MATCH "UFX_VERSION_${part} ([0-9]+)" _ "${header}")
+    string(APPEND version ".${CMAKE_MATCH_1}")
+  endforeach()
+  execute_process(COMMAND dpkg-deb -f "${deb}" Package Version Depends Section OUTPUT_VARIABLE fields RESULT_VARIABLE rc)
+  message(STATUS "consumer.${MODE}: ${deb}:\n${fields}")
+  foreach(want "Package: libufx-dev\n" "Version: ${version}\n" "Depends: libthrust-dev" "Section: libdevel")
+    string(FIND "${fields}" "${want}" at)
+    if(NOT rc EQUAL 0 OR at EQUAL -1)
+      message(FATAL_ERROR "consumer.${MODE}: the .deb's fields lack '${want}':\n${fields}")
+    endif()
+  endforeach()
+  step(dpkg-deb -x "${deb}" "${WORK_DIR}/root")
+  file(ARCHIVE_EXTRACT INPUT "${tgz}" DESTINATION "${WORK_DIR}/tgz")
+  foreach(f include/ufx/ufx.hpp include/ufx/version.hpp lib*/cmake/ufx/ufxConfig.cmake lib*/cmake/ufx/ufxConfigVersion.cmake
+            lib*/libufx.a)
+    file(GLOB in_deb "${WORK_DIR}/root/usr/${f}")
+    file(GLOB in_tgz "${WORK_DIR}/tgz/${f}")
+    if(NOT in_deb OR NOT in_tgz)
+      message(FATAL_ERROR "consumer.${MODE}: ${f} is not in the .deb's /usr or at the tarball's top")
+    endif()
+  endforeach()
+  set(PREFIX "${WORK_DIR}/root/usr")
+endif()
 if(MODE STREQUAL "find_package_cuda" AND NOT (ENABLE_CUDA AND CUDA_COMPILER))
   message(FATAL_ERROR "consumer.${MODE}: needs ENABLE_CUDA and CUDA_COMPILER")
 endif()
-if(MODE MATCHES "^find_package" AND PREFIX)
+if(MODE MATCHES "^(find_package|package)" AND PREFIX)
   if(NOT EXISTS "${PREFIX}/include/ufx/ufx.hpp")
     message(FATAL_ERROR "consumer.${MODE}: no ufx installed under ${PREFIX}")
   endif()
