@@ -24,7 +24,7 @@
 /// The patch version.
 #define UFX_VERSION_PATCH 0
 /// One integer that orders versions: major * 10000 + minor * 100 + patch.
-#define UFX_VERSION_NUMBER(major, minor, patch) ((major) * 10000 + (minor) * 100 + (patch))
+#define UFX_VERSION_NUMBER(major, minor, patch) ((major)*10000 + (minor)*100 + (patch))
 /// This version as one integer (UFX_VERSION_NUMBER).
 #define UFX_VERSION UFX_VERSION_NUMBER(UFX_VERSION_MAJOR, UFX_VERSION_MINOR, UFX_VERSION_PATCH)
 
