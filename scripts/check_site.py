@@ -11,7 +11,11 @@ Rendering all 315 pages took 83 s of the CTest's time, this 20 s. It fails when:
   - a page does not render: a script error, a resource that does not load, or no text;
   - an internal link points to a page the site does not have, or to an anchor that page lacks;
   - a link leaves the site for a resource the pages load (the site must read offline);
-  - the search page does not find `vectorize` (the query and its results run in the browser).
+  - the search page does not find `vectorize` (the query and its results run in the browser);
+  - vectorize.html's code blocks are not highlighted (Pygments' classes, a keyword coloured as the shipped
+    css/pygments.css says), or
+    a block's long lines do not scroll inside it; vectorize, reduce or kernels.html has fewer than 5 links into the API
+    reference (scripts/link_api.py).
 Standard library only.
 """
 import argparse
@@ -185,6 +189,17 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+# A rendered page's code blocks: how many are highlighted, a keyword's colour, and whether a block scrolls its long
+# lines.
+CODE_LOOK = """(() => {
+  const blocks = document.querySelectorAll('div.highlight pre');
+  const k = document.querySelector('div.highlight .k');
+  const pre = blocks[0];
+  return {blocks: blocks.length, keyword: k ? getComputedStyle(k).color : null,
+          text: pre ? getComputedStyle(pre).color : null, overflow: pre ? getComputedStyle(pre).overflowX : null};
+})()"""
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("site")
@@ -238,6 +253,21 @@ def main():
                 elif target.fragment and path in facts:
                     if urllib.parse.unquote(target.fragment) not in facts[path]["ids"]:
                         failures.append(f"{page}: link to {path}#{target.fragment}, an anchor that page lacks")
+
+        # code blocks arrive highlighted by Pygments and styled by the shipped stylesheet (a keyword's colour is not the
+        # block's text colour); a long line scrolls inside its block; inline code names link into the API reference
+        problems = browser.open(base + "vectorize.html")
+        failures += [f"vectorize.html: {p}" for p in problems]
+        look = browser.eval(CODE_LOOK) or {}
+        # css/pygments.css: Pygments' default style gives a keyword (.k) #008000, which the theme's own styles do not
+        if not look.get("blocks") or look.get("keyword") != "rgb(0, 128, 0)":
+            failures.append(f"vectorize.html: code blocks are not highlighted by css/pygments.css ({look})")
+        if look.get("overflow") not in ("auto", "scroll"):
+            failures.append(f"vectorize.html: a code block's long lines do not scroll inside it (overflow-x {look})")
+        for page in ("vectorize.html", "reduce.html", "kernels.html"):
+            api_links = [link for link in facts.get(page, {}).get("links", []) if link.startswith(base + "api/")]
+            if len(api_links) < 5:
+                failures.append(f"{page}: {len(api_links)} links into the API reference (scripts/link_api.py)")
 
         # the search finds vectorize (mkdocs' search runs in a web worker: wait for its results)
         problems = browser.open(base + "search.html?q=vectorize")

@@ -15,6 +15,19 @@ work="$out.work"
 rm -rf "$out" "$work"
 mkdir -p "$work/docs" "$work/doxygen"
 
+# the site's home page opens as the README does: the same first paragraph and the same quick-start program (README.md, docs/index.md)
+python3 - <<'PY'
+import sys
+readme, index = open("README.md").read(), open("docs/index.md").read()
+def block(text, after):
+    text = text[text.index(after):] if after else text
+    start = text.index("```cpp")
+    return text[start:text.index("```\n", start + 6)]
+if readme.split("\n\n")[1] != index.split("\n\n")[1] or block(readme, "## Quick start") != block(index, ""):
+    sys.exit("docs_site.sh: docs/index.md's first paragraph or first program differs from the README's opening "
+             "paragraph or quick start: the site's home page and the README must agree")
+PY
+
 # the API reference: every public name documented, else the warnings and a failure
 UFX_DOXYGEN_OUT="$work/doxygen" doxygen docs/Doxyfile
 if [ -s "$work/doxygen/warnings.log" ]; then
@@ -25,8 +38,11 @@ fi
 
 # the guide, with the reference beside it as static pages, in a copy of docs/ (the tree stays clean)
 cp docs/*.md "$work/docs/"
+cp -r docs/css "$work/docs/css"
 cp -r "$work/doxygen/api" "$work/docs/api"
 sed "s#^docs_dir: docs\$#docs_dir: $work/docs#" mkdocs.yml >"$work/mkdocs.yml"
 mkdocs build --quiet --strict -f "$work/mkdocs.yml" -d "$out"
+# the guide's inline code names linked to their entries in the reference (doxygen's tag file)
+/usr/bin/env python3 scripts/link_api.py "$out" "$work/doxygen/ufx.tag"
 rm -rf "$work"
 echo "docs_site.sh: $out/index.html ($(find "$out" -name '*.html' | wc -l) pages)"
