@@ -77,19 +77,6 @@ void sim_profile_add(const kernel_profile& k) {
   if (c.env) c.env->kernels.push_back(k);
 }
 
-void sim_profile_untraced(const char* label, const launch_config& c, int device) {
-  kernel_profile k;
-  k.name = label;
-  k.device = "ufx::sim device " + std::to_string(device);
-  k.grid = c.grid;
-  k.block = c.block;
-  k.shared_bytes = c.shared_bytes;
-  k.blocks = static_cast<long long>(c.grid.count());
-  k.threads = k.blocks * static_cast<long long>(c.block.count());
-  k.traced = false;
-  sim_profile_add(k);
-}
-
 } // namespace detail
 
 namespace {
@@ -181,7 +168,8 @@ std::ostream& operator<<(std::ostream& os, const kernel_profile& k) {
   os << "kernel '" << k.name << "' on " << k.device << ": grid " << detail::format_dim3(k.grid) << ", block "
      << detail::format_dim3(k.block) << ", " << count_text(static_cast<long long>(k.shared_bytes))
      << " bytes of shared memory per block\n";
-  if (!k.traced) return os << "  (ufx's own kernel: its accesses are not traced)\n";
+  if (!k.traced)
+    return os << "  (ufx's own kernel, whose accesses are not traced yet: a reduction, gufunc, scan or copy)\n";
   const auto global_line = [&](const char* what, const global_counts& g) {
     if (g.requests == 0) return;
     os << "  " << pad(what, 15, true) << pad(count_text(g.requests), 13) << pad(count_text(g.sectors), 14)

@@ -170,14 +170,63 @@ TEST_CASE("profile: the roofline estimate of a launch on a named GPU") {
   CHECK(os.str().find("on NVIDIA H200, bound by ") != std::string::npos);
 }
 
-TEST_CASE("profile: ufx's own kernels are listed untraced; nothing is collected outside ufx::profile") {
-  auto x = ufx::to_device(std::vector<float>(100, 1.f), ufx::sim);
-  ufx::device_array<float, 1> y({100}, ufx::sim.space());
+TEST_CASE("profile: ufx's elementwise kernels are traced: 16-byte loads and stores, each sector once") {
+  constexpr ufx::index_t n = 4096;
+  auto x = ufx::to_device(std::vector<float>(n, 1.f), ufx::sim);
+  ufx::device_array<float, 1> y({n}, ufx::sim.space());
   const auto twice = ufx::vectorize([](float v) { return 2 * v; });
   const ufx::profile_report p = ufx::profile(ufx::sim, [&](auto t) { twice(t, x, ufx::out(y)); });
   REQUIRE(p.kernels.size() == 1);
-  CHECK_FALSE(p.kernels[0].traced);
-  CHECK(p.kernels[0].threads >= 100);
+  const ufx::kernel_profile& k = p.kernels[0];
+  CHECK(k.traced);
+  CHECK(k.name == "ufx elementwise kernel");
+  // the dense body: each lane loads 4 floats of the input at once and stores 4 of the output, so a warp's request asks
+  // for 512 bytes, 16 sectors, the ideal
+  CHECK(k.global_loads.requests == n / 4 / 32);
+  CHECK(k.global_loads.sectors_per_request == 16);
+  CHECK(k.global_loads.ideal_sectors_per_request == 16);
+  CHECK(k.global_stores.requests == n / 4 / 32);
+  CHECK(k.global_stores.sectors == n * 4 / 32);
+  CHECK(k.global_loads.bytes_requested == n * 4);
+  CHECK(k.distinct_sectors == 2 * n * 4 / 32); // every byte of x and y once
+  REQUIRE(k.rows.size() == 2);
+  CHECK(k.rows[0].array == "output 0");
+  CHECK(k.rows[0].kind == "store");
+  CHECK(k.rows[1].array == "input 0");
+  CHECK(k.rows[1].access_bytes == 16);
+  CHECK(twice(ufx::sim, x).to_host() == ufx::ndarray<float, 1>({n}, 2.f)); // and the results are the kernel's
+}
+
+TEST_CASE("profile: a transposed operand of ufx's kernel reads 32 sectors a request, as a strided raw kernel does") {
+  constexpr ufx::index_t n = 64;
+  auto m = ufx::to_device(ufx::ndarray<float, 2>({n, n}, 1.f), ufx::sim);
+  ufx::device_array<float, 2> out({n, n}, ufx::sim.space());
+  const auto add = ufx::vectorize([](float a, float b) { return a + b; });
+  const ufx::profile_report p = ufx::profile(ufx::sim, [&](auto t) { add(t, m, ufx::transpose(m), ufx::out(out)); });
+  REQUIRE(p.kernels.size() == 1);
+  const ufx::kernel_profile& k = p.kernels[0];
+  CHECK(k.traced);
+  // one element a lane (the general body): input 0 and the output 4 sectors a request, the transposed input 32 (its
+  // lanes' elements a row of 64 floats apart), where 4 would hold what it asks for
+  CHECK(k.global_stores.sectors_per_request == 4);
+  REQUIRE(k.rows.size() == 3);
+  CHECK(k.rows[1].array == "input 0");
+  CHECK(k.rows[1].transactions == 4 * k.rows[1].requests);
+  CHECK(k.rows[2].array == "input 1");
+  CHECK(k.rows[2].transactions == 32 * k.rows[2].requests);
+  CHECK(k.rows[2].ideal == 4 * k.rows[2].requests);
+}
+
+TEST_CASE("profile: ufx's reductions are listed untraced; nothing is collected outside ufx::profile") {
+  auto x = ufx::to_device(std::vector<float>(100, 1.f), ufx::sim);
+  float s = 0;
+  const ufx::profile_report p = ufx::profile(ufx::sim, [&](auto t) { s = ufx::sum(t, x); });
+  CHECK(s == 100);
+  REQUIRE_FALSE(p.kernels.empty());
+  for (const ufx::kernel_profile& k : p.kernels) {
+    CHECK_FALSE(k.traced);
+    CHECK(k.threads >= 1);
+  }
   std::ostringstream os;
   os << p;
   CHECK(os.str().find("not traced") != std::string::npos);

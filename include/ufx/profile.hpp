@@ -131,7 +131,8 @@ struct gpu_estimate {
 
 /// What one launch did.
 struct kernel_profile {
-  /// The kernel's name (`.named()`, else "ufx::kernel"), or the call's for ufx's own kernels.
+  /// The kernel's name (`.named()`, else "ufx::kernel"), or the launch's for ufx's own kernels ("ufx elementwise
+  /// kernel").
   std::string name;
   /// The device: "ufx::sim device 0".
   std::string device;
@@ -145,7 +146,8 @@ struct kernel_profile {
   long long blocks = 0;
   /// Threads in the grid.
   long long threads = 0;
-  /// False for ufx's own kernels (vectorize, reductions ...), whose accesses are not traced: the counts are 0.
+  /// False for ufx's own kernels whose accesses are not traced yet (reductions, gufuncs, scans, copies): the counts
+  /// are 0. ufx's elementwise kernel (vectorize, the ufuncs, lazy expressions) is traced.
   bool traced = true;
   /// Global-memory loads through the kernel's array arguments.
   global_counts global_loads;

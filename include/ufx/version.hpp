@@ -38,8 +38,17 @@ struct version_info {
   int minor = 0;
   /// Incremented for a release that fixes bugs only.
   int patch = 0;
+  /// Equal when all three numbers are (written out: nvcc 13 leaves a defaulted `<=>`'s implied `==` undefined in host
+  /// code).
+  friend constexpr bool operator==(const version_info& a, const version_info& b) {
+    return a.major == b.major && a.minor == b.minor && a.patch == b.patch;
+  }
   /// Ordered by major, then minor, then patch.
-  friend constexpr auto operator<=>(const version_info&, const version_info&) = default;
+  friend constexpr std::strong_ordering operator<=>(const version_info& a, const version_info& b) {
+    if (a.major != b.major) return a.major <=> b.major;
+    if (a.minor != b.minor) return a.minor <=> b.minor;
+    return a.patch <=> b.patch;
+  }
 };
 
 /// The version of the headers this code was compiled with.

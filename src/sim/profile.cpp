@@ -11,42 +11,28 @@
 #include <string>
 
 #include "sim/block.hpp"
+#include "ufx/detail/backend/sim/checks.hpp" // operand_name
 
 namespace ufx::detail {
 
-#if UFX_WITH_BOOST_CONTEXT
 namespace sim_impl {
 
 namespace {
 const char* const kind_names[] = {"load", "store", "atomic"};
-
-std::string array_name(const block_launch& l, const trace_array& a) {
-  if (a.shared) {
-    const shared_region& s = l.regions[a.index];
-    return "shared array " + std::to_string(a.index) + " (parameter " + std::to_string(s.parameter) + ")";
-  }
-  if (a.index < 0) return "global memory outside the arguments";
-  const global_region& g = l.globals[a.index];
-  return "argument " + std::to_string(g.argument) + " (parameter " + std::to_string(g.parameter) + ")";
-}
 } // namespace
 
-launch_trace::launch_trace(const block_launch& l) : l_(l) {
-  const std::string label = l.label; // "kernel 'name'" for a named kernel, else "ufx::kernel"
-  k_.name = label.starts_with("kernel '") && label.ends_with('\'') ? label.substr(8, label.size() - 9) : label;
-  k_.device = l.where;
-  k_.grid = l.config.grid;
-  k_.block = l.config.block;
-  k_.shared_bytes = l.static_bytes + l.config.shared_bytes;
-  k_.blocks = static_cast<long long>(l.config.grid.count());
-  k_.threads = k_.blocks * static_cast<long long>(l.config.block.count());
-  threads_ = static_cast<unsigned>(l.config.block.count());
+launch_trace::launch_trace(trace_info info) : info_(std::move(info)) {
+  k_.name = info_.name;
+  k_.device = info_.device;
+  k_.grid = info_.config.grid;
+  k_.block = info_.config.block;
+  k_.shared_bytes = info_.shared_bytes;
+  k_.blocks = static_cast<long long>(info_.config.grid.count());
+  k_.threads = k_.blocks * static_cast<long long>(info_.config.block.count());
+  threads_ = static_cast<unsigned>(info_.config.block.count());
   warps_ = (threads_ + 31) / 32;
-  for (int i = 0; i < l.global_count; ++i) {
-    const auto lo = reinterpret_cast<std::uintptr_t>(l.globals[i].lo) >> 5,
-               hi = reinterpret_cast<std::uintptr_t>(l.globals[i].hi) >> 5;
-    sector_bits_.emplace_back((hi - lo) / 64 + 1, 0);
-  }
+  for (const trace_info::global& g : info_.globals)
+    sector_bits_.emplace_back(g.hi ? ((g.hi >> 5) - (g.lo >> 5)) / 64 + 1 : 0, 0);
 }
 
 std::size_t launch_trace::new_site_index(const void* site) {
@@ -74,52 +60,55 @@ launch_trace::block_requests& launch_trace::other_block(std::int32_t block) {
   return r;
 }
 
-void launch_trace::mark_sector(std::uintptr_t sector) {
-  for (int i = 0; i < l_.global_count; ++i) {
-    const auto lo = reinterpret_cast<std::uintptr_t>(l_.globals[i].lo) >> 5,
-               hi = reinterpret_cast<std::uintptr_t>(l_.globals[i].hi) >> 5;
-    if (sector >= lo && sector <= hi) {
-      const std::uintptr_t j = sector - lo;
-      sector_bits_[static_cast<std::size_t>(i)][j / 64] |= std::uint64_t{1} << (j % 64);
-      return;
-    }
-  }
+void launch_trace::mark_sector(std::uintptr_t sector, int array) {
+  const auto in = [&](int i) {
+    const trace_info::global& g = info_.globals[static_cast<std::size_t>(i)];
+    const std::uintptr_t lo = g.lo >> 5;
+    if (sector < lo || (g.hi && sector > g.hi >> 5)) return false;
+    std::vector<std::uint64_t>& bits = sector_bits_[static_cast<std::size_t>(i)];
+    const std::uintptr_t j = sector - lo;
+    if (j / 64 >= bits.size()) bits.resize(std::max<std::size_t>(j / 64 + 1, bits.size() * 2), 0); // hi 0: grows
+    bits[j / 64] |= std::uint64_t{1} << (j % 64);
+    return true;
+  };
+  if (array >= 0 && in(array)) return;
+  for (int i = 0; i < static_cast<int>(info_.globals.size()); ++i)
+    if (i != array && info_.globals[static_cast<std::size_t>(i)].hi && in(i)) return;
   other_sectors_.insert(sector);
 }
 
 trace_array launch_trace::array_of(bool shared, std::uintptr_t where) const {
   trace_array a{shared, -1};
   if (shared) {
-    for (int i = 0; i < l_.region_count; ++i)
-      if (where >= l_.regions[i].offset) a.index = i; // regions lie in order of their offsets
+    for (std::size_t i = 0; i < info_.regions.size(); ++i)
+      if (where >= info_.regions[i].offset) a.index = static_cast<int>(i); // regions lie in order of their offsets
     return a;
   }
-  for (int i = 0; i < l_.global_count; ++i)
-    if (where >= reinterpret_cast<std::uintptr_t>(l_.globals[i].lo) &&
-        where < reinterpret_cast<std::uintptr_t>(l_.globals[i].hi))
-      return {false, i};
+  for (std::size_t i = 0; i < info_.globals.size(); ++i)
+    if (where >= info_.globals[i].lo && where < info_.globals[i].hi) return {false, static_cast<int>(i)};
   return a;
 }
 
-void launch_trace::record(const sim_block& b, bool shared, std::uintptr_t where, const unsigned char* p,
-                          std::size_t bytes, bool mutable_ref, const void* site) {
+void launch_trace::record(std::int32_t block, unsigned me, bool shared, std::uintptr_t where, const unsigned char* p,
+                          std::size_t bytes, access how, const void* site, int array) {
   settle();
-  const unsigned me = b.threads.current;
+  any_ = true;
   const std::size_t s = site_index(site);
-  block_requests& br = requests_of(b.ctx.block_linear);
+  block_requests& br = requests_of(block);
   const std::uint32_t k = br.executed[s * threads_ + me]++;
   std::vector<request>& list = br.lists[s * warps_ + me / 32];
   if (list.size() <= k) list.resize(k + 1);
   request& r = list[k];
   if (r.lanes == 0) { // the request's first lane: what it accesses (its other lanes' accesses are of the same array)
     r.bytes = static_cast<int>(bytes);
-    r.array = array_of(shared, where);
+    r.array = array >= 0 ? trace_array{false, array} : array_of(shared, where);
     r.site = site;
   }
   const std::uint32_t bit = 1u << (me % 32);
   r.lanes |= bit;
   r.addr[me % 32] = where;
-  if (mutable_ref) {
+  if (how == access::store) r.stores |= bit;
+  if (how == access::reference) {
     pending_.r = &r;
     pending_.lane_bit = bit;
     pending_.p = p;
@@ -130,12 +119,30 @@ void launch_trace::record(const sim_block& b, bool shared, std::uintptr_t where,
   }
 }
 
+#if UFX_WITH_BOOST_CONTEXT
 void launch_trace::global(const sim_block& b, const void* p, std::size_t bytes, bool read_only, const void* site) {
-  record(b, false, reinterpret_cast<std::uintptr_t>(p), static_cast<const unsigned char*>(p), bytes, !read_only, site);
+  record(b.ctx.block_linear, b.threads.current, false, reinterpret_cast<std::uintptr_t>(p),
+         static_cast<const unsigned char*>(p), bytes, read_only ? access::load : access::reference, site);
 }
 
 void launch_trace::shared(const sim_block& b, std::size_t offset, std::size_t bytes, const void* site) {
-  record(b, true, offset, b.state.shared + offset, bytes, true, site);
+  record(b.ctx.block_linear, b.threads.current, true, offset, b.state.shared + offset, bytes, access::reference, site);
+}
+#endif
+
+void launch_trace::operand_access(int operand, const void* base, const void* p, std::size_t bytes, bool store,
+                                  int outputs) {
+  const auto k = static_cast<std::size_t>(operand);
+  if (info_.globals.size() <= k) {
+    info_.globals.resize(k + 1);
+    sector_bits_.resize(k + 1);
+  }
+  if (info_.globals[k].name.empty())
+    info_.globals[k] = {reinterpret_cast<std::uintptr_t>(base), 0, operand_name(operand, outputs)};
+  // one site per operand and direction: the k-th load of input 1 by each lane of a warp is one request
+  const auto site = reinterpret_cast<const void*>(static_cast<std::uintptr_t>(2 * operand + (store ? 2 : 1)));
+  record(block_, thread_, false, reinterpret_cast<std::uintptr_t>(p), static_cast<const unsigned char*>(p), bytes,
+         store ? access::store : access::load, site, operand);
 }
 
 void launch_trace::atomic(const void* p) {
@@ -145,6 +152,7 @@ void launch_trace::atomic(const void* p) {
   }
 }
 
+#if UFX_WITH_BOOST_CONTEXT
 void launch_trace::warp(const sim_block& b, const warp_call& c) {
   settle();
   if (c.kind == warp_kind::activemask) return; // a query, not an operation of the warp
@@ -154,6 +162,7 @@ void launch_trace::warp(const sim_block& b, const warp_call& c) {
   ++k_.warp_operations;
   if ((c.mask & have) != have) ++k_.partial_warp_operations;
 }
+#endif
 
 void launch_trace::count(const request& r) {
   const int kind = r.atomic ? 2 : r.stores ? 1 : 0;
@@ -174,7 +183,7 @@ void launch_trace::count(const request& r) {
       for (std::uintptr_t u = a >> 5; u <= (a + ub) >> 5; ++u)
         if (units_.insert(u)) {
           ++transactions;
-          mark_sector(u);
+          mark_sector(u, r.array.index);
         }
     }
     ideal = (unique + 31) / 32;
@@ -228,9 +237,13 @@ void launch_trace::count(const request& r) {
   row->bytes_requested += asked;
 }
 
-void launch_trace::end_block(const sim_block& b) {
+#if UFX_WITH_BOOST_CONTEXT
+void launch_trace::end_block(const sim_block& b) { end_block(b.ctx.block_linear); }
+#endif
+
+void launch_trace::end_block(std::int32_t block) {
   settle();
-  const auto it = open_.find(b.ctx.block_linear);
+  const auto it = open_.find(block);
   if (it == open_.end()) return;
   for (std::vector<request>& list : it->second.lists) { // by site, warp and k: a deterministic order
     for (const request& r : list)
@@ -264,21 +277,75 @@ kernel_profile launch_trace::finish() {
     if (x.array.index != y.array.index) return x.array.index < y.array.index;
     return x.kind < y.kind;
   });
+  const auto array_name = [&](const trace_array& a) -> std::string {
+    if (a.shared) return info_.regions[static_cast<std::size_t>(a.index)].name;
+    if (a.index < 0) return "global memory outside the arguments";
+    return info_.globals[static_cast<std::size_t>(a.index)].name;
+  };
   for (const row_totals& t : rows_)
-    k_.rows.push_back(profile_row{array_name(l_, t.array), kind_names[t.kind], t.array.shared, t.bytes,
+    k_.rows.push_back(profile_row{array_name(t.array), kind_names[t.kind], t.array.shared, t.bytes,
                                   static_cast<int>(t.sites.size()), t.requests, t.transactions, t.ideal,
                                   t.bytes_requested});
   return std::move(k_);
 }
 
+#if UFX_WITH_BOOST_CONTEXT
 std::unique_ptr<launch_trace> begin_trace(const block_launch& l) {
   if (!l.on_sim || sim_profile_collecting.load(std::memory_order_relaxed) == 0) return nullptr;
-  return std::make_unique<launch_trace>(l);
+  trace_info info;
+  const std::string label = l.label; // "kernel 'name'" for a named kernel, else "ufx::kernel"
+  info.name = label.starts_with("kernel '") && label.ends_with('\'') ? label.substr(8, label.size() - 9) : label;
+  info.device = l.where;
+  info.config = l.config;
+  info.shared_bytes = l.static_bytes + l.config.shared_bytes;
+  for (int i = 0; i < l.global_count; ++i) {
+    const global_region& g = l.globals[i];
+    info.globals.push_back(
+        {reinterpret_cast<std::uintptr_t>(g.lo), reinterpret_cast<std::uintptr_t>(g.hi),
+         "argument " + std::to_string(g.argument) + " (parameter " + std::to_string(g.parameter) + ")"});
+  }
+  for (int i = 0; i < l.region_count; ++i)
+    info.regions.push_back({l.regions[i].offset, "shared array " + std::to_string(i) + " (parameter " +
+                                                     std::to_string(l.regions[i].parameter) + ")"});
+  return std::make_unique<launch_trace>(std::move(info));
 }
+#endif // UFX_WITH_BOOST_CONTEXT
 
 void end_trace(launch_trace& t) { sim_profile_add(t.finish()); }
 
 } // namespace sim_impl
-#endif // UFX_WITH_BOOST_CONTEXT
+
+thread_local sim_impl::launch_trace* sim_front_trace = nullptr;
+
+void sim_front_touch(const void* base, const void* p, std::size_t bytes, int operand, int outputs) {
+  if (sim_impl::launch_trace* t = sim_front_trace)
+    t->operand_access(operand, base, p, bytes, operand < outputs, outputs);
+}
+
+sim_front_scope::sim_front_scope(const char* label, const launch_config& c, int device) : outer_(sim_front_trace) {
+  sim_impl::trace_info info;
+  info.name = label;
+  info.device = "ufx::sim device " + std::to_string(device);
+  info.config = c;
+  info.shared_bytes = c.shared_bytes;
+  t_ = new sim_impl::launch_trace(std::move(info));
+  sim_front_trace = t_;
+}
+
+sim_front_scope::~sim_front_scope() {
+  sim_front_trace = outer_;
+  delete t_;
+}
+
+void sim_front_scope::thread(std::int32_t block, unsigned thread) const { t_->begin_thread(block, thread); }
+
+void sim_front_scope::end_block(std::int32_t block) const { t_->end_block(block); }
+
+void sim_front_scope::finish() {
+  sim_front_trace = outer_;
+  kernel_profile k = t_->finish();
+  k.traced = t_->any(); // a kernel without the sim's accessors (a copy, a reduction's) reports its launch alone
+  sim_profile_add(k);
+}
 
 } // namespace ufx::detail

@@ -1,17 +1,20 @@
 #pragma once
-// ufx::profile's tracer of a raw kernel's launch on the sim (profile.cpp): the block runner hands it every element
+// ufx::profile's tracer of a launch on the sim (profile.cpp). A raw kernel's: the block runner hands it every element
 // access of a tracked array (sim_global_touch) and of a ufx::shared array (sim_shared_log, which sees every access
-// while a trace is on), every atomic and warp operation, and the end of each thread's turn and each block. A warp-wide
-// request is the lanes' k-th execution of one access instruction (its return address in the kernel's code) on one
+// while a trace is on), every atomic and warp operation, and the end of each thread's turn and each block. One of ufx's
+// own kernels (backend/sim/trace.hpp): the sim's accessors of its operands hand it each load and store, and the grid
+// loop each thread's start and each block's end. A warp-wide request is the lanes' k-th execution of one access
+// instruction (a raw kernel's: its return address in the kernel's code; ufx's: an operand's load or store) on one
 // array: lanes of a warp run one after another on the sim, so a request's lanes arrive at different times and are
-// grouped when the block ends. An access through a mutable reference is a store when the element's bytes differ at the
-// thread's next traced event (or the end of its turn), else a load.
+// grouped when the block ends. A raw kernel's access through a mutable reference is a store when the element's bytes
+// differ at the thread's next traced event (or the end of its turn), else a load.
 #include <cstddef>
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <iterator>
 #include <memory>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -32,22 +35,57 @@ struct trace_array {
   bool operator==(const trace_array&) const = default;
 };
 
+/// What a trace counts against: the launch's name, device and shape, its global arrays (the address range of each, and
+/// the name its rows get) and its shared arrays (by byte offset).
+struct trace_info {
+  struct global {
+    std::uintptr_t lo = 0, hi = 0; // [lo, hi) of the array's bytes; hi 0: from lo on, as far as accesses reach
+    std::string name;
+  };
+  struct region {
+    std::size_t offset = 0;
+    std::string name;
+  };
+  std::string name, device;
+  launch_config config;
+  std::size_t shared_bytes = 0;
+  std::vector<global> globals;
+  std::vector<region> regions; // in order of their offsets
+};
+
 class launch_trace {
 public:
-  explicit launch_trace(const block_launch& l);
+  explicit launch_trace(trace_info info);
   launch_trace(const launch_trace&) = delete;
   launch_trace& operator=(const launch_trace&) = delete;
 
+  /// How an access reaches the element: a load, a store, or (a raw kernel's) a mutable reference, a store if the
+  /// element's bytes change before the thread's next traced event.
+  enum class access { load, store, reference };
+
+#if UFX_WITH_BOOST_CONTEXT
   void global(const sim_block& b, const void* p, std::size_t bytes, bool read_only, const void* site);
   void shared(const sim_block& b, std::size_t offset, std::size_t bytes, const void* site);
-  /// An atomic update of the element at p begins: the access that reached it is an atomic.
-  void atomic(const void* p);
   /// A lane's warp operation (counted once, by its mask's lowest lane).
   void warp(const sim_block& b, const warp_call& c);
-  /// The running thread's turn ended (its pending access is classified).
-  void end_turn() { settle(); }
   /// The block's requests are complete: counted, then dropped.
   void end_block(const sim_block& b);
+#endif
+  /// An atomic update of the element at p begins: the access that reached it is an atomic.
+  void atomic(const void* p);
+  /// The running thread's turn ended (its pending access is classified).
+  void end_turn() { settle(); }
+  /// One of ufx's own kernels: thread `thread` of block `block` (linear indices) runs next; its accesses are
+  /// `operand`'s (global array `operand`, added with `name` and base `base` the first time it is seen).
+  void begin_thread(std::int32_t block, unsigned thread) {
+    block_ = block;
+    thread_ = thread;
+  }
+  void operand_access(int operand, const void* base, const void* p, std::size_t bytes, bool store, int outputs);
+  /// Block `block`'s requests are complete: counted, then dropped.
+  void end_block(std::int32_t block);
+  /// Whether any access was traced (one of ufx's kernels without the sim's accessors has none).
+  bool any() const { return any_; }
   /// The launch's profile (every block ended).
   kernel_profile finish();
 
@@ -114,9 +152,10 @@ private:
     std::uint32_t now_ = 1, size_ = 0;
   };
 
-  /// One lane's access: its request found or opened. `where`: the address (global) or byte offset (shared).
-  void record(const sim_block& b, bool shared, std::uintptr_t where, const unsigned char* p, std::size_t bytes,
-              bool mutable_ref, const void* site);
+  /// One lane's access (thread `me` of block `block`): its request found or opened. `where`: the address (global) or
+  /// byte offset (shared); `array`: the global array's index when the caller knows it, else -1.
+  void record(std::int32_t block, unsigned me, bool shared, std::uintptr_t where, const unsigned char* p,
+              std::size_t bytes, access how, const void* site, int array = -1);
   /// The array a request's first lane accessed.
   trace_array array_of(bool shared, std::uintptr_t where) const;
   /// The index of access site `site` in sites_, added (with its lists in every open block) when new.
@@ -129,8 +168,9 @@ private:
     return block == last_block_ ? *last_requests_ : other_block(block);
   }
   block_requests& other_block(std::int32_t block);
-  /// Marks the sectors of global memory a request touched (distinct_sectors).
-  void mark_sector(std::uintptr_t sector);
+  /// Marks a sector of global memory a request of global array `array` (-1: not an array's) touched
+  /// (distinct_sectors).
+  void mark_sector(std::uintptr_t sector, int array);
   void settle() {
     pending_access& q = pending_;
     if (!q.r) return;
@@ -142,8 +182,11 @@ private:
   }
   void count(const request& r);
 
-  const block_launch& l_;
+  trace_info info_;
   kernel_profile k_;
+  std::int32_t block_ = 0; // ufx's kernels: the running thread (begin_thread)
+  unsigned thread_ = 0;
+  bool any_ = false;
   unsigned threads_, warps_; // per block
   std::vector<const void*> sites_;
   struct site_slot {

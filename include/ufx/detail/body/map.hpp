@@ -26,7 +26,19 @@ struct array_acc {
   static constexpr bool is_array = true;
   T* p;
   UFX_HD T& at(index_t o) const { return p[o]; }
+  /// The accessor of operand `operand` (of a call with `outputs` outputs) at `p`: the operand's position matters only
+  /// to the sim's accessor (backend/sim/trace.hpp), which tells ufx::profile whose access it is.
+  static UFX_HD array_acc of(T* p, int /*operand*/, int /*outputs*/) { return {p}; }
 };
+
+/// The array accessor a target's kernels take (acc_for<Tag, T>::type): array_acc, or ufx::sim's, which hands each
+/// access to ufx::profile while it collects (backend/sim/trace.hpp specialises this for sim_t).
+template <class Tag, class T>
+struct acc_for {
+  using type = array_acc<T>;
+};
+template <class Tag, class T>
+using acc_for_t = typename acc_for<Tag, T>::type;
 
 template <class V>
 struct scalar_acc {
@@ -53,6 +65,13 @@ inline constexpr std::size_t array_bytes = A::is_array ? sizeof(acc_element<A>) 
 template <class Op>
 auto make_acc(const Op& op) {
   if constexpr (requires { op.view; }) return array_acc<typename Op::element_type>{op.view.data()};
+  else return scalar_acc<typename Op::value_type>{op.value};
+}
+/// The accessor target Tag's kernels take of operand `operand` (of `outputs` outputs): acc_for's for an array.
+template <class Tag, class Op>
+auto make_acc_for(const Op& op, int operand, int outputs) {
+  if constexpr (requires { op.view; })
+    return acc_for_t<Tag, typename Op::element_type>::of(op.view.data(), operand, outputs);
   else return scalar_acc<typename Op::value_type>{op.value};
 }
 
@@ -106,6 +125,15 @@ template <class T, int V>
 struct alignas(sizeof(T) * V) vec_of {
   T v[V];
 };
+/// V elements of an array accessor from element i, loaded and stored at once (the dense device body's accesses).
+template <int V, class T>
+UFX_HD const vec_of<std::remove_cv_t<T>, V>& acc_load(const array_acc<T>& a, index_t i) {
+  return *reinterpret_cast<const vec_of<std::remove_cv_t<T>, V>*>(a.p + i);
+}
+template <int V, class T>
+UFX_HD void acc_store(const array_acc<T>& a, index_t i, const vec_of<T, V>& r) {
+  *reinterpret_cast<vec_of<T, V>*>(a.p + i) = r;
+}
 
 /// Element types the device targets' dense body loads V at a time: arithmetic types and float16 / bfloat16 (8 halves in
 /// one 16-byte access) whose size is a power of two.
@@ -195,7 +223,7 @@ struct map_body {
 private:
   template <int V, class A>
   UFX_HD static auto load(const A& a, index_t i) {
-    if constexpr (A::is_array) return *reinterpret_cast<const vec_of<acc_element<A>, V>*>(a.p + i);
+    if constexpr (A::is_array) return acc_load<V>(a, i);
     else return a.v;
   }
   template <int V, class T>
@@ -216,7 +244,7 @@ private:
     vec_of<O, V> r;
     UFX_UNROLL
     for (int j = 0; j < V; ++j) r.v[j] = static_cast<O>(UFX_USER_CALL(f, lane<V>(in, j)...));
-    *reinterpret_cast<vec_of<O, V>*>(get<0>(acc).p + i) = r;
+    acc_store<V>(get<0>(acc), i, r);
   }
 
   template <std::size_t... O, std::size_t... I>

@@ -29,12 +29,13 @@ void elementwise_impl(const Tag& tag, const F& f, const dims& loop, Ins& ins, St
   (set_input_strides(L, NOut + static_cast<int>(B), std::get<B>(ins)), ...);
   (resolve_overlap(L, NOut + static_cast<int>(B), std::get<B>(ins), staged, std::index_sequence<A...>{}), ...);
 
-  using kernel_t = map_body<F, NOut, array_acc<typename std::tuple_element_t<A, Outs>::element_type>...,
-                            decltype(make_acc(std::get<B>(ins)))...>;
-  const kernel_t kernel{
-      f, detail::make_tuple(
-             array_acc<typename std::tuple_element_t<A, Outs>::element_type>{std::get<A>(staged).view.data()}...,
-             make_acc(std::get<B>(ins))...)};
+  // the target's accessors (acc_for: ufx::sim's tell ufx::profile each access)
+  using kernel_t = map_body<F, NOut, acc_for_t<Tag, typename std::tuple_element_t<A, Outs>::element_type>...,
+                            decltype(make_acc_for<Tag>(std::get<B>(ins), 0, 0))...>;
+  const kernel_t kernel{f,
+                        detail::make_tuple(acc_for_t<Tag, typename std::tuple_element_t<A, Outs>::element_type>::of(
+                                               std::get<A>(staged).view.data(), static_cast<int>(A), NOut)...,
+                                           make_acc_for<Tag>(std::get<B>(ins), NOut + static_cast<int>(B), NOut)...)};
   run_on(tag, L, kernel);
   staging<Tag>(tag).finish(ins, staged);
 }

@@ -5,6 +5,7 @@
 #include "ufx/detail/backend/sim/kernel.hpp"
 #include "ufx/detail/backend/sim/launch.hpp"
 #include "ufx/detail/backend/sim/scan.hpp"
+#include "ufx/detail/backend/sim/trace.hpp"
 #include "ufx/detail/core/hooks.hpp"
 #include "ufx/detail/device/elementwise.hpp"
 #include "ufx/detail/device/gufunc.hpp"
