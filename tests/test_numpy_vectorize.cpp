@@ -236,6 +236,9 @@ requires(K >= k_eigen_cm) struct operand<T, K> {
     for (ufx::index_t i = 0; i < m.rows(); ++i)
       for (ufx::index_t j = 0; j < m.cols(); ++j)
         m(i, j) = static_cast<T>(d.values[static_cast<std::size_t>(i * m.cols() + j)]);
+    // an empty matrix's data() is null, and Eigen's block adds its offset to it (UBSan: "applying non-zero offset to
+    // null pointer"); the block of an empty matrix is empty wherever it starts, so it starts at (0, 0)
+    if (m.size() == 0) b[0] = b[1] = 0;
   }
   decltype(auto) get() const {
     if constexpr (view == 0) return (m);
