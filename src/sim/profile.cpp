@@ -315,7 +315,10 @@ void end_trace(launch_trace& t) { sim_profile_add(t.finish()); }
 
 } // namespace sim_impl
 
+namespace {
+/// The launch of ufx's own kernels this thread runs under a sim_front_scope, else null.
 thread_local sim_impl::launch_trace* sim_front_trace = nullptr;
+} // namespace
 
 void sim_front_touch(const void* base, const void* p, std::size_t bytes, int operand, int outputs) {
   if (sim_impl::launch_trace* t = sim_front_trace)
