@@ -39,8 +39,8 @@ namespace sim_impl {
 class launch_trace;
 }
 
-/// Hands `bytes` at `p`, of operand `operand` (based at `base`; an output below `outputs`, a store), to the trace of the
-/// launch this thread runs under a sim_front_scope; nothing without one.
+/// Hands `bytes` at `p`, of operand `operand` (based at `base`; an output below `outputs`, a store), to the trace of
+/// the launch this thread runs under a sim_front_scope; nothing without one.
 void sim_front_touch(const void* base, const void* p, std::size_t bytes, int operand, int outputs);
 
 /// A traced launch of ufx's kernels on this thread, for the grid loop (run_any_grid's observer): begun with the launch,

@@ -1,9 +1,9 @@
 #pragma once
 // ufx::profile of ufx's own kernels on the sim: the sim's array accessor (sim_acc, what acc_for gives sim_t's
 // kernels: array_acc's pointer, and the operand's position) hands each load and store to the launch this thread is
-// tracing, and the traced grid loop (launch.hpp: sim_front_scope) says which thread runs and when a block ends. While nothing collects,
-// an access costs one load of sim_profile_collecting and a branch, on the sim only: the host targets and ufx::cuda keep
-// array_acc. The tracer is src/sim/profile.cpp's, shared with raw kernels.
+// tracing, and the traced grid loop (launch.hpp: sim_front_scope) says which thread runs and when a block ends. While
+// nothing collects, an access costs one load of sim_profile_collecting and a branch, on the sim only: the host targets
+// and ufx::cuda keep array_acc. The tracer is src/sim/profile.cpp's, shared with raw kernels.
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
