@@ -6,7 +6,9 @@
 # Blocks fenced as ```cpp are compiled; use ```c++ or ```text for fragments that are not programs.
 # A block that includes <Eigen/...> is skipped when Eigen was not found. A block that includes
 # <ufx/mpi.hpp> links ufx::mpi and runs under mpirun on 2 and on 3 ranks (docs.<page>.<n>.np2,
-# .np3); it is skipped when MPI was not found.
+# .np3); it is skipped when MPI was not found. A block that includes <ufx/python.hpp> is a Python module
+# (PYBIND11_MODULE), built with pybind11; its test runs the page's next ```python block, which imports it; it is
+# skipped when ufx::python was not built.
 
 # ufx_add_doc_tests(<dir or .md file>...): one executable and one CTest per ```cpp block of each
 # named .md file and of each directory's *.md.
@@ -83,6 +85,29 @@ function(ufx_add_doc_tests)
         message(STATUS "ufx: ${name} skipped (needs DLPack's header)")
         continue()
       endif()
+      set(python_block OFF)
+      if(body MATCHES "#include <ufx/python.hpp>")
+        if(NOT TARGET ufx::python)
+          message(STATUS "ufx: ${name} skipped (needs ufx::python: pybind11 and NumPy)")
+          continue()
+        endif()
+        string(REGEX MATCH "PYBIND11_MODULE\\(([A-Za-z_0-9]+)," _ "${body}")
+        set(module "${CMAKE_MATCH_1}")
+        # the page's next ```python block is the program that imports the module
+        string(REGEX MATCH "\n```python[ \t]*\n" py_fence "${text}")
+        if(NOT module OR NOT py_fence)
+          message(FATAL_ERROR "${md}: block ${n} includes <ufx/python.hpp>: it must define a PYBIND11_MODULE and be "
+                              "followed by a ```python block that uses it")
+        endif()
+        string(FIND "${text}" "${py_fence}" py_at)
+        string(LENGTH "${py_fence}" py_len)
+        math(EXPR py_at "${py_at} + ${py_len}")
+        string(SUBSTRING "${text}" ${py_at} -1 py_rest)
+        string(FIND "${py_rest}" "\n```" py_close)
+        math(EXPR py_close "${py_close} + 1")
+        string(SUBSTRING "${py_rest}" 0 ${py_close} py_body)
+        set(python_block ON)
+      endif()
       set(mpi_block OFF)
       if(body MATCHES "#include <ufx/mpi.hpp>")
         if(NOT TARGET ufx::mpi)
@@ -97,6 +122,23 @@ function(ufx_add_doc_tests)
       file(WRITE "${src}.tmp" "#line ${line} \"${md}\"\n${body}")
       configure_file("${src}.tmp" "${src}" COPYONLY)
       set(exe "docs_${page}_${n}")
+      if(python_block)
+        # a module (pybind11) and the Python block that imports it, run by the component's interpreter
+        set(py "${out_dir}/${page}_${n}.py")
+        list(REMOVE_ITEM stale "${py}")
+        file(WRITE "${py}.tmp" "${py_body}")
+        configure_file("${py}.tmp" "${py}" COPYONLY)
+        file(REMOVE "${py}.tmp")
+        pybind11_add_module(${exe} MODULE NO_EXTRAS "${src}")
+        set_target_properties(${exe} PROPERTIES OUTPUT_NAME ${module})
+        target_link_libraries(${exe} PRIVATE ufx::python)
+        if(PROJECT_IS_TOP_LEVEL)
+          target_compile_options(${exe} PRIVATE -Wall -Wextra)
+        endif()
+        add_test(NAME ${name} COMMAND ${Python3_EXECUTABLE} "${py}")
+        set_tests_properties(${name} PROPERTIES ENVIRONMENT "PYTHONPATH=$<TARGET_FILE_DIR:${exe}>")
+        continue()
+      endif()
       add_executable(${exe} "${src}")
       target_link_libraries(${exe} PRIVATE ufx::ufx $<TARGET_NAME_IF_EXISTS:ufx::dlpack>)
       # the blocks check their results with assert, so keep it on in Release builds

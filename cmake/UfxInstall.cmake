@@ -1,5 +1,6 @@
 # Install rules and a package config, so that find_package(ufx) gives ufx::ufx (and
-# find_package(ufx COMPONENTS mpi dlpack) gives ufx::mpi and ufx::dlpack too, when they were built).
+# find_package(ufx COMPONENTS mpi dlpack python) gives ufx::mpi, ufx::dlpack and ufx::python too, when they were
+# built).
 include(CMakePackageConfigHelpers)
 install(TARGETS ufx ufx_deps EXPORT ufxTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -14,6 +15,11 @@ if(UFX_WITH_DLPACK)
   # find_package(ufx COMPONENTS dlpack) loads it, after finding <dlpack/dlpack.h> on that machine
   install(TARGETS ufx_dlpack EXPORT ufxDlpackTargets)
   install(EXPORT ufxDlpackTargets NAMESPACE ufx:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ufx)
+endif()
+if(UFX_WITH_PYTHON)
+  # find_package(ufx COMPONENTS python) loads it, after finding Python 3 with NumPy, pybind11 and DLPack on that machine
+  install(TARGETS ufx_python EXPORT ufxPythonTargets)
+  install(EXPORT ufxPythonTargets NAMESPACE ufx:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ufx)
 endif()
 install(DIRECTORY include/ufx DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT ufxTargets NAMESPACE ufx:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ufx)

@@ -1,7 +1,7 @@
 # Sourced by demo.sh and test.sh: installs the Debian packages ufx builds with (only those that
 # are missing) and finds nvcc for the cuda preset.
 
-UFX_DEBIAN_PACKAGES=(cmake g++ make libeigen3-dev doctest-dev libdlpack-dev libbenchmark-dev libomp-dev libthrust-dev libboost-context-dev libtbb-dev python3-numpy python3-matplotlib libopenmpi-dev openmpi-bin clang libclang-rt-dev clang-format doxygen mkdocs chromium valgrind)
+UFX_DEBIAN_PACKAGES=(cmake g++ make libeigen3-dev doctest-dev libdlpack-dev libbenchmark-dev libomp-dev libthrust-dev libboost-context-dev libtbb-dev python3-numpy python3-dev pybind11-dev python3-matplotlib libopenmpi-dev openmpi-bin clang libclang-rt-dev clang-format doxygen mkdocs chromium valgrind)
 
 # Installs whichever of UFX_DEBIAN_PACKAGES is not installed yet (apt-get, as root or via sudo).
 ufx_install_packages() {

@@ -164,6 +164,15 @@ if(EXISTS "${WORK_DIR}/consumer-build/dlpack_compile_fail")
   expect_compile_fail(consumer_dlpack_lvalue "static assertion failed: ufx::to_dlpack: pass the array as an rvalue"
                       "ufx::to_dlpack of an lvalue")
 endif()
+if(EXISTS "${WORK_DIR}/consumer-build/python_check")
+  # the python component's module, imported and called by the interpreter the component found
+  file(STRINGS "${WORK_DIR}/consumer-build/python_check" python_check)
+  list(GET python_check 0 python)
+  list(GET python_check 1 module_dir)
+  step(${CMAKE_COMMAND} -E env "PYTHONPATH=${module_dir}" ${python} "${CMAKE_CURRENT_LIST_DIR}/check_python.py")
+  expect_compile_fail(consumer_python_no_dtype "static assertion failed: ufx::python: NumPy has no dtype for this element type"
+                      "a ufunc loop of ufx::bfloat16")
+endif()
 if(EXISTS "${WORK_DIR}/consumer-build/cast_compile_fail") # NumPy's safe casting into a typed parameter
   expect_compile_fail(consumer_cast_narrowing
                       "input_cast<1, double, float, ufx::casting::safe_t>.*static assertion failed: ufx: an array operand's elements do not convert safely"
