@@ -346,3 +346,45 @@ TEST_CASE("profile: the counts do not depend on the sim's thread order (UFX_SIM_
   CHECK(b.global_loads.sectors == a.global_loads.sectors);
   CHECK(b.global_stores.requests == a.global_stores.requests);
 }
+
+TEST_CASE("profile: the staged gufunc's copies: coalesced global loads and stores, 2-way bank conflicts in shared") {
+  // (4,4),(4,4)->(4,4) over n matrices: 128 a block, each block's cores copied through shared memory together, with a
+  // pitch of 17 floats a core so that each thread's core starts in another bank
+  constexpr ufx::index_t n = 1024;
+  auto a = ufx::to_device(ufx::ndarray<float, 3>({n, 4, 4}, 1.f), ufx::sim);
+  auto b = ufx::to_device(ufx::ndarray<float, 3>({n, 4, 4}, 2.f), ufx::sim);
+  ufx::device_array<float, 3> c({n, 4, 4}, ufx::sim.space());
+  const auto mm = ufx::guvectorize<"(4,4),(4,4)->(4,4)">(
+      [](ufx::ndview<const float, 2> x, ufx::ndview<const float, 2> y, ufx::ndview<float, 2> z) {
+        for (int i = 0; i < 4; ++i)
+          for (int j = 0; j < 4; ++j) {
+            float s = 0;
+            for (int k = 0; k < 4; ++k) s += x(i, k) * y(k, j);
+            z(i, j) = s;
+          }
+      });
+  const ufx::profile_report p = ufx::profile(ufx::sim, [&](auto t) { mm(t, a, b, ufx::out(c)); });
+  REQUIRE(p.kernels.size() == 1);
+  const ufx::kernel_profile& k = p.kernels[0];
+  CHECK(k.traced);
+  CHECK(k.blocks == n / 128);
+  CHECK(k.threads == n);
+  // neighbouring lanes copy neighbouring floats: 4 sectors a request, the ideal, each sector once
+  CHECK(k.global_loads.requests == 2 * 16 * n / 32);
+  CHECK(k.global_loads.sectors_per_request == 4);
+  CHECK(k.global_loads.ideal_sectors_per_request == 4);
+  CHECK(k.global_stores.requests == 16 * n / 32);
+  CHECK(k.global_stores.sectors_per_request == 4);
+  CHECK(k.distinct_sectors == 3 * 16 * n * 4 / 32);
+  // a warp's 32 floats are two cores, words 0-15 and 17-32 of the region: word 32 shares bank 0 with word 0, so each
+  // request takes 2 wavefronts where 1 would do (the price of the pitch that keeps the function's own reads, a core a
+  // thread, one wavefront: a pitch of 16 would make those 16-way)
+  CHECK(k.shared_stores.requests == 2 * 16 * n / 32);
+  CHECK(k.shared_stores.wavefronts_per_request == 2);
+  CHECK(k.shared_loads.requests == 16 * n / 32);
+  CHECK(k.shared_loads.wavefronts_per_request == 2);
+  std::ostringstream os;
+  os << p;
+  CHECK(os.str().find("shared: input 1") != std::string::npos);
+  CHECK(c.to_host() == ufx::ndarray<float, 3>({n, 4, 4}, 8.f));
+}

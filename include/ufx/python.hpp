@@ -61,6 +61,7 @@
 #include <pybind11/pybind11.h>
 
 #ifndef NPY_NO_DEPRECATED_API
+/// NumPy's C API without what NumPy 1.7 deprecated (a program that defines this macro first keeps its choice).
 #  define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #endif
 #include <numpy/arrayobject.h>

@@ -80,8 +80,11 @@ void launch_trace::mark_sector(std::uintptr_t sector, int array) {
 trace_array launch_trace::array_of(bool shared, std::uintptr_t where) const {
   trace_array a{shared, -1};
   if (shared) {
+    // the region that starts last at or before `where` (a raw kernel's regions lie in order; ufx's kernels add theirs
+    // as their accesses reach them)
     for (std::size_t i = 0; i < info_.regions.size(); ++i)
-      if (where >= info_.regions[i].offset) a.index = static_cast<int>(i); // regions lie in order of their offsets
+      if (where >= info_.regions[i].offset && (a.index < 0 || info_.regions[i].offset > info_.regions[a.index].offset))
+        a.index = static_cast<int>(i);
     return a;
   }
   for (std::size_t i = 0; i < info_.globals.size(); ++i)
@@ -143,6 +146,17 @@ void launch_trace::operand_access(int operand, const void* base, const void* p, 
   const auto site = reinterpret_cast<const void*>(static_cast<std::uintptr_t>(2 * operand + (store ? 2 : 1)));
   record(block_, thread_, false, reinterpret_cast<std::uintptr_t>(p), static_cast<const unsigned char*>(p), bytes,
          store ? access::store : access::load, site, operand);
+}
+
+void launch_trace::operand_shared(int operand, std::size_t region, std::size_t offset, std::size_t bytes, bool store,
+                                  int outputs) {
+  // a region is appended when first seen: a request already recorded keeps its region's index
+  if (std::none_of(info_.regions.begin(), info_.regions.end(),
+                   [region](const trace_info::region& r) { return r.offset == region; }))
+    info_.regions.push_back({region, "shared: " + operand_name(operand, outputs)});
+  // sites apart from the global ones: one per operand and direction
+  const auto site = reinterpret_cast<const void*>(static_cast<std::uintptr_t>(1024 + 2 * operand + (store ? 2 : 1)));
+  record(block_, thread_, true, offset, nullptr, bytes, store ? access::store : access::load, site);
 }
 
 void launch_trace::atomic(const void* p) {
@@ -323,6 +337,10 @@ thread_local sim_impl::launch_trace* sim_front_trace = nullptr;
 void sim_front_touch(const void* base, const void* p, std::size_t bytes, int operand, int outputs) {
   if (sim_impl::launch_trace* t = sim_front_trace)
     t->operand_access(operand, base, p, bytes, operand < outputs, outputs);
+}
+
+void sim_front_shared(std::size_t region, std::size_t offset, std::size_t bytes, int operand, bool store, int outputs) {
+  if (sim_impl::launch_trace* t = sim_front_trace) t->operand_shared(operand, region, offset, bytes, store, outputs);
 }
 
 sim_front_scope::sim_front_scope(const char* label, const launch_config& c, int device) : outer_(sim_front_trace) {

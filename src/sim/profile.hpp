@@ -50,7 +50,7 @@ struct trace_info {
   launch_config config;
   std::size_t shared_bytes = 0;
   std::vector<global> globals;
-  std::vector<region> regions; // in order of their offsets
+  std::vector<region> regions; // a raw kernel's in order of their offsets; ufx's kernels' as first accessed
 };
 
 class launch_trace {
@@ -82,6 +82,9 @@ public:
     thread_ = thread;
   }
   void operand_access(int operand, const void* base, const void* p, std::size_t bytes, bool store, int outputs);
+  /// The same thread's access of `bytes` at byte `offset` of its block's shared memory, in the region at `region` that
+  /// holds `operand`'s data (a region added, in order of offsets, the first time it is seen).
+  void operand_shared(int operand, std::size_t region, std::size_t offset, std::size_t bytes, bool store, int outputs);
   /// Block `block`'s requests are complete: counted, then dropped.
   void end_block(std::int32_t block);
   /// Whether any access was traced (one of ufx's kernels without the sim's accessors has none).

@@ -62,12 +62,12 @@ void gufunc_exec_impl(const Tag& tag, const F& f, const gufunc_shape& g, Ins& in
   constexpr int NOut = sizeof...(A);
   constexpr int NIn = sizeof...(B);
   constexpr int N = NOut + NIn;
-  using kernel_t = gufunc_body<Sig, F, NOut, array_acc<typename std::tuple_element_t<A, Outs>::element_type>...,
-                               decltype(make_acc(std::get<B>(ins)))...>;
-  kernel_t kernel{
-      f, detail::make_tuple(
-             array_acc<typename std::tuple_element_t<A, Outs>::element_type>{std::get<A>(staged).view.data()}...,
-             make_acc(std::get<B>(ins))...)};
+  // the target's accessors (acc_for: ufx::sim's tell ufx::profile the staged body's copies)
+  using kernel_t = gufunc_body<Sig, F, NOut, acc_for_t<Tag, typename std::tuple_element_t<A, Outs>::element_type>...,
+                               decltype(make_acc_for<Tag>(std::get<B>(ins), 0, 0))...>;
+  kernel_t kernel{f, detail::make_tuple(acc_for_t<Tag, typename std::tuple_element_t<A, Outs>::element_type>::of(
+                                            std::get<A>(staged).view.data(), static_cast<int>(A), NOut)...,
+                                        make_acc_for<Tag>(std::get<B>(ins), NOut + static_cast<int>(B), NOut)...)};
   for (int d = 0; d < Sig::ndims; ++d) kernel.dim_size[d] = g.dim_size[d];
 
   layout<N> L = layout_of<N>(g.loop);

@@ -40,6 +40,15 @@ struct acc_for {
 template <class Tag, class T>
 using acc_for_t = typename acc_for<Tag, T>::type;
 
+/// A kernel's access through a raw pointer into accessor a's array (`bytes` at q): ufx::sim's accessor tells
+/// ufx::profile (backend/sim/trace.hpp); any other does nothing.
+template <class A>
+UFX_HD UFX_ALWAYS_INLINE void acc_touch(const A&, const void*, std::size_t) {}
+/// A kernel's access of `bytes` at byte `offset` of its block's shared memory, in the region at `region` that holds
+/// accessor a's operand's data (a store, or a load): ufx::sim's accessor tells ufx::profile; any other does nothing.
+template <class A>
+UFX_HD UFX_ALWAYS_INLINE void acc_shared_touch(const A&, std::size_t, std::size_t, std::size_t, bool) {}
+
 template <class V>
 struct scalar_acc {
   using element_type = const V;

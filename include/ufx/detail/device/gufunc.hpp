@@ -94,9 +94,13 @@ private:
     constexpr index_t c = core_size<K>(), p = pitch<K>();
     using E = element<K>;
     E* s = reinterpret_cast<E*>(shared + region[K]);
-    E* g = const_cast<E*>(get<K>(k.acc).p) + first * c;
+    const auto& a = get<K>(k.acc);
+    E* g = const_cast<E*>(a.p) + first * c;
     for (index_t e = tx; e < count * c; e += b) {
       const index_t item = e / c, j = e - item * c; // c is a constant: no division at run time
+      // ufx::profile on the sim: the global access, then the shared one (nothing elsewhere)
+      acc_touch(a, g + e, sizeof(E));
+      acc_shared_touch(a, region[K], region[K] + static_cast<std::size_t>(item * p + j) * sizeof(E), sizeof(E), in);
       if (in) s[item * p + j] = g[e];
       else g[e] = s[item * p + j];
     }

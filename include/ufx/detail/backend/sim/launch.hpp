@@ -42,6 +42,9 @@ class launch_trace;
 /// Hands `bytes` at `p`, of operand `operand` (based at `base`; an output below `outputs`, a store), to the trace of
 /// the launch this thread runs under a sim_front_scope; nothing without one.
 void sim_front_touch(const void* base, const void* p, std::size_t bytes, int operand, int outputs);
+/// Hands an access of `bytes` at byte `offset` of the block's shared memory (a store, or a load), in the region at
+/// byte `region` that holds operand `operand`'s data, to the same trace.
+void sim_front_shared(std::size_t region, std::size_t offset, std::size_t bytes, int operand, bool store, int outputs);
 
 /// A traced launch of ufx's kernels on this thread, for the grid loop (run_any_grid's observer): begun with the launch,
 /// its profile handed to the collections by finish(); a launch that throws is dropped.

@@ -45,6 +45,25 @@ struct acc_for<sim_t, T> {
   using type = sim_acc<T>;
 };
 
+template <class T>
+UFX_HD void acc_touch(const sim_acc<T>& a, const void* q, std::size_t bytes) {
+  a.touch(static_cast<const T*>(q), bytes);
+}
+template <class T>
+UFX_HD void acc_shared_touch(const sim_acc<T>& a, std::size_t region, std::size_t offset, std::size_t bytes,
+                             bool store) {
+#if !defined(__CUDA_ARCH__)
+  if (sim_profile_collecting.load(std::memory_order_relaxed) != 0) [[unlikely]]
+    sim_front_shared(region, offset, bytes, a.operand, store, a.outputs);
+#else
+  (void)a;
+  (void)region;
+  (void)offset;
+  (void)bytes;
+  (void)store;
+#endif
+}
+
 template <int V, class T>
 UFX_HD const vec_of<std::remove_cv_t<T>, V>& acc_load(const sim_acc<T>& a, index_t i) {
   a.touch(a.p + i, V * sizeof(T));
