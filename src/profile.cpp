@@ -169,7 +169,9 @@ std::ostream& operator<<(std::ostream& os, const kernel_profile& k) {
      << detail::format_dim3(k.block) << ", " << count_text(static_cast<long long>(k.shared_bytes))
      << " bytes of shared memory per block\n";
   if (!k.traced)
-    return os << "  (ufx's own kernel, whose accesses are not traced yet: a reduction, gufunc, scan or copy)\n";
+    return os << "  (ufx's own kernel, whose accesses are not traced yet: a reduction's later passes, a gufunc's "
+                 "per-thread "
+                 "body, a scan or a copy)\n";
   const auto global_line = [&](const char* what, const global_counts& g) {
     if (g.requests == 0) return;
     os << "  " << pad(what, 15, true) << pad(count_text(g.requests), 13) << pad(count_text(g.sectors), 14)

@@ -2,6 +2,7 @@
 // whose Nsight Compute figures are known, the tutorials' matmuls, the roofline estimate and the refusals.
 #include "common.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 #include <sstream>
@@ -217,22 +218,43 @@ TEST_CASE("profile: a transposed operand of ufx's kernel reads 32 sectors a requ
   CHECK(k.rows[2].ideal == 4 * k.rows[2].requests);
 }
 
-TEST_CASE("profile: ufx's reductions are listed untraced; nothing is collected outside ufx::profile") {
-  auto x = ufx::to_device(std::vector<float>(100, 1.f), ufx::sim);
+TEST_CASE("profile: ufx's reductions: the loads of their inputs are traced, the partials' passes listed untraced") {
+  constexpr ufx::index_t n = 1 << 16;
+  auto x = ufx::to_device(std::vector<float>(n, 1.f), ufx::sim);
   float s = 0;
   const ufx::profile_report p = ufx::profile(ufx::sim, [&](auto t) { s = ufx::sum(t, x); });
-  CHECK(s == 100);
-  REQUIRE_FALSE(p.kernels.empty());
-  for (const ufx::kernel_profile& k : p.kernels) {
-    CHECK_FALSE(k.traced);
-    CHECK(k.threads >= 1);
+  CHECK(s == n);
+  REQUIRE(p.kernels.size() >= 2);
+  // the first pass: neighbouring lanes read neighbouring floats, 4 sectors a request, every byte once
+  const ufx::kernel_profile& k = p.kernels[0];
+  CHECK(k.traced);
+  CHECK(k.global_loads.requests == n / 32);
+  CHECK(k.global_loads.sectors_per_request == 4);
+  CHECK(k.global_loads.ideal_sectors_per_request == 4);
+  CHECK(k.distinct_sectors == n * 4 / 32);
+  REQUIRE(k.rows.size() == 1);
+  CHECK(k.rows[0].array == "input 0");
+  for (std::size_t i = 1; i < p.kernels.size(); ++i) { // the partials' passes: listed with their launch only
+    CHECK_FALSE(p.kernels[i].traced);
+    CHECK(p.kernels[i].threads >= 1);
   }
   std::ostringstream os;
   os << p;
   CHECK(os.str().find("not traced") != std::string::npos);
+  // the row reduction (axis 1): each lane reads 16 bytes at once, as on ufx::cuda: 16 sectors a request, the ideal
+  auto m = ufx::to_device(ufx::ndarray<float, 2>({1024, 256}, 1.f), ufx::sim);
+  ufx::ndarray<float, 1> rows;
+  const ufx::profile_report q = ufx::profile(ufx::sim, [&](auto t) { rows = ufx::sum(t, m, ufx::axis{1}).to_host(); });
+  const auto row = std::find_if(q.kernels.begin(), q.kernels.end(),
+                                [](const ufx::kernel_profile& r) { return r.name == "ufx row reduction kernel"; });
+  REQUIRE(row != q.kernels.end());
+  CHECK(row->global_loads.requests == 1024 * 256 / 4 / 32);
+  CHECK(row->global_loads.sectors_per_request == 16);
+  CHECK(row->global_loads.ideal_sectors_per_request == 16);
+  CHECK(rows == ufx::ndarray<float, 1>({1024}, 256.f));
   // a second profile sees only its own launches
-  const ufx::profile_report q = ufx::profile(ufx::sim, [](auto) {});
-  CHECK(q.kernels.empty());
+  const ufx::profile_report none = ufx::profile(ufx::sim, [](auto) {});
+  CHECK(none.kernels.empty());
 }
 
 TEST_CASE("profile: one at a time; a failing function ends the profile") {

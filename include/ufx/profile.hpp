@@ -146,8 +146,9 @@ struct kernel_profile {
   long long blocks = 0;
   /// Threads in the grid.
   long long threads = 0;
-  /// False for ufx's own kernels whose accesses are not traced yet (reductions, gufuncs, scans, copies): the counts
-  /// are 0. ufx's elementwise kernel (vectorize, the ufuncs, lazy expressions) is traced.
+  /// False for ufx's own kernels whose accesses are not traced yet (a reduction's passes over its partials, a gufunc's
+  /// per-thread body, scans, copies): the counts are 0. ufx's elementwise kernel (vectorize, the ufuncs, lazy
+  /// expressions), the loads of a reduction's first pass and the staged gufunc's copies are traced.
   bool traced = true;
   /// Global-memory loads through the kernel's array arguments.
   global_counts global_loads;

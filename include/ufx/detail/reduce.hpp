@@ -33,6 +33,16 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
+/// Runs the body of `spec` over the inputs' accessors for target Tag (acc_for: ufx::sim's tell ufx::profile the
+/// kernels' loads; the output is operand 0, the inputs 1, 2, ...), with the index operand when Indexed.
+template <class Acc, class Tag, bool Indexed, class Run, class Spec, std::size_t... I, class... Ins>
+void reduce_with_accessors(const Run& run, const Spec& spec, index_t index_base, std::index_sequence<I...>,
+                           const Ins&... ins) {
+  if constexpr (Indexed)
+    run(spec_body<Acc>(spec, make_acc_for<Tag>(ins, 1 + static_cast<int>(I), 1)..., index_acc{index_base}));
+  else run(spec_body<Acc>(spec, make_acc_for<Tag>(ins, 1 + static_cast<int>(I), 1)...));
+}
+
 /// Steps 3 and 4 on one target, for the whole loop at once: stage, plan, run, copy back. `index_base` is the flat or
 /// axis index of the loop's first position (argmin / argmax over a chunk).
 template <class Acc, class Tag, class Spec, class Fin, class Res, class OutOp, class... Ins>
@@ -74,8 +84,7 @@ void reduce_whole(const Tag& tag, const Spec& spec, const Fin& fin, const Res& e
   const reduce_plan<N> plan = make_reduce_plan(L, mask, primary ? primary : 1);
 
   auto run = [&](const auto& body) { reduce_hook<Tag>::run(tag, plan, body, staged.view.data(), fin, empty); };
-  if constexpr (indexed) run(spec_body<Acc>(spec, make_acc(ins)..., index_acc{index_base}));
-  else run(spec_body<Acc>(spec, make_acc(ins)...));
+  reduce_with_accessors<Acc, Tag, indexed>(run, spec, index_base, std::index_sequence_for<Ins...>{}, ins...);
   st.finish(in_refs, std::make_tuple(staged));
 }
 

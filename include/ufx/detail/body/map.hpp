@@ -44,6 +44,13 @@ using acc_for_t = typename acc_for<Tag, T>::type;
 /// ufx::profile (backend/sim/trace.hpp); any other does nothing.
 template <class A>
 UFX_HD UFX_ALWAYS_INLINE void acc_touch(const A&, const void*, std::size_t) {}
+/// The chunk C (a vector of elements) at element offset o of accessor a's array, loaded at once; ufx::sim's accessor
+/// tells ufx::profile (one access of sizeof(C) bytes).
+template <class C, class A>
+UFX_HD UFX_ALWAYS_INLINE const C& acc_chunk(const A& a, index_t o) {
+  acc_touch(a, a.p + o, sizeof(C));
+  return *reinterpret_cast<const C*>(a.p + o);
+}
 /// A kernel's access of `bytes` at byte `offset` of its block's shared memory, in the region at `region` that holds
 /// accessor a's operand's data (a store, or a load): ufx::sim's accessor tells ufx::profile; any other does nothing.
 template <class A>

@@ -14,9 +14,9 @@
 // chunk, if this lane has it. The G lanes' partials are then combined as a tree in shared memory, lane l with lane l +
 // h for h = G/2, ..., 2, 1. So a float sum's error grows with V + 2 + levels + log2(G) plus the number of full trees,
 // not with the row's length, and a sum is bitwise the same on ufx::sim and ufx::cuda (a map may differ where nvcc
-// contracts a multiply and an add into an FMA). On ufx::cuda a full chunk of an input that steps by 1 is one 16-byte
-// load when the row starts on a multiple of the chunk's size (else element by element: the same values in the same
-// order).
+// contracts a multiply and an add into an FMA). On ufx::cuda and the sim a full chunk of an input that steps by 1 is
+// one 16-byte load when the row starts on a multiple of the chunk's size (else element by element: the same values in
+// the same order).
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
@@ -145,7 +145,7 @@ private:
   UFX_HD auto reader(const index_t* base, index_t p) const {
     if constexpr (Vec && vector_input<J>()) {
       using E = acc_element<input_t<J>>;
-      return loaded<E>{*reinterpret_cast<const row_chunk<E, V>*>(&get<J>(k.in).at(base[J + 1] + p))};
+      return loaded<E>{acc_chunk<row_chunk<E, V>>(get<J>(k.in), base[J + 1] + p)};
     } else {
       return direct<J>{this, base[J + 1] + p * rp.step_of[J]};
     }
@@ -184,12 +184,13 @@ private:
     if (rest > 0 && full % G == lane) st.push(k, fold_chunk<false>(base, full * V, rest, seq));
   }
 
+  /// The lane's share of a row: in vector loads where every input allows them, on ufx::cuda and on the sim alike (the
+  /// same elements in the same order, so the same result; ufx::profile then sees the sim read as cuda does: a row
+  /// read element by element takes 16 sectors a request for 4 useful ones).
   UFX_HD void fold_row(state_type& st, const index_t* base, index_t lane, index_t G) const {
-#ifdef __CUDA_ARCH__
     if constexpr (any_vector_input(std::make_index_sequence<NK>{})) {
       if (vector_row(base, std::make_index_sequence<NK>{})) return fold_chunks<true>(st, base, lane, G);
     }
-#endif
     fold_chunks<false>(st, base, lane, G);
   }
 
@@ -206,7 +207,7 @@ private:
           if constexpr (vector_input<J>()) {
             using E = acc_element<input_t<J>>;
             ok = ok && rp.step_of[J] == 1 &&
-                 reinterpret_cast<std::uintptr_t>(&get<J>(k.in).at(base[J + 1])) % sizeof(row_chunk<E, V>) == 0;
+                 reinterpret_cast<std::uintptr_t>(get<J>(k.in).p + base[J + 1]) % sizeof(row_chunk<E, V>) == 0;
           }
         }(),
         ...);
