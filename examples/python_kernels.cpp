@@ -30,6 +30,7 @@ struct matmul_core {
 
 // tensors handed to Python, and how many of them their consumer has freed (each exactly once)
 int frees = 0;
+const void* made_data = nullptr; // the data of the last tensor handed over
 void (*ufx_deleter)(DLManagedTensor*) = nullptr;
 void counted_deleter(DLManagedTensor* m) {
   ++frees;
@@ -38,6 +39,7 @@ void counted_deleter(DLManagedTensor* m) {
 template <class A>
 py::object handed(A&& a) {
   DLManagedTensor* t = ufx::to_dlpack(std::move(a));
+  made_data = t->dl_tensor.data;
   ufx_deleter = t->deleter;
   t->deleter = &counted_deleter;
   return ufx::python::to_dlpack(t);
@@ -143,4 +145,7 @@ PYBIND11_MODULE(ufx_kernels, m) {
   m.def("doubled_c128", &doubled<std::complex<double>>, "x + x of a complex128 array");
   m.def(
       "frees", [] { return frees; }, "how many tensors handed to Python their consumer has freed");
+  m.def(
+      "made_data", [] { return reinterpret_cast<std::uintptr_t>(made_data); },
+      "the address of the last tensor's data handed over (NumPy's array must show it: no copy)");
 }

@@ -226,6 +226,7 @@ def dlpack_out():
     assert_equal(t.__dlpack_device__(), (1, 0))
     a = np.from_dlpack(t)
     assert_array_equal(a, 10 * np.arange(3.0)[:, None] + np.arange(4.0) / 4)
+    assert_equal(a.__array_interface__["data"][0], k.made_data())  # ufx's memory, not a copy
     assert_raises(BufferError, np.from_dlpack, t)  # a tensor is taken once
     assert_equal(k.frees(), frees)
     del a, t
