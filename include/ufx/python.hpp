@@ -378,7 +378,6 @@ struct gufunc_loop {
     });
   }
 
-  static void check() {}
   static void types(std::vector<char>& t) {
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       (t.push_back(static_cast<char>(npy_type<std::tuple_element_t<I, Types>>())), ...);
@@ -392,7 +391,6 @@ template <class K, class Target, class... Loop>
 pybind11::object make_ufunc(std::unique_ptr<ufunc_state<K, Target>> st, int nin, int nout, int identity,
                             pybind11::object identity_value, bool generalized) {
   import_numpy();
-  (Loop::check(), ...);
   (st->functions.push_back(&Loop::loop), ...);
   (Loop::types(st->types), ...);
   st->data.assign(sizeof...(Loop), static_cast<void*>(st.get()));
@@ -476,6 +474,7 @@ pybind11::object ufunc(Target target, const K& k, const char* name, const char* 
         identity_value = pybind11::cast(k.identity());
       }
     }
+    (detail::ufunc_loop<K, Target, Loop>::check(), ...);
     auto st = std::make_unique<detail::ufunc_state<K, Target>>(
         detail::ufunc_state<K, Target>{k, target, name ? name : "ufx_ufunc", doc ? doc : "", "", {}, {}, {}});
     return detail::make_ufunc<K, Target, detail::ufunc_loop<K, Target, Loop>...>(std::move(st), nin, nout, identity,
