@@ -218,43 +218,134 @@ TEST_CASE("profile: a transposed operand of ufx's kernel reads 32 sectors a requ
   CHECK(k.rows[2].ideal == 4 * k.rows[2].requests);
 }
 
-TEST_CASE("profile: ufx's reductions: the loads of their inputs are traced, the partials' passes listed untraced") {
+TEST_CASE("profile: ufx's reductions: every pass traced, its loads, its stores and the partials between passes") {
   constexpr ufx::index_t n = 1 << 16;
   auto x = ufx::to_device(std::vector<float>(n, 1.f), ufx::sim);
   float s = 0;
   const ufx::profile_report p = ufx::profile(ufx::sim, [&](auto t) { s = ufx::sum(t, x); });
   CHECK(s == n);
-  REQUIRE(p.kernels.size() >= 2);
-  // the first pass: neighbouring lanes read neighbouring floats, 4 sectors a request, every byte once
+  // four passes: 2048 lanes of 32 floats each, 64 lanes over the 2048 partials, 2 lanes over those 64, one over 2
+  REQUIRE(p.kernels.size() == 4);
+  for (const ufx::kernel_profile& k : p.kernels) CHECK(k.traced);
+  // the first pass: neighbouring lanes read neighbouring floats, 4 sectors a request, every byte once; each lane
+  // stores its partial beside its neighbour's
   const ufx::kernel_profile& k = p.kernels[0];
-  CHECK(k.traced);
   CHECK(k.global_loads.requests == n / 32);
   CHECK(k.global_loads.sectors_per_request == 4);
   CHECK(k.global_loads.ideal_sectors_per_request == 4);
-  CHECK(k.distinct_sectors == n * 4 / 32);
-  REQUIRE(k.rows.size() == 1);
-  CHECK(k.rows[0].array == "input 0");
-  for (std::size_t i = 1; i < p.kernels.size(); ++i) { // the partials' passes: listed with their launch only
-    CHECK_FALSE(p.kernels[i].traced);
-    CHECK(p.kernels[i].threads >= 1);
-  }
+  CHECK(k.global_stores.requests == 2048 / 32);
+  CHECK(k.global_stores.sectors_per_request == 4);
+  CHECK(k.distinct_sectors == (n + 2048) * 4 / 32);
+  REQUIRE(k.rows.size() == 2);
+  CHECK(k.rows[0].array == "output 0"); // the partials
+  CHECK(k.rows[0].kind == "store");
+  CHECK(k.rows[1].array == "input 0");
+  // the second pass reads the first's partials as its input, coalesced
+  const ufx::kernel_profile& k2 = p.kernels[1];
+  CHECK(k2.global_loads.requests == 2048 / 32);
+  CHECK(k2.global_loads.sectors_per_request == 4);
+  CHECK(k2.global_stores.requests == 64 / 32);
+  // the last: one thread reads the 2 partials one at a time (a sector a request, the ideal for one lane) and writes
+  // the sum
+  const ufx::kernel_profile& last = p.kernels[3];
+  CHECK(last.global_loads.requests == 2);
+  CHECK(last.global_loads.sectors_per_request == 1);
+  CHECK(last.global_stores.requests == 1);
+  CHECK(last.global_stores.bytes_requested == 4);
   std::ostringstream os;
   os << p;
-  CHECK(os.str().find("not traced") != std::string::npos);
-  // the row reduction (axis 1): each lane reads 16 bytes at once, as on ufx::cuda: 16 sectors a request, the ideal
+  CHECK(os.str().find("not traced") == std::string::npos);
+  // the row reduction (axis 1): each lane reads 16 bytes at once, as on ufx::cuda: 16 sectors a request, the ideal;
+  // each row's result stored once
   auto m = ufx::to_device(ufx::ndarray<float, 2>({1024, 256}, 1.f), ufx::sim);
   ufx::ndarray<float, 1> rows;
   const ufx::profile_report q = ufx::profile(ufx::sim, [&](auto t) { rows = ufx::sum(t, m, ufx::axis{1}).to_host(); });
   const auto row = std::find_if(q.kernels.begin(), q.kernels.end(),
                                 [](const ufx::kernel_profile& r) { return r.name == "ufx row reduction kernel"; });
   REQUIRE(row != q.kernels.end());
+  CHECK(row->traced);
   CHECK(row->global_loads.requests == 1024 * 256 / 4 / 32);
   CHECK(row->global_loads.sectors_per_request == 16);
   CHECK(row->global_loads.ideal_sectors_per_request == 16);
+  CHECK(row->global_stores.bytes_requested == 1024 * 4);
+  CHECK(row->shared_loads.bank_conflicts == 0);
+  CHECK(row->shared_stores.bank_conflicts == 0);
   CHECK(rows == ufx::ndarray<float, 1>({1024}, 256.f));
   // a second profile sees only its own launches
   const ufx::profile_report none = ufx::profile(ufx::sim, [](auto) {});
   CHECK(none.kernels.empty());
+}
+
+TEST_CASE("profile: the tiled reduction's tiles: coalesced copies into shared memory, broadcast reads of them") {
+  // sum over j of (x_i - y_j)^2, 1024 x 1024: x the side constant along the reduced axis (one element per output), y
+  // read in tiles of 256 through shared memory; 4 blocks of 256 outputs, 4 tiles each, one split
+  constexpr ufx::index_t n = 1024, m = 1024;
+  std::vector<float> xs(n), ys(m);
+  for (ufx::index_t i = 0; i < n; ++i) xs[static_cast<std::size_t>(i)] = static_cast<float>(i % 7);
+  for (ufx::index_t j = 0; j < m; ++j) ys[static_cast<std::size_t>(j)] = static_cast<float>(j % 5);
+  auto dx = ufx::to_device(ufx::ndview<const float, 2>(xs.data(), {n, 1}), ufx::sim);
+  auto dy = ufx::to_device(ys, ufx::sim);
+  const auto sqdiff = [](float a, float b) { return (a - b) * (a - b); };
+  ufx::ndarray<float, 1> got;
+  const ufx::profile_report p = ufx::profile(ufx::sim, [&](auto t) {
+    got = ufx::transform_reduce(t, dx, dy, sqdiff, ufx::plus{}, 0.f, ufx::axis{1}).to_host();
+  });
+  REQUIRE(p.kernels.size() == 1);
+  const ufx::kernel_profile& k = p.kernels[0];
+  CHECK(k.name == "ufx tiled reduction kernel");
+  CHECK(k.traced);
+  CHECK(k.blocks == 4);
+  constexpr long long warp_tiles = 4 * 4 * (256 / 32); // blocks x tiles x warps
+  // y's tile copied in by each warp (neighbouring lanes, neighbouring floats) and x's element of each lane's output,
+  // read with each tile: 4 sectors a request, the ideal
+  CHECK(k.global_loads.requests == 2 * warp_tiles);
+  CHECK(k.global_loads.sectors_per_request == 4);
+  CHECK(k.global_loads.ideal_sectors_per_request == 4);
+  CHECK(k.global_stores.requests == n / 32);
+  CHECK(k.distinct_sectors == (n + m + n) * 4 / 32);
+  // the copy into shared memory: one wavefront a request; the fold: every lane reads the same 8 floats of the tile in
+  // two 16-byte loads, a broadcast served in one pass per half warp, no conflict
+  CHECK(k.shared_stores.requests == warp_tiles);
+  CHECK(k.shared_stores.wavefronts_per_request == 1);
+  CHECK(k.shared_loads.requests == warp_tiles * (256 / 8) * 2);
+  CHECK(k.shared_loads.wavefronts_per_request == 2);
+  CHECK(k.shared_loads.bank_conflicts == 0);
+  std::ostringstream os;
+  os << p;
+  CHECK(os.str().find("shared: input 1") != std::string::npos);
+  const auto want = ufx::transform_reduce(ufx::serial, ufx::ndview<const float, 2>(xs.data(), {n, 1}), ys, sqdiff,
+                                          ufx::plus{}, 0.f, ufx::axis{1});
+  CHECK(got == want);
+}
+
+TEST_CASE("profile: 16-byte shared loads are served a half warp at a time, a broadcast in one pass a half") {
+  // what Nsight Compute counts on an A10 and an H100: 32 lanes' consecutive 16-byte loads 4 wavefronts; lanes 0-15
+  // on one address and 16-31 on another 2; 16 addresses 32 bytes apart, each read by lanes i and i + 16, 8
+  struct v4 {
+    float a, b, c, d;
+  };
+  struct read16 {
+    int pattern;
+    void operator()(const ufx::thread& t, ufx::shared<v4[64]> s, ufx::ndview<float, 1> out) const {
+      const int i = static_cast<int>(t.thread_idx().x);
+      s(2 * i) = v4{1, 2, 3, 4};
+      s(2 * i + 1) = v4{1, 2, 3, 4};
+      t.sync();
+      const int at = pattern == 0 ? i : pattern == 1 ? 2 * (i / 16) : 2 * (i % 16);
+      out(i) = s(at).a;
+    }
+  };
+  ufx::device_array<float, 1> out({32}, ufx::sim.space());
+  for (int pattern = 0; pattern < 3; ++pattern) {
+    const auto kern = ufx::kernel(read16{pattern}, "read16");
+    const ufx::profile_report p = ufx::profile(ufx::sim, [&](auto t) { kern[{1, 32}](t, out); });
+    REQUIRE(p.kernels.size() == 1);
+    const ufx::kernel_profile* k = &p.kernels[0];
+    CAPTURE(pattern);
+    CHECK(k->shared_loads.requests == 1);
+    CHECK(k->shared_loads.wavefronts == (pattern == 0 ? 4 : pattern == 1 ? 2 : 8));
+    CHECK(k->shared_loads.ideal_wavefronts == (pattern == 0 ? 4 : pattern == 1 ? 2 : 4));
+  }
 }
 
 TEST_CASE("profile: one at a time; a failing function ends the profile") {

@@ -1,9 +1,13 @@
 // ufx::profile's tracer (profile.hpp says how requests are formed). Nsight Compute's definitions, as counted here:
 // - a global request's sectors are the distinct 32-byte sectors its lanes' bytes fall in; its ideal, the fewest sectors
 //   that hold the distinct bytes it asks for (a broadcast: one);
-// - a shared request's wavefronts: its lanes in phases of 128 bytes (all 32 lanes for 4-byte and narrower accesses, 16
-//   for 8-byte, 8 for 16-byte), each phase as many passes as the most distinct 4-byte words any bank holds among the
-//   words its lanes touch (lanes on one word share it: a broadcast); its ideal, one pass per 128 distinct bytes.
+// - a shared request's wavefronts: its lanes in phases (all 32 lanes for 4-byte and narrower accesses, a half warp of
+//   16 for wider ones), each phase as many passes as the most distinct 4-byte words any bank holds among the words its
+//   lanes touch (lanes on one word share it: a broadcast); its ideal, per phase with an active lane, one pass per 32
+//   distinct words (128 bytes), at least one. Half warps for 16-byte accesses too: Nsight Compute on an A10 and an
+//   H100 counts 4 wavefronts for 32 lanes' consecutive LDS.128, 2 for lanes 0-15 on one address and 16-31 on
+//   another (quarter warps would take 4), and 8 for 16 addresses 32 bytes apart, each read by lanes i and i + 16
+//   (NVIDIA's developer forum, "Discrepancy in LDS.128 Wavefronts").
 #include "sim/profile.hpp"
 
 #include <algorithm>
@@ -181,16 +185,14 @@ void launch_trace::warp(const sim_block& b, const warp_call& c) {
 void launch_trace::count(const request& r) {
   const int kind = r.atomic ? 2 : r.stores ? 1 : 0;
   const long long lanes = __builtin_popcount(r.lanes), asked = lanes * r.bytes;
-  // a view's elements lie whole multiples of their size apart: the distinct bytes are the distinct addresses' elements
-  // (for 4-byte shared elements, the distinct words the bank count finds)
-  long long unique = 0;
-  if (r.bytes != 4 || !r.array.shared) {
-    units_.clear();
-    for (std::uint32_t m = r.lanes; m; m &= m - 1) unique += units_.insert(r.addr[__builtin_ctz(m)]) ? r.bytes : 0;
-  }
   long long transactions = 0, ideal = 0;
   const auto ub = static_cast<std::uintptr_t>(r.bytes) - 1;
   if (!r.array.shared) {
+    // a view's elements lie whole multiples of their size apart: the distinct bytes are the distinct addresses'
+    // elements
+    long long unique = 0;
+    units_.clear();
+    for (std::uint32_t m = r.lanes; m; m &= m - 1) unique += units_.insert(r.addr[__builtin_ctz(m)]) ? r.bytes : 0;
     units_.clear();
     for (std::uint32_t m = r.lanes; m; m &= m - 1) {
       const std::uintptr_t a = r.addr[__builtin_ctz(m)];
@@ -207,31 +209,32 @@ void launch_trace::count(const request& r) {
     g.ideal_sectors += ideal;
     g.bytes_requested += asked;
   } else {
-    // phases of 128 bytes: 32 lanes of 4 bytes or less, 16 of 8, 8 of 16; each as many passes as the most distinct
-    // words one bank holds
-    const int per_phase = r.bytes <= 4 ? 32 : std::max(1, 128 / r.bytes);
+    // phases: 32 lanes of 4 bytes or less, else half warps; each as many passes as the most distinct words one bank
+    // holds, and ideally one per 32 distinct words
+    const int per_phase = r.bytes <= 4 ? 32 : 16;
     for (int first = 0; first < 32; first += per_phase) {
       units_.clear();
       int in_bank[32] = {}, most = 0;
+      long long words = 0;
       for (int lane = first; lane < first + per_phase; ++lane) {
         if (!(r.lanes >> lane & 1u)) continue;
         const std::uintptr_t a = r.addr[lane];
         if (r.bytes == 4 && a % 4 == 0) { // one word
           if (units_.insert(a >> 2)) {
             most = std::max(most, ++in_bank[(a >> 2) % 32]);
-            unique += 4;
+            ++words;
           }
           continue;
         }
         for (std::uintptr_t w = a / 4; w <= (a + ub) / 4; ++w)
           if (units_.insert(w)) {
             most = std::max(most, ++in_bank[w % 32]);
-            if (r.bytes == 4) unique += 4;
+            ++words;
           }
       }
       transactions += most;
+      if (words > 0) ideal += (words + 31) / 32;
     }
-    ideal = (unique + 127) / 128;
     shared_counts& s = kind == 0 ? k_.shared_loads : kind == 1 ? k_.shared_stores : k_.shared_atomics;
     ++s.requests;
     s.wavefronts += transactions;

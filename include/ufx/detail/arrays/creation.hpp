@@ -20,12 +20,13 @@
 namespace ufx::detail {
 UFX_TU_NAMESPACE_BEGIN
 
-/// out[i] = gen(i), as one thread of a device loop.
-template <class T, class Gen>
+/// out[i] = gen(i), as one thread of a device loop; `out` is the target's accessor (acc_for: ufx::sim's tell
+/// ufx::profile the stores).
+template <class OutA, class Gen>
 struct generate_fn {
-  T* out;
+  OutA out;
   Gen gen;
-  UFX_HD void operator()(index_t i) const { out[i] = gen(i); }
+  UFX_HD void operator()(index_t i) const { out.at(i) = gen(i); }
 };
 
 /// The same value at every index.
@@ -53,7 +54,9 @@ void fill_device(device_array<T, R>& d, const Gen& gen, const char* label) {
         fill_host(h.data(), h.size(), gen);
         d.copy_from_host(h);
       } else {
-        device_for_each(t, d.size(), generate_fn<T, Gen>{d.data(), gen}, label); // ufx::cuda: queued
+        using out_acc = acc_for_t<Tg, T>;
+        device_for_each(t, d.size(), generate_fn<out_acc, Gen>{out_acc::of(d.data(), 0, 1), gen},
+                        label); // ufx::cuda: queued
       }
     }
   });

@@ -29,14 +29,15 @@ UFX_TU_NAMESPACE_BEGIN
 /// One device thread: lane t of output s. With `outputs_inner` (a kept dimension is innermost in memory, e.g. axis 0 of
 /// a row-major matrix) neighbouring threads take neighbouring outputs (i = t * outputs + s), so their loads are
 /// neighbours in memory; else neighbouring lanes of one output (i = s * lanes + t), which read neighbouring positions.
-template <class Kern, int N, class OutE, class Fin>
+/// The output and the partials are the target's accessors (acc_for: ufx::sim's tell ufx::profile the stores).
+template <class Kern, int N, class OutA, class PartA, class Fin>
 struct lane_fn {
   using Acc = typename Kern::acc_type;
   layout<N> kept, red;
   Kern k;
-  OutE* out;
+  OutA out;
   Fin fin;
-  Acc* partial; // null: this is the last level, write the outputs
+  PartA partial; // null: this is the last level, write the outputs
   index_t lanes, m, outputs;
   bool outputs_inner;
 
@@ -52,21 +53,21 @@ struct lane_fn {
     index_t base[N];
     loop_offsets(kept, s, base);
     const Acc acc = lane_reduce(k, red, base, t, lanes, m);
-    if (partial) partial[i] = acc;
-    else out[base[0]] = static_cast<OutE>(fin(acc));
+    if (partial.p) partial.at(i) = acc;
+    else out.at(base[0]) = static_cast<acc_element<OutA>>(fin(acc));
   }
 };
 
 /// One device thread per output of an empty reduction.
-template <int N, class OutE, class Res>
+template <int N, class OutA, class Res>
 struct fill_fn {
   layout<N> kept;
-  OutE* out;
+  OutA out;
   Res value;
   UFX_HD void operator()(index_t i) const {
     index_t base[N];
     loop_offsets(kept, i, base);
-    out[base[0]] = static_cast<OutE>(value);
+    out.at(base[0]) = static_cast<acc_element<OutA>>(value);
   }
 };
 
@@ -77,15 +78,20 @@ inline index_t device_lanes(index_t outputs, index_t m) {
   return std::max<index_t>(1, std::min(threads / std::max<index_t>(outputs, 1), m / min_run));
 }
 
-template <class Tag, class Kern, int N, class OutE, class Fin>
-void device_reduce(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out,
-                   const Fin& fin);
+/// The partials' accessor on target Tag: operand 0 of the pass that writes them, input 0 (operand 1) of the next.
+template <class Tag, class Acc>
+using partial_acc = acc_for_t<Tag, Acc>;
+
+template <class Tag, class Kern, int N, class OutA, class Fin>
+void device_reduce(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k,
+                   const OutA& out, const Fin& fin);
 
 /// The next level: `partial`, `lanes` partial accumulators per output of `plan` as a dense (outputs, lanes) array, or
 /// (lanes, outputs) when `inner`, reduced into the same outputs.
-template <class Tag, class Kern, int N, class OutE, class Fin>
+template <class Tag, class Kern, int N, class OutA, class Fin>
 void reduce_partials(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k,
-                     const typename Kern::acc_type* partial, index_t lanes, bool inner, OutE* out, const Fin& fin) {
+                     const typename Kern::acc_type* partial, index_t lanes, bool inner, const OutA& out,
+                     const Fin& fin) {
   using Acc = typename Kern::acc_type;
   const index_t n_out = plan.outputs();
   reduce_plan<2> next;
@@ -103,36 +109,38 @@ void reduce_partials(const Tag& tag, const memory_space& space, const reduce_pla
   next.inner_kept = inner;
   // map `identity`, the first level's for a plain reduction: where the elements are Acc already, the two levels are one
   // kernel type (nvcc compiles one lane_fn, not two)
-  using next_kernel = reduce_body<Acc, identity, decltype(k.op), array_acc<const Acc>>;
-  const next_kernel k2{identity{}, k.op, detail::make_tuple(array_acc<const Acc>{partial})};
+  using in_acc = acc_for_t<Tag, const Acc>;
+  using next_kernel = reduce_body<Acc, identity, decltype(k.op), in_acc>;
+  const next_kernel k2{identity{}, k.op, detail::make_tuple(in_acc::of(partial, 1, 1))};
   device_reduce(tag, space, next, k2, out, fin);
 }
 
-template <class Tag, class Kern, int N, class OutE, class Fin>
-void device_reduce(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out,
-                   const Fin& fin) {
+template <class Tag, class Kern, int N, class OutA, class Fin>
+void device_reduce(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k,
+                   const OutA& out, const Fin& fin) {
   using Acc = typename Kern::acc_type;
+  using lane_t = lane_fn<Kern, N, OutA, partial_acc<Tag, Acc>, Fin>;
   const index_t n_out = plan.outputs(), m = plan.count();
   const index_t lanes = device_lanes(n_out, m);
   const bool inner = plan.inner_kept;
   if (lanes == 1) {
-    device_for_each(tag, n_out,
-                    lane_fn<Kern, N, OutE, Fin>{plan.kept, plan.red, k, out, fin, nullptr, 1, m, n_out, inner},
+    device_for_each(tag, n_out, lane_t{plan.kept, plan.red, k, out, fin, {}, 1, m, n_out, inner},
                     "ufx reduction kernel");
     return;
   }
   buffer<Acc> partial(space, n_out * lanes, tag.stream_handle); // on a stream: freed after the queued kernels
-  device_for_each(tag, n_out * lanes,
-                  lane_fn<Kern, N, OutE, Fin>{plan.kept, plan.red, k, out, fin, partial.data(), lanes, m, n_out, inner},
-                  "ufx reduction kernel");
+  device_for_each(
+      tag, n_out * lanes,
+      lane_t{plan.kept, plan.red, k, out, fin, partial_acc<Tag, Acc>::of(partial.data(), 0, 1), lanes, m, n_out, inner},
+      "ufx reduction kernel");
   reduce_partials(tag, space, plan, k, partial.data(), lanes, inner, out, fin);
 }
 
 /// The tiled reduction (device/tiled_reduce.hpp) of a tileable kernel, when the plan splits into x- and y-side inputs
 /// and has outputs enough; false when it does not apply (the lanes take it).
-template <class Tag, class Kern, int N, class OutE, class Fin>
+template <class Tag, class Kern, int N, class OutA, class Fin>
 bool device_tiled_reduce(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k,
-                         OutE* out, const Fin& fin) {
+                         const OutA& out, const Fin& fin) {
   using Acc = typename Kern::acc_type;
   tile_plan<N - 1> tp;
   launch_config c;
@@ -143,8 +151,9 @@ bool device_tiled_reduce(const Tag& tag, const memory_space& space, const reduce
   if (splits > 1) partial = buffer<Acc>(space, plan.outputs() * splits, tag.stream_handle);
   auto run = [&]<int R>(std::integral_constant<int, R>) {
     launch_hook<Tag>::run(tag, c,
-                          tiled_reduce_body<Kern, N, OutE, Fin, R>{plan.kept, plan.red, k, out, fin, partial.data(),
-                                                                   plan.outputs(), plan.count(), tp},
+                          tiled_reduce_body<Kern, N, OutA, partial_acc<Tag, Acc>, Fin, R>{
+                              plan.kept, plan.red, k, out, fin, partial_acc<Tag, Acc>::of(partial.data(), 0, 1),
+                              plan.outputs(), plan.count(), tp},
                           "ufx tiled reduction kernel");
   };
   constexpr int per = tile_outputs_per_thread<Kern>::value; // tp.per_thread is this or 1
@@ -152,30 +161,34 @@ bool device_tiled_reduce(const Tag& tag, const memory_space& space, const reduce
     testing().tiled_blocked_launches.fetch_add(1, std::memory_order_relaxed);
     run(std::integral_constant<int, per>{});
   } else run(std::integral_constant<int, 1>{});
-  if (splits > 1) reduce_partials(tag, space, plan, k, partial.data(), splits, false, out, fin);
+  // the partials, (splits, outputs): each output's in split order, as (outputs, splits) held them (the same sums)
+  if (splits > 1) reduce_partials(tag, space, plan, k, partial.data(), splits, true, out, fin);
   return true;
 }
 
 /// The row reduction (device/row_reduce.hpp) when each output reads a row; false when it does not apply.
-template <class Tag, class Kern, int N, class OutE, class Fin>
-bool device_row_reduce(const Tag& tag, const reduce_plan<N>& plan, const Kern& k, OutE* out, const Fin& fin) {
+template <class Tag, class Kern, int N, class OutA, class Fin>
+bool device_row_reduce(const Tag& tag, const reduce_plan<N>& plan, const Kern& k, const OutA& out, const Fin& fin) {
   row_plan<Kern::N> rp;
   launch_config c;
   if (!plan_row_reduce(plan, k, rp, c)) return false;
   testing().row_reduce.count();
   launch_hook<Tag>::run(tag, c,
-                        row_reduce_body<Kern, N, OutE, Fin>{plan.kept, k, out, fin, plan.outputs(), plan.count(), rp},
+                        row_reduce_body<Kern, N, OutA, Fin>{plan.kept, k, out, fin, plan.outputs(), plan.count(), rp},
                         "ufx row reduction kernel");
   return true;
 }
 
-/// The whole reduction on a device target: nothing for no outputs, `empty` for an empty one.
+/// The whole reduction on a device target: nothing for no outputs, `empty` for an empty one. The output is operand 0
+/// of each kernel, through the target's accessor.
 template <class Tag, class Kern, int N, class OutE, class Fin, class Res>
-void device_reduce_all(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k, OutE* out,
-                       const Fin& fin, const Res& empty) {
+void device_reduce_all(const Tag& tag, const memory_space& space, const reduce_plan<N>& plan, const Kern& k,
+                       OutE* out_p, const Fin& fin, const Res& empty) {
   if (plan.outputs() == 0) return;
+  using out_acc = acc_for_t<Tag, OutE>;
+  const out_acc out = out_acc::of(out_p, 0, 1);
   if (plan.count() == 0) {
-    device_for_each(tag, plan.outputs(), fill_fn<N, OutE, Res>{plan.kept, out, empty}, "ufx reduction fill kernel");
+    device_for_each(tag, plan.outputs(), fill_fn<N, out_acc, Res>{plan.kept, out, empty}, "ufx reduction fill kernel");
     return;
   }
   if constexpr (tileable<Kern>::value) // only then is a tiled body compiled for the kernel

@@ -65,7 +65,7 @@ struct row_plan {
   int group_log2 = 0;
 };
 
-template <class Kern, int N, class OutE, class Fin>
+template <class Kern, int N, class OutA, class Fin>
 struct row_reduce_body {
   using Acc = typename Kern::acc_type;
   static constexpr int levels = sizeof(Acc) <= 4 ? 8 : 4;
@@ -75,7 +75,7 @@ struct row_reduce_body {
 
   layout<N> kept;
   Kern k;
-  OutE* out;
+  OutA out; // the target's accessor (acc_for: ufx::sim's tell ufx::profile the stores and the tree in shared memory)
   Fin fin;
   index_t outputs, m;
   row_plan<NK> rp;
@@ -94,24 +94,35 @@ struct row_reduce_body {
         loop_offsets(kept, s, base);
         fold_row(st, base, lane, G);
         const Acc r = st.total(k);
-        if (G == 1) out[base[0]] = static_cast<OutE>(fin(r));
-        else part[tx] = r;
+        if (G == 1) out.at(base[0]) = static_cast<acc_element<OutA>>(fin(r));
+        else shared_put(part, tx, r);
       }
       return G == 1 ? -1 : 1;
     }
     const index_t h = G >> phase;
     // (the groups of rows past the last hold nothing: their slots were never written)
-    if (s < outputs && lane < h && lane + h < active) part[tx] = k.combine(part[tx], part[tx + h]);
+    if (s < outputs && lane < h && lane + h < active)
+      shared_put(part, tx, k.combine(shared_get(part, tx), shared_get(part, tx + h)));
     if (h > 1) return phase + 1;
     if (s < outputs && lane == 0) {
       index_t base[N];
       loop_offsets(kept, s, base);
-      out[base[0]] = static_cast<OutE>(fin(part[tx]));
+      out.at(base[0]) = static_cast<acc_element<OutA>>(fin(shared_get(part, tx)));
     }
     return -1;
   }
 
 private:
+  /// The partials' tree in shared memory, slot i (ufx::profile: the output's region, at byte 0).
+  UFX_HD const Acc& shared_get(const Acc* part, index_t i) const {
+    acc_shared_touch(out, 0, static_cast<std::size_t>(i) * sizeof(Acc), sizeof(Acc), false);
+    return part[i];
+  }
+  UFX_HD void shared_put(Acc* part, index_t i, const Acc& v) const {
+    acc_shared_touch(out, 0, static_cast<std::size_t>(i) * sizeof(Acc), sizeof(Acc), true);
+    part[i] = v;
+  }
+
   template <std::size_t J>
   using input_t = std::remove_cvref_t<decltype(get<J>(std::declval<const Kern&>().in))>;
 

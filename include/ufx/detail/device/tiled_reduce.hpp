@@ -12,7 +12,8 @@
 // combined as a binary counter (a pairwise tree over 2^levels tiles in registers: 256 tiles for accumulators of 4 bytes
 // or less, 16 for larger), whose full trees are folded in order. A float sum's error grows with 8 + tile / 8 + levels +
 // the number of 2^levels-tile trees, not with m. When the outputs alone are too few to fill the device, each output's
-// tiles are split among `splits` blocks (grid.y), whose partials, a dense (outputs, splits) array, are reduced by
+// tiles are split among `splits` blocks (grid.y), whose partials, a dense (splits, outputs) array (a warp's 32 outputs'
+// partials side by side: one 128-byte store of floats, where (outputs, splits) took a sector a lane), are reduced by
 // device_reduce's lanes.
 #include <algorithm>
 #include <cstdint>
@@ -140,10 +141,18 @@ struct hold_x {
   UFX_HD const hold_x& run(index_t) const { return *this; }
   UFX_HD const hold_x& point(index_t) const { return *this; }
 };
-template <class E>
+/// A y-side element from the tile in shared memory; `a`, `region` and `offset` (the input's accessor, its tile
+/// buffers' byte offset in shared memory, and p's) tell ufx::profile each read on the sim (the first output's: the
+/// others' reads of the same element are the same load).
+template <class E, class A>
 struct tile_at {
   const E* p;
-  UFX_HD const E& at(int, index_t j) const { return p[j]; }
+  A a;
+  std::size_t region, offset;
+  UFX_HD const E& at(int r, index_t j) const {
+    if (r == 0) acc_shared_touch(a, region, offset + static_cast<std::size_t>(j) * sizeof(E), sizeof(E), false);
+    return p[j];
+  }
 };
 /// Whether cuda reads a run of 8 tile elements of type E in 16-byte shared loads.
 template <class E>
@@ -158,10 +167,17 @@ struct alignas(8 * sizeof(E) % 16 == 0 ? 16 : alignof(E)) tile_run {
   E v[8];
   UFX_HD const E& at(int, index_t j) const { return v[j]; }
 };
-template <class E>
+template <class E, class A = array_acc<const E>>
 struct hold_y {
   const E* p;
+  A a;                        // the input's accessor (ufx::profile, as tile_at's)
+  std::size_t region, offset; // the tile buffers' byte offset in shared memory, and p's
   UFX_HD tile_run<E> run(index_t i) const {
+    // the loads cuda makes: 16 bytes at a time for a vector run, else element by element
+    constexpr std::size_t chunk = tile_run_vector<E> ? 16 : sizeof(E);
+    UFX_UNROLL
+    for (std::size_t c = 0; c < 8 * sizeof(E) / chunk; ++c)
+      acc_shared_touch(a, region, offset + static_cast<std::size_t>(i) * sizeof(E) + c * chunk, chunk, false);
 #ifdef __CUDA_ARCH__
     constexpr bool vector = tile_run_vector<E>;
 #else
@@ -182,14 +198,16 @@ struct hold_y {
       return r;
     }
   }
-  UFX_HD tile_at<E> point(index_t i) const { return {p + i}; }
+  UFX_HD tile_at<E, A> point(index_t i) const {
+    return {p + i, a, region, offset + static_cast<std::size_t>(i) * sizeof(E)};
+  }
 };
 
 /// The block body: phase 0 loads the block's first tile; phase 1 loads the next tile (if any) and folds the current
 /// one, until the block's tiles are done, then writes the outputs (fin(result), or this split's partial). Each thread
 /// owns R outputs, b apart (b threads per block): a block owns R * b consecutive outputs, and each y element a thread
 /// reads from the tile serves R outputs. Each output's fold is the same for every R, so R changes no result.
-template <class Kern, int N, class OutE, class Fin, int R = 1>
+template <class Kern, int N, class OutA, class PartA, class Fin, int R = 1>
 struct tiled_reduce_body {
   using Acc = typename Kern::acc_type;
   static constexpr int levels = sizeof(Acc) <= 4 ? 8 : 4;
@@ -198,9 +216,9 @@ struct tiled_reduce_body {
 
   layout<N> kept, red;
   Kern k;
-  OutE* out;
+  OutA out; // the target's accessors (acc_for: ufx::sim's tell ufx::profile the stores)
   Fin fin;
-  Acc* partial;       // null: one split, write the outputs
+  PartA partial;      // null: one split, write the outputs
   index_t outputs, m; // outputs, positions per output
   tile_plan<NK> tp;
 
@@ -232,11 +250,11 @@ struct tiled_reduce_body {
       const index_t s = s0 + r * b;
       if (s < outputs) {
         const Acc v = st.total(k, r);
-        if (partial) partial[s * static_cast<index_t>(t.grid_dim.y) + t.block_idx.y] = v;
+        if (partial.p) partial.at(static_cast<index_t>(t.block_idx.y) * outputs + s) = v;
         else {
           index_t o[N];
           loop_offsets(kept, s, o);
-          out[o[0]] = static_cast<OutE>(fin(v));
+          out.at(o[0]) = static_cast<acc_element<OutA>>(fin(v));
         }
       }
     }
@@ -259,7 +277,13 @@ private:
           using A = std::remove_cvref_t<decltype(get<J>(k.in))>;
           if constexpr (A::is_array) {
             using E = acc_element<A>;
-            if ((tp.tiled >> J) & 1) reinterpret_cast<E*>(shared + tp.region[J])[slot] = get<J>(k.in).at(off[J + 1]);
+            if ((tp.tiled >> J) & 1) {
+              const auto& a = get<J>(k.in);
+              acc_shared_touch(a, static_cast<std::size_t>(tp.region[J]),
+                               static_cast<std::size_t>(tp.region[J] + slot * static_cast<index_t>(sizeof(E))),
+                               sizeof(E), true);
+              reinterpret_cast<E*>(shared + tp.region[J])[slot] = a.at(off[J + 1]);
+            }
           }
         }(),
         ...);
@@ -282,7 +306,10 @@ private:
       return hold_scalar<std::remove_cvref_t<decltype(get<J>(k.in).at(0))>>{get<J>(k.in).at(0)};
     else {
       using E = acc_element<A>;
-      if constexpr ((M >> J) & 1) return hold_y<E>{reinterpret_cast<const E*>(shared + tp.region[J]) + at};
+      if constexpr ((M >> J) & 1)
+        return hold_y<E, A>{reinterpret_cast<const E*>(shared + tp.region[J]) + at, get<J>(k.in),
+                            static_cast<std::size_t>(tp.region[J]),
+                            static_cast<std::size_t>(tp.region[J] + at * static_cast<index_t>(sizeof(E)))};
       else {
         hold_x<E, R> h;
         UFX_UNROLL
