@@ -11,7 +11,11 @@
 
 #include <ufx/ufx.hpp>
 
-#if defined(__CUDACC__) && defined(UFX_TEST_DEVICE_TARGETS_ONLY)
+#if defined(__CUDACC__) && defined(UFX_TEST_CUDA_ONLY)
+// the cuda-ci preset's CUDA build of most test files (UFX_CUDA_TESTS_CUDA_ONLY): ufx::cuda only, beside the
+// cpu-asan build, which runs serial, host and sim
+#  define UFX_TEST_TARGETS ufx::cuda_t
+#elif defined(__CUDACC__) && defined(UFX_TEST_DEVICE_TARGETS_ONLY)
 // the CUDA build beside a CPU build that runs serial and host (the cuda-ci preset): the device
 // targets only, which halves nvcc's work
 #  define UFX_TEST_TARGETS ufx::sim_t, ufx::cuda_t
