@@ -71,11 +71,14 @@ struct fill_fn {
   }
 };
 
-/// Lanes per output: about lane_threads in all, each with at least lane_min_run positions.
+/// Lanes per output: about lane_threads in all, each with at least lane_min_run positions; a multiple of 32 where there
+/// are 32 or more, so that a warp's lanes belong to one output and each of their loads of a dense row starts on a
+/// 128-byte boundary (ufx::profile of a sum of 104,857 floats: 3,276 lanes read 4.48 sectors a request, 3,264 read 4).
 inline index_t device_lanes(index_t outputs, index_t m) {
   constexpr index_t threads = device_reduce_policy::lane_threads, min_run = device_reduce_policy::lane_min_run;
   if (m < 2 * min_run) return 1;
-  return std::max<index_t>(1, std::min(threads / std::max<index_t>(outputs, 1), m / min_run));
+  const index_t lanes = std::max<index_t>(1, std::min(threads / std::max<index_t>(outputs, 1), m / min_run));
+  return lanes >= 32 ? lanes / 32 * 32 : lanes;
 }
 
 /// The partials' accessor on target Tag: operand 0 of the pass that writes them, input 0 (operand 1) of the next.
