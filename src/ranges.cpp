@@ -92,7 +92,10 @@ int range_push(const char* who, const char* label, const int* axes, int naxes) n
     if (label && *label) name += ' ' + std::string(label);
     if (axes && naxes > 0) { // " axis=1", " axis=(0,2)"
       name += naxes == 1 ? " axis=" : " axis=(";
-      for (int k = 0; k < naxes; ++k) name += (k ? "," : "") + std::to_string(axes[k]);
+      for (int k = 0; k < naxes; ++k) { // appended in two steps: GCC 12's -Wrestrict misreads "," + std::string&&
+        if (k) name += ',';
+        name += std::to_string(axes[k]);
+      }
       if (naxes > 1) name += ')';
     }
     subjects.push_back(std::move(subject));
