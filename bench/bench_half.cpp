@@ -4,7 +4,8 @@
 //   half_add/hand_f16c           z[i] = float16(float(x[i]) + float(y[i])), 8 at a time, one thread
 //   half_add/ufx_serial_half     ufx::vectorize([](float16 a, float16 b) { return a + b; }) on ufx::serial
 //   half_add/ufx_serial_float    ufx::vectorize([](float a, float b) { return a + b; }) into a float16 out (the row
-//                                staged through float blocks: docs/element_types.md)
+//                                staged through float 8 at a time, F16C inline: docs/element_types.md)
+//   half_add/ufx_add_serial      ufx::add (NumPy's float16 add: in float, rounded once; staged the same way)
 //   half_add/ufx_host_half       the first on ufx::host
 //   half_sum/hand_f16c           a float sum of the converted elements in 16 lanes, one thread
 //   half_sum/ufx_serial          ufx::sum (NumPy's rule: float accumulators, one rounding to float16; the pairwise
@@ -62,7 +63,7 @@ __attribute__((target("avx2,f16c"))) float sum_f16c(const float16* x, std::size_
 }
 #endif
 
-enum class how { hand_f16c, ufx_serial_half, ufx_serial_float, ufx_host_half };
+enum class how { hand_f16c, ufx_serial_half, ufx_serial_float, ufx_host_half, ufx_add };
 
 template <how H>
 void bm_add(benchmark::State& state) {
@@ -84,6 +85,8 @@ void bm_add(benchmark::State& state) {
       add_half(ufx::serial, x, y, ufx::out(z));
     } else if constexpr (H == how::ufx_serial_float) {
       add_float(ufx::serial, x, y, ufx::out(z));
+    } else if constexpr (H == how::ufx_add) {
+      ufx::add(ufx::serial, x, y, ufx::out(z));
     } else {
       add_half(ufx::host, x, y, ufx::out(z));
     }
@@ -124,6 +127,7 @@ void sizes(benchmark::internal::Benchmark* b) { b->Arg(int64_t{1} << 24)->UseRea
 BENCHMARK(bm_add<how::hand_f16c>)->Name("half_add/hand_f16c")->Apply(sizes);
 BENCHMARK(bm_add<how::ufx_serial_half>)->Name("half_add/ufx_serial_half")->Apply(sizes);
 BENCHMARK(bm_add<how::ufx_serial_float>)->Name("half_add/ufx_serial_float")->Apply(sizes);
+BENCHMARK(bm_add<how::ufx_add>)->Name("half_add/ufx_add_serial")->Apply(sizes);
 BENCHMARK(bm_add<how::ufx_host_half>)->Name("half_add/ufx_host_half")->Apply(sizes);
 BENCHMARK(bm_sum<how::hand_f16c>)->Name("half_sum/hand_f16c")->Apply(sizes);
 BENCHMARK(bm_sum<how::ufx_serial_half>)->Name("half_sum/ufx_serial")->Apply(sizes);

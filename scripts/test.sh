@@ -3,7 +3,7 @@
 # whole test suite with each preset of CMakePresets.json:
 #   cpu       Release (g++), targets serial/host/sim: doc tests, examples, consumer tests, compile-fail
 #             and header tests, the hot loops' guards, the fuzzers; of the unit tests only the files whose
-#             checks need optimised code (UFX_UNIT_TESTS=optimised: test_math, test_reduce_simd)
+#             checks need optimised code or GCC (UFX_UNIT_TESTS=optimised: test_math, test_reduce_simd, test_half_rows)
 #   cpu-asan  the unit tests, every file on serial, host and sim, built once: by clang, the second
 #             compiler, with AddressSanitizer + UndefinedBehaviorSanitizer (no benchmarks)
 #   cuda-ci   when nvcc is found: the CUDA builds of the tests and examples (the cpu preset already

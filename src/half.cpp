@@ -73,23 +73,6 @@ __attribute__((target("avx"), noinline, cold)) __m256 c_portable_to_float(__m128
   return r;
 }
 
-// Block conversions (ufx_halves_to_floats / ufx_floats_to_halves): F16C's 8 lanes a step (AVX-512F's 16 ran slower
-// here: a float add staged through 256-element blocks at 0.6 of a hand-written F16C loop, against 0.77 with these),
-// the portable code for the rest and on a CPU without F16C.
-__attribute__((target("avx,f16c"))) std::size_t c_block_to_floats(const std::uint16_t* h, float* f, std::size_t n) {
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    _mm256_storeu_ps(f + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(h + i))));
-  return i;
-}
-__attribute__((target("avx,f16c"))) std::size_t c_block_to_halves(const float* f, std::uint16_t* h, std::size_t n) {
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(h + i),
-                     _mm256_cvtps_ph(_mm256_loadu_ps(f + i), _MM_FROUND_TO_NEAREST_INT));
-  return i;
-}
-
 // A float16 sum of one run (ufx_halves_pairwise_sum) in the order of detail/cpu/reduce_runs.hpp's pairwise tree and
 // its generic leaf, for a leaf of L lanes: the run split at a multiple of L until 16 L elements or fewer; a leaf's lane
 // j adds elements j, j + L, ... in order, the lanes then combine as acc[j] += acc[j + w] for w = L/2 .. 1, and the
@@ -176,11 +159,6 @@ __attribute__((target("f16c"))) std::uint32_t ufx_float_to_half(float f) noexcep
   return _cvtss_sh(f, _MM_FROUND_TO_NEAREST_INT);
 }
 
-void ufx_halves_to_floats(const void* halves, float* f, std::size_t n) noexcept {
-  const auto* h = static_cast<const std::uint16_t*>(halves);
-  std::size_t i = has_f16c ? c_block_to_floats(h, f, n) : 0;
-  for (; i < n; ++i) f[i] = hb::bits_as<float>(hb::f16_to_f32_portable(h[i]));
-}
 float ufx_halves_pairwise_sum(const void* halves, std::size_t n, int lanes) noexcept {
   const auto* h = static_cast<const std::uint16_t*>(halves);
   switch (lanes) {
@@ -188,11 +166,6 @@ float ufx_halves_pairwise_sum(const void* halves, std::size_t n, int lanes) noex
   case 64: return has_f16c ? c_sum<64>(h, n) : portable_sum<64>(h, n);
   default: return has_f16c ? c_sum<128>(h, n) : portable_sum<128>(h, n);
   }
-}
-void ufx_floats_to_halves(const float* f, void* halves, std::size_t n) noexcept {
-  auto* h = static_cast<std::uint16_t*>(halves);
-  std::size_t i = has_f16c ? c_block_to_halves(f, h, n) : 0;
-  for (; i < n; ++i) h[i] = hb::f32_to_f16_portable(f[i]);
 }
 
 // Each variant is compiled with F16C (the 32-bit lanes narrowed to 16 by unsigned saturation, which keeps a value

@@ -351,15 +351,7 @@ TEST_CASE("the vectorised conversions (F16C where the CPU has it) and the portab
   CHECK(float16(as_double(0x7ff0000000000001ULL)).bits() == 0x7e00);
   CHECK(float16(as_double(0xfff8000000000000ULL)).bits() == 0xfe00);
 #if UFX_HALF_SIMD_CALLS
-  // libufx's block conversions (the staged rows and sums), every length's tail included, and the scalar functions
-  for (std::size_t n : {std::size_t(0x10000), std::size_t(0x10000 - 13)}) {
-    std::vector<float> f(n);
-    ::ufx_halves_to_floats(every.data(), f.data(), n);
-    for (std::size_t b = 0; b < n; ++b) REQUIRE(bits(f[b]) == hb::f16_to_f32_portable(static_cast<std::uint16_t>(b)));
-  }
-  std::vector<std::uint16_t> blocked(fs.size() - 5);
-  ::ufx_floats_to_halves(fs.data(), blocked.data(), blocked.size());
-  for (std::size_t i = 0; i < blocked.size(); ++i) REQUIRE(blocked[i] == hb::f32_to_f16_portable(fs[i]));
+  // the scalar functions (the F16C rows' conversions: tests/test_half_rows.cpp)
   for (std::uint32_t b = 0; b < 0x10000; b += 7) REQUIRE(bits(::ufx_half_to_float(b)) == hb::f16_to_f32_portable(b));
   for (std::size_t i = 0; i < fs.size(); i += 5) REQUIRE(::ufx_float_to_half(fs[i]) == hb::f32_to_f16_portable(fs[i]));
   // a float16 sum in the pairwise tree's order (detail/cpu/reduce_runs.hpp), written out here element by element: every

@@ -13,7 +13,8 @@ import re
 import subprocess
 import sys
 
-# (what, pattern of the function's demangled name, packed instructions one of its loops must hold[,
+# (what, pattern of the function's demangled name, packed instructions one of its loops must hold (a tuple: each of
+# them in one loop)[,
 # True: and no one-element store to the stack anywhere in it, checked at -O3])
 PACKED_ADD = r"v?add(ps|pd)"
 PACKED_MUL = r"v?(mulps|vfn?madd\d+ps)"
@@ -23,6 +24,8 @@ HALF_TO_FLOAT = r"call\s+[0-9a-f]+ <_ZGV[bcde]N\d+v_ufx_half_to_float>"
 # float16 loops the compiler leaves scalar (remainders, strided rows, any loop at -O2) convert through the scalar
 # functions: a call those loops may make, where a loop that needs the vector calls must still hold them
 SCALAR_HALF_CALL = r"call\s+[0-9a-f]+ <ufx_(half_to_float|float_to_half)>"
+# a loop converting float16 with F16C inline, adding 8 floats and converting back: each of these in one loop
+F16C_ADD = (r"vcvtph2ps", r"vaddps", r"vcvtps2ph")
 USER_LEAF = r"reduce_body<{acc}, [^ ]*identity, {fn}::\{{lambda.*>::mapped_leaf<[^ ]*unit_run<.*\[clone \.(default|avx2)\]"
 HOT = [
     ("a user's loop over a by-value ndview", r"^codegen_scale$", PACKED_MUL),
@@ -30,11 +33,15 @@ HOT = [
      r"gufunc_rows_cloned<true, 0, .*codegen::matmul_core.*\[clone \.(default|avx2)\]", PACKED_MUL),
     ("a generic gufunc core (strided rows)",
      r"gufunc_rows_cloned<false, 0, .*codegen::matmul_core.*\[clone \.(default|avx2)\]", PACKED_MUL),
-    ("an elementwise call", r"map_body<codegen::add_fn,.*::row_cloned.*\[clone \.(default|avx2)\]",
+    ("an elementwise call", r"map_body<codegen::add_fn, 1, [^ ]*array_acc<float>.*::row_cloned.*\[clone \.(default|avx2)\]",
      PACKED_ADD),
     ("a float sum's leaf", r"simd_(widen_)?sum_leaf", PACKED_ADD),
     ("a float16 elementwise add (its conversions a vector at a time)",
      r"map_body<codegen::add_f16_fn,.*::row_cloned.*\[clone \.(default|avx2)\]", HALF_TO_FLOAT),
+    ("a float function over float16 arrays (F16C inline, 8 a step)",
+     r"map_body<codegen::add_fn, 1, [^ ]*array_acc<ufx::float16>.*::row_f16c<", F16C_ADD),
+    ("NumPy's add of float16 (F16C inline, 8 a step)",
+     r"map_body<ufx::ops::add, 1, [^ ]*array_acc<ufx::float16>.*::row_f16c<", F16C_ADD),
     ("a sum of a map of float16 (its conversions a vector at a time)",
      r"reduce_body<float, codegen::neg_f16_fn, ufx::plus, [^ ]*array_acc<ufx::float16 const> >.*::mapped_leaf<[^ ]*"
      r"unit_run.*\[clone \.(default|avx2)\]", HALF_TO_FLOAT),
@@ -104,13 +111,14 @@ def check(funcs, exe, calls_only):
             ls = loops(body)
             allowed = VECTOR_CALL + ("|" + SCALAR_HALF_CALL if packed == HALF_TO_FLOAT else "")
             calls = [ins for l in ls for _, ins in l if ins.startswith("call") and not re.match(allowed, ins)]
-            vector = [l for l in ls if any(re.match(packed + r"(\s|$)", ins) for _, ins in l)]
+            wanted = packed if isinstance(packed, tuple) else (packed,)
+            vector = [l for l in ls if all(any(re.match(p + r"(\s|$)", ins) for _, ins in l) for p in wanted)]
             stores = [ins for _, ins in body if lanes and SCALAR_STORE.match(ins)]
             status = "ok"
             if calls:
                 status = "FAILED: a loop calls " + sorted(set(calls))[0]
             elif not vector and not calls_only:
-                status = f"FAILED: no loop holds packed arithmetic /{packed}/ (not vectorised)"
+                status = f"FAILED: no loop holds packed arithmetic /{'/ and /'.join(wanted)}/ (not vectorised)"
             elif stores and not calls_only:
                 status = f"FAILED: {len(stores)} one-element stores to the stack (lanes out of registers: {stores[0]})"
             print(f"{what}: {status}\n    {short}  ({len(ls)} loops, {len(vector)} vectorised)")

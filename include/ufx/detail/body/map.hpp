@@ -207,6 +207,11 @@ struct map_body {
 
   /// Computes a run of `n` elements starting at offsets `off`, with innermost strides `str`.
   void row(const index_t (&off)[N], const index_t (&str)[N], index_t n, bool unit) const {
+#if UFX_HALF_F16C_ROWS
+    if constexpr (staged_row()) {
+      if (unit && half_f16c_cpu()) return row_f16c(off, n, std::make_index_sequence<N>{});
+    }
+#endif
     (this->*host_clone_call(&map_body::row_cloned))(off, str, n, unit);
   }
   /// row's loops, compiled for the baseline and for AVX2 (config.hpp, UFX_HOST_CLONES).
@@ -291,62 +296,125 @@ private:
       row_mixed<I + 1>(off, str, n, a..., b);
     }
   }
-  /// A dense row's float16 operands staged through float a block at a time, where GCC would otherwise call
-  /// libufx's vector conversions once a vector: an input array whose parameter is float or double (a typed function),
-  /// and the output array when the function returns float; libufx converts each block at once (16 or 8 per
-  /// instruction). The same bits as element by element: the conversions are the same, and exact into float and double.
+  /// A dense row's float16 operands staged through float 8 elements a step (where GCC would otherwise call libufx's
+  /// vector conversions once a vector, and convert float16 to float and back around a typed function's every call):
+  /// an input array whose parameter is float or double (a typed function), and the output array when the function
+  /// returns float. The same bits as element by element: the conversions are the same, and exact into float and double.
   template <std::size_t K>
   using acc_at = std::remove_cvref_t<decltype(get<K>(std::declval<const tuple<Acc...>&>()))>;
+  /// A ufunc whose float16 loop is its float loop rounded once (ufuncs/ops.hpp: half_in_float) stages its float16
+  /// inputs where its result is float16 and goes to a float16 output: float16(f(float(a), float(b))) is then f's value.
+  template <std::size_t... K>
+  static constexpr bool half_in_float_row(std::index_sequence<K...>) {
+    if constexpr (NOut != 1 || !acc_at<0>::is_array) return false;
+    else
+      return std::is_same_v<acc_element<acc_at<0>>, float16> &&
+             std::is_same_v<std::remove_cvref_t<
+                                std::invoke_result_t<const F&, decltype(std::declval<acc_at<NOut + K>&>().at(0))...>>,
+                            float16>;
+  }
   template <std::size_t K>
   static constexpr bool staged_input() {
     using P = fn_params<F>;
-    if constexpr (!UFX_HALF_SIMD_CALLS || K < static_cast<std::size_t>(NOut) || !P::known || P::count != NIn) {
+    if constexpr (!UFX_HALF_F16C_ROWS || K < static_cast<std::size_t>(NOut)) {
+      return false;
+    } else if constexpr (!acc_at<K>::is_array || !std::is_same_v<acc_element<acc_at<K>>, float16>) {
+      return false;
+    } else if constexpr (requires { F::half_in_float; }) {
+      return F::half_in_float && half_in_float_row(std::make_index_sequence<NIn>{});
+    } else if constexpr (!P::known || P::count != NIn) {
       return false;
     } else {
-      using A = acc_at<K>;
       using T = std::remove_cvref_t<std::tuple_element_t<K - NOut, typename P::types>>;
-      return A::is_array && std::is_same_v<acc_element<A>, float16> &&
-             (std::is_same_v<T, float> || std::is_same_v<T, double>);
+      return std::is_same_v<T, float> || std::is_same_v<T, double>;
     }
   }
   template <std::size_t K>
   using row_input = std::conditional_t<staged_input<K>(), float&, decltype(std::declval<acc_at<K>&>().at(0))>;
   template <std::size_t... K>
   static constexpr bool staged_output(std::index_sequence<K...>) {
-    if constexpr (!UFX_HALF_SIMD_CALLS || NOut != 1) return false;
+    if constexpr (!UFX_HALF_F16C_ROWS || NOut != 1) return false;
     else if constexpr (!acc_at<0>::is_array || !std::is_same_v<acc_element<acc_at<0>>, float16>) return false;
     else return std::is_same_v<std::remove_cvref_t<std::invoke_result_t<const F&, row_input<NOut + K>...>>, float>;
   }
-  static constexpr index_t stage_block = 256;
-  template <std::size_t K>
-  auto staged_run(float (&buf)[N][stage_block], const index_t (&off)[N], index_t s) const {
-    if constexpr (staged_input<K>() || (K == 0 && staged_output(std::make_index_sequence<NIn>{}))) {
-      return unit_run<float>{buf[K]};
+  static constexpr bool staged_row() {
+    if constexpr (NOut != 1) return false;
+    else
+      return with_indices<NIn>([]<std::size_t... K>(std::index_sequence<K...>) {
+        return staged_output(std::index_sequence<K...>{}) || (staged_input<NOut + K>() || ...);
+      });
+  }
+#if UFX_HALF_F16C_ROWS
+  using v8sf = float __attribute__((vector_size(32)));
+  using v8hi = short __attribute__((vector_size(16)));
+  /// 8 calls of the function: one vector step of GCC's (whose buffers it forwards in registers), for every function a
+  /// loop of unknown length vectorises (ufx::math's included; not a branch on floats, under -ftrapping-math, in
+  /// either).
+  template <class Out, class... In>
+  UFX_ALWAYS_INLINE static void run8(const F& f, Out o, In... in) {
+    for (index_t i = 0; i < 8; ++i) put(o.at(i), f(in.at(i)...));
+  }
+  /// Operand K's run from element s: its float buffer where it is staged (its next m <= 8 float16s converted into it
+  /// first; fewer than 8 through a zeroed copy, so nothing past the array is read).
+  template <std::size_t K, class R>
+  UFX_HALF_F16C_INLINE static auto stage(float (&b)[8], const R& r, index_t s, index_t m) {
+    if constexpr (K == 0 && staged_output(std::make_index_sequence<NIn>{})) {
+      return unit_run<float>{b};
+    } else if constexpr (staged_input<K>()) {
+      v8hi h{};
+      copy_halves(&h, static_cast<const void*>(r.p + s), m);
+      const v8sf v = __builtin_ia32_vcvtph2ps256(h);
+      __builtin_memcpy(b, &v, sizeof v);
+      return unit_run<float>{b};
     } else {
-      return run_of(get<K>(acc), off[K] + s, 1, std::true_type{});
+      return r.skip(s);
     }
   }
+  /// The output's float buffer b rounded to float16 (to nearest even) into its m <= 8 elements from s.
+  template <class O>
+  UFX_HALF_F16C_INLINE static void unstage(const float (&b)[8], const O& o, index_t s, index_t m) {
+    v8sf v;
+    __builtin_memcpy(&v, b, sizeof v);
+    const v8hi h = __builtin_ia32_vcvtps2ph256(v, 0);
+    copy_halves(static_cast<void*>(o.p + s), &h, m);
+  }
+  /// m <= 8 float16s from src to dst: fixed-size copies (inline moves; a copy of a run-time size would call memcpy).
+  UFX_ALWAYS_INLINE static void copy_halves(void* dst, const void* src, index_t m) {
+    if (m == 8) return static_cast<void>(__builtin_memcpy(dst, src, 16));
+    auto* d = static_cast<char*>(dst);
+    const auto* c = static_cast<const char*>(src);
+    if (m & 4) __builtin_memcpy(d, c, 8), d += 8, c += 8;
+    if (m & 2) __builtin_memcpy(d, c, 4), d += 4, c += 4;
+    if (m & 1) __builtin_memcpy(d, c, 2);
+  }
+  /// The staged row, compiled for AVX2 + F16C (no FMA: the function's arithmetic is the baseline's and the AVX2
+  /// clone's) and taken where the CPU has them: F16C's vcvtph2ps / vcvtps2ph inline, 8 elements a step, the function's
+  /// 8 calls a vector loop between them: the loop a hand-written F16C one is. The last n % 8 elements the same way,
+  /// the function called once for each.
+  template <std::size_t... K>
+  UFX_HALF_F16C_ROW void row_f16c(const index_t (&off)[N], index_t n, std::index_sequence<0, K...>) const {
+    f16c_runs<K...>(f, n, run_of(get<0>(acc), off[0], 1, std::true_type{}),
+                    run_of(get<K>(acc), off[K], 1, std::true_type{})...);
+  }
+  template <std::size_t... K, class O, class... R>
+  UFX_HALF_F16C_INLINE static void f16c_runs(const F& f, index_t n, O o, R... r) {
+    constexpr bool out = staged_output(std::make_index_sequence<NIn>{});
+    const index_t whole = n - n % 8;
+    for (index_t s = 0; s < whole; s += 8) {
+      alignas(32) float buf[N][8];
+      run8(f, stage<0>(buf[0], o, s, 8), stage<K>(buf[K], r, s, 8)...);
+      if constexpr (out) unstage(buf[0], o, s, 8);
+    }
+    if (whole < n) {
+      alignas(32) float buf[N][8] = {}; // (lanes past the row converted too: zeros, not whatever the stack held)
+      run_row(f, n - whole, stage<0>(buf[0], o, whole, n - whole), stage<K>(buf[K], r, whole, n - whole)...);
+      if constexpr (out) unstage(buf[0], o, whole, n - whole);
+    }
+  }
+#endif
   template <std::size_t... K>
   void row_unit(const index_t (&off)[N], index_t n, std::index_sequence<K...>) const {
-    constexpr bool out = staged_output(std::make_index_sequence<NIn>{});
-    if constexpr (UFX_HALF_SIMD_CALLS && (out || (staged_input<K>() || ...))) {
-#if UFX_HALF_SIMD_CALLS
-      alignas(64) float buf[N][stage_block];
-      for (index_t s = 0; s < n; s += stage_block) {
-        const index_t m = std::min(stage_block, n - s);
-        (
-            [&] {
-              if constexpr (staged_input<K>())
-                ::ufx_halves_to_floats(get<K>(acc).p + off[K] + s, buf[K], static_cast<std::size_t>(m));
-            }(),
-            ...);
-        run_row(f, m, staged_run<K>(buf, off, s)...);
-        if constexpr (out) ::ufx_floats_to_halves(buf[0], get<0>(acc).p + off[0] + s, static_cast<std::size_t>(m));
-      }
-#endif
-    } else {
-      run_row(f, n, run_of(get<K>(acc), off[K], 1, std::true_type{})...);
-    }
+    run_row(f, n, run_of(get<K>(acc), off[K], 1, std::true_type{})...);
   }
   template <std::size_t... K>
   void row_strided(const index_t (&off)[N], const index_t (&str)[N], index_t n, std::index_sequence<K...>) const {

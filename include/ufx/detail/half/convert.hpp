@@ -42,17 +42,32 @@ __attribute__((simd("notinbranch"), const, leaf)) float ufx_half_to_float(std::u
 __attribute__((simd("notinbranch"), const, leaf)) std::uint32_t ufx_float_to_half(float) noexcept;
 }
 #  endif
-// n float16s (their bits) to floats and back, 8 per instruction with F16C: the dense rows that stage float16 through
-// float (detail/body/map.hpp).
 extern "C" {
-__attribute__((leaf)) void ufx_halves_to_floats(const void* halves, float* f, std::size_t n) noexcept;
-__attribute__((leaf)) void ufx_floats_to_halves(const float* f, void* halves, std::size_t n) noexcept;
 // the float sum of n float16s (n >= 1) in detail/cpu/reduce_runs.hpp's pairwise order for leaves of `lanes` lanes
 // (32, 64 or 128): the bits its generic tree gives
 __attribute__((leaf, pure)) float ufx_halves_pairwise_sum(const void* halves, std::size_t n, int lanes) noexcept;
 }
 #else
 #  define UFX_HALF_SIMD_CALLS 0
+#endif
+// The dense rows that stage float16 through float (detail/body/map.hpp) with F16C inline: a function compiled for
+// AVX2 + F16C (GCC's target attribute, GCC's builtins: no <immintrin.h>), taken where the CPU has both (half_f16c_cpu).
+#if UFX_HALF_SIMD_CALLS
+#  define UFX_HALF_F16C_ROWS 1
+#  define UFX_HALF_F16C_ROW __attribute__((target("avx2,f16c"), noinline)) UFX_HOST_FLATTEN
+#  define UFX_HALF_F16C_INLINE __attribute__((target("avx2,f16c"), always_inline)) inline
+namespace ufx::detail {
+/// Whether this CPU runs the AVX2 + F16C rows.
+inline bool half_f16c_cpu() noexcept {
+#  if defined(__AVX2__) && defined(__F16C__)
+  return true;
+#  else
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+#  endif
+}
+} // namespace ufx::detail
+#else
+#  define UFX_HALF_F16C_ROWS 0
 #endif
 /// \endcond
 

@@ -146,7 +146,8 @@ namespace ufx::ops {
 
 /// np.add: a + b in the common type; bool or (True + True is True); integers wrap.
 struct add {
-  using reduce_op = plus; // np.add.reduce is np.sum (integers widen, float16 accumulates in float)
+  static constexpr bool half_in_float = true; // float16 operands: computed in float, rounded once
+  using reduce_op = plus;                     // np.add.reduce is np.sum (integers widen, float16 accumulates in float)
   template <class A, class B>
   UFX_HD constexpr UFX_UF_P(A, B) operator()(const A& a, const B& b) const {
     using R = UFX_UF_P(A, B);
@@ -159,7 +160,8 @@ struct add {
 
 /// np.subtract: a - b; integers wrap; bool has none (NumPy raises: use logical_xor).
 struct subtract {
-  static constexpr bool ordered = true; // not associative: no reduce or accumulate
+  static constexpr bool half_in_float = true; // float16 operands: computed in float, rounded once
+  static constexpr bool ordered = true;       // not associative: no reduce or accumulate
   template <class A, class B>
   UFX_HD constexpr UFX_UF_P(A, B) operator()(const A& a, const B& b) const {
     using R = UFX_UF_P(A, B);
@@ -173,7 +175,8 @@ struct subtract {
 
 /// np.multiply: a * b; bool and; integers wrap; complex as np.multiply (ufx::math::mul).
 struct multiply {
-  using reduce_op = multiplies; // np.multiply.reduce is np.prod
+  static constexpr bool half_in_float = true; // float16 operands: computed in float, rounded once
+  using reduce_op = multiplies;               // np.multiply.reduce is np.prod
   template <class A, class B>
   UFX_HD constexpr UFX_UF_P(A, B) operator()(const A& a, const B& b) const {
     using R = UFX_UF_P(A, B);
@@ -190,7 +193,8 @@ using divide_t = std::conditional_t<std::is_integral_v<UFX_UF_P(A, B)>, double, 
 
 /// np.divide (np.true_divide): a / b, integers and bool in float64; a / 0 is inf or NaN (IEEE).
 struct divide {
-  static constexpr bool ordered = true; // not associative: no reduce or accumulate
+  static constexpr bool half_in_float = true; // float16 operands: computed in float, rounded once
+  static constexpr bool ordered = true;       // not associative: no reduce or accumulate
   template <class A, class B>
   UFX_HD constexpr divide_t<A, B> operator()(const A& a, const B& b) const {
     using R = divide_t<A, B>;
@@ -324,7 +328,8 @@ struct divmod {
 /// call reports before running (NumPy's ValueError), and inside an expression gives 1 / a^|b| truncated (1 for a = 1,
 /// +-1 for a = -1, else 0); bool ** bool in int8; floats ufx::math::pow; complex NumPy's npy_cpow (math/complex.hpp).
 struct power {
-  static constexpr bool ordered = true; // not associative: no reduce or accumulate
+  static constexpr bool half_in_float = true; // float16 operands: computed in float, rounded once
+  static constexpr bool ordered = true;       // not associative: no reduce or accumulate
   template <class A, class B>
   UFX_HD constexpr int_arith_t<A, B> operator()(const A& a, const B& b) const {
     using R = int_arith_t<A, B>;
@@ -564,6 +569,7 @@ struct right_shift {
 // CUDA's (name and name##f); float16 and bfloat16 in float; CPLX: what complex does (a call, or a static_assert).
 #define UFX_UF_FLOAT1(NAME, FF, FD, CPLX)                                                                              \
   struct NAME {                                                                                                        \
+    static constexpr bool half_in_float = true;                                                                        \
     template <class T>                                                                                                 \
     UFX_HD ::ufx::detail::float_of_t<T> operator()(const T& x) const {                                                 \
       using R = ::ufx::detail::float_of_t<T>;                                                                          \
@@ -645,6 +651,7 @@ UFX_UF_FLOAT1(
 /// \cond INTERNAL
 #define UFX_UF_FLOAT2(NAME, FF, FD, ORDERED)                                                                           \
   struct NAME {                                                                                                        \
+    static constexpr bool half_in_float = true;                                                                        \
     static constexpr bool ordered = ORDERED;                                                                           \
     template <class A, class B>                                                                                        \
     UFX_HD ::ufx::detail::float_of2_t<A, B> operator()(const A& a, const B& b) const {                                 \
@@ -710,6 +717,7 @@ struct nextafter {
 
 /// np.square: x * x in the element's type (integers wrap; bool in int8).
 struct square {
+  static constexpr bool half_in_float = true; // float16 operands: computed in float, rounded once
   template <class T>
   UFX_HD constexpr int_arith_t<T, T> operator()(const T& x) const {
     using R = int_arith_t<T, T>;
@@ -720,6 +728,7 @@ struct square {
 /// np.reciprocal: 1 / x in the element's type; integers: 1 / x truncated (0 for |x| > 1) and 1 / 0 is 0, not
 /// NumPy's undefined value; bool in int8.
 struct reciprocal {
+  static constexpr bool half_in_float = true; // float16 operands: computed in float, rounded once
   template <class T>
   UFX_HD constexpr int_arith_t<T, T> operator()(const T& x) const {
     using R = int_arith_t<T, T>;
