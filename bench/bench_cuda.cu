@@ -1,10 +1,11 @@
-// ufx::cuda against the GPU peers in C++: float32 add, exp(-x*x)*sin(y)+1, sum and |x| sum, with
-// data already on the device and with host transfers counted, beside thrust::transform,
-// cub::DeviceReduce and a device-to-device cudaMemcpy (the bandwidth reference). Timed with CUDA
-// events (manual time); bytes count every operand once. CuPy and Numba-CUDA run the same
-// workloads in ../shared/gpu/peers.py. Skips (with a message) when no GPU answers.
+// ufx::cuda against the GPU peers in C++: float32 add, exp(-x*x)*sin(y)+1, sum and |x| sum (and float16's add and sum),
+// with data already on the device and with host transfers counted, beside thrust::transform, cub::DeviceReduce and a
+// device-to-device cudaMemcpy (the bandwidth reference). Timed with CUDA events (manual time); bytes count every
+// operand once. CuPy and Numba-CUDA run the same workloads in ../shared/gpu/peers.py. Skips (with a message) when no
+// GPU answers.
 #include <benchmark/benchmark.h>
 #include <cub/device/device_reduce.cuh>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <thrust/device_ptr.h>
 #include <thrust/execution_policy.h>
@@ -143,6 +144,77 @@ void sizes(benchmark::internal::Benchmark* b) {
   b->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
+// float16 (issue 48): ufx::add of float16 device arrays (NumPy's float16 add: in float, rounded once; 8 halves a
+// 16-byte access) beside thrust::transform with CUDA's __hadd (the same bits), and ufx::sum of float16 (a float
+// accumulator, rounded once: CUB's TransformReduce over __half) beside CUB's TransformReduce called by hand.
+struct half_add_op {
+  __device__ __half operator()(__half a, __half b) const { return __hadd(a, b); }
+};
+struct half_to_float {
+  __device__ float operator()(__half h) const { return __half2float(h); }
+};
+struct float_plus {
+  __device__ float operator()(float a, float b) const { return a + b; }
+};
+
+std::vector<ufx::float16> random_halves(std::size_t n, unsigned seed) {
+  const std::vector<float> f = random_vector(n, seed);
+  std::vector<ufx::float16> h(n);
+  for (std::size_t i = 0; i < n; ++i) h[i] = ufx::float16(f[i]);
+  return h;
+}
+
+template <who W>
+void bm_half_add(benchmark::State& state) {
+  if (!have_gpu(state)) return;
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto hx = random_halves(n, 1), hy = random_halves(n, 2);
+  auto x = ufx::to_device(hx, ufx::cuda), y = ufx::to_device(hy, ufx::cuda);
+  ufx::device_array<ufx::float16, 1> z({static_cast<ufx::index_t>(n)}, ufx::cuda);
+  const auto* px = reinterpret_cast<const __half*>(x.data());
+  const auto* py = reinterpret_cast<const __half*>(y.data());
+  auto* pz = reinterpret_cast<__half*>(z.data());
+  timed(state, [&] {
+    if constexpr (W == who::ufx_device) ufx::add(ufx::cuda, x, y, ufx::out(z));
+    else thrust::transform(thrust::cuda::par_nosync, px, px + n, py, pz, half_add_op{});
+  });
+  // the same bits as the host's float16 add (every 4099th element)
+  const auto got = z.to_host();
+  for (std::size_t i = 0; i < n; i += 4099) {
+    const ufx::float16 g = got(static_cast<ufx::index_t>(i)), w = hx[i] + hy[i];
+    if (g.bits() != w.bits() && !(ufx::math::isnan(g) && ufx::math::isnan(w))) state.SkipWithError("wrong result");
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * 3 * sizeof(ufx::float16)));
+}
+
+template <who W>
+void bm_half_sum(benchmark::State& state) {
+  if (!have_gpu(state)) return;
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto hx = random_halves(n, 3);
+  auto x = ufx::to_device(hx, ufx::cuda);
+  const auto* px = reinterpret_cast<const __half*>(x.data());
+  ufx::device_array<float, 1> out({1}, ufx::cuda);
+  std::size_t temp_bytes = 0;
+  cub::DeviceReduce::TransformReduce(nullptr, temp_bytes, px, out.data(), static_cast<int>(n), float_plus{},
+                                     half_to_float{}, 0.0f);
+  ufx::device_array<char, 1> temp({static_cast<ufx::index_t>(temp_bytes)}, ufx::cuda);
+  float result = 0;
+  timed(state, [&] {
+    if constexpr (W == who::ufx_device) {
+      result = static_cast<float>(ufx::sum(ufx::cuda, x));
+    } else {
+      cub::DeviceReduce::TransformReduce(temp.data(), temp_bytes, px, out.data(), static_cast<int>(n), float_plus{},
+                                         half_to_float{}, 0.0f);
+      cudaMemcpy(&result, out.data(), sizeof(float), cudaMemcpyDeviceToHost);
+      result = static_cast<float>(ufx::float16(result)); // NumPy's float16 sum: rounded once
+    }
+  });
+  const float want = static_cast<float>(ufx::sum(ufx::host, hx));
+  if (std::abs(result - want) > 1e-2f * (1.f + std::abs(want))) state.SkipWithError("wrong result");
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * sizeof(ufx::float16)));
+}
+
 BENCHMARK(bm_binary<add_op, who::memcpy_peer>)->Name("copy/cudaMemcpy_d2d")->Apply(sizes);
 BENCHMARK(bm_binary<add_op, who::ufx_device>)->Name("add/ufx_cuda_device")->Apply(sizes);
 BENCHMARK(bm_binary<add_op, who::thrust_peer>)->Name("add/thrust_transform")->Apply(sizes);
@@ -158,6 +230,10 @@ BENCHMARK(bm_reduce<plus_op, who::ufx_transfers>)->Name("sum/ufx_cuda_transfers"
 BENCHMARK(bm_reduce<plus_op, who::ufx_unstaged>)->Name("sum/ufx_cuda_transfers_unstaged")->Apply(sizes);
 BENCHMARK(bm_reduce<abs_op, who::ufx_device>)->Name("abs_sum/ufx_cuda_device")->Apply(sizes);
 BENCHMARK(bm_reduce<abs_op, who::thrust_peer>)->Name("abs_sum/cub_reduce")->Apply(sizes);
+BENCHMARK(bm_half_add<who::ufx_device>)->Name("half_add/ufx_cuda_device")->Apply(sizes);
+BENCHMARK(bm_half_add<who::thrust_peer>)->Name("half_add/thrust_transform")->Apply(sizes);
+BENCHMARK(bm_half_sum<who::ufx_device>)->Name("half_sum/ufx_cuda_device")->Apply(sizes);
+BENCHMARK(bm_half_sum<who::thrust_peer>)->Name("half_sum/cub_reduce")->Apply(sizes);
 
 // ---- raw kernels: ufx::kernel beside the same kernel written as a plain __global__ (data on the
 // device; the ufx launch includes its end-of-call synchronisation, the plain one a cudaDeviceSynchronize)

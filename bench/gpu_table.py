@@ -32,6 +32,11 @@ ROWS = [
     ("sum, 2^20, to a host number", "sum/ufx_cuda_device/1048576", ["sum/cub_reduce/1048576"], "sum_value/1048576",
      4 << 20),
     ("sum of 1024 to a host scalar, per call", "call_sum/ufx_cuda/1024", ["call_sum/cub_reduce/1024"], "call_sum/1024", 0),
+    # float16 (issue 48): the add at 90% of the memory bound (the copy row's rate), the sum at CUB's rate for __half
+    ("float16 add, 2^27", "half_add/ufx_cuda_device/134217728", ["half_add/thrust_transform/134217728"],
+     "half_add/134217728", 6 * U),
+    ("float16 sum, 2^27, to a host number", "half_sum/ufx_cuda_device/134217728", ["half_sum/cub_reduce/134217728"],
+     "half_sum_value/134217728", 2 * U),
     ("|x| reducer, 2^27", "abs_sum/ufx_cuda_device/134217728", ["abs_sum/cub_reduce/134217728"], "abs_sum/134217728", 4 * U),
     ("sums along axis 1, 16384^2", "axis1_sum/ufx_cuda/16384", [], "axis1_sum/16384", 4 << 28),
     ("sums along axis 0, 16384^2", "axis0_sum/ufx_cuda/16384", [], "axis0_sum/16384", 4 << 28),
@@ -138,6 +143,11 @@ def main():
         if now in bench and before in bench:
             a, b = bench[now][0], bench[before][0]
             print(f"  {label}: {fmt_t(a)} now, {fmt_t(b)} before ({b / a:.2f}x)" if a == a and b == b else f"  {label}: -")
+    copy = bench.get("copy/cudaMemcpy_d2d/134217728", (math.nan, ""))[0]
+    half = bench.get("half_add/ufx_cuda_device/134217728", (math.nan, ""))[0]
+    if copy == copy and half == half:  # a device-to-device copy of 2^27 floats moves 8 * 2^27 bytes
+        print(f"\nfloat16 add 2^27: {6 * U / half / 1e9:.0f} GB/s, {(6 * U / half) / (8 * U / copy):.2f} of "
+              f"cudaMemcpy d2d's {8 * U / copy / 1e9:.0f} GB/s (issue 48: 0.9 or better)")
     staging = sorted((k, v) for k, v in bench.items() if k.startswith("staging/"))
     if staging:
         print("\npageable staging, sum of 2^27 floats (block MiB / packing threads / stores):")

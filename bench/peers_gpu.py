@@ -171,7 +171,12 @@ def main():
             nx, ny, nz = (cuda.as_cuda_array(a) for a in (x, y, z))
             add(f"add/{n}", "numba", lambda: nb["add"](nx, ny, out=nz))
             add(f"sum_value/{n}", "numba", lambda: nb["sum"](nx))  # cuda.reduce returns the number
-        if n == 1 << 27:
+        if n == 1 << 27:  # float16 (issue 48): CuPy's add and sum of float16 (its sum accumulates in float32)
+            xh, yh = x.astype(cp.float16), y.astype(cp.float16)
+            zh = cp.empty_like(xh)
+            add(f"half_add/{n}", "cupy", lambda: cp.add(xh, yh, out=zh))
+            add(f"half_sum_value/{n}", "cupy", lambda: cp.sum(xh).item())
+            del xh, yh, zh
             add(f"expsin/{n}", "cupy", lambda: cp.add(cp.multiply(cp.exp(-x * x), cp.sin(y)), 1.0, out=z))
             add(f"expsin/{n}", "cupy_fuse", lambda: fused_heavy(x, y))
             add(f"abs_sum/{n}", "cupy", lambda: cp.abs(x).sum())

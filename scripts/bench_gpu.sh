@@ -39,6 +39,7 @@ command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,m
 git log -1 --format='ufx %h (%cs)' 2>/dev/null
 rows='^(copy/cudaMemcpy_d2d/134217728|(add|expsin)/(ufx_cuda_device|thrust_transform)/(1048576|134217728)|'
 rows+='(sum|abs_sum)/(ufx_cuda_device|cub_reduce)/(1048576|134217728)|(sum|add)/ufx_cuda_(transfers|transfers_unstaged|pinned)/134217728|'
+rows+='half_(add|sum)/(ufx_cuda_device|thrust_transform|cub_reduce)/134217728|'
 rows+='call_|axis|gufunc|gauss|staging/|kernel_tiled_matmul/.*/4096|bulk/|add_at/|graph10/)'
 echo "=== bench_cuda -> $out/bench_cuda.json"
 env LD_LIBRARY_PATH="${UFX_GPU_LD_LIBRARY_PATH:-}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$bin" \
