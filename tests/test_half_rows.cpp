@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 using ufx::float16;
@@ -95,7 +96,7 @@ TEST_CASE_TEMPLATE("ufuncs on float16 arrays compute in float and round once, st
     index_t bad = 0, first = -1;
     for (index_t i = 0; i < n; ++i)
       if (!same(got(i), want(i))) bad += 1, first = first < 0 ? i : first;
-    INFO(what << ": first at " << first);
+    INFO(std::string(what) << ": first at " << first);
     CHECK(bad == 0);
   };
   check("add", ufx::add(Target{}, x, y), [&](index_t i) { return x(i) + y(i); });

@@ -73,7 +73,8 @@ UFX_MATH_ONE(cos, cos_kernel, ::cosf, ::cos)
 UFX_MATH_ONE(tanh, tanh_kernel, ::tanhf, ::tanh)
 /// The square root, correctly rounded: the instruction on the device, under -fno-math-errno, and
 /// with GCC on x86-64 (a vector loop calls libufx's sqrtps/sqrtpd functions, one per vector);
-/// with other host compilers where errno is kept, a Newton iteration within 1 ulp.
+/// with other host compilers where errno is kept, a Newton iteration: float's in double, rounded
+/// once (correctly rounded too), double's within 1 ulp.
 UFX_MATH_ONE(sqrt, sqrt_kernel, ::sqrtf, ::sqrt)
 #undef UFX_MATH_ONE
 #undef UFX_MATH_INTEGRAL

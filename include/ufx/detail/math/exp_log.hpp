@@ -174,7 +174,9 @@ UFX_ALWAYS_INLINE T sqrt_newton(T x) {
 
 // sqrt: the instruction, correctly rounded, where the compiler may use it in a vector loop: inline when it knows errno
 // need not be set (-fno-math-errno, -ffast-math: std::sqrt vectorises), through libufx's vector functions on GCC/x86-64
-// otherwise; elsewhere the Newton kernel (within 1 ulp).
+// otherwise; elsewhere the Newton kernel: double's within 1 ulp, float's in double and rounded once, which is correctly
+// rounded (the root of a float is never within 2^-51, relatively, of a midpoint between floats: for a midpoint
+// m = M 2^k, M odd, of 25 bits, x - m^2 is a nonzero multiple of 2^2k; the double root is within 2^-52).
 template <class T>
 UFX_ALWAYS_INLINE T sqrt_kernel(T x) {
 #if defined(__NO_MATH_ERRNO__)
@@ -183,7 +185,8 @@ UFX_ALWAYS_INLINE T sqrt_kernel(T x) {
   if constexpr (sizeof(T) == 4) return ::ufx_math_sqrtf(x);
   else return ::ufx_math_sqrt(x);
 #else
-  return sqrt_newton(x);
+  if constexpr (sizeof(T) == 4) return static_cast<float>(sqrt_newton(static_cast<double>(x)));
+  else return sqrt_newton(x);
 #endif
 }
 
