@@ -27,6 +27,7 @@
 
 namespace {
 
+using ufx_bench::random_halves;
 using ufx_bench::random_vector;
 
 struct add_op {
@@ -156,13 +157,6 @@ struct half_to_float {
 struct float_plus {
   __device__ float operator()(float a, float b) const { return a + b; }
 };
-
-std::vector<ufx::float16> random_halves(std::size_t n, unsigned seed) {
-  const std::vector<float> f = random_vector(n, seed);
-  std::vector<ufx::float16> h(n);
-  for (std::size_t i = 0; i < n; ++i) h[i] = ufx::float16(f[i]);
-  return h;
-}
 
 template <who W>
 void bm_half_add(benchmark::State& state) {

@@ -29,12 +29,7 @@
 namespace {
 using ufx::float16;
 
-std::vector<float16> halves(std::size_t n, unsigned seed) {
-  const std::vector<float> f = ufx_bench::random_vector(n, seed);
-  std::vector<float16> h(n);
-  for (std::size_t i = 0; i < n; ++i) h[i] = float16(f[i]);
-  return h;
-}
+using ufx_bench::random_halves;
 
 #if UFX_BENCH_F16C
 __attribute__((target("avx2,f16c"))) void add_f16c(const float16* x, const float16* y, float16* z, std::size_t n) {
@@ -68,7 +63,7 @@ enum class how { hand_f16c, ufx_serial_half, ufx_serial_float, ufx_host_half, uf
 template <how H>
 void bm_add(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
-  const std::vector<float16> x = halves(n, 1), y = halves(n, 2);
+  const std::vector<float16> x = random_halves(n, 1), y = random_halves(n, 2);
   std::vector<float16> z(n);
   static const auto add_half = ufx::vectorize([](float16 a, float16 b) { return a + b; });
   static const auto add_float = ufx::vectorize([](float a, float b) { return a + b; });
@@ -99,7 +94,7 @@ void bm_add(benchmark::State& state) {
 template <how H>
 void bm_sum(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
-  const std::vector<float16> x = halves(n, 3);
+  const std::vector<float16> x = random_halves(n, 3);
   if (H == how::hand_f16c && !(UFX_BENCH_F16C && __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx2"))) {
     state.SkipWithError("no AVX2 + F16C on this CPU");
     return;

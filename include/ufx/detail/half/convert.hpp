@@ -57,14 +57,9 @@ __attribute__((leaf, pure)) float ufx_halves_pairwise_sum(const void* halves, st
 #  define UFX_HALF_F16C_ROW __attribute__((target("avx2,f16c"), noinline)) UFX_HOST_FLATTEN
 #  define UFX_HALF_F16C_INLINE __attribute__((target("avx2,f16c"), always_inline)) inline
 namespace ufx::detail {
-/// Whether this CPU runs the AVX2 + F16C rows.
-inline bool half_f16c_cpu() noexcept {
-#  if defined(__AVX2__) && defined(__F16C__)
-  return true;
-#  else
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
-#  endif
-}
+/// Whether this CPU runs the AVX2 + F16C rows (asked at run time in every build: one definition in a program that
+/// links units built for other instruction sets, tests/isa_mix).
+inline bool half_f16c_cpu() noexcept { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c"); }
 } // namespace ufx::detail
 #else
 #  define UFX_HALF_F16C_ROWS 0
